@@ -1,0 +1,4 @@
+import contextStore from "./migrations/001-context-store.sql" with { type: "text" };
+
+/** Schema migrations, applied in order; the database's user_version is the count applied. */
+export const MIGRATIONS: readonly string[] = [contextStore];

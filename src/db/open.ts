@@ -1,0 +1,121 @@
+import { Database } from "bun:sqlite";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { AppError, errorMessage } from "../errors.ts";
+import { MIGRATIONS } from "./migrations.ts";
+
+export type Db = Database;
+
+const BUSY_TIMEOUT_MS = 15_000;
+
+function sqliteCode(error: unknown): string {
+  return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : "";
+}
+
+/** Turns SQLite's open/read failures into an error that names the file and what to do. */
+function explain(path: string, error: unknown): AppError {
+  const code = sqliteCode(error);
+  const reason = errorMessage(error);
+  if (code.startsWith("SQLITE_NOTADB") || code.startsWith("SQLITE_CORRUPT")) {
+    return new AppError(
+      "DB_CORRUPT",
+      `The database ${path} is damaged or is not a pi-sidecar database (${reason}). ` +
+        `Move it aside (mv "${path}" "${path}.bad") and run again to start a fresh store, ` +
+        `or point --db / PI_SIDECAR_DB at another file.`,
+      { cause: error },
+    );
+  }
+  if (code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM") || code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_IOERR")) {
+    return new AppError(
+      "DB_UNREADABLE",
+      `Cannot open the database ${path} (${reason}). Check that the file and its folder exist and are ` +
+        `readable and writable by this user, or point --db / PI_SIDECAR_DB at another file.`,
+      { cause: error },
+    );
+  }
+  return new AppError("DB_ERROR", `Database ${path}: ${reason}`, { cause: error });
+}
+
+export type OpenOptions = { migrations?: readonly string[] };
+
+/**
+ * Opens (creating if needed) the one SQLite file: WAL, busy timeout, foreign keys,
+ * incremental auto-vacuum, and migrations by user_version inside an IMMEDIATE transaction,
+ * so several processes opening a new file at once migrate it exactly once.
+ */
+export function openDatabase(path: string, options: OpenOptions = {}): Db {
+  const migrations = options.migrations ?? MIGRATIONS;
+  const isMemory = path === ":memory:";
+  const isNew = !isMemory && !existsSync(path);
+  if (!isMemory) {
+    try {
+      mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    } catch (error) {
+      throw explain(path, Object.assign(new Error(errorMessage(error)), { code: "SQLITE_CANTOPEN" }));
+    }
+  }
+  let db: Database;
+  try {
+    db = new Database(path, { create: true, strict: true });
+  } catch (error) {
+    throw explain(path, error);
+  }
+  try {
+    if (isNew) chmodSync(path, 0o600);
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    // The first real read: fails here on a file that is not a database.
+    const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+    if (version === 0) db.exec("PRAGMA auto_vacuum = INCREMENTAL");
+    const mode = (db.query("PRAGMA journal_mode = WAL").get() as { journal_mode: string }).journal_mode;
+    if (!isMemory && mode.toLowerCase() !== "wal") {
+      throw new AppError("DB_ERROR", `Database ${path}: could not switch to WAL mode (got ${mode}); is it on a network file system?`);
+    }
+    db.exec("PRAGMA synchronous = NORMAL");
+    db.exec("PRAGMA foreign_keys = ON");
+    db.exec("PRAGMA journal_size_limit = 67108864");
+    db.exec("PRAGMA temp_store = MEMORY");
+    db.exec("PRAGMA cache_size = -32768");
+    migrate(db, path, migrations, version);
+    return db;
+  } catch (error) {
+    db.close();
+    if (error instanceof AppError) throw error;
+    throw explain(path, error);
+  }
+}
+
+function migrate(db: Database, path: string, migrations: readonly string[], seen: number): void {
+  if (seen > migrations.length) {
+    throw new AppError(
+      "DB_TOO_NEW",
+      `The database ${path} has schema version ${seen}, newer than this pi-sidecar understands (${migrations.length}). ` +
+        `Upgrade pi-sidecar, or point --db / PI_SIDECAR_DB at another file.`,
+    );
+  }
+  if (seen === migrations.length) return;
+  immediate(db, () => {
+    // Re-read inside the write lock: another process may have migrated meanwhile.
+    const current = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+    for (let v = current; v < migrations.length; v++) db.exec(migrations[v]!);
+    db.exec(`PRAGMA user_version = ${migrations.length}`);
+  });
+}
+
+/**
+ * Runs `fn` in a BEGIN IMMEDIATE transaction. The busy timeout already waits for other
+ * writers; if a lock is still held past it (a very long writer), wait and try again, so a
+ * busy database is a delay, never a failure.
+ */
+export function immediate<T>(db: Database, fn: () => T, maxWaitMs = 120_000): T {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return db.transaction(fn).immediate();
+    } catch (error) {
+      const code = sqliteCode(error);
+      const busy = code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
+      if (!busy || Date.now() - started > maxWaitMs) throw error;
+      Bun.sleepSync(Math.min(1000, 20 * 2 ** attempt) * (0.5 + Math.random()));
+    }
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The one typed interface every surface uses. A surface never touches SQLite; a capability
+ * never knows which surface called it. Methods are async so an RPC client can stand in.
+ */
+import type { Config } from "./config.ts";
+import { openDatabase, type Db } from "./db/open.ts";
+import type { Failure } from "./errors.ts";
+import { capture, type CaptureInput, type CaptureResult } from "./store/capture.ts";
+import type { StoreDeps } from "./store/deps.ts";
+import { exportSource, get, listSources, type GetInput, type GetResult, type SourceInfo } from "./store/get.ts";
+import { CLI_CALLS, type NextCalls } from "./store/hints.ts";
+import { purge, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
+import { runRetention } from "./store/retention.ts";
+import { search, type SearchInput, type SearchResult } from "./store/search.ts";
+import { getStats, type Stats, type StatsFilter } from "./store/stats.ts";
+
+export type SourceFilter = { session?: string; tool?: string; project?: string };
+
+export type Engine = {
+  readonly config: Readonly<Config>;
+  capture(input: CaptureInput): Promise<CaptureResult>;
+  search(input: SearchInput): Promise<SearchResult | Failure>;
+  get(input: GetInput): Promise<GetResult | Failure>;
+  exportSource(sourceId: string, outPath: string, overwrite?: boolean): Promise<{ ok: true; bytes: number; path: string } | Failure>;
+  list(filter?: SourceFilter, limit?: number): Promise<SourceInfo[]>;
+  stats(filter?: StatsFilter): Promise<Stats>;
+  purge(filter: PurgeFilter): Promise<PurgeResult>;
+  retention(): Promise<PurgeResult>;
+  close(): Promise<void>;
+};
+
+export type EngineOptions = {
+  config: Readonly<Config>;
+  /** An open database (tests); otherwise config.db is opened on first use. */
+  db?: Db;
+  now?: () => number;
+  /** How receipts and hits phrase the next call: CLI commands or tool calls. */
+  calls?: NextCalls;
+};
+
+export function createEngine(options: EngineOptions): Engine {
+  const { config } = options;
+  let db = options.db ?? null;
+  let deps: StoreDeps | null = null;
+  const store = (): StoreDeps => {
+    if (!deps) {
+      db ??= openDatabase(config.db);
+      deps = { db, config, now: options.now ?? Date.now, calls: options.calls ?? CLI_CALLS };
+    }
+    return deps;
+  };
+  return {
+    config,
+    capture: async (input) => capture(store(), input),
+    search: async (input) => search(store(), input),
+    get: async (input) => get(store(), input),
+    exportSource: async (id, out, overwrite) => exportSource(store(), id, out, overwrite),
+    list: async (filter, limit) => listSources(store(), filter, limit),
+    stats: async (filter) => getStats(store(), filter),
+    purge: async (filter) => purge(store().db, filter, store().now()),
+    retention: async () => runRetention(store()),
+    close: async () => {
+      db?.close();
+      db = null;
+      deps = null;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bun
+/** The entry point: argv -> command. The only place that calls process.exit. */
+import { runCli } from "./surfaces/cli/run.ts";
+
+async function readStdin(): Promise<Uint8Array> {
+  return new Uint8Array(await Bun.stdin.arrayBuffer());
+}
+
+const code = await runCli(process.argv.slice(2), {
+  out: (text) => process.stdout.write(text),
+  outBytes: (bytes) => process.stdout.write(bytes),
+  err: (text) => process.stderr.write(text),
+  readStdin,
+  stdinIsTTY: process.stdin.isTTY === true,
+  env: process.env,
+  cwd: process.cwd(),
+});
+// Let stdout drain before exiting (large outputs to a pipe).
+await new Promise<void>((done) => (process.stdout.writableLength === 0 ? done() : process.stdout.once("drain", () => done())));
+process.exit(code);

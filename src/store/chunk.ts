@@ -1,0 +1,111 @@
+/**
+ * Lossless, line-aligned chunking: the chunks concatenate to the input byte for byte, each
+ * knows its 1-based line range, and none exceeds `capBytes` of UTF-8, even for a single
+ * line of a megabyte (such a line is split at a space past 60% of the cap when it can be,
+ * else at a character boundary). Past 60% of the cap a chunk prefers to end at a blank line
+ * or before a markdown heading, so paragraphs and sections stay whole.
+ */
+
+export type RawChunk = { lineStart: number; lineEnd: number; text: string };
+
+const HEADING = /^#{1,6}[ \t]+\S/;
+
+/** UTF-8 byte length of s[from, to). */
+export function utf8Length(s: string, from = 0, to = s.length): number {
+  let bytes = 0;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) bytes += 1;
+    else if (c < 0x800) bytes += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
+      bytes += 4;
+      i++;
+    } else bytes += 3;
+  }
+  return bytes;
+}
+
+export function isAscii(s: string): boolean {
+  return !/[^\x00-\x7f]/.test(s);
+}
+
+/** Number of lines: newlines, plus one for a last line with no newline. */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return text.endsWith("\n") ? n : n + 1;
+}
+
+/** Splits one over-long line into pieces of at most capBytes. */
+function splitLine(line: string, capBytes: number, ascii: boolean): string[] {
+  const pieces: string[] = [];
+  let i = 0;
+  while (i < line.length) {
+    let j: number;
+    if (ascii) j = Math.min(line.length, i + capBytes);
+    else {
+      let bytes = 0;
+      j = i;
+      while (j < line.length) {
+        const c = line.charCodeAt(j);
+        const pair = c >= 0xd800 && c <= 0xdbff && j + 1 < line.length;
+        const w = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+        if (bytes + w > capBytes) break;
+        bytes += w;
+        j += pair ? 2 : 1;
+      }
+    }
+    if (j < line.length) {
+      const soft = i + Math.floor((j - i) * 0.6);
+      const space = Math.max(line.lastIndexOf(" ", j - 1), line.lastIndexOf("\t", j - 1));
+      if (space >= soft) j = space + 1;
+    }
+    pieces.push(line.slice(i, j));
+    i = j;
+  }
+  return pieces;
+}
+
+export function chunkText(text: string, capBytes: number): RawChunk[] {
+  const chunks: RawChunk[] = [];
+  const ascii = isAscii(text);
+  const soft = Math.floor(capBytes * 0.6);
+  let start = 0; // char offset where the open chunk starts
+  let startLine = 1;
+  let bytes = 0; // bytes in the open chunk
+  let prevBlank = false;
+  let pos = 0;
+  let line = 1;
+  const flush = (end: number, lastLine: number) => {
+    if (end > start) chunks.push({ lineStart: startLine, lineEnd: lastLine, text: text.slice(start, end) });
+    start = end;
+    bytes = 0;
+  };
+  while (pos < text.length) {
+    const nl = text.indexOf("\n", pos);
+    const end = nl === -1 ? text.length : nl + 1;
+    const lineBytes = ascii ? end - pos : utf8Length(text, pos, end);
+    if (lineBytes > capBytes) {
+      flush(pos, line - 1);
+      for (const piece of splitLine(text.slice(pos, end), capBytes, ascii)) {
+        chunks.push({ lineStart: line, lineEnd: line, text: piece });
+      }
+      start = end;
+      startLine = line + 1;
+      prevBlank = false;
+    } else {
+      const lineText = text.slice(pos, end);
+      if (bytes + lineBytes > capBytes || (bytes >= soft && (prevBlank || HEADING.test(lineText)))) {
+        flush(pos, line - 1);
+        startLine = line;
+      }
+      bytes += lineBytes;
+      prevBlank = lineText.trim() === "";
+    }
+    pos = end;
+    line++;
+  }
+  flush(text.length, line - 1);
+  return chunks;
+}

@@ -1,0 +1,11 @@
+import type { Config } from "../config.ts";
+import type { Db } from "../db/open.ts";
+import type { NextCalls } from "./hints.ts";
+
+/** What every context-store operation needs; tests pass their own clock. */
+export type StoreDeps = {
+  db: Db;
+  config: Readonly<Config>;
+  now: () => number;
+  calls: NextCalls;
+};

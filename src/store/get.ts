@@ -1,0 +1,171 @@
+/**
+ * Getting stored text back exactly: whole chunks by ordinal (with neighbours), a line range
+ * (widened by `around` lines), or the start of the source; bounded by `get.maxBytes`, with
+ * the exact call that continues where a cut answer stopped. Export writes a whole source.
+ */
+import { closeSync, openSync, writeSync } from "node:fs";
+import { AppError, errorMessage, fail, type Failure } from "../errors.ts";
+import { utf8Length } from "./chunk.ts";
+import type { StoreDeps } from "./deps.ts";
+import { recordRetrieval } from "./stats.ts";
+
+export type GetInput = { source: string; chunk?: number; lines?: { from: number; to: number }; around?: number };
+
+export type GetResult = {
+  ok: true;
+  sourceId: string;
+  tool: string;
+  totalLines: number;
+  totalChunks: number;
+  lineStart: number;
+  lineEnd: number;
+  chunks: { chunk: number; lineStart: number; lineEnd: number; title: string }[];
+  text: string;
+  truncated: boolean;
+  next: string | null;
+};
+
+type SourceRow = { handle: string; tool: string; blob_id: number; lines: number; chunk_count: number; hash: string; bytes: number };
+type ChunkRow = { ordinal: number; line_start: number; line_end: number; title: string; content: string };
+
+const MAX_AROUND = 5;
+
+export function findSource(deps: StoreDeps, handle: string): SourceRow | Failure {
+  const row = deps.db.query<SourceRow, [string]>(
+    `SELECT s.handle, s.tool, s.blob_id, b.lines, b.chunk_count, b.hash, b.bytes
+     FROM sources s JOIN blobs b ON b.id = s.blob_id WHERE s.handle = ?`,
+  ).get(handle);
+  return row ?? fail("NO_SUCH_SOURCE", `No source "${handle}" in the store (it may have been purged by retention). List the sources to see what is there, or search without a source.`);
+}
+
+/** Cuts text to at most maxBytes, at a line end when there is one. */
+function cut(text: string, maxBytes: number): string {
+  if (utf8Length(text) <= maxBytes) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (utf8Length(text, 0, mid) <= maxBytes) lo = mid;
+    else hi = mid - 1;
+  }
+  const nl = text.lastIndexOf("\n", lo - 1);
+  return nl > 0 ? text.slice(0, nl + 1) : text.slice(0, lo);
+}
+
+export function get(deps: StoreDeps, input: GetInput): GetResult | Failure {
+  const src = findSource(deps, input.source);
+  if ("ok" in src) return src;
+  const around = Math.max(0, Math.min(input.around ?? 0, MAX_AROUND));
+  let rows: ChunkRow[];
+  let from: number;
+  let to: number;
+  if (input.chunk !== undefined) {
+    if (!Number.isInteger(input.chunk) || input.chunk < 1 || input.chunk > src.chunk_count) {
+      return fail("BAD_CHUNK", `Source ${src.handle} has chunks 1-${src.chunk_count}; chunk ${input.chunk} does not exist.`);
+    }
+    rows = deps.db.query<ChunkRow, [number, number, number]>(
+      "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal BETWEEN ? AND ? ORDER BY ordinal",
+    ).all(src.blob_id, input.chunk - around, input.chunk + around);
+    from = rows[0]!.line_start;
+    to = rows.at(-1)!.line_end;
+  } else {
+    const want = input.lines ?? { from: 1, to: src.lines };
+    if (want.from < 1 || want.to < want.from) {
+      return fail("BAD_RANGE", `Line range ${want.from}-${want.to} is not valid: use A-B with 1 <= A <= B (the source has ${src.lines} lines).`);
+    }
+    if (want.from > src.lines) {
+      return fail("BAD_RANGE", `Source ${src.handle} has ${src.lines} lines; line ${want.from} does not exist.`);
+    }
+    from = Math.max(1, want.from - around);
+    to = Math.min(src.lines, want.to + around);
+    rows = deps.db.query<ChunkRow, [number, number, number]>(
+      "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND line_end >= ? AND line_start <= ? ORDER BY ordinal",
+    ).all(src.blob_id, from, to);
+  }
+  let text = rows.map((r) => r.content).join("");
+  if (input.chunk === undefined) {
+    // Keep exactly lines from..to of the concatenation, which starts at rows[0].line_start.
+    let start = 0;
+    for (let line = rows[0]?.line_start ?? from; line < from; line++) start = text.indexOf("\n", start) + 1;
+    let end = start;
+    for (let line = from; line <= to && end !== -1; line++) {
+      const nl = text.indexOf("\n", end);
+      end = nl === -1 ? -1 : nl + 1;
+    }
+    text = text.slice(start, end === -1 ? text.length : end);
+  }
+  const cutText = cut(text, deps.config.get.maxBytes);
+  const truncated = cutText.length < text.length;
+  let lineEnd = to;
+  let next: string | null = null;
+  if (truncated) {
+    const shownLines = (cutText.match(/\n/g) ?? []).length;
+    lineEnd = Math.max(from, from + shownLines - (cutText.endsWith("\n") ? 1 : 0));
+    const resume = cutText.endsWith("\n") ? lineEnd + 1 : lineEnd;
+    next = deps.calls.lines(src.handle, resume, to);
+  }
+  recordRetrieval(deps, [{ sourceId: src.handle, text: cutText }]);
+  return {
+    ok: true,
+    sourceId: src.handle,
+    tool: src.tool,
+    totalLines: src.lines,
+    totalChunks: src.chunk_count,
+    lineStart: from,
+    lineEnd,
+    chunks: rows.map((r) => ({ chunk: r.ordinal, lineStart: r.line_start, lineEnd: r.line_end, title: r.title })),
+    text: cutText,
+    truncated,
+    next,
+  };
+}
+
+/** Writes a source's whole stored (redacted) text to a file, checking it against its hash. */
+export function exportSource(deps: StoreDeps, handle: string, outPath: string, overwrite = false): { ok: true; bytes: number; path: string } | Failure {
+  const src = findSource(deps, handle);
+  if ("ok" in src) return src;
+  let fd: number;
+  try {
+    fd = openSync(outPath, overwrite ? "w" : "wx", 0o600);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "EEXIST") return fail("EXISTS", `${outPath} already exists; choose another path or pass --force to overwrite it.`);
+    return fail("CANNOT_WRITE", `Cannot write ${outPath}: ${errorMessage(error)}`);
+  }
+  const hasher = new Bun.CryptoHasher("sha256");
+  let bytes = 0;
+  try {
+    const rows = deps.db.query<{ content: string }, [number]>("SELECT content FROM chunks WHERE blob_id = ? ORDER BY ordinal");
+    for (const row of rows.iterate(src.blob_id)) {
+      const buf = Buffer.from(row.content);
+      writeSync(fd, buf);
+      hasher.update(buf);
+      bytes += buf.length;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  if (hasher.digest("hex") !== src.hash) {
+    throw new AppError("DB_CORRUPT", `Source ${handle} does not match its stored hash; the database may be damaged. Run "pi-sidecar purge --source ${handle}".`);
+  }
+  return { ok: true, bytes, path: outPath };
+}
+
+export type SourceInfo = {
+  sourceId: string; tool: string; session: string | null; project: string; label: string | null;
+  createdAt: number; bytes: number; lines: number; chunks: number; tokens: number; redactions: number;
+};
+
+export function listSources(deps: StoreDeps, filter: { session?: string; tool?: string; project?: string } = {}, limit = 20): SourceInfo[] {
+  const conds: string[] = [];
+  const params: (string | number)[] = [];
+  if (filter.session) (conds.push("s.session = ?"), params.push(filter.session));
+  if (filter.tool) (conds.push("s.tool = ?"), params.push(filter.tool));
+  if (filter.project) (conds.push("s.project = ?"), params.push(filter.project));
+  return deps.db.query<SourceInfo, (string | number)[]>(
+    `SELECT s.handle AS sourceId, s.tool, s.session, s.project, s.label, s.created_at AS createdAt, b.bytes, b.lines,
+       b.chunk_count AS chunks, b.tokens, s.redactions
+     FROM sources s JOIN blobs b ON b.id = s.blob_id ${conds.length ? `WHERE ${conds.join(" AND ")}` : ""}
+     ORDER BY s.id DESC LIMIT ?`,
+  ).all(...params, limit);
+}

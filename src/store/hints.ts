@@ -1,0 +1,21 @@
+/**
+ * The exact next calls a receipt or a search result suggests. Each surface speaks its own
+ * language: the CLI suggests commands, the pi extension and MCP server suggest tool calls.
+ */
+export type NextCalls = {
+  search(sourceId: string): string;
+  lines(sourceId: string, from: number, to: number): string;
+  chunk(sourceId: string, ordinal: number): string;
+};
+
+export const CLI_CALLS: NextCalls = {
+  search: (id) => `pi-sidecar search "<distinctive words>" --source ${id}`,
+  lines: (id, from, to) => `pi-sidecar get ${id} --lines ${from}-${to}`,
+  chunk: (id, n) => `pi-sidecar get ${id} --chunk ${n}`,
+};
+
+export const TOOL_CALLS: NextCalls = {
+  search: (id) => `context_search {"query": "<distinctive words>", "source": "${id}"}`,
+  lines: (id, from, to) => `context_get {"source": "${id}", "lines": "${from}-${to}"}`,
+  chunk: (id, n) => `context_get {"source": "${id}", "chunk": ${n}}`,
+};

@@ -1,0 +1,11 @@
+/** Short, unambiguous source handles: "ctx_" and 8 characters (40 bits). */
+const ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz";
+
+export function newHandle(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(8));
+  let out = "ctx_";
+  for (const b of bytes) out += ALPHABET[b % ALPHABET.length];
+  return out;
+}
+
+export const HANDLE_PATTERN = /^ctx_[a-z0-9]{4,32}$/;

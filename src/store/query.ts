@@ -1,0 +1,79 @@
+/**
+ * Turns any user query string into safe FTS5 queries. Nothing the user typed reaches FTS5
+ * syntax: words become quoted terms, substrings become quoted trigrams, so quotes, colons,
+ * parentheses, `-`, `*`, NEAR, AND/OR and any unicode are just text.
+ */
+
+export type ParsedQuery = {
+  /** Lower-cased words for the word index (unicode letters and digits). */
+  words: string[];
+  /** Lower-cased substrings for the trigram index (tokens and quoted phrases, >= 3 characters). */
+  substrings: string[];
+};
+
+const STOP_WORDS = new Set(
+  "a an and are as at be but by for from has have in into is it its of on or that the this to was were will with what where which who how why when do does did not no".split(" "),
+);
+const MAX_TERMS = 12;
+const MAX_TRIGRAMS = 24;
+
+export function parseQuery(raw: string): ParsedQuery {
+  const text = raw.normalize("NFC").slice(0, 2000);
+  const phrases: string[] = [];
+  const rest = text.replace(/"([^"]*)"/g, (_m, p: string) => {
+    if (p.trim()) phrases.push(p.trim());
+    return " ";
+  });
+  const words = unique([...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]));
+  const tokens = rest
+    .split(/\s+/)
+    .map((t) => t.replace(/^[\s"'`([{<,;]+|[\s"'`)\]}>,;.:!?]+$/g, ""))
+    .filter((t) => [...t].length >= 3);
+  const substrings = unique([...phrases, ...tokens].map((s) => s.toLowerCase())).slice(0, MAX_TERMS);
+  return { words: words.slice(0, MAX_TERMS * 2), substrings };
+}
+
+function unique<T>(xs: T[]): T[] {
+  return [...new Set(xs)];
+}
+
+export function quote(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+/** All words must match (FTS5 implicit AND). */
+export function wordsAnd(words: string[]): string | null {
+  const ws = words.slice(0, MAX_TERMS);
+  return ws.length > 0 ? ws.map(quote).join(" ") : null;
+}
+
+/** Any word may match; stop words dropped when something else is left. */
+export function wordsOr(words: string[]): string | null {
+  const content = words.filter((w) => !STOP_WORDS.has(w));
+  const ws = (content.length > 0 ? content : words).slice(0, MAX_TERMS);
+  return ws.length > 0 ? ws.map(quote).join(" OR ") : null;
+}
+
+export function trigramsOf(s: string): string[] {
+  const cps = [...s.toLowerCase()];
+  const out: string[] = [];
+  for (let i = 0; i + 3 <= cps.length; i++) out.push(cps.slice(i, i + 3).join(""));
+  return unique(out);
+}
+
+/** Every trigram of every substring must be present (candidates; the substring is verified after). */
+export function substringsAnd(substrings: string[]): string | null {
+  const grams = unique(substrings.flatMap((s) => evenly(trigramsOf(s), MAX_TRIGRAMS)));
+  return grams.length > 0 ? grams.map(quote).join(" AND ") : null;
+}
+
+/** Any of these trigrams: the typo-tolerant fallback, ranked by how many (rare) ones a chunk has. */
+export function trigramsOr(grams: string[]): string | null {
+  return grams.length > 0 ? grams.map(quote).join(" OR ") : null;
+}
+
+/** At most n items, spread evenly over xs. */
+export function evenly<T>(xs: T[], n: number): T[] {
+  if (xs.length <= n) return xs;
+  return Array.from({ length: n }, (_, i) => xs[Math.round((i * (xs.length - 1)) / (n - 1))]!);
+}

@@ -1,0 +1,180 @@
+/**
+ * Search: words (stemmed) AND first, fused with trigram substring matches; OR when nothing
+ * matches all words; typo-corrected words and trigram similarity when nothing matches at all.
+ * A hit shows its matching lines with line numbers, bounded per hit and per response.
+ */
+import { fail, type Failure } from "../errors.ts";
+import type { StoreDeps } from "./deps.ts";
+import { matchersFor, matchingLines, type HitLine, type Matcher } from "./hit-lines.ts";
+import { parseQuery, substringsAnd, trigramsOf, trigramsOr, wordsAnd, wordsOr } from "./query.ts";
+import { recordRetrieval } from "./stats.ts";
+import { correctWord } from "./typo.ts";
+
+export type SearchFilter = { source?: string; tool?: string; session?: string; project?: string };
+export type SearchInput = SearchFilter & { query: string; limit?: number };
+export type SearchMode = "all words" | "any word" | "typo-tolerant" | "no match";
+
+export type Hit = {
+  sourceId: string;
+  tool: string;
+  chunk: number;
+  chunks: number;
+  lineStart: number;
+  lineEnd: number;
+  title: string;
+  score: number;
+  lines: HitLine[];
+  more: number;
+  text: string;
+};
+
+export type SearchResult = {
+  ok: true;
+  query: string;
+  mode: SearchMode;
+  corrections: Record<string, string>;
+  hits: Hit[];
+  omitted: number;
+  text: string;
+};
+
+const CANDIDATES = 50;
+const RRF_K = 60;
+const MAX_LINE_CHARS = 200;
+
+/** Conditions on the sources table `s`, and the same as an EXISTS clause for a chunk `c`. */
+type Filter = { and: string; sql: string; params: string[] };
+
+function filterSql(f: SearchFilter): Filter {
+  const conds: string[] = [];
+  const params: string[] = [];
+  if (f.source) (conds.push("s.handle = ?"), params.push(f.source));
+  if (f.tool) (conds.push("s.tool = ?"), params.push(f.tool));
+  if (f.session) (conds.push("s.session = ?"), params.push(f.session));
+  if (f.project) (conds.push("s.project = ?"), params.push(f.project));
+  const and = conds.map((c) => ` AND ${c}`).join("");
+  const sql = conds.length > 0 ? ` AND EXISTS (SELECT 1 FROM sources s WHERE s.blob_id = c.blob_id${and})` : "";
+  return { and, sql, params };
+}
+
+function wordHits(deps: StoreDeps, match: string | null, f: Filter): number[] {
+  if (!match) return [];
+  return deps.db.query<{ id: number }, (string | number)[]>(
+    `SELECT c.id AS id FROM chunks_words JOIN chunks c ON c.id = chunks_words.rowid
+     WHERE chunks_words MATCH ?${f.sql} ORDER BY bm25(chunks_words, 4.0, 1.0) LIMIT ?`,
+  ).all(match, ...f.params, CANDIDATES).map((r) => r.id);
+}
+
+function trigramHits(deps: StoreDeps, match: string | null, f: Filter, verify: string[] = []): number[] {
+  if (!match) return [];
+  const ascii = verify.filter((s) => !/[^\x00-\x7f]/.test(s));
+  const check = ascii.map(() => " AND instr(lower(c.content), ?) > 0").join("");
+  return deps.db.query<{ id: number }, (string | number)[]>(
+    `SELECT c.id AS id FROM chunks_trigrams JOIN chunks c ON c.id = chunks_trigrams.rowid
+     WHERE chunks_trigrams MATCH ?${check}${f.sql} ORDER BY bm25(chunks_trigrams) LIMIT ?`,
+  ).all(match, ...ascii, ...f.params, CANDIDATES).map((r) => r.id);
+}
+
+/** Reciprocal rank fusion of ranked id lists. */
+function fuse(lists: number[][]): { id: number; score: number }[] {
+  const scores = new Map<number, number>();
+  for (const list of lists) list.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + 1 / (RRF_K + rank + 1)));
+  return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+}
+
+/** Trigrams worth searching for: known to the index and not in most chunks. */
+function usefulTrigrams(deps: StoreDeps, grams: string[]): string[] {
+  const total = deps.db.query<{ n: number }, []>("SELECT count(*) AS n FROM chunks").get()!.n;
+  const docOf = deps.db.query<{ doc: number }, [string]>("SELECT doc FROM chunks_trigrams_vocab WHERE term = ?");
+  return grams.filter((g) => {
+    const doc = docOf.get(g)?.doc ?? 0;
+    return doc > 0 && doc <= Math.max(50, total * 0.2);
+  });
+}
+
+type ChunkRow = { id: number; blob_id: number; ordinal: number; line_start: number; line_end: number; title: string; content: string; chunk_count: number };
+
+export function search(deps: StoreDeps, input: SearchInput): SearchResult | Failure {
+  const { db, config } = deps;
+  const limit = Math.max(1, Math.min(input.limit ?? config.search.limit, 50));
+  if (input.source && !db.query("SELECT 1 FROM sources WHERE handle = ?").get(input.source)) {
+    return fail("NO_SUCH_SOURCE", `No source "${input.source}" in the store (it may have been purged). Search without a source filter, or list the sources.`);
+  }
+  const q = parseQuery(input.query);
+  if (q.words.length === 0 && q.substrings.length === 0) {
+    return fail("EMPTY_QUERY", "The query has no letters or digits to search for. Search with distinctive words from the output, e.g. an error message or an identifier.");
+  }
+  const f = filterSql(input);
+  let mode: SearchMode = "all words";
+  let matchers: Matcher[] = matchersFor(q.words, q.substrings);
+  const corrections: Record<string, string> = {};
+  let ranked = fuse([wordHits(deps, wordsAnd(q.words), f), trigramHits(deps, substringsAnd(q.substrings), f, q.substrings)]);
+  if (ranked.length === 0 && q.words.length > 1) {
+    mode = "any word";
+    ranked = fuse([wordHits(deps, wordsOr(q.words), f), ...q.substrings.map((s) => trigramHits(deps, substringsAnd([s]), f, [s]))]);
+  }
+  if (ranked.length === 0) {
+    mode = "typo-tolerant";
+    const words = q.words.map((w) => {
+      const fixed = correctWord(db, w);
+      if (fixed) corrections[w] = fixed;
+      return fixed ?? w;
+    });
+    const grams = usefulTrigrams(deps, [...new Set([...q.substrings, ...q.words].flatMap(trigramsOf))]);
+    matchers = matchersFor(Object.keys(corrections).length > 0 ? words : [], [], grams);
+    ranked = fuse([
+      Object.keys(corrections).length > 0 ? wordHits(deps, wordsOr(words), f) : [],
+      trigramHits(deps, trigramsOr(grams), f),
+    ]);
+    if (ranked.length === 0) mode = "no match";
+  }
+
+  const top = ranked.slice(0, limit);
+  const rows = new Map<number, ChunkRow>();
+  if (top.length > 0) {
+    const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, c.content, b.chunk_count
+      FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (${top.map(() => "?").join(",")})`;
+    for (const r of db.query<ChunkRow, number[]>(sql).all(...top.map((t) => t.id))) rows.set(r.id, r);
+  }
+  const sourceOf = db.query<{ handle: string; tool: string }, (string | number)[]>(
+    `SELECT s.handle, s.tool FROM sources s JOIN chunks c ON c.blob_id = s.blob_id WHERE c.id = ?${f.and} ORDER BY s.id DESC LIMIT 1`,
+  );
+
+  const hits: Hit[] = [];
+  let used = 0;
+  let omitted = 0;
+  for (const { id, score } of top) {
+    const row = rows.get(id);
+    const src = row && sourceOf.get(id, ...f.params);
+    if (!row || !src) continue;
+    const { lines, more } = matchingLines(row.content, row.line_start, matchers, config.search.maxLinesPerHit, MAX_LINE_CHARS);
+    if (mode === "typo-tolerant" && lines.length === 0) continue;
+    const range = row.line_start === row.line_end ? `line ${row.line_start}` : `lines ${row.line_start}-${row.line_end}`;
+    const head = `[${hits.length + 1}] ${src.handle} (${src.tool}) chunk ${row.ordinal}/${row.chunk_count}, ${range}` +
+      (row.title && !row.title.startsWith("line") ? ` — ${row.title}` : "");
+    const width = String(row.line_end).length;
+    const body = lines.map((l) => `  ${String(l.line).padStart(width)}: ${l.text}`);
+    if (more > 0) body.push(`  (+${more} more matching line${more === 1 ? "" : "s"} here: ${deps.calls.lines(src.handle, row.line_start, row.line_end)})`);
+    const text = [head, ...body].join("\n");
+    if (hits.length > 0 && used + Buffer.byteLength(text) > config.search.maxResponseBytes) {
+      omitted++;
+      continue;
+    }
+    used += Buffer.byteLength(text) + 1;
+    hits.push({ sourceId: src.handle, tool: src.tool, chunk: row.ordinal, chunks: row.chunk_count, lineStart: row.line_start, lineEnd: row.line_end, title: row.title, score, lines, more, text });
+  }
+  omitted += Math.max(0, ranked.length - top.length);
+
+  const summary = describe(input.query, mode, hits.length, omitted, corrections);
+  const text = [summary, ...hits.map((h) => h.text)].join("\n");
+  recordRetrieval(deps, hits.map((h) => ({ sourceId: h.sourceId, text: h.text })), summary);
+  return { ok: true, query: input.query, mode, corrections, hits, omitted, text };
+}
+
+function describe(query: string, mode: SearchMode, n: number, omitted: number, corrections: Record<string, string>): string {
+  if (n === 0) return `No match for ${JSON.stringify(query)}. Try fewer or different words: an exact identifier, error text, or a file name from the output.`;
+  const fixes = Object.entries(corrections).map(([a, b]) => `${a} -> ${b}`).join(", ");
+  const how = mode === "all words" ? "" : mode === "any word" ? " (no chunk has every word; showing chunks with some)" : ` (no exact match; closest matches${fixes ? `, ${fixes}` : ""})`;
+  const rest = omitted > 0 ? ` ${omitted} more not shown: add words or filter by source to narrow.` : "";
+  return `${n} hit${n === 1 ? "" : "s"} for ${JSON.stringify(query)}${how}.${rest}`;
+}

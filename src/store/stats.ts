@@ -1,0 +1,98 @@
+/**
+ * Honest accounting: what was stored, what the receipts cost, and what retrieval later
+ * returned, all counted with a real tokenizer. Net saving = stored - receipts - retrieved.
+ */
+import { statSync } from "node:fs";
+import { immediate } from "../db/open.ts";
+import type { StoreDeps } from "./deps.ts";
+import { countTokens, TOKENIZER } from "./tokens.ts";
+
+/** Adds what a search or get returned to its sources; shared text goes to the first one. */
+export function recordRetrieval(deps: StoreDeps, parts: { sourceId: string; text: string }[], shared = ""): void {
+  if (parts.length === 0) return;
+  const totals = new Map<string, { bytes: number; tokens: number }>();
+  parts.forEach((p, i) => {
+    const text = i === 0 && shared ? `${shared}\n${p.text}` : p.text;
+    const t = totals.get(p.sourceId) ?? { bytes: 0, tokens: 0 };
+    t.bytes += Buffer.byteLength(text) + 1;
+    t.tokens += countTokens(text);
+    totals.set(p.sourceId, t);
+  });
+  const update = deps.db.query(
+    "UPDATE sources SET retrieved_bytes = retrieved_bytes + ?, retrieved_tokens = retrieved_tokens + ?, retrievals = retrievals + 1 WHERE handle = ?",
+  );
+  immediate(deps.db, () => {
+    for (const [id, t] of totals) update.run(t.bytes, t.tokens, id);
+  });
+}
+
+export type Tally = {
+  captures: number;
+  storedBytes: number;
+  storedTokens: number;
+  receiptTokens: number;
+  retrievedTokens: number;
+  retrievals: number;
+  netSavedTokens: number;
+};
+
+export type StatsFilter = { session?: string; tool?: string; project?: string };
+
+export type Stats = {
+  tokenizer: string;
+  database: { path: string; fileBytes: number; walBytes: number; uniqueBytes: number; blobs: number; chunks: number };
+  totals: Tally;
+  byTool: (Tally & { tool: string })[];
+  bySession: (Tally & { session: string | null })[];
+  recent: (Tally & { sourceId: string; tool: string; session: string | null; createdAt: number; label: string | null })[];
+};
+
+const TALLY = `count(*) AS captures, total(b.bytes) AS storedBytes, total(b.tokens) AS storedTokens,
+  total(s.receipt_tokens) AS receiptTokens, total(s.retrieved_tokens) AS retrievedTokens, total(s.retrievals) AS retrievals`;
+
+function withNet<T extends Omit<Tally, "netSavedTokens">>(row: T): T & Tally {
+  return { ...row, netSavedTokens: row.storedTokens - row.receiptTokens - row.retrievedTokens };
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}
+
+export function getStats(deps: StoreDeps, filter: StatsFilter = {}, recentLimit = 10): Stats {
+  const { db } = deps;
+  const conds: string[] = [];
+  const params: string[] = [];
+  if (filter.session) (conds.push("s.session = ?"), params.push(filter.session));
+  if (filter.tool) (conds.push("s.tool = ?"), params.push(filter.tool));
+  if (filter.project) (conds.push("s.project = ?"), params.push(filter.project));
+  const where = conds.length > 0 ? `WHERE ${conds.join(" AND ")}` : "";
+  const from = `FROM sources s JOIN blobs b ON b.id = s.blob_id ${where}`;
+  const totals = withNet(db.query<Omit<Tally, "netSavedTokens">, string[]>(`SELECT ${TALLY} ${from}`).get(...params)!);
+  const byTool = db.query<Omit<Tally, "netSavedTokens"> & { tool: string }, string[]>(
+    `SELECT s.tool AS tool, ${TALLY} ${from} GROUP BY s.tool ORDER BY storedTokens DESC`,
+  ).all(...params).map(withNet);
+  const bySession = db.query<Omit<Tally, "netSavedTokens"> & { session: string | null }, string[]>(
+    `SELECT s.session AS session, ${TALLY} ${from} GROUP BY s.session ORDER BY max(s.id) DESC LIMIT 20`,
+  ).all(...params).map(withNet);
+  const recent = db.query<any, (string | number)[]>(
+    `SELECT s.handle AS sourceId, s.tool AS tool, s.session AS session, s.created_at AS createdAt, s.label AS label,
+       1 AS captures, b.bytes AS storedBytes, b.tokens AS storedTokens, s.receipt_tokens AS receiptTokens,
+       s.retrieved_tokens AS retrievedTokens, s.retrievals AS retrievals
+     ${from} ORDER BY s.id DESC LIMIT ?`,
+  ).all(...params, recentLimit).map(withNet);
+  const blobs = db.query<{ blobs: number; uniqueBytes: number }, []>("SELECT count(*) AS blobs, total(bytes) AS uniqueBytes FROM blobs").get()!;
+  const chunks = db.query<{ n: number }, []>("SELECT count(*) AS n FROM chunks").get()!.n;
+  const path = deps.config.db;
+  return {
+    tokenizer: TOKENIZER,
+    database: { path, fileBytes: fileSize(path), walBytes: fileSize(`${path}-wal`), uniqueBytes: blobs.uniqueBytes, blobs: blobs.blobs, chunks },
+    totals,
+    byTool,
+    bySession,
+    recent,
+  };
+}

@@ -1,0 +1,57 @@
+import type { ConfigLoad } from "../../config.ts";
+import type { Engine } from "../../engine.ts";
+
+export type OptionSpec = { type: "string" | "boolean"; short?: string; help: string; value?: string };
+
+export type CommandContext = {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+  json: boolean;
+  loaded: ConfigLoad;
+  engine: () => Engine;
+  out: (text: string) => void;
+  outBytes: (bytes: Uint8Array) => void;
+  err: (text: string) => void;
+  readStdin: () => Promise<Uint8Array>;
+  stdinIsTTY: boolean;
+};
+
+export type Command = {
+  name: string;
+  summary: string;
+  usage: string;
+  options: Record<string, OptionSpec>;
+  /** Returns the exit code: 0 ok, 1 failure. Usage problems throw UsageError (exit 2). */
+  run(ctx: CommandContext): Promise<number>;
+};
+
+/** A problem with how the command was called: exit 2, with the usage line. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export function positiveInt(value: string | boolean | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !/^\d+$/.test(value) || Number(value) < 1) {
+    throw new UsageError(`${flag} takes a whole number of 1 or more, got ${JSON.stringify(value)}`);
+  }
+  return Number(value);
+}
+
+export function str(value: string | boolean | undefined): string | undefined {
+  return typeof value === "string" ? value : undefined;
+}
+
+export function printJson(ctx: CommandContext, value: unknown): void {
+  ctx.out(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Shared filter flags. */
+export const FILTER_OPTIONS: Record<string, OptionSpec> = {
+  session: { type: "string", help: "only this session", value: "ID" },
+  tool: { type: "string", help: "only this tool", value: "NAME" },
+  project: { type: "string", help: "only this project directory", value: "DIR" },
+};

@@ -1,0 +1,43 @@
+import { resolve } from "node:path";
+import { printJson, str, UsageError, type Command } from "../command.ts";
+
+export const captureCommand: Command = {
+  name: "capture",
+  summary: "store a tool's output read from stdin; print the receipt (or the text itself when small)",
+  usage: "pi-sidecar capture --tool NAME [--force] [--session ID] [--project DIR] [--label TEXT] < output.txt",
+  options: {
+    tool: { type: "string", help: "the tool that produced the output (required)", value: "NAME" },
+    force: { type: "boolean", help: "store even when under the threshold" },
+    session: { type: "string", help: "the session this output belongs to", value: "ID" },
+    project: { type: "string", help: "the project directory (default: the current directory)", value: "DIR" },
+    label: { type: "string", help: "a short note on what produced it, e.g. the command", value: "TEXT" },
+  },
+  async run(ctx) {
+    const tool = str(ctx.values.tool);
+    if (!tool || tool.trim() === "") throw new UsageError("capture needs --tool NAME (the tool that produced the output)");
+    if (ctx.positionals.length > 0) throw new UsageError(`capture reads the output from stdin and takes no arguments (got ${JSON.stringify(ctx.positionals[0])})`);
+    if (ctx.stdinIsTTY) throw new UsageError("capture reads the output from stdin: pipe it in, e.g. `make 2>&1 | pi-sidecar capture --tool make`");
+    const bytes = await ctx.readStdin();
+    const text = new TextDecoder().decode(bytes);
+    const result = await ctx.engine().capture({
+      text,
+      tool,
+      force: ctx.values.force === true,
+      session: str(ctx.values.session) ?? null,
+      project: resolve(str(ctx.values.project) ?? process.cwd()),
+      label: str(ctx.values.label) ?? null,
+    });
+    if (ctx.json) {
+      printJson(ctx, result.stored
+        ? { stored: true, sourceId: result.sourceId, bytes: result.bytes, lines: result.lines, chunks: result.chunks, tokens: result.tokens,
+            redactions: result.redactions, duplicateOf: result.duplicateOf, receipt: result.receipt }
+        : { stored: false, sourceId: null, bytes: result.bytes, lines: result.lines, chunks: 0, receipt: null, reason: result.reason, text: result.text });
+    } else if (result.stored) {
+      ctx.out(`${result.receipt}\n`);
+    } else {
+      // Byte for byte what came in.
+      ctx.outBytes(bytes);
+    }
+    return 0;
+  },
+};

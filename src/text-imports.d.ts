@@ -1,0 +1,5 @@
+// SQL files are imported as text (`with { type: "text" }`) so they ship inside the compiled binary.
+declare module "*.sql" {
+  const text: string;
+  export default text;
+}
