@@ -43,7 +43,7 @@ function markdownTitles(chunks: RawChunk[]): string[] {
   const path = () => stack.map((h) => h.text).join(" > ");
   return chunks.map((chunk) => {
     let atStart = stack.length > 0 ? path() : "";
-    let first = "";
+    const inside: string[] = [];
     let sawLine = false;
     for (const line of chunk.text.split("\n")) {
       if (FENCE.test(line)) fenced = !fenced;
@@ -52,12 +52,15 @@ function markdownTitles(chunks: RawChunk[]): string[] {
         const level = m[1]!.length;
         while (stack.length > 0 && stack[stack.length - 1]!.level >= level) stack.pop();
         stack.push({ level, text: m[2]!.trim() });
-        if (!first) first = path();
         if (!sawLine) atStart = path();
+        else inside.push(m[2]!.trim());
       }
       if (line.trim() !== "") sawLine = true;
     }
-    return clip(atStart || first || lineRangeTitle(chunk));
+    // The section the chunk starts in, then the sections it goes on into.
+    const main = atStart || (inside.length > 0 ? inside.shift()! : "");
+    const title = inside.length > 0 ? `${main} · ${inside.join(" · ")}` : main;
+    return clip(title || lineRangeTitle(chunk));
   });
 }
 

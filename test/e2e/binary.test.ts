@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cleanupTempDirs, noisyLog, ROOT, runCli, tempDir } from "../helpers.ts";
+
+const BIN = join(ROOT, "dist", "pi-sidecar");
+
+beforeAll(async () => {
+  // `npm test` builds first; build here when the test runs alone.
+  if (!existsSync(BIN)) await (await import("../../build.ts")).build(BIN);
+}, 120_000);
+afterAll(cleanupTempDirs);
+
+describe("the compiled binary", () => {
+  test("runs from anywhere with its SQL embedded, on the default database path", () => {
+    const home = tempDir();
+    const cwd = tempDir();
+    const env = { HOME: home };
+    const uuid = crypto.randomUUID();
+    const log = noisyLog(1400, 5, { line: 1300, text: `x TARGET_VALUE=${uuid} y` });
+    const cap = runCli(["capture", "--tool", "bash", "--json"], { bin: BIN, env, cwd, stdin: log });
+    expect(cap.code).toBe(0);
+    const { sourceId } = JSON.parse(cap.stdout);
+    expect(existsSync(join(home, ".pi", "agent", "sidecar.db"))).toBe(true);
+    const hit = runCli(["search", "TARGET_VALUE", "--json"], { bin: BIN, env, cwd });
+    expect(JSON.parse(hit.stdout).hits[0]).toMatchObject({ sourceId });
+    expect(JSON.parse(hit.stdout).hits[0].text).toContain(`1300: x TARGET_VALUE=${uuid} y`);
+    expect(runCli(["get", sourceId, "--lines", "1300"], { bin: BIN, env, cwd }).stdout).toBe(`x TARGET_VALUE=${uuid} y\n`);
+  });
+
+  test("does not read .env or bunfig.toml from the directory it runs in", () => {
+    const home = tempDir();
+    const cwd = tempDir();
+    const decoy = join(cwd, "decoy.db");
+    const marker = join(cwd, "preloaded");
+    writeFileSync(join(cwd, ".env"), `PI_SIDECAR_DB=${decoy}\n`);
+    writeFileSync(join(cwd, "preload.ts"), `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "x");\n`);
+    writeFileSync(join(cwd, "bunfig.toml"), `preload = ["./preload.ts"]\n`);
+    const r = runCli(["capture", "--tool", "t", "--force"], { bin: BIN, env: { HOME: home }, cwd, stdin: "hello\n" });
+    expect(r.code).toBe(0);
+    expect(existsSync(decoy)).toBe(false);
+    expect(existsSync(marker)).toBe(false);
+    expect(existsSync(join(home, ".pi", "agent", "sidecar.db"))).toBe(true);
+  });
+
+  test("exit codes: 0 ok, 1 failure, 2 usage", () => {
+    const env = { HOME: tempDir() };
+    expect(runCli(["--version"], { bin: BIN, env }).code).toBe(0);
+    expect(runCli(["get", "ctx_nothere"], { bin: BIN, env }).code).toBe(1);
+    expect(runCli(["nonsense"], { bin: BIN, env }).code).toBe(2);
+  });
+});

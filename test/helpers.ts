@@ -1,0 +1,87 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { defaultConfig, type Config } from "../src/config.ts";
+import { openDatabase } from "../src/db/open.ts";
+import { createEngine, type Engine } from "../src/engine.ts";
+import type { StoreDeps } from "../src/store/deps.ts";
+import { CLI_CALLS } from "../src/store/hints.ts";
+
+export const ROOT = join(import.meta.dir, "..");
+export const BUN = process.execPath;
+
+const dirs: string[] = [];
+
+export function tempDir(prefix = "pi-sidecar-test-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+export function cleanupTempDirs(): void {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+export function testConfig(dbPath: string, patch: (c: Config) => void = () => {}): Config {
+  const config = defaultConfig({ HOME: tempDir() });
+  config.db = dbPath;
+  patch(config);
+  return config;
+}
+
+/** A real store on a real SQLite file in a temp dir, with a controllable clock. */
+export function testStore(patch?: (c: Config) => void): StoreDeps & { clock: { t: number }; path: string } {
+  const path = join(tempDir(), "sidecar.db");
+  const config = testConfig(path, patch);
+  const clock = { t: Date.UTC(2026, 10, 22, 8, 0, 0) };
+  return { db: openDatabase(path), config, now: () => clock.t, calls: CLI_CALLS, clock, path };
+}
+
+export function testEngine(patch?: (c: Config) => void): Engine & { path: string } {
+  const path = join(tempDir(), "sidecar.db");
+  return Object.assign(createEngine({ config: testConfig(path, patch) }), { path });
+}
+
+/** Seeded PRNG (mulberry32): tests are random but reproducible from the printed seed. */
+export function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const NOISE = ["GET", "POST", "cache", "miss", "hit", "worker", "queue", "retry", "ok", "done", "fetch", "sync", "tick", "poll", "batch"];
+
+/** A noisy log with no blank lines; `needle` (if given) is put at `needleLine`. */
+export function noisyLog(lines: number, seed: number, needle?: { line: number; text: string }): string {
+  const r = rng(seed);
+  const out: string[] = [];
+  for (let i = 1; i <= lines; i++) {
+    if (needle && i === needle.line) {
+      out.push(needle.text);
+      continue;
+    }
+    const words = Array.from({ length: 6 + Math.floor(r() * 8) }, () => NOISE[Math.floor(r() * NOISE.length)]);
+    out.push(`2026-11-22T08:${String(i % 60).padStart(2, "0")}:${String((i * 7) % 60).padStart(2, "0")}Z [w${i % 5}] ${words.join(" ")} id=${Math.floor(r() * 1e9).toString(16)}`);
+  }
+  return `${out.join("\n")}\n`;
+}
+
+export type CliResult = { code: number; stdout: string; stderr: string; stdoutBytes: Uint8Array };
+
+/** Runs the CLI as a user would: `bun src/main.ts ...` or the compiled binary. */
+export function runCli(args: string[], opts: { stdin?: string | Uint8Array; env?: Record<string, string>; bin?: string; cwd?: string } = {}): CliResult {
+  const cmd = opts.bin ? [opts.bin, ...args] : [BUN, join(ROOT, "src/main.ts"), ...args];
+  const proc = Bun.spawnSync(cmd, {
+    stdin: opts.stdin === undefined ? "ignore" : typeof opts.stdin === "string" ? Buffer.from(opts.stdin) : opts.stdin,
+    stdout: "pipe",
+    stderr: "pipe",
+    cwd: opts.cwd ?? ROOT,
+    env: { PATH: process.env.PATH ?? "", HOME: opts.env?.HOME ?? tempDir(), ...opts.env },
+  });
+  return { code: proc.exitCode ?? -1, stdout: proc.stdout.toString(), stderr: proc.stderr.toString(), stdoutBytes: new Uint8Array(proc.stdout) };
+}
