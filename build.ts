@@ -10,8 +10,11 @@ const OUTFILE = "dist/pi-sidecar";
 export async function build(outfile = OUTFILE): Promise<void> {
   mkdirSync("dist", { recursive: true });
   const result = await Bun.build({
-    entrypoints: ["./src/main.ts"],
+    // The token-counting worker is a second entry point so the binary carries it.
+    entrypoints: ["./src/main.ts", "./src/store/token-worker.ts"],
     compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
+    // Entry points land in the embedded file system relative to their common folder (src/).
+    define: { PI_SIDECAR_TOKEN_WORKER: JSON.stringify("/$bunfs/root/store/token-worker.js") },
     minify: true,
     sourcemap: "linked",
     target: "bun",

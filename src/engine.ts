@@ -13,6 +13,7 @@ import { purge, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
 import { runRetention } from "./store/retention.ts";
 import { search, type SearchInput, type SearchResult } from "./store/search.ts";
 import { getStats, type Stats, type StatsFilter } from "./store/stats.ts";
+import { workerTokenCounter, type TokenCounter } from "./store/token-counter.ts";
 
 export type SourceFilter = { session?: string; tool?: string; project?: string };
 
@@ -36,33 +37,48 @@ export type EngineOptions = {
   now?: () => number;
   /** How receipts and hits phrase the next call: CLI commands or tool calls. */
   calls?: NextCalls;
+  tokens?: TokenCounter;
 };
+
+/** Runs async operations one at a time, in call order (one connection, no interleaving). */
+function serial() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => T | Promise<T>): Promise<T> => {
+    const run = tail.then(fn, fn);
+    tail = run.catch(() => {});
+    return run;
+  };
+}
 
 export function createEngine(options: EngineOptions): Engine {
   const { config } = options;
   let db = options.db ?? null;
   let deps: StoreDeps | null = null;
+  const tokens = options.tokens ?? workerTokenCounter();
   const store = (): StoreDeps => {
     if (!deps) {
       db ??= openDatabase(config.db);
-      deps = { db, config, now: options.now ?? Date.now, calls: options.calls ?? CLI_CALLS };
+      deps = { db, config, now: options.now ?? Date.now, calls: options.calls ?? CLI_CALLS, tokens };
     }
     return deps;
   };
+  const one = serial();
   return {
     config,
-    capture: async (input) => capture(store(), input),
-    search: async (input) => search(store(), input),
-    get: async (input) => get(store(), input),
-    exportSource: async (id, out, overwrite) => exportSource(store(), id, out, overwrite),
-    list: async (filter, limit) => listSources(store(), filter, limit),
-    stats: async (filter) => getStats(store(), filter),
-    purge: async (filter) => purge(store().db, filter, store().now()),
-    retention: async () => runRetention(store()),
-    close: async () => {
-      db?.close();
-      db = null;
-      deps = null;
-    },
+    capture: (input) => one(() => capture(store(), input)),
+    search: (input) => one(() => search(store(), input)),
+    get: (input) => one(() => get(store(), input)),
+    exportSource: (id, out, overwrite) => one(() => exportSource(store(), id, out, overwrite)),
+    list: (filter, limit) => one(() => listSources(store(), filter, limit)),
+    stats: (filter) => one(() => getStats(store(), filter)),
+    purge: (filter) => one(() => purge(store().db, filter, store().now())),
+    retention: () => one(() => runRetention(store())),
+    close: () =>
+      one(() => {
+        tokens.close();
+        db?.close();
+        db = null;
+        deps = null;
+      }),
   };
 }

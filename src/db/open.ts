@@ -119,3 +119,31 @@ export function immediate<T>(db: Database, fn: () => T, maxWaitMs = 120_000): T 
     }
   }
 }
+
+/**
+ * Like `immediate`, for work that awaits inside the transaction (the capture waits for its
+ * token count while holding the write lock). The caller must not let anything else use this
+ * connection until it settles: the engine runs its operations one at a time.
+ */
+export async function immediateAsync<T>(db: Database, fn: () => Promise<T>, maxWaitMs = 120_000): Promise<T> {
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      db.exec("BEGIN IMMEDIATE");
+      break;
+    } catch (error) {
+      const code = sqliteCode(error);
+      const busy = code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
+      if (!busy || Date.now() - started > maxWaitMs) throw error;
+      await Bun.sleep(Math.min(1000, 20 * 2 ** attempt) * (0.5 + Math.random()));
+    }
+  }
+  try {
+    const result = await fn();
+    db.exec("COMMIT");
+    return result;
+  } catch (error) {
+    if (db.inTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}

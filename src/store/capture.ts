@@ -5,7 +5,7 @@
  */
 import { resolve } from "node:path";
 import { toolThresholds } from "../config.ts";
-import { immediate } from "../db/open.ts";
+import { immediateAsync } from "../db/open.ts";
 import { formatBytes } from "../units.ts";
 import { chunkText, countLines } from "./chunk.ts";
 import type { StoreDeps } from "./deps.ts";
@@ -13,8 +13,7 @@ import { newHandle } from "./ids.ts";
 import { buildReceipt } from "./receipt.ts";
 import { redact } from "./redact.ts";
 import { maybeRunRetention } from "./retention.ts";
-import { detectKind, titleChunks } from "./titles.ts";
-import { countTokens } from "./tokens.ts";
+import { detectKind, titleChunks, type TextKind } from "./titles.ts";
 
 export type CaptureInput = {
   text: string;
@@ -41,9 +40,9 @@ export type Stored = {
 };
 export type CaptureResult = PassThrough | Stored;
 
-type BlobRow = { id: number; chunk_count: number; tokens: number; lines: number; bytes: number };
+type BlobRow = { id: number; chunk_count: number; tokens: number };
 
-export function capture(deps: StoreDeps, input: CaptureInput): CaptureResult {
+export async function capture(deps: StoreDeps, input: CaptureInput): Promise<CaptureResult> {
   const { db, config, now } = deps;
   const bytes = Buffer.byteLength(input.text);
   const lines = countLines(input.text);
@@ -66,54 +65,49 @@ export function capture(deps: StoreDeps, input: CaptureInput): CaptureResult {
   const hash = new Bun.CryptoHasher("sha256").update(text).digest("hex");
   const storedBytes = Buffer.byteLength(text);
   const storedLines = countLines(text);
-
-  const findBlob = db.query<BlobRow, [string, string]>(
-    "SELECT id, chunk_count, tokens, lines, bytes FROM blobs WHERE project = ? AND hash = ?",
-  );
-  const existing = findBlob.get(project, hash);
-  // CPU work happens before the write lock is taken; a duplicate skips it.
   const kind = detectKind(text);
-  const prepared = existing ? null : prepareChunks(text, kind, config.capture.chunkBytes);
-  const chunkCount = existing?.chunk_count ?? prepared!.chunks.length;
-  const tokens = existing?.tokens ?? prepared!.tokens;
+
+  const findBlob = db.query<BlobRow, [string, string]>("SELECT id, chunk_count, tokens FROM blobs WHERE project = ? AND hash = ?");
+  // CPU work happens before the write lock is taken; a duplicate skips it.
+  let prepared = findBlob.get(project, hash) ? null : prepareChunks(text, kind, config.capture.chunkBytes);
+  // Tokens are counted on a worker thread while this thread writes the chunks.
+  let tokenCount = prepared ? deps.tokens.count(prepared.chunks.map((c) => c.text)) : null;
   const createdAt = now();
 
-  const makeReceipt = (sourceId: string, duplicateOf: string | null) =>
-    buildReceipt({
-      sourceId, tool: input.tool, reason, bytes: storedBytes, lines: storedLines, chunks: chunkCount, tokens,
-      redactions: { count: redacted.count, kinds: redacted.kinds }, duplicateOf, text, calls: deps.calls,
-      budget: config.capture.receiptBytes,
-    });
-
-  const result = immediate(db, () => {
+  const result = await immediateAsync(db, async () => {
     let blob = findBlob.get(project, hash);
     let duplicateOf: string | null = null;
     if (blob) {
-      duplicateOf = db.query<{ handle: string }, [number]>(
-        "SELECT handle FROM sources WHERE blob_id = ? ORDER BY id DESC LIMIT 1",
-      ).get(blob.id)?.handle ?? null;
+      duplicateOf = db.query<{ handle: string }, [number]>("SELECT handle FROM sources WHERE blob_id = ? ORDER BY id DESC LIMIT 1")
+        .get(blob.id)?.handle ?? null;
     } else {
-      const chunks = prepared ?? prepareChunks(text, kind, config.capture.chunkBytes);
+      // Another process may have stored and then purged it since the first look.
+      prepared ??= prepareChunks(text, kind, config.capture.chunkBytes);
+      tokenCount ??= deps.tokens.count(prepared.chunks.map((c) => c.text));
       const blobId = Number(db.query(
-        "INSERT INTO blobs (project, hash, bytes, lines, tokens, chunk_count, kind, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      ).run(project, hash, storedBytes, storedLines, chunks.tokens, chunks.chunks.length, kind, createdAt).lastInsertRowid);
-      const insert = db.query(
-        "INSERT INTO chunks (blob_id, ordinal, line_start, line_end, title, content) VALUES (?, ?, ?, ?, ?, ?)",
-      );
-      chunks.chunks.forEach((c, i) => insert.run(blobId, i + 1, c.lineStart, c.lineEnd, chunks.titles[i]!, c.text));
-      blob = { id: blobId, chunk_count: chunks.chunks.length, tokens: chunks.tokens, lines: storedLines, bytes: storedBytes };
+        "INSERT INTO blobs (project, hash, bytes, lines, tokens, chunk_count, kind, created_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)",
+      ).run(project, hash, storedBytes, storedLines, prepared.chunks.length, kind, createdAt).lastInsertRowid);
+      const insert = db.query("INSERT INTO chunks (blob_id, ordinal, line_start, line_end, title, content) VALUES (?, ?, ?, ?, ?, ?)");
+      prepared.chunks.forEach((c, i) => insert.run(blobId, i + 1, c.lineStart, c.lineEnd, prepared!.titles[i]!, c.text));
+      const tokens = await tokenCount;
+      db.query("UPDATE blobs SET tokens = ? WHERE id = ?").run(tokens, blobId);
+      blob = { id: blobId, chunk_count: prepared.chunks.length, tokens };
     }
     let sourceId = newHandle();
     const taken = db.query<{ one: number }, [string]>("SELECT 1 AS one FROM sources WHERE handle = ?");
     while (taken.get(sourceId)) sourceId = newHandle();
-    const receipt = makeReceipt(sourceId, duplicateOf);
-    const receiptTokens = countTokens(receipt);
+    const receipt = buildReceipt({
+      sourceId, tool: input.tool, reason, bytes: storedBytes, lines: storedLines, chunks: blob.chunk_count, tokens: blob.tokens,
+      redactions: { count: redacted.count, kinds: redacted.kinds }, duplicateOf, text, calls: deps.calls,
+      budget: config.capture.receiptBytes,
+    });
+    const receiptTokens = await deps.tokens.count([receipt]);
     db.query(
       `INSERT INTO sources (handle, blob_id, tool, session, project, label, reason, redactions, created_at, receipt_bytes, receipt_tokens)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ).run(sourceId, blob.id, input.tool, input.session ?? null, project, input.label ?? null, reason, redacted.count, createdAt,
       Buffer.byteLength(receipt), receiptTokens);
-    return { sourceId, duplicateOf, receipt, receiptTokens };
+    return { sourceId, duplicateOf, receipt, receiptTokens, chunks: blob.chunk_count, tokens: blob.tokens };
   });
 
   maybeRunRetention(deps);
@@ -122,8 +116,8 @@ export function capture(deps: StoreDeps, input: CaptureInput): CaptureResult {
     sourceId: result.sourceId,
     bytes: storedBytes,
     lines: storedLines,
-    chunks: chunkCount,
-    tokens,
+    chunks: result.chunks,
+    tokens: result.tokens,
     redactions: redacted.count,
     duplicateOf: result.duplicateOf,
     receipt: result.receipt,
@@ -131,10 +125,7 @@ export function capture(deps: StoreDeps, input: CaptureInput): CaptureResult {
   };
 }
 
-function prepareChunks(text: string, kind: ReturnType<typeof detectKind>, capBytes: number) {
+function prepareChunks(text: string, kind: TextKind, capBytes: number) {
   const chunks = chunkText(text, capBytes);
-  const titles = titleChunks(text, kind, chunks);
-  let tokens = 0;
-  for (const c of chunks) tokens += countTokens(c.text);
-  return { chunks, titles, tokens };
+  return { chunks, titles: titleChunks(text, kind, chunks) };
 }

@@ -1,6 +1,7 @@
 import type { Config } from "../config.ts";
 import type { Db } from "../db/open.ts";
 import type { NextCalls } from "./hints.ts";
+import type { TokenCounter } from "./token-counter.ts";
 
 /** What every context-store operation needs; tests pass their own clock. */
 export type StoreDeps = {
@@ -8,4 +9,5 @@ export type StoreDeps = {
   config: Readonly<Config>;
   now: () => number;
   calls: NextCalls;
+  tokens: TokenCounter;
 };

@@ -43,6 +43,14 @@ describe("the compiled binary", () => {
     expect(existsSync(join(home, ".pi", "agent", "sidecar.db"))).toBe(true);
   });
 
+  test("counts tokens on its worker thread (no fallback to the main thread)", () => {
+    const env = { HOME: tempDir(), PI_SIDECAR_DEBUG: "1" };
+    const r = runCli(["capture", "--tool", "t", "--json"], { bin: BIN, env, stdin: noisyLog(3000, 3) });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(JSON.parse(r.stdout).tokens).toBeGreaterThan(10_000);
+  });
+
   test("exit codes: 0 ok, 1 failure, 2 usage", () => {
     const env = { HOME: tempDir() };
     expect(runCli(["--version"], { bin: BIN, env }).code).toBe(0);

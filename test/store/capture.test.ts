@@ -7,37 +7,37 @@ import { cleanupTempDirs, noisyLog, testStore } from "../helpers.ts";
 afterAll(cleanupTempDirs);
 
 describe("capture", () => {
-  test("text under both thresholds passes through untouched and stores nothing", () => {
+  test("text under both thresholds passes through untouched and stores nothing", async () => {
     const store = testStore();
     const text = "line\n".repeat(300);
-    const r = capture(store, { text, tool: "bash" });
+    const r = await capture(store, { text, tool: "bash" });
     expect(r.stored).toBe(false);
     if (!r.stored) expect(r.text).toBe(text);
     expect(store.db.query("SELECT count(*) AS n FROM sources").get()).toEqual({ n: 0 });
   });
 
-  test("over the line or byte threshold it is stored and a receipt comes back", () => {
+  test("over the line or byte threshold it is stored and a receipt comes back", async () => {
     const store = testStore();
-    const byLines = capture(store, { text: "x\n".repeat(301), tool: "bash" });
-    const byBytes = capture(store, { text: "y".repeat(24 * 1024 + 1), tool: "bash" });
+    const byLines = await capture(store, { text: "x\n".repeat(301), tool: "bash" });
+    const byBytes = await capture(store, { text: "y".repeat(24 * 1024 + 1), tool: "bash" });
     expect(byLines.stored && byLines.receipt).toContain("300-line threshold");
     expect(byBytes.stored && byBytes.receipt).toContain("24.0 KiB threshold");
   });
 
-  test("per-tool rules: disabled tools pass through, per-tool thresholds apply, --force stores", () => {
+  test("per-tool rules: disabled tools pass through, per-tool thresholds apply, --force stores", async () => {
     const store = testStore((c) => {
       c.capture.tools = { read: { enabled: false }, grep: { thresholdLines: 10 } };
     });
     const big = "z\n".repeat(500);
-    expect(capture(store, { text: big, tool: "read" }).stored).toBe(false);
-    expect(capture(store, { text: "g\n".repeat(11), tool: "grep" }).stored).toBe(true);
-    expect(capture(store, { text: "tiny", tool: "bash", force: true }).stored).toBe(true);
+    expect((await capture(store, { text: big, tool: "read" })).stored).toBe(false);
+    expect((await capture(store, { text: "g\n".repeat(11), tool: "grep" })).stored).toBe(true);
+    expect((await capture(store, { text: "tiny", tool: "bash", force: true })).stored).toBe(true);
   });
 
-  test("the stored text, its chunks and the receipt", () => {
+  test("the stored text, its chunks and the receipt", async () => {
     const store = testStore();
     const log = noisyLog(1400, 7, { line: 700, text: "ERROR build failed: cannot find module 'left-pad'" });
-    const r = capture(store, { text: log, tool: "bash", session: "s1", project: "/tmp/p", label: "npm run build" });
+    const r = await capture(store, { text: log, tool: "bash", session: "s1", project: "/tmp/p", label: "npm run build" });
     if (!r.stored) throw new Error("expected a capture");
     expect(r.lines).toBe(1400);
     expect(r.bytes).toBe(Buffer.byteLength(log));
@@ -55,12 +55,12 @@ describe("capture", () => {
     expect(chunks.map((c) => c.content).join("")).toBe(log);
   });
 
-  test("every capture gets its own id; identical text in a project is stored once", () => {
+  test("every capture gets its own id; identical text in a project is stored once", async () => {
     const store = testStore();
     const text = noisyLog(400, 1);
-    const a = capture(store, { text, tool: "bash", project: "/p" });
-    const b = capture(store, { text, tool: "bash", project: "/p" });
-    const c = capture(store, { text, tool: "bash", project: "/other" });
+    const a = await capture(store, { text, tool: "bash", project: "/p" });
+    const b = await capture(store, { text, tool: "bash", project: "/p" });
+    const c = await capture(store, { text, tool: "bash", project: "/other" });
     if (!a.stored || !b.stored || !c.stored) throw new Error("expected captures");
     expect(new Set([a.sourceId, b.sourceId, c.sourceId]).size).toBe(3);
     expect(b.duplicateOf).toBe(a.sourceId);
@@ -74,12 +74,12 @@ describe("capture", () => {
     }
   });
 
-  test("secrets never reach the database file", () => {
+  test("secrets never reach the database file", async () => {
     const store = testStore();
     const secret = ["AKIA", "Z7Q2", "X9R4T6Y8U0W3"].join("");
     const jwt = ["eyJhbGciOiJIUzI1NiJ9", "eyJzdWIiOiJ1c2VyLTQyIn0", "c2lnbmF0dXJlLXNpZ25hdHVyZQ"].join(".");
     const text = `${noisyLog(500, 3)}export AWS_ACCESS_KEY_ID=${secret}\ncurl -H "Authorization: Bearer ${jwt}"\n`;
-    const r = capture(store, { text, tool: "bash" });
+    const r = await capture(store, { text, tool: "bash" });
     expect(r.stored && r.redactions).toBeGreaterThanOrEqual(2);
     store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
     store.db.close();

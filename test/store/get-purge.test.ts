@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { capture, type Stored } from "../../src/store/capture.ts";
@@ -10,7 +10,7 @@ import { cleanupTempDirs, noisyLog, tempDir, testStore } from "../helpers.ts";
 
 afterAll(cleanupTempDirs);
 
-function stored(r: ReturnType<typeof capture>): Stored {
+function stored(r: Awaited<ReturnType<typeof capture>>): Stored {
   if (!r.stored) throw new Error("not stored");
   return r;
 }
@@ -23,22 +23,25 @@ describe("get", () => {
   const store = testStore();
   const log = noisyLog(2000, 4);
   const lines = log.split("\n");
-  const src = stored(capture(store, { text: log, tool: "bash" }));
+  let src: Stored;
+  beforeAll(async () => {
+    src = stored(await capture(store, { text: log, tool: "bash" }));
+  });
 
-  test("a line range is exact", () => {
+  test("a line range is exact", async () => {
     const r = okGet(get(store, { source: src.sourceId, lines: { from: 1234, to: 1240 } }));
     expect(r.text).toBe(`${lines.slice(1233, 1240).join("\n")}\n`);
     expect([r.lineStart, r.lineEnd]).toEqual([1234, 1240]);
   });
 
-  test("around widens a line range; ranges past the end are clamped", () => {
+  test("around widens a line range; ranges past the end are clamped", async () => {
     const r = okGet(get(store, { source: src.sourceId, lines: { from: 10, to: 10 }, around: 2 }));
     expect(r.text).toBe(`${lines.slice(7, 12).join("\n")}\n`);
     const end = okGet(get(store, { source: src.sourceId, lines: { from: 1998, to: 5000 } }));
     expect(end.text).toBe(`${lines.slice(1997, 2000).join("\n")}\n`);
   });
 
-  test("chunks by ordinal, with neighbours", () => {
+  test("chunks by ordinal, with neighbours", async () => {
     const one = okGet(get(store, { source: src.sourceId, chunk: 3 }));
     const three = okGet(get(store, { source: src.sourceId, chunk: 3, around: 1 }));
     expect(one.chunks.map((c) => c.chunk)).toEqual([3]);
@@ -47,7 +50,7 @@ describe("get", () => {
     expect(get(store, { source: src.sourceId, chunk: 999 }).ok).toBe(false);
   });
 
-  test("a large selection is cut at the byte cap with the exact call to continue", () => {
+  test("a large selection is cut at the byte cap with the exact call to continue", async () => {
     const r = okGet(get(store, { source: src.sourceId }));
     expect(r.truncated).toBe(true);
     expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(store.config.get.maxBytes);
@@ -57,14 +60,14 @@ describe("get", () => {
     expect(rest.text).toBe(`${lines[r.lineEnd]}\n`);
   });
 
-  test("bad ranges and unknown sources are clear failures", () => {
+  test("bad ranges and unknown sources are clear failures", async () => {
     const bad = get(store, { source: src.sourceId, lines: { from: 5000, to: 5001 } });
     expect(!bad.ok && bad.message).toContain("2000 lines");
     const none = get(store, { source: "ctx_missing1" });
     expect(!none.ok && none.code).toBe("NO_SUCH_SOURCE");
   });
 
-  test("export writes the stored text exactly, 0600, and refuses to overwrite", () => {
+  test("export writes the stored text exactly, 0600, and refuses to overwrite", async () => {
     const out = join(tempDir(), "out.log");
     const r = exportSource(store, src.sourceId, out);
     expect(r.ok).toBe(true);
@@ -77,11 +80,11 @@ describe("get", () => {
 });
 
 describe("purge and retention", () => {
-  test("purge by source keeps a blob another source still uses", () => {
+  test("purge by source keeps a blob another source still uses", async () => {
     const store = testStore();
     const text = noisyLog(500, 8);
-    const a = stored(capture(store, { text, tool: "bash", project: "/p" }));
-    const b = stored(capture(store, { text, tool: "bash", project: "/p" }));
+    const a = stored(await capture(store, { text, tool: "bash", project: "/p" }));
+    const b = stored(await capture(store, { text, tool: "bash", project: "/p" }));
     expect(purge(store.db, { source: a.sourceId }, store.now())).toEqual({ sources: 1, blobs: 0, bytes: 0 });
     expect(okGet(get(store, { source: b.sourceId, lines: { from: 1, to: 1 } })).text).toBe(`${text.split("\n")[0]}\n`);
     const r = purge(store.db, { source: b.sourceId }, store.now());
@@ -93,41 +96,41 @@ describe("purge and retention", () => {
     store.db.exec("INSERT INTO chunks_trigrams (chunks_trigrams) VALUES ('integrity-check')");
   });
 
-  test("purge by age, session, project and all", () => {
+  test("purge by age, session, project and all", async () => {
     const store = testStore();
     const day = 86_400_000;
-    stored(capture(store, { text: noisyLog(400, 1), tool: "bash", session: "old", project: "/p1" }));
+    stored(await capture(store, { text: noisyLog(400, 1), tool: "bash", session: "old", project: "/p1" }));
     store.clock.t += 3 * day;
-    stored(capture(store, { text: noisyLog(400, 2), tool: "bash", session: "s2", project: "/p2" }));
-    stored(capture(store, { text: noisyLog(400, 3), tool: "bash", session: "s3", project: "/p3" }));
+    stored(await capture(store, { text: noisyLog(400, 2), tool: "bash", session: "s2", project: "/p2" }));
+    stored(await capture(store, { text: noisyLog(400, 3), tool: "bash", session: "s3", project: "/p3" }));
     expect(purge(store.db, { olderThanMs: 2 * day }, store.now()).sources).toBe(1);
     expect(purge(store.db, { session: "s2" }, store.now()).sources).toBe(1);
     expect(purge(store.db, { project: "/p3" }, store.now()).sources).toBe(1);
-    stored(capture(store, { text: noisyLog(400, 4), tool: "bash" }));
-    stored(capture(store, { text: noisyLog(400, 5), tool: "bash" }));
+    stored(await capture(store, { text: noisyLog(400, 4), tool: "bash" }));
+    stored(await capture(store, { text: noisyLog(400, 5), tool: "bash" }));
     expect(purge(store.db, { all: true }, store.now()).sources).toBe(2);
     expect(store.db.query("SELECT (SELECT count(*) FROM chunks) + (SELECT count(*) FROM blobs) AS n").get()).toEqual({ n: 0 });
     store.db.exec("INSERT INTO chunks_words (chunks_words) VALUES ('integrity-check')");
     expect(store.db.query("SELECT count(*) AS n FROM chunks_trigrams WHERE chunks_trigrams MATCH 'wor'").get()).toEqual({ n: 0 });
   });
 
-  test("retention drops sources older than the configured days", () => {
+  test("retention drops sources older than the configured days", async () => {
     const store = testStore((c) => (c.retention.days = 7));
-    const old = stored(capture(store, { text: noisyLog(400, 1), tool: "bash" }));
+    const old = stored(await capture(store, { text: noisyLog(400, 1), tool: "bash" }));
     store.clock.t += 8 * 86_400_000;
-    const fresh = stored(capture(store, { text: noisyLog(400, 2), tool: "bash" }));
+    const fresh = stored(await capture(store, { text: noisyLog(400, 2), tool: "bash" }));
     // The capture above ran retention (more than an hour since the last run).
     expect(get(store, { source: old.sourceId }).ok).toBe(false);
     expect(get(store, { source: fresh.sourceId, lines: { from: 1, to: 1 } }).ok).toBe(true);
   });
 
-  test("retention keeps the stored text under the size cap, oldest first, and the file stops growing", () => {
+  test("retention keeps the stored text under the size cap, oldest first, and the file stops growing", async () => {
     const store = testStore((c) => (c.retention.maxStoredBytes = 1024 * 1024));
     const ids: string[] = [];
     const sizes: number[] = [];
     for (let i = 0; i < 12; i++) {
       store.clock.t += 1000;
-      ids.push(stored(capture(store, { text: noisyLog(3000, 100 + i), tool: "bash" })).sourceId);
+      ids.push(stored(await capture(store, { text: noisyLog(3000, 100 + i), tool: "bash" })).sourceId);
       store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       sizes.push(statSync(store.path).size);
     }
@@ -140,9 +143,9 @@ describe("purge and retention", () => {
     expect(runRetention(store).sources).toBe(0);
   });
 
-  test("stats: stored minus receipts minus retrieved is the net saving", () => {
+  test("stats: stored minus receipts minus retrieved is the net saving", async () => {
     const store = testStore();
-    const src = stored(capture(store, { text: noisyLog(1000, 12), tool: "bash", session: "s" }));
+    const src = stored(await capture(store, { text: noisyLog(1000, 12), tool: "bash", session: "s" }));
     okGet(get(store, { source: src.sourceId, lines: { from: 1, to: 50 } }));
     const s = getStats(store);
     expect(s.tokenizer).toBe("o200k_base");

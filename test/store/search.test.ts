@@ -10,19 +10,19 @@ function ok(r: ReturnType<typeof search>): SearchResult {
   return r;
 }
 
-function seeded() {
+async function seeded() {
   const store = testStore();
   const uuid = crypto.randomUUID();
   const line = 500 + Math.floor(Math.random() * 400);
   const log = noisyLog(1400, Date.now() % 1000, { line, text: `2026-11-22T08:00:00Z [w3] deploy check TARGET_VALUE=${uuid} status=ok` });
-  const r = capture(store, { text: log, tool: "bash", session: "s1", project: "/proj" });
+  const r = await capture(store, { text: log, tool: "bash", session: "s1", project: "/proj" });
   if (!r.stored) throw new Error("not stored");
   return { store, uuid, line, sourceId: r.sourceId };
 }
 
 describe("search", () => {
-  test("finds a random TARGET_VALUE in the noisy middle of a 1,400-line log; the hit is under 4 KiB", () => {
-    const { store, uuid, line, sourceId } = seeded();
+  test("finds a random TARGET_VALUE in the noisy middle of a 1,400-line log; the hit is under 4 KiB", async () => {
+    const { store, uuid, line, sourceId } = await seeded();
     for (const query of ["TARGET_VALUE", "target value", `TARGET_VALUE=${uuid}`, uuid]) {
       const r = ok(search(store, { query }));
       const hit = r.hits[0]!;
@@ -35,8 +35,8 @@ describe("search", () => {
     }
   });
 
-  test("substring of an identifier and of a uuid", () => {
-    const { store, uuid, line } = seeded();
+  test("substring of an identifier and of a uuid", async () => {
+    const { store, uuid, line } = await seeded();
     const r = ok(search(store, { query: "GET_VAL" }));
     expect(r.hits[0]!.lines.some((l) => l.line === line)).toBe(true);
     const part = uuid.slice(9, 23);
@@ -44,10 +44,10 @@ describe("search", () => {
     expect(r2.hits[0]!.lines.map((l) => l.line)).toContain(line);
   });
 
-  test("typos: a misspelled word still finds the line", () => {
+  test("typos: a misspelled word still finds the line", async () => {
     const store = testStore();
     const log = noisyLog(800, 11, { line: 420, text: "FATAL: the authentication handshake with upstream failed" });
-    capture(store, { text: log, tool: "bash" });
+    await capture(store, { text: log, tool: "bash" });
     for (const query of ["authentcation", "handshak upstream", "authetnication"]) {
       const r = ok(search(store, { query }));
       expect(r.hits.length).toBeGreaterThan(0);
@@ -57,24 +57,24 @@ describe("search", () => {
     expect(ok(search(store, { query: "authentcation" })).mode).toBe("typo-tolerant");
   });
 
-  test("stemming: 'failing connections' finds 'connection failed'", () => {
+  test("stemming: 'failing connections' finds 'connection failed'", async () => {
     const store = testStore();
-    capture(store, { text: noisyLog(600, 5, { line: 300, text: "worker: connection failed after 3 retries" }), tool: "bash" });
+    await capture(store, { text: noisyLog(600, 5, { line: 300, text: "worker: connection failed after 3 retries" }), tool: "bash" });
     const r = ok(search(store, { query: "failing connections" }));
     expect(r.hits[0]!.lines.map((l) => l.line)).toContain(300);
   });
 
-  test("AND first, OR when no chunk has every word", () => {
+  test("AND first, OR when no chunk has every word", async () => {
     const store = testStore();
-    capture(store, { text: noisyLog(600, 9, { line: 100, text: "alpha bravo charlie" }), tool: "bash" });
+    await capture(store, { text: noisyLog(600, 9, { line: 100, text: "alpha bravo charlie" }), tool: "bash" });
     expect(ok(search(store, { query: "alpha bravo" })).mode).toBe("all words");
     const r = ok(search(store, { query: "alpha zulu" }));
     expect(r.mode).toBe("any word");
     expect(r.hits[0]!.lines.map((l) => l.line)).toContain(100);
   });
 
-  test("hostile query strings never throw and never leak FTS5 syntax errors", () => {
-    const { store } = seeded();
+  test("hostile query strings never throw and never leak FTS5 syntax errors", async () => {
+    const { store } = await seeded();
     const r = rng(42);
     const fixed = [
       '"', '""', "'", "(", ")", "((a)", "a:b", "col:value", "-x", "-", "*", "a*", "^start", "NEAR(a b)", "NEAR", "AND", "OR", "NOT",
@@ -90,10 +90,10 @@ describe("search", () => {
     expect(store.db.query("SELECT count(*) AS n FROM chunks").get()).not.toEqual({ n: 0 });
   });
 
-  test("filters by source, tool, session and project", () => {
+  test("filters by source, tool, session and project", async () => {
     const store = testStore();
-    const a = capture(store, { text: noisyLog(400, 1, { line: 10, text: "shared marker zebra" }), tool: "bash", session: "s1", project: "/a" });
-    const b = capture(store, { text: noisyLog(400, 2, { line: 20, text: "shared marker zebra" }), tool: "mcp", session: "s2", project: "/b" });
+    const a = await capture(store, { text: noisyLog(400, 1, { line: 10, text: "shared marker zebra" }), tool: "bash", session: "s1", project: "/a" });
+    const b = await capture(store, { text: noisyLog(400, 2, { line: 20, text: "shared marker zebra" }), tool: "mcp", session: "s2", project: "/b" });
     if (!a.stored || !b.stored) throw new Error("not stored");
     const ids = (f: object) => ok(search(store, { query: "zebra", ...f })).hits.map((h) => h.sourceId);
     expect(new Set(ids({}))).toEqual(new Set([a.sourceId, b.sourceId]));
@@ -106,17 +106,17 @@ describe("search", () => {
     if (!missing.ok) expect(missing.message).toContain("ctx_nothere");
   });
 
-  test("responses stay bounded however many chunks match", () => {
+  test("responses stay bounded however many chunks match", async () => {
     const store = testStore();
-    capture(store, { text: Array.from({ length: 3000 }, (_, i) => `error ${i}: something failed in module ${i % 13}`).join("\n"), tool: "bash" });
+    await capture(store, { text: Array.from({ length: 3000 }, (_, i) => `error ${i}: something failed in module ${i % 13}`).join("\n"), tool: "bash" });
     const r = ok(search(store, { query: "error failed", limit: 50 }));
     expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(4096 + 300);
     expect(r.omitted).toBeGreaterThan(0);
     for (const h of r.hits) expect(h.lines.length).toBeLessThanOrEqual(6);
   });
 
-  test("search results are counted as retrieved tokens for their source", () => {
-    const { store, sourceId } = seeded();
+  test("search results are counted as retrieved tokens for their source", async () => {
+    const { store, sourceId } = await seeded();
     const before = store.db.query<{ t: number }, [string]>("SELECT retrieved_tokens AS t FROM sources WHERE handle = ?").get(sourceId)!.t;
     ok(search(store, { query: "TARGET_VALUE" }));
     const after = store.db.query<{ t: number }, [string]>("SELECT retrieved_tokens AS t FROM sources WHERE handle = ?").get(sourceId)!.t;
