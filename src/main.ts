@@ -11,6 +11,7 @@ const code = await runCli(process.argv.slice(2), {
   outBytes: (bytes) => process.stdout.write(bytes),
   err: (text) => process.stderr.write(text),
   readStdin,
+  stdinStream: () => Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>,
   stdinIsTTY: process.stdin.isTTY === true,
   env: process.env,
   cwd: process.cwd(),

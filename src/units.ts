@@ -35,3 +35,12 @@ export function formatBytes(bytes: number): string {
 export function formatCount(n: number): string {
   return n.toLocaleString("en-US");
 }
+
+/** "120-180", "120:180" or "120" -> {from, to}; null unless 1 <= from <= to. */
+export function parseLineRange(value: string): { from: number; to: number } | null {
+  const m = /^\s*(\d+)\s*(?:[-:]\s*(\d+)\s*)?$/.exec(value);
+  if (!m) return null;
+  const from = Number(m[1]);
+  const to = m[2] === undefined ? from : Number(m[2]);
+  return from >= 1 && to >= from ? { from, to } : null;
+}

@@ -1,5 +1,6 @@
 import type { ConfigLoad } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
+import type { NextCalls } from "../../store/hints.ts";
 
 export type OptionSpec = { type: "string" | "boolean"; short?: string; help: string; value?: string };
 
@@ -13,7 +14,11 @@ export type CommandContext = {
   outBytes: (bytes: Uint8Array) => void;
   err: (text: string) => void;
   readStdin: () => Promise<Uint8Array>;
+  stdinStream: () => AsyncIterable<Uint8Array>;
   stdinIsTTY: boolean;
+  env: Record<string, string | undefined>;
+  /** Engine options beyond the config (how hints are phrased). */
+  createEngine: (options?: { calls?: NextCalls }) => Engine;
 };
 
 export type Command = {

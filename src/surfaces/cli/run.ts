@@ -12,11 +12,13 @@ import { captureCommand } from "./commands/capture.ts";
 import { exportCommand } from "./commands/export.ts";
 import { getCommand } from "./commands/get.ts";
 import { listCommand } from "./commands/list.ts";
+import { mcpCommand } from "./commands/mcp.ts";
 import { purgeCommand } from "./commands/purge.ts";
 import { searchCommand } from "./commands/search.ts";
+import { serveCommand } from "./commands/serve.ts";
 import { statsCommand } from "./commands/stats.ts";
 
-export const COMMANDS: Command[] = [captureCommand, searchCommand, getCommand, listCommand, statsCommand, purgeCommand, exportCommand];
+export const COMMANDS: Command[] = [captureCommand, searchCommand, getCommand, listCommand, statsCommand, purgeCommand, exportCommand, serveCommand, mcpCommand];
 
 const GLOBAL: Record<string, OptionSpec> = {
   db: { type: "string", help: "the database file (default ${PI_CODING_AGENT_DIR:-~/.pi/agent}/sidecar.db, or PI_SIDECAR_DB)", value: "PATH" },
@@ -58,6 +60,7 @@ export type Io = {
   outBytes: (bytes: Uint8Array) => void;
   err: (text: string) => void;
   readStdin: () => Promise<Uint8Array>;
+  stdinStream: () => AsyncIterable<Uint8Array>;
   stdinIsTTY: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
@@ -113,11 +116,14 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     json: values.json === true,
     loaded,
     engine: () => (engine ??= createEngine({ config: loaded.config })),
+    createEngine: (options) => (engine ??= createEngine({ config: loaded.config, ...options })),
     out: io.out,
     outBytes: io.outBytes,
     err: io.err,
     readStdin: io.readStdin,
+    stdinStream: io.stdinStream,
     stdinIsTTY: io.stdinIsTTY,
+    env: io.env,
   };
   try {
     return await command.run(ctx);

@@ -1,12 +1,10 @@
+import { parseLineRange } from "../../../units.ts";
 import { positiveInt, printJson, str, UsageError, type Command } from "../command.ts";
 
-export function parseLineRange(value: string): { from: number; to: number } {
-  const m = /^(\d+)(?:\s*[-:]\s*(\d+))?$/.exec(value.trim());
-  if (!m) throw new UsageError(`--lines takes A-B (e.g. 120-180) or a single line number, got ${JSON.stringify(value)}`);
-  const from = Number(m[1]);
-  const to = m[2] === undefined ? from : Number(m[2]);
-  if (from < 1 || to < from) throw new UsageError(`--lines ${value}: the range must satisfy 1 <= A <= B`);
-  return { from, to };
+function lineRange(value: string): { from: number; to: number } {
+  const range = parseLineRange(value);
+  if (!range) throw new UsageError(`--lines takes A-B with 1 <= A <= B (e.g. 120-180) or one line number, got ${JSON.stringify(value)}`);
+  return range;
 }
 
 export const getCommand: Command = {
@@ -27,7 +25,7 @@ export const getCommand: Command = {
     if (chunk !== undefined && linesFlag !== undefined) throw new UsageError("use either --chunk or --lines, not both");
     const around = ctx.values.around === "0" ? 0 : positiveInt(ctx.values.around, "--around");
     if (around !== undefined && chunk === undefined && linesFlag === undefined) throw new UsageError("--around goes with --chunk N or --lines A-B");
-    const result = await ctx.engine().get({ source, chunk, lines: linesFlag ? parseLineRange(linesFlag) : undefined, around });
+    const result = await ctx.engine().get({ source, chunk, lines: linesFlag ? lineRange(linesFlag) : undefined, around });
     if (!result.ok) {
       ctx.err(`pi-sidecar: ${result.message}\n`);
       return 1;

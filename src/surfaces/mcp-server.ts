@@ -1,0 +1,94 @@
+/**
+ * `pi-sidecar mcp`: the context tools over MCP stdio for any MCP client (Claude Code, Codex,
+ * Cursor, ...). Tools only; stdout carries protocol frames and nothing else.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Engine } from "../engine.ts";
+import { VERSION } from "../version.ts";
+import { jsonSchema, MCP_TOOLS } from "./tools/definitions.ts";
+import { runTool, type ToolScope } from "./tools/handlers.ts";
+
+const READ_ONLY = new Set(["context_search", "context_get", "context_stats"]);
+
+export function mcpTools(): Tool[] {
+  return MCP_TOOLS.map((spec) => ({
+    name: spec.name,
+    title: spec.label,
+    description: spec.description,
+    inputSchema: jsonSchema(spec),
+    annotations: {
+      title: spec.label,
+      readOnlyHint: READ_ONLY.has(spec.name),
+      destructiveHint: spec.name === "context_purge",
+      idempotentHint: READ_ONLY.has(spec.name),
+      openWorldHint: false,
+    },
+  }));
+}
+
+export function createMcpServer(engine: Engine, scope: ToolScope): Server {
+  const server = new Server(
+    { name: "pi-sidecar", title: "pi-sidecar context store", version: VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        "Large outputs live in pi-sidecar's store. Index big files or texts with context_index instead of reading them, " +
+        "then context_search with distinctive words and context_get the exact lines.",
+    },
+  );
+  const tools = mcpTools();
+  const known = new Set(tools.map((t) => t.name));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const { name, arguments: args } = request.params;
+    if (!known.has(name)) {
+      return { content: [{ type: "text", text: `Unknown tool "${name}". Tools: ${[...known].join(", ")}.` }], isError: true };
+    }
+    const outcome = await runTool(engine, name, (args ?? {}) as Record<string, unknown>, scope);
+    return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };
+  });
+  return server;
+}
+
+/** Serves over stdio until the client closes the connection. */
+export async function serveMcpStdio(engine: Engine, scope: ToolScope): Promise<void> {
+  const server = createMcpServer(engine, scope);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((done) => {
+    server.onclose = () => done();
+  });
+  await server.connect(transport);
+  // The client closing our stdin ends the session (the SDK transport does not watch for it).
+  process.stdin.once("end", () => void server.close());
+  process.stdin.once("close", () => void server.close());
+  await closed;
+}
+
+/**
+ * The same server over Streamable HTTP on 127.0.0.1 (for clients that only speak HTTP, and for
+ * the conformance suite). Stateless: each request gets its own server and transport; the
+ * engine behind them is shared. Host headers other than 127.0.0.1/localhost are refused.
+ */
+export function serveMcpHttp(engine: Engine, scope: ToolScope, port = 0): { url: string; stop: () => Promise<void> } {
+  const http: { port: number | undefined; stop: (force?: boolean) => Promise<void> } = Bun.serve({
+    hostname: "127.0.0.1",
+    port,
+    async fetch(request: Request): Promise<Response> {
+      const url = new URL(request.url);
+      if (url.pathname !== "/mcp") return new Response("pi-sidecar MCP endpoint is /mcp\n", { status: 404 });
+      const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+        enableDnsRebindingProtection: true,
+        allowedHosts: [`127.0.0.1:${http.port}`, `localhost:${http.port}`],
+      });
+      const server = createMcpServer(engine, scope);
+      await server.connect(transport);
+      return transport.handleRequest(request);
+    },
+  });
+  return { url: `http://127.0.0.1:${http.port}/mcp`, stop: () => http.stop(true) };
+}

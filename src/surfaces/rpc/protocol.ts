@@ -1,0 +1,20 @@
+/**
+ * Newline-delimited JSON-RPC 2.0 between the pi extension (on Node) and `pi-sidecar serve --stdio`.
+ * Methods are the engine's methods; `params` is the array of their arguments.
+ */
+import type { Engine } from "../../engine.ts";
+
+export type EngineMethod = Exclude<keyof Engine, "config" | "close">;
+
+export const ENGINE_METHODS: readonly EngineMethod[] = ["capture", "search", "get", "exportSource", "list", "stats", "purge", "retention"];
+
+export type RpcRequest = { jsonrpc: "2.0"; id: number | string; method: string; params?: unknown[] };
+export type RpcError = { code: number; message: string; data?: { code?: string } };
+export type RpcResponse = { jsonrpc: "2.0"; id: number | string | null; result?: unknown; error?: RpcError };
+
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+/** An AppError from the engine; `data.code` carries its code. */
+export const ENGINE_ERROR = -32000;
