@@ -22,6 +22,12 @@ export type Config = {
   search: { limit: number; maxLinesPerHit: number; maxResponseBytes: number };
   get: { maxBytes: number };
   retention: { days: number; maxStoredBytes: number };
+  pi: {
+    /** How the pi extension reaches the engine: in-process under Bun, stdio child otherwise. */
+    engine: "auto" | "in-process" | "stdio";
+    /** The pi-sidecar binary the stdio transport runs ("" = found next to the extension, then on PATH). */
+    binary: string;
+  };
 };
 
 export type ConfigLoad = { config: Readonly<Config>; errors: string[]; files: string[] };
@@ -39,11 +45,12 @@ export function defaultConfig(env: Record<string, string | undefined> = process.
     search: { limit: 5, maxLinesPerHit: 6, maxResponseBytes: 4096 },
     get: { maxBytes: 16 * 1024 },
     retention: { days: 7, maxStoredBytes: 512 * 1024 * 1024 },
+    pi: { engine: "auto", binary: "" },
   };
 }
 
-type Kind = "size" | "int" | "path" | "bool";
-type Rule = { kind: Kind; min?: number; max?: number };
+type Kind = "size" | "int" | "path" | "bool" | "enum";
+type Rule = { kind: Kind; min?: number; max?: number; values?: readonly string[] };
 
 /** Every settable leaf, by dotted path. `capture.tools.<name>.*` is handled separately. */
 const RULES: Record<string, Rule> = {
@@ -58,6 +65,8 @@ const RULES: Record<string, Rule> = {
   "get.maxBytes": { kind: "size", min: 1024, max: 16 * 1024 * 1024 },
   "retention.days": { kind: "int", min: 0, max: 3650 },
   "retention.maxStoredBytes": { kind: "size", min: 1024 * 1024, max: 1024 ** 4 },
+  "pi.engine": { kind: "enum", values: ["auto", "in-process", "stdio"] },
+  "pi.binary": { kind: "path" },
 };
 
 const TOOL_RULES: Record<string, Rule> = {
@@ -76,12 +85,16 @@ export const ENV_KEYS: Record<string, string> = {
   PI_SIDECAR_SEARCH_LIMIT: "search.limit",
   PI_SIDECAR_RETENTION_DAYS: "retention.days",
   PI_SIDECAR_MAX_STORED_BYTES: "retention.maxStoredBytes",
+  PI_SIDECAR_ENGINE: "pi.engine",
+  PI_SIDECAR_BIN: "pi.binary",
 };
 
 function coerce(rule: Rule, raw: unknown): { value: unknown } | { problem: string } {
   switch (rule.kind) {
     case "path":
       return typeof raw === "string" && raw.trim() !== "" ? { value: raw } : { problem: "must be a non-empty path string" };
+    case "enum":
+      return typeof raw === "string" && rule.values!.includes(raw) ? { value: raw } : { problem: `must be one of ${rule.values!.join(", ")}` };
     case "bool":
       if (typeof raw === "boolean") return { value: raw };
       if (raw === "true" || raw === "1") return { value: true };

@@ -37,21 +37,21 @@ export function buildReceipt(r: ReceiptInput): string {
     const kinds = Object.entries(r.redactions.kinds).map(([k, n]) => (n > 1 ? `${k} x${n}` : k)).join(", ");
     header.push(`Redacted ${r.redactions.count} secret${r.redactions.count === 1 ? "" : "s"} before storing (${kinds}).`);
   }
-  const notable = notableLines(r.text, 8);
+  const notable = notableLines(r.text, 6);
   const focus = notable[0]?.line ?? Math.max(1, r.lines - 40);
   const from = Math.max(1, focus - 20);
   const to = Math.min(r.lines, from + 40);
   header.push(`Next: ${r.calls.search(r.sourceId)}`, `  or: ${r.calls.lines(r.sourceId, from, to)}`);
 
   const width = String(r.lines).length;
-  const head = headLines(r.text, 5);
-  const tail = tailLines(r.text, 5, r.lines).filter((t) => t.line > (head.at(-1)?.line ?? 0));
+  const head = headLines(r.text, 3);
+  const tail = tailLines(r.text, 3, r.lines).filter((t) => t.line > (head.at(-1)?.line ?? 0));
   const shown = new Set([...head, ...tail].map((l) => l.line));
   const important = notable.filter((l) => !shown.has(l.line));
 
   // Shrink the preview until the receipt fits: fewer lines, then shorter lines.
   for (const [maxChars, nHead, nImp, nTail] of [
-    [160, 5, 8, 5], [120, 4, 6, 4], [100, 3, 5, 3], [80, 2, 4, 2], [72, 2, 3, 2], [60, 1, 2, 1], [48, 1, 1, 1], [40, 0, 1, 0],
+    [140, 3, 6, 3], [110, 3, 5, 3], [90, 2, 4, 2], [72, 2, 3, 2], [60, 1, 2, 1], [48, 1, 1, 1], [40, 0, 1, 0],
   ] as const) {
     const parts = [...header];
     if (nHead > 0 && head.length > 0) parts.push("Head:", ...numbered(head.slice(0, nHead), width, maxChars));

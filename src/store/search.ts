@@ -92,7 +92,7 @@ function usefulTrigrams(deps: StoreDeps, grams: string[]): string[] {
   });
 }
 
-type ChunkRow = { id: number; blob_id: number; ordinal: number; line_start: number; line_end: number; title: string; content: string; chunk_count: number };
+type ChunkRow = { id: number; blob_id: number; ordinal: number; line_start: number; line_end: number; title: string; content: string; chunk_count: number; kind: string };
 
 export function search(deps: StoreDeps, input: SearchInput): SearchResult | Failure {
   const { db, config } = deps;
@@ -132,7 +132,7 @@ export function search(deps: StoreDeps, input: SearchInput): SearchResult | Fail
   const top = ranked.slice(0, limit);
   const rows = new Map<number, ChunkRow>();
   if (top.length > 0) {
-    const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, c.content, b.chunk_count
+    const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, c.content, b.chunk_count, b.kind
       FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (${top.map(() => "?").join(",")})`;
     for (const r of db.query<ChunkRow, number[]>(sql).all(...top.map((t) => t.id))) rows.set(r.id, r);
   }
@@ -147,7 +147,7 @@ export function search(deps: StoreDeps, input: SearchInput): SearchResult | Fail
     const row = rows.get(id);
     const src = row && sourceOf.get(id, ...f.params);
     if (!row || !src) continue;
-    const { lines, more } = matchingLines(row.content, row.line_start, matchers, config.search.maxLinesPerHit, MAX_LINE_CHARS);
+    const { lines, more } = matchingLines(row.content, row.line_start, matchers, config.search.maxLinesPerHit, MAX_LINE_CHARS, row.kind === "json", mode === "all words");
     if (mode === "typo-tolerant" && lines.length === 0) continue;
     const range = row.line_start === row.line_end ? `line ${row.line_start}` : `lines ${row.line_start}-${row.line_end}`;
     const head = `[${hits.length + 1}] ${src.handle} (${src.tool}) chunk ${row.ordinal}/${row.chunk_count}, ${range}` +

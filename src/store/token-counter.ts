@@ -3,6 +3,7 @@
  * thread, overlapping the SQLite writes on the main thread (two cores, half the wall time).
  * Where a worker cannot start, counting runs inline; the numbers are the same.
  */
+import { pathToFileURL } from "node:url";
 import { countTokens } from "./tokens.ts";
 
 export type TokenCounter = {
@@ -20,11 +21,18 @@ export function inlineTokenCounter(): TokenCounter {
 
 type Reply = { id: number; total?: number; error?: string };
 
-/** Set by build.ts for the compiled binary, where the worker lives in the embedded file system. */
+/**
+ * Set by build.ts: an absolute path in the compiled binary's embedded file system, or a path
+ * relative to this bundle ("./token-worker.js") for the pi extension's engine bundle.
+ */
 declare const PI_SIDECAR_TOKEN_WORKER: string | undefined;
 
 function workerUrl(): string {
-  return typeof PI_SIDECAR_TOKEN_WORKER === "string" ? PI_SIDECAR_TOKEN_WORKER : new URL("./token-worker.ts", import.meta.url).href;
+  const built = typeof PI_SIDECAR_TOKEN_WORKER === "string" ? PI_SIDECAR_TOKEN_WORKER : "./token-worker.ts";
+  if (!built.startsWith("./")) return built;
+  // In the CommonJS engine bundle, import.meta.url would be frozen at build time; __filename is not.
+  const here = typeof __filename === "string" ? pathToFileURL(__filename).href : import.meta.url;
+  return new URL(built, here).href;
 }
 
 /** With PI_SIDECAR_DEBUG=1, say on stderr why counting fell back to the main thread. */

@@ -11,6 +11,7 @@ import { UsageError, type Command, type CommandContext, type OptionSpec } from "
 import { captureCommand } from "./commands/capture.ts";
 import { exportCommand } from "./commands/export.ts";
 import { getCommand } from "./commands/get.ts";
+import { installCommand, uninstallCommand } from "./commands/install.ts";
 import { listCommand } from "./commands/list.ts";
 import { mcpCommand } from "./commands/mcp.ts";
 import { purgeCommand } from "./commands/purge.ts";
@@ -18,7 +19,7 @@ import { searchCommand } from "./commands/search.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { statsCommand } from "./commands/stats.ts";
 
-export const COMMANDS: Command[] = [captureCommand, searchCommand, getCommand, listCommand, statsCommand, purgeCommand, exportCommand, serveCommand, mcpCommand];
+export const COMMANDS: Command[] = [captureCommand, searchCommand, getCommand, listCommand, statsCommand, purgeCommand, exportCommand, serveCommand, mcpCommand, installCommand, uninstallCommand];
 
 const GLOBAL: Record<string, OptionSpec> = {
   db: { type: "string", help: "the database file (default ${PI_CODING_AGENT_DIR:-~/.pi/agent}/sidecar.db, or PI_SIDECAR_DB)", value: "PATH" },

@@ -14,52 +14,47 @@ export type ParamSpec = {
 
 export type ToolSpec = { name: string; label: string; description: string; params: Record<string, ParamSpec> };
 
+// Every definition is sent to the model on every turn: each word here has to earn its tokens.
 export const CONTEXT_SEARCH: ToolSpec = {
   name: "context_search",
   label: "Context search",
   description:
-    "Search tool output that pi-sidecar stored instead of showing (a receipt names its source id). " +
-    "Query with 2-4 distinctive words or an exact identifier, path or error text from the receipt, and pass `source` " +
-    "to stay in one output. Each hit lists the matching lines with their line numbers; fetch more around them with " +
-    "context_get. Typos and partial identifiers are tolerated. Do not page through whole outputs.",
+    "Search output that pi-sidecar stored (a receipt names its source id). Query distinctive words or an exact " +
+    "identifier/error text; hits show the matching lines with line numbers. Then context_get exact lines if needed.",
   params: {
-    query: { type: "string", description: "distinctive words, an identifier or error text", required: true },
-    source: { type: "string", description: "only this source id (from a receipt), e.g. ctx_ab12cd34" },
-    tool: { type: "string", description: "only output of this tool, e.g. bash" },
-    limit: { type: "integer", description: "at most this many hits (default 5)", minimum: 1, maximum: 20 },
+    query: { type: "string", description: "distinctive words, identifier or error text", required: true },
+    source: { type: "string", description: "source id from the receipt" },
+    limit: { type: "integer", description: "max hits (default 5)", minimum: 1, maximum: 20 },
   },
 };
 
 export const CONTEXT_GET: ToolSpec = {
   name: "context_get",
   label: "Context get",
-  description:
-    "Fetch exact stored text by source id: a line range such as \"120-180\" (best: take the numbers from a search hit " +
-    "or the receipt) or a chunk number. `around` adds lines (with lines) or chunks (with chunk) on each side. " +
-    "Answers are capped at about 16 KiB; a cut answer ends with the call that continues.",
+  description: "Fetch exact stored text: source id plus lines \"A-B\" (from a hit or receipt) or a chunk number.",
   params: {
-    source: { type: "string", description: "the source id from a receipt or search hit", required: true },
-    lines: { type: "string", description: "line range A-B, or one line number" },
-    chunk: { type: "integer", description: "chunk number (1-based)", minimum: 1 },
-    around: { type: "integer", description: "neighbouring lines (with lines) or chunks (with chunk, max 5)", minimum: 0, maximum: 200 },
+    source: { type: "string", description: "source id", required: true },
+    lines: { type: "string", description: "e.g. 120-180" },
+    chunk: { type: "integer", description: "chunk number", minimum: 1 },
+    around: { type: "integer", description: "extra lines (or chunks) each side", minimum: 0, maximum: 200 },
   },
 };
 
 export const CONTEXT_STATS: ToolSpec = {
   name: "context_stats",
   label: "Context stats",
-  description: "How much output pi-sidecar kept out of the context in this session and overall, in tokens: stored, spent on receipts, spent on retrieval, net saved.",
+  description: "Tokens pi-sidecar kept out of context: stored, spent on receipts and retrieval, net saved.",
   params: {},
 };
 
 export const CONTEXT_PURGE: ToolSpec = {
   name: "context_purge",
   label: "Context purge",
-  description: "Delete stored output that is no longer needed: one source, everything older than an age (30m, 12h, 7d), or this session's sources.",
+  description: "Delete stored output: one source, older_than an age (2h, 7d), or this_session.",
   params: {
-    source: { type: "string", description: "delete this source id" },
-    older_than: { type: "string", description: "delete sources older than this age, e.g. 2h or 7d" },
-    this_session: { type: "boolean", description: "delete this session's sources" },
+    source: { type: "string", description: "source id" },
+    older_than: { type: "string", description: "age, e.g. 2h" },
+    this_session: { type: "boolean", description: "this session's sources" },
   },
 };
 
@@ -67,12 +62,12 @@ export const CONTEXT_INDEX: ToolSpec = {
   name: "context_index",
   label: "Context index",
   description:
-    "Store a large text or a file in pi-sidecar's context store instead of reading it into the context; returns a receipt " +
-    "with a source id to search (context_search) and fetch exact lines (context_get). Give either `path` or `text`.",
+    "Store a big file or text in pi-sidecar instead of reading it into context; returns a receipt with a source id " +
+    "for context_search and context_get. Give path or text.",
   params: {
-    path: { type: "string", description: "a file to index (absolute, or relative to the server's directory)" },
-    text: { type: "string", description: "the text to index" },
-    label: { type: "string", description: "what the text is, e.g. the command that printed it" },
+    path: { type: "string", description: "file path (relative to the server's directory or absolute)" },
+    text: { type: "string", description: "text to store" },
+    label: { type: "string", description: "what it is, e.g. the command that printed it" },
   },
 };
 

@@ -61,7 +61,10 @@ export async function runTool(engine: Engine, name: string, args: Args, scope: T
         const limit = optInt(args, "limit", 1, 20);
         if (query === undefined) return problem("context_search needs a query: 2-4 distinctive words, an identifier or error text.");
         for (const v of [query, source, tool, limit]) if (isBad(v)) return problem(v.bad);
-        const r = await engine.search({ query: query as string, source: source as string | undefined, tool: tool as string | undefined, limit: limit as number | undefined, project: source ? undefined : scope.project });
+        const r = await engine.search({
+          query: query as string, source: source as string | undefined, tool: tool as string | undefined,
+          limit: limit as number | undefined, project: source ? undefined : scope.project,
+        });
         if (!r.ok) return problem(r.message);
         return { text: r.text, isError: false, details: { mode: r.mode, hits: r.hits.map((h) => ({ sourceId: h.sourceId, chunk: h.chunk, lineStart: h.lineStart, lineEnd: h.lineEnd })) } };
       }

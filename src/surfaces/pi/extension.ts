@@ -1,0 +1,102 @@
+/**
+ * The pi extension: oversized tool results go to the context store and the model gets a
+ * receipt plus four tools to get back what it needs. In-process under Bun, stdio under Node.
+ * Loaded by pi from the bundle (dist/extension/index.js) that `pi-sidecar install pi` writes.
+ */
+import { writeSync } from "node:fs";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { Type, type TSchema } from "typebox";
+import { loadConfig } from "../../config.ts";
+import type { Engine } from "../../engine.ts";
+import { errorMessage } from "../../errors.ts";
+import { formatCount } from "../../units.ts";
+import { PI_TOOLS, type ToolSpec } from "../tools/definitions.ts";
+import { formatStatsBrief, runTool } from "../tools/handlers.ts";
+import { captureToolResult } from "./capture-result.ts";
+import { connect, type Connection } from "./connect.ts";
+
+function typeboxParams(spec: ToolSpec): TSchema {
+  const props: Record<string, TSchema> = {};
+  for (const [name, p] of Object.entries(spec.params)) {
+    const opts = { description: p.description, ...(p.minimum !== undefined ? { minimum: p.minimum } : {}), ...(p.maximum !== undefined ? { maximum: p.maximum } : {}) };
+    const schema = p.type === "string" ? Type.String(opts) : p.type === "integer" ? Type.Integer(opts) : Type.Boolean(opts);
+    props[name] = p.required ? schema : Type.Optional(schema);
+  }
+  return Type.Object(props);
+}
+
+/** Prints a command's answer where the user sees it, in every mode. */
+function say(ctx: ExtensionContext, text: string): void {
+  if (ctx.mode === "print") writeSync(1, `${text}\n`);
+  else if (ctx.mode === "json") writeSync(1, `${JSON.stringify({ type: "pi_sidecar", text })}\n`);
+  else ctx.ui.notify(text, "info");
+}
+
+export default function piSidecar(pi: ExtensionAPI): void {
+  const { config, errors } = loadConfig({ cwd: process.cwd() });
+  for (const problem of errors) process.stderr.write(`pi-sidecar: config: ${problem}\n`);
+  const log = (line: string) => {
+    if (process.env.PI_SIDECAR_DEBUG === "1") process.stderr.write(`pi-sidecar: ${line}\n`);
+  };
+  let connection: Promise<Connection | null> | null = null;
+  let problem = "the engine was not started";
+  let stored = 0;
+  let keptOut = 0;
+
+  const engine = async (): Promise<Engine | null> => {
+    const started = Date.now();
+    connection ??= connect(config, log).then((c) => (log(`engine: ${c.transport} (${Date.now() - started} ms)`), c)).catch((error) => {
+      problem = `cannot start the engine: ${errorMessage(error)}`;
+      log(problem);
+      return null;
+    });
+    return (await connection)?.engine ?? null;
+  };
+  const scope = (ctx: ExtensionContext) => ({ session: ctx.sessionManager.getSessionId(), project: ctx.cwd });
+
+  pi.on("tool_result", async (event, ctx) => {
+    const replacement = await captureToolResult(await engine(), config, event, scope(ctx), () => problem);
+    const info = replacement?.details.piSidecar as { sourceId?: string; tokens?: number } | undefined;
+    if (info?.sourceId) {
+      stored++;
+      keptOut += info.tokens ?? 0;
+      ctx.ui.setStatus("pi-sidecar", `sidecar: ${stored} stored, ${formatCount(keptOut)} tokens kept out`);
+    }
+    return replacement;
+  });
+
+  for (const spec of PI_TOOLS) {
+    pi.registerTool({
+      name: spec.name,
+      label: spec.label,
+      description: spec.description,
+      promptSnippet: spec.name === "context_search" ? "Search stored tool output named by a pi-sidecar receipt" : undefined,
+      parameters: typeboxParams(spec),
+      async execute(_id, params, _signal, _onUpdate, ctx) {
+        const e = await engine();
+        if (!e) throw new Error(`pi-sidecar is unavailable (${problem}).`);
+        const outcome = await runTool(e, spec.name, params as Record<string, unknown>, scope(ctx));
+        if (outcome.isError) throw new Error(outcome.text);
+        return { content: [{ type: "text", text: outcome.text }], details: outcome.details };
+      },
+    });
+  }
+
+  pi.registerCommand("context-stats", {
+    description: "pi-sidecar: tokens kept out of the context, spent on receipts and retrieval, and net saved",
+    handler: async (_args, ctx) => {
+      const e = await engine();
+      if (!e) return say(ctx, `pi-sidecar is unavailable (${problem}).`);
+      const session = await e.stats({ session: ctx.sessionManager.getSessionId() });
+      const all = await e.stats({});
+      say(ctx, formatStatsBrief(session, all));
+    },
+  });
+
+  pi.on("session_shutdown", async () => {
+    const current = connection;
+    connection = null;
+    const c = await current;
+    await c?.engine.close();
+  });
+}

