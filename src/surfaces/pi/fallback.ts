@@ -11,6 +11,7 @@ const MAX_BYTES = 50 * 1024;
 
 export function tailCut(text: string): { text: string; cut: boolean; fromLine: number; totalLines: number } {
   const lines = text.split("\n");
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
   const totalLines = lines.length;
   let kept = lines.slice(-MAX_LINES);
   while (kept.length > 1 && Buffer.byteLength(kept.join("\n")) > MAX_BYTES) kept = kept.slice(Math.ceil(kept.length / 10));

@@ -99,3 +99,12 @@ export function toolResultsOf(run: PiRun): { toolName: string; text: string }[] 
     .filter((m) => m.role === "toolResult")
     .map((m) => ({ toolName: m.toolName ?? "", text: (m.content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n") }));
 }
+
+/** Names of the tool calls the scripted model made, in order. */
+export function toolCallsOf(run: PiRun): string[] {
+  const last = run.calls.at(-1);
+  if (!last) return [];
+  return last.messages
+    .filter((m) => m.role === "assistant")
+    .flatMap((m) => (m.content as { type: string; name?: string }[]).filter((b) => b.type === "toolCall").map((b) => b.name ?? ""));
+}
