@@ -59,7 +59,15 @@ function deleteAll(db: Db): PurgeResult {
   });
 }
 
+/**
+ * After deletes: let FTS5 merge away the deleted entries (a bounded amount of work), then hand
+ * the freed pages back to the file system.
+ */
 export function reclaimSpace(db: Db): void {
+  immediate(db, () => {
+    db.exec("INSERT INTO chunks_words (chunks_words, rank) VALUES ('merge', -500)");
+    db.exec("INSERT INTO chunks_trigrams (chunks_trigrams, rank) VALUES ('merge', -500)");
+  });
   db.exec("PRAGMA incremental_vacuum");
   db.exec("PRAGMA wal_checkpoint(PASSIVE)");
 }

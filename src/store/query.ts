@@ -67,11 +67,6 @@ export function substringsAnd(substrings: string[]): string | null {
   return grams.length > 0 ? grams.map(quote).join(" AND ") : null;
 }
 
-/** Any of these trigrams: the typo-tolerant fallback, ranked by how many (rare) ones a chunk has. */
-export function trigramsOr(grams: string[]): string | null {
-  return grams.length > 0 ? grams.map(quote).join(" OR ") : null;
-}
-
 /** At most n items, spread evenly over xs. */
 export function evenly<T>(xs: T[], n: number): T[] {
   if (xs.length <= n) return xs;

@@ -6,7 +6,7 @@
 import { fail, type Failure } from "../errors.ts";
 import type { StoreDeps } from "./deps.ts";
 import { matchersFor, matchingLines, type HitLine, type Matcher } from "./hit-lines.ts";
-import { parseQuery, substringsAnd, trigramsOf, trigramsOr, wordsAnd, wordsOr } from "./query.ts";
+import { parseQuery, quote, substringsAnd, trigramsOf, wordsAnd, wordsOr } from "./query.ts";
 import { recordRetrieval } from "./stats.ts";
 import { correctWord } from "./typo.ts";
 
@@ -65,14 +65,45 @@ function wordHits(deps: StoreDeps, match: string | null, f: Filter): number[] {
   ).all(match, ...f.params, CANDIDATES).map((r) => r.id);
 }
 
-function trigramHits(deps: StoreDeps, match: string | null, f: Filter, verify: string[] = []): number[] {
+/**
+ * Chunks containing every substring, newest first. Not ranked by bm25: on an index without
+ * positions that re-reads and re-tokenizes every candidate; the substrings are verified instead.
+ */
+function substringHits(deps: StoreDeps, substrings: string[], f: Filter): number[] {
+  const match = substringsAnd(substrings);
   if (!match) return [];
-  const ascii = verify.filter((s) => !/[^\x00-\x7f]/.test(s));
+  const ascii = substrings.filter((s) => !/[^\x00-\x7f]/.test(s));
   const check = ascii.map(() => " AND instr(lower(c.content), ?) > 0").join("");
   return deps.db.query<{ id: number }, (string | number)[]>(
     `SELECT c.id AS id FROM chunks_trigrams JOIN chunks c ON c.id = chunks_trigrams.rowid
-     WHERE chunks_trigrams MATCH ?${check}${f.sql} ORDER BY bm25(chunks_trigrams) LIMIT ?`,
+     WHERE chunks_trigrams MATCH ?${check}${f.sql} ORDER BY c.id DESC LIMIT ?`,
   ).all(match, ...ascii, ...f.params, CANDIDATES).map((r) => r.id);
+}
+
+/**
+ * Typo-tolerant fallback: chunks holding the most of the query's rarer trigrams, counted from
+ * the trigram doclists (row ids only, no text read), at least half of them.
+ */
+function similarHits(deps: StoreDeps, grams: string[], f: Filter): number[] {
+  if (grams.length === 0) return [];
+  const counts = new Map<number, number>();
+  const rows = deps.db.query<{ id: number }, [string]>("SELECT rowid AS id FROM chunks_trigrams WHERE chunks_trigrams MATCH ?");
+  for (const g of grams) for (const { id } of rows.iterate(quote(g))) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const need = Math.max(2, Math.ceil(grams.length / 2));
+  const best = [...counts].filter(([, n]) => n >= need).sort((a, b) => b[1] - a[1] || b[0] - a[0]);
+  if (!f.sql) return best.slice(0, CANDIDATES).map(([id]) => id);
+  const allowed = deps.db.query<{ one: number }, (string | number)[]>(`SELECT 1 AS one FROM chunks c WHERE c.id = ?${f.sql}`);
+  const out: number[] = [];
+  for (const [id] of best) {
+    if (out.length >= CANDIDATES) break;
+    if (allowed.get(id, ...f.params)) out.push(id);
+  }
+  return out;
+}
+
+/** Identifiers, paths, numbers and phrases go to the trigram index; plain words to the word index. */
+function isIdentifierLike(s: string): boolean {
+  return /[^\p{L}]/u.test(s);
 }
 
 /** Reciprocal rank fusion of ranked id lists. */
@@ -86,10 +117,11 @@ function fuse(lists: number[][]): { id: number; score: number }[] {
 function usefulTrigrams(deps: StoreDeps, grams: string[]): string[] {
   const total = deps.db.query<{ n: number }, []>("SELECT count(*) AS n FROM chunks").get()!.n;
   const docOf = deps.db.query<{ doc: number }, [string]>("SELECT doc FROM chunks_trigrams_vocab WHERE term = ?");
-  return grams.filter((g) => {
-    const doc = docOf.get(g)?.doc ?? 0;
-    return doc > 0 && doc <= Math.max(50, total * 0.2);
-  });
+  const known = grams
+    .map((g) => ({ g, doc: docOf.get(g)?.doc ?? 0 }))
+    .filter(({ doc }) => doc > 0 && doc <= Math.max(50, total * 0.2))
+    .sort((a, b) => a.doc - b.doc);
+  return known.slice(0, 12).map(({ g }) => g);
 }
 
 type ChunkRow = { id: number; blob_id: number; ordinal: number; line_start: number; line_end: number; title: string; content: string; chunk_count: number; kind: string };
@@ -105,27 +137,38 @@ export function search(deps: StoreDeps, input: SearchInput): SearchResult | Fail
     return fail("EMPTY_QUERY", "The query has no letters or digits to search for. Search with distinctive words from the output, e.g. an error message or an identifier.");
   }
   const f = filterSql(input);
+  const identifiers = q.substrings.filter(isIdentifierLike);
   let mode: SearchMode = "all words";
   let matchers: Matcher[] = matchersFor(q.words, q.substrings);
   const corrections: Record<string, string> = {};
-  let ranked = fuse([wordHits(deps, wordsAnd(q.words), f), trigramHits(deps, substringsAnd(q.substrings), f, q.substrings)]);
-  if (ranked.length === 0 && q.words.length > 1) {
-    mode = "any word";
-    ranked = fuse([wordHits(deps, wordsOr(q.words), f), ...q.substrings.map((s) => trigramHits(deps, substringsAnd([s]), f, [s]))]);
+  let ranked = fuse([wordHits(deps, wordsAnd(q.words), f), substringHits(deps, identifiers, f)]);
+  if (ranked.length === 0 && q.substrings.length > identifiers.length) {
+    // Fragments of words ("conn" for "connection") are substrings too.
+    ranked = fuse([substringHits(deps, q.substrings, f)]);
   }
+  let words = q.words;
   if (ranked.length === 0) {
-    mode = "typo-tolerant";
-    const words = q.words.map((w) => {
+    words = q.words.map((w) => {
       const fixed = correctWord(db, w);
       if (fixed) corrections[w] = fixed;
       return fixed ?? w;
     });
+    if (Object.keys(corrections).length > 0) {
+      mode = "typo-tolerant";
+      matchers = matchersFor(words, identifiers);
+      ranked = fuse([wordHits(deps, wordsAnd(words), f)]);
+    }
+  }
+  if (ranked.length === 0 && words.length > 1) {
+    mode = "any word";
+    matchers = matchersFor(words, identifiers);
+    ranked = fuse([wordHits(deps, wordsOr(words), f), ...identifiers.map((s) => substringHits(deps, [s], f))]);
+  }
+  if (ranked.length === 0) {
+    mode = "typo-tolerant";
     const grams = usefulTrigrams(deps, [...new Set([...q.substrings, ...q.words].flatMap(trigramsOf))]);
-    matchers = matchersFor(Object.keys(corrections).length > 0 ? words : [], [], grams);
-    ranked = fuse([
-      Object.keys(corrections).length > 0 ? wordHits(deps, wordsOr(words), f) : [],
-      trigramHits(deps, trigramsOr(grams), f),
-    ]);
+    matchers = matchersFor([], [], grams);
+    ranked = fuse([similarHits(deps, grams, f)]);
     if (ranked.length === 0) mode = "no match";
   }
 

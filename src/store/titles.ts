@@ -19,8 +19,12 @@ export function detectKind(text: string): TextKind {
   return "text";
 }
 
+/** Titles are indexed: cut at a word boundary, never inside a word. */
 function clip(title: string): string {
-  return title.length <= MAX_TITLE ? title : `${title.slice(0, MAX_TITLE - 1)}…`;
+  if (title.length <= MAX_TITLE) return title;
+  const cut = title.slice(0, MAX_TITLE - 1);
+  const boundary = Math.max(cut.lastIndexOf(" "), cut.lastIndexOf("."), cut.lastIndexOf("["), cut.lastIndexOf("("));
+  return `${boundary > MAX_TITLE / 2 ? cut.slice(0, boundary) : cut}…`;
 }
 
 export function lineRangeTitle(chunk: RawChunk): string {

@@ -3,7 +3,7 @@ import type { Db } from "../db/open.ts";
 import { stemPrefix } from "./hit-lines.ts";
 import { quote } from "./query.ts";
 
-const MAX_CANDIDATES = 50_000;
+const MAX_CANDIDATES = 20_000;
 
 /** Optimal string alignment distance, giving up past `max`. */
 export function editDistance(a: string, b: string, max: number): number {
@@ -32,22 +32,38 @@ export function wordExists(db: Db, word: string): boolean {
   return db.query<{ one: number }, [string]>("SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ? LIMIT 1").get(quote(word)) !== null;
 }
 
+/**
+ * How far an indexed term (a porter stem, so often a prefix of the word: "deploy" for
+ * "deployment") is from the query word: the plain edit distance, or, for a stem, the distance
+ * to the word's start plus a half, so whole-word matches win ties.
+ */
+function distance(term: string, word: string, max: number): number {
+  let d = Math.min(editDistance(term, word, max), editDistance(term, stemPrefix(word), max));
+  const extra = word.length - term.length;
+  if (term.length >= 4 && extra >= 1 && extra <= 4) d = Math.min(d, editDistance(term, word.slice(0, term.length), max) + 0.5);
+  return d;
+}
+
 /** The closest indexed term to a word that has no match, or null. */
 export function correctWord(db: Db, word: string): string | null {
-  if (word.length < 4 || /^\d+$/.test(word) || wordExists(db, word)) return null;
+  if (word.length < 4 || /\d/.test(word) || wordExists(db, word)) return null;
   const max = word.length <= 5 ? 1 : 2;
-  const first = word[0]!;
-  const upper = String.fromCodePoint(first.codePointAt(0)! + 1);
-  const rows = db.query<{ term: string; doc: number }, [string, string, number]>(
+  // Candidates share the first two letters, allowing for a typo in them (swapped, or the second missing).
+  const prefixes = [...new Set([word.slice(0, 2), word[1]! + word[0]!, word[0]! + word[2]!])];
+  const range = db.query<{ term: string; doc: number }, [string, string, number]>(
     "SELECT term, doc FROM chunks_words_vocab WHERE term >= ? AND term < ? LIMIT ?",
-  ).all(first, upper, MAX_CANDIDATES);
-  const targets = [word, stemPrefix(word)];
+  );
   let best: { term: string; d: number; doc: number } | null = null;
-  for (const { term, doc } of rows) {
-    if (Math.abs(term.length - word.length) > max + 3) continue;
-    const d = Math.min(...targets.map((t) => editDistance(t, term, max)));
-    if (d > max) continue;
-    if (!best || d < best.d || (d === best.d && doc > best.doc)) best = { term, d, doc };
+  for (const prefix of prefixes) {
+    const upper = prefix.slice(0, -1) + String.fromCodePoint(prefix.codePointAt(prefix.length - 1)! + 1);
+    for (const { term, doc } of range.all(prefix, upper, MAX_CANDIDATES)) {
+      if (/\d/.test(term) || Math.abs(term.length - word.length) > max + 4) continue;
+      const d = distance(term, word, max);
+      if (d > max) continue;
+      if (!best || d < best.d || (d === best.d && (term.length > best.term.length || (term.length === best.term.length && doc > best.doc)))) {
+        best = { term, d, doc };
+      }
+    }
   }
   return best?.term ?? null;
 }

@@ -123,3 +123,25 @@ describe("search", () => {
     expect(after).toBeGreaterThan(before);
   });
 });
+
+describe("typo correction against stems and crowded vocabularies", () => {
+  test("a misspelled word finds its stem even among thousands of hex ids with the same first letter", async () => {
+    const store = testStore();
+    const r = rng(3);
+    const hexLines = Array.from({ length: 4000 }, () => `id=${Array.from({ length: 12 }, () => "abcdef0123456789"[Math.floor(r() * 16)]).join("")} dbg`);
+    hexLines[2500] = "rolling deployment finished for service billing";
+    await capture(store, { text: hexLines.join("\n"), tool: "bash" });
+    const res = ok(search(store, { query: "deplomyent" }));
+    expect(res.mode).toBe("typo-tolerant");
+    expect(res.hits[0]!.lines.map((l) => l.line)).toContain(2501);
+  });
+
+  test("one misspelled word of two is corrected, not dropped", async () => {
+    const store = testStore();
+    await capture(store, { text: noisyLog(800, 21, { line: 400, text: "feature component crashed on mount" }), tool: "bash" });
+    await capture(store, { text: noisyLog(800, 22, { line: 10, text: "component rendered fine" }), tool: "bash" });
+    const res = ok(search(store, { query: "featurre component" }));
+    expect(res.corrections).toEqual({ featurre: "featur" });
+    expect(res.hits[0]!.lines.map((l) => l.text)).toContain("feature component crashed on mount");
+  });
+});

@@ -48,15 +48,16 @@ CREATE TABLE chunks (
   UNIQUE (blob_id, ordinal)
 );
 
--- Words: stemmed, diacritics folded. detail=column keeps it small; phrases go to the trigram index.
+-- Words: stemmed, diacritics folded. Positions kept (detail=full) so bm25 ranks from the index
+-- instead of re-reading and re-tokenizing every matching chunk.
 CREATE VIRTUAL TABLE chunks_words USING fts5 (
   title, content,
   content = 'chunks', content_rowid = 'id',
-  tokenize = 'porter unicode61 remove_diacritics 2',
-  detail = column
+  tokenize = 'porter unicode61 remove_diacritics 2'
 );
 
--- Trigrams: substrings, identifiers, paths, typo-tolerant matching.
+-- Trigrams: substrings, identifiers, paths, typo-tolerant matching. Never ranked by bm25 (no
+-- positions to rank from); candidates are verified with instr() instead.
 CREATE VIRTUAL TABLE chunks_trigrams USING fts5 (
   content,
   content = 'chunks', content_rowid = 'id',
