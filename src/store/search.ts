@@ -57,11 +57,18 @@ function filterSql(f: SearchFilter): Filter {
   return { and, sql, params };
 }
 
+/** Past this many matching chunks, ranking costs more than it tells: the newest matches win. */
+const COMMON = 1000;
+
 function wordHits(deps: StoreDeps, match: string | null, f: Filter): number[] {
   if (!match) return [];
+  const matches = deps.db.query<{ n: number }, [string, number]>(
+    "SELECT count(*) AS n FROM (SELECT rowid FROM chunks_words WHERE chunks_words MATCH ? LIMIT ?)",
+  ).get(match, COMMON)!.n;
+  const order = matches >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0)";
   return deps.db.query<{ id: number }, (string | number)[]>(
     `SELECT c.id AS id FROM chunks_words JOIN chunks c ON c.id = chunks_words.rowid
-     WHERE chunks_words MATCH ?${f.sql} ORDER BY bm25(chunks_words, 4.0, 1.0) LIMIT ?`,
+     WHERE chunks_words MATCH ?${f.sql} ORDER BY ${order} LIMIT ?`,
   ).all(match, ...f.params, CANDIDATES).map((r) => r.id);
 }
 
