@@ -7,7 +7,9 @@
 export type ParsedQuery = {
   /** Lower-cased words for the word index (unicode letters and digits). */
   words: string[];
-  /** Lower-cased substrings for the trigram index (tokens and quoted phrases, >= 3 characters). */
+  /** Quoted phrases: their words, in order, matched as FTS5 phrases; and their text, lower-cased. */
+  phrases: { words: string[]; text: string }[];
+  /** Lower-cased tokens outside quotes (>= 3 characters), for substring matching. */
   substrings: string[];
 };
 
@@ -15,7 +17,7 @@ const STOP_WORDS = new Set(
   "a an and are as at be but by for from has have in into is it its of on or that the this to was were will with what where which who how why when do does did not no".split(" "),
 );
 const MAX_TERMS = 12;
-const MAX_TRIGRAMS = 24;
+const MAX_TRIGRAMS = 8;
 
 export function parseQuery(raw: string): ParsedQuery {
   const text = raw.normalize("NFC").slice(0, 2000);
@@ -29,8 +31,16 @@ export function parseQuery(raw: string): ParsedQuery {
     .split(/\s+/)
     .map((t) => t.replace(/^[\s"'`([{<,;]+|[\s"'`)\]}>,;.:!?]+$/g, ""))
     .filter((t) => [...t].length >= 3);
-  const substrings = unique([...phrases, ...tokens].map((s) => s.toLowerCase())).slice(0, MAX_TERMS);
-  return { words: words.slice(0, MAX_TERMS * 2), substrings };
+  const substrings = unique(tokens.map((s) => s.toLowerCase())).slice(0, MAX_TERMS);
+  const phraseWords = phrases
+    .map((p) => ({ words: [...p.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]), text: p.toLowerCase() }))
+    .filter((p) => p.words.length > 0);
+  return { words: words.slice(0, MAX_TERMS * 2), phrases: phraseWords, substrings };
+}
+
+/** Worth a trigram lookup: identifiers, paths, hex ids; not plain words or plain numbers (the word index has those). */
+export function isIdentifierLike(s: string): boolean {
+  return [...s].length >= 4 && (/[^\p{L}\p{N}]/u.test(s) || (/\p{L}/u.test(s) && /\p{N}/u.test(s)));
 }
 
 function unique<T>(xs: T[]): T[] {
@@ -41,10 +51,11 @@ export function quote(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
 
-/** All words must match (FTS5 implicit AND). */
-export function wordsAnd(words: string[]): string | null {
-  const ws = words.slice(0, MAX_TERMS);
-  return ws.length > 0 ? ws.map(quote).join(" ") : null;
+/** All words must match (FTS5 implicit AND); quoted phrases as phrases. */
+export function wordsAnd(words: string[], phrases: { words: string[] }[] = []): string | null {
+  const inPhrases = new Set(phrases.flatMap((p) => p.words));
+  const terms = [...phrases.map((p) => quote(p.words.join(" "))), ...words.filter((w) => !inPhrases.has(w)).map(quote)].slice(0, MAX_TERMS);
+  return terms.length > 0 ? terms.join(" ") : null;
 }
 
 /** Any word may match; stop words dropped when something else is left. */

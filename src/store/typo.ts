@@ -3,7 +3,7 @@ import type { Db } from "../db/open.ts";
 import { stemPrefix } from "./hit-lines.ts";
 import { quote } from "./query.ts";
 
-const MAX_CANDIDATES = 20_000;
+const MAX_CANDIDATES = 5_000;
 
 /** Optimal string alignment distance, giving up past `max`. */
 export function editDistance(a: string, b: string, max: number): number {
@@ -51,7 +51,7 @@ export function correctWord(db: Db, word: string): string | null {
   // Candidates share the first two letters, allowing for a typo in them (swapped, or the second missing).
   const prefixes = [...new Set([word.slice(0, 2), word[1]! + word[0]!, word[0]! + word[2]!])];
   const range = db.query<{ term: string; doc: number }, [string, string, number]>(
-    "SELECT term, doc FROM chunks_words_vocab WHERE term >= ? AND term < ? LIMIT ?",
+    "SELECT term, doc FROM chunks_words_vocab WHERE term >= ? AND term < ? AND term NOT GLOB '*[0-9]*' LIMIT ?",
   );
   let best: { term: string; d: number; doc: number } | null = null;
   for (const prefix of prefixes) {
