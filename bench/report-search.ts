@@ -54,7 +54,7 @@ export function searchSection(input: ReportInput): string {
       `Building it took ${(s.captureMs / 1000).toFixed(0)} s of capture (${mbps(mbPerSecond(s.inputBytes, s.captureMs))} overall; ` +
       `${mbps(avg(firstFive))} on the first five sources, ${mbps(avg(lastFive))} on the last five as the indexes grew).`,
     "",
-    `Queries go through \`engine.search\` (default limit, which includes recording retrieval stats), one at a time, after ` +
+    `Queries go through \`engine.search\` (default limit; the engine buffers retrieval accounting and writes it a second later, so a flush that lands between two queries is in the next one's time), one at a time, after ` +
       `${input.warmUp} warm-up queries. The mix has ${run.planned} queries of ${byKind.length} kinds, interleaved so any prefix samples every kind alike` +
       (budgetCut
         ? `; **the run stopped after ${run.ran} of them when its ${Math.round(run.budgetMs / 1000)} s time budget was spent** (\`bun bench/run.ts --search-budget 0\` runs the whole mix).`

@@ -1,5 +1,5 @@
 /**
- * Search latency on the large store through the engine (which also records retrieval stats),
+ * Search latency on the large store through the engine (retrieval accounting is buffered and flushed within the engine's queue),
  * per query kind, beside two floors measured in the same run on the same database:
  * (i) fetching the very chunks the search returned by primary key (a lower bound for any
  * search that returns them), (ii) the same two full-text lookups the search starts with (all

@@ -12,7 +12,7 @@ import { CLI_CALLS, type NextCalls } from "./store/hints.ts";
 import { purge, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
 import { runRetention } from "./store/retention.ts";
 import { search, type SearchInput, type SearchResult } from "./store/search.ts";
-import { getStats, type Stats, type StatsFilter } from "./store/stats.ts";
+import { createRetrievalLog, getStats, type Stats, type StatsFilter } from "./store/stats.ts";
 import { workerTokenCounter, type TokenCounter } from "./store/token-counter.ts";
 
 export type SourceFilter = { session?: string; tool?: string; project?: string };
@@ -58,23 +58,38 @@ export function createEngine(options: EngineOptions): Engine {
   const store = (): StoreDeps => {
     if (!deps) {
       db ??= openDatabase(config.db);
-      deps = { db, config, now: options.now ?? Date.now, calls: options.calls ?? CLI_CALLS, tokens };
+      deps = { db, config, now: options.now ?? Date.now, calls: options.calls ?? CLI_CALLS, tokens, retrievals: createRetrievalLog(db) };
     }
     return deps;
   };
   const one = serial();
+  // Retrieval accounting is written a second after a search or get, or at once when stats are read.
+  let flushTimer: ReturnType<typeof setTimeout> | null = null;
+  const flush = () => {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = null;
+    deps?.retrievals.flush();
+  };
+  const later = <T>(result: T): T => {
+    if (!flushTimer && deps && deps.retrievals.pending() > 0) {
+      flushTimer = setTimeout(() => void one(flush), 1000);
+      flushTimer.unref?.();
+    }
+    return result;
+  };
   return {
     config,
     capture: (input) => one(() => capture(store(), input)),
-    search: (input) => one(() => search(store(), input)),
-    get: (input) => one(() => get(store(), input)),
+    search: (input) => one(() => later(search(store(), input))),
+    get: (input) => one(() => later(get(store(), input))),
     exportSource: (id, out, overwrite) => one(() => exportSource(store(), id, out, overwrite)),
     list: (filter, limit) => one(() => listSources(store(), filter, limit)),
-    stats: (filter) => one(() => getStats(store(), filter)),
+    stats: (filter) => one(() => (flush(), getStats(store(), filter))),
     purge: (filter) => one(() => purge(store().db, filter, store().now())),
     retention: () => one(() => runRetention(store())),
     close: () =>
       one(() => {
+        flush();
         tokens.close();
         db?.close();
         db = null;

@@ -6,6 +6,7 @@ import { openDatabase } from "../src/db/open.ts";
 import { createEngine, type Engine } from "../src/engine.ts";
 import type { StoreDeps } from "../src/store/deps.ts";
 import { CLI_CALLS } from "../src/store/hints.ts";
+import { createRetrievalLog } from "../src/store/stats.ts";
 import { inlineTokenCounter } from "../src/store/token-counter.ts";
 
 export const ROOT = join(import.meta.dir, "..");
@@ -35,7 +36,8 @@ export function testStore(patch?: (c: Config) => void): StoreDeps & { clock: { t
   const path = join(tempDir(), "sidecar.db");
   const config = testConfig(path, patch);
   const clock = { t: Date.UTC(2026, 10, 22, 8, 0, 0) };
-  return { db: openDatabase(path), config, now: () => clock.t, calls: CLI_CALLS, tokens: inlineTokenCounter(), clock, path };
+  const db = openDatabase(path);
+  return { db, config, now: () => clock.t, calls: CLI_CALLS, tokens: inlineTokenCounter(), retrievals: createRetrievalLog(db, true), clock, path };
 }
 
 export function testEngine(patch?: (c: Config) => void): Engine & { path: string } {

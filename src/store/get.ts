@@ -7,7 +7,6 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { AppError, errorMessage, fail, type Failure } from "../errors.ts";
 import { utf8Length } from "./chunk.ts";
 import type { StoreDeps } from "./deps.ts";
-import { recordRetrieval } from "./stats.ts";
 
 export type GetInput = { source: string; chunk?: number; lines?: { from: number; to: number }; around?: number };
 
@@ -104,7 +103,7 @@ export function get(deps: StoreDeps, input: GetInput): GetResult | Failure {
     const resume = cutText.endsWith("\n") ? lineEnd + 1 : lineEnd;
     next = deps.calls.lines(src.handle, resume, to);
   }
-  recordRetrieval(deps, [{ sourceId: src.handle, text: cutText }]);
+  deps.retrievals.add([{ sourceId: src.handle, text: cutText }]);
   return {
     ok: true,
     sourceId: src.handle,

@@ -7,7 +7,6 @@ import { fail, type Failure } from "../errors.ts";
 import type { StoreDeps } from "./deps.ts";
 import { matchersFor, matchingLines, type HitLine, type Matcher } from "./hit-lines.ts";
 import { isIdentifierLike, parseQuery, quote, substringsAnd, trigramsOf, wordsAnd, wordsOr } from "./query.ts";
-import { recordRetrieval } from "./stats.ts";
 import { correctWord } from "./typo.ts";
 
 export type SearchFilter = { source?: string; tool?: string; session?: string; project?: string };
@@ -231,7 +230,7 @@ export function search(deps: StoreDeps, input: SearchInput): SearchResult | Fail
 
   const summary = describe(input.query, mode, hits.length, omitted, corrections);
   const text = [summary, ...hits.map((h) => h.text)].join("\n");
-  recordRetrieval(deps, hits.map((h) => ({ sourceId: h.sourceId, text: h.text })), summary);
+  deps.retrievals.add(hits.map((h) => ({ sourceId: h.sourceId, text: h.text })), summary);
   return { ok: true, query: input.query, mode, corrections, hits, omitted, text };
 }
 

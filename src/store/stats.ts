@@ -3,27 +3,48 @@
  * returned, all counted with a real tokenizer. Net saving = stored - receipts - retrieved.
  */
 import { statSync } from "node:fs";
-import { immediate } from "../db/open.ts";
+import { immediate, type Db } from "../db/open.ts";
 import type { StoreDeps } from "./deps.ts";
 import { countTokens, TOKENIZER } from "./tokens.ts";
 
-/** Adds what a search or get returned to its sources; shared text goes to the first one. */
-export function recordRetrieval(deps: StoreDeps, parts: { sourceId: string; text: string }[], shared = ""): void {
-  if (parts.length === 0) return;
-  const totals = new Map<string, { bytes: number; tokens: number }>();
-  parts.forEach((p, i) => {
-    const text = i === 0 && shared ? `${shared}\n${p.text}` : p.text;
-    const t = totals.get(p.sourceId) ?? { bytes: 0, tokens: 0 };
-    t.bytes += Buffer.byteLength(text) + 1;
-    t.tokens += countTokens(text);
-    totals.set(p.sourceId, t);
-  });
-  const update = deps.db.query(
-    "UPDATE sources SET retrieved_bytes = retrieved_bytes + ?, retrieved_tokens = retrieved_tokens + ?, retrievals = retrievals + 1 WHERE handle = ?",
-  );
-  immediate(deps.db, () => {
-    for (const [id, t] of totals) update.run(t.bytes, t.tokens, id);
-  });
+export type RetrievalPart = { sourceId: string; text: string };
+
+/**
+ * What searches and gets returned, to be added to their sources' retrieved bytes and tokens.
+ * The engine buffers it and writes it in batches, off the search path (counting tokens and a
+ * write transaction per search would be most of a search's time); `flush` writes it now.
+ */
+export type RetrievalLog = { add(parts: RetrievalPart[], shared?: string): void; flush(): void; pending(): number };
+
+export function createRetrievalLog(db: Db, immediately = false): RetrievalLog {
+  let buffer: { sourceId: string; text: string }[] = [];
+  const log: RetrievalLog = {
+    add(parts, shared = "") {
+      // Text shared by the whole answer (its summary line) is charged to the first source.
+      parts.forEach((p, i) => buffer.push({ sourceId: p.sourceId, text: i === 0 && shared ? `${shared}\n${p.text}` : p.text }));
+      if (immediately) log.flush();
+    },
+    flush() {
+      if (buffer.length === 0) return;
+      const totals = new Map<string, { bytes: number; tokens: number; calls: number }>();
+      for (const { sourceId, text } of buffer) {
+        const t = totals.get(sourceId) ?? { bytes: 0, tokens: 0, calls: 0 };
+        t.bytes += Buffer.byteLength(text) + 1;
+        t.tokens += countTokens(text);
+        t.calls += 1;
+        totals.set(sourceId, t);
+      }
+      buffer = [];
+      const update = db.query(
+        "UPDATE sources SET retrieved_bytes = retrieved_bytes + ?, retrieved_tokens = retrieved_tokens + ?, retrievals = retrievals + ? WHERE handle = ?",
+      );
+      immediate(db, () => {
+        for (const [id, t] of totals) update.run(t.bytes, t.tokens, t.calls, id);
+      });
+    },
+    pending: () => buffer.length,
+  };
+  return log;
 }
 
 export type Tally = {
