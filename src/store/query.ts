@@ -58,6 +58,12 @@ export function wordsAnd(words: string[], phrases: { words: string[] }[] = []): 
   return terms.length > 0 ? terms.join(" ") : null;
 }
 
+/** Every word as the start of an indexed word ("conn" finds "connection"). */
+export function wordsPrefixAnd(words: string[]): string | null {
+  const ws = words.filter((w) => w.length >= 3).slice(0, MAX_TERMS);
+  return ws.length > 0 ? ws.map((w) => `${quote(w)}*`).join(" ") : null;
+}
+
 /** Any word may match; stop words dropped when something else is left. */
 export function wordsOr(words: string[]): string | null {
   const content = words.filter((w) => !STOP_WORDS.has(w));

@@ -6,7 +6,7 @@
 import { fail, type Failure } from "../errors.ts";
 import type { StoreDeps } from "./deps.ts";
 import { matchersFor, matchingLines, type HitLine, type Matcher } from "./hit-lines.ts";
-import { isIdentifierLike, parseQuery, quote, substringsAnd, trigramsOf, wordsAnd, wordsOr } from "./query.ts";
+import { isIdentifierLike, parseQuery, quote, substringsAnd, trigramsOf, wordsAnd, wordsOr, wordsPrefixAnd } from "./query.ts";
 import { correctWord } from "./typo.ts";
 
 export type SearchFilter = { source?: string; tool?: string; session?: string; project?: string };
@@ -162,9 +162,9 @@ export function search(deps: StoreDeps, input: SearchInput): SearchResult | Fail
   let matchers: Matcher[] = matchersFor(q.words, [...q.substrings, ...phraseTexts]);
   const corrections: Record<string, string> = {};
   let ranked = fuse([wordHits(deps, wordsAnd(q.words, q.phrases), f), substringHits(deps, identifiers, f)]);
-  if (ranked.length === 0 && q.substrings.length > identifiers.length) {
-    // Fragments of words ("conn" for "connection") are substrings too.
-    ranked = fuse([substringHits(deps, q.substrings, f)]);
+  if (ranked.length === 0 && q.words.length > 0) {
+    // Starts of words ("conn" for "connection"): a prefix query on the word index.
+    ranked = fuse([wordHits(deps, wordsPrefixAnd(q.words), f)]);
   }
   let words = q.words;
   if (ranked.length === 0) {
