@@ -38,9 +38,12 @@ export function parseQuery(raw: string): ParsedQuery {
   return { words: words.slice(0, MAX_TERMS * 2), phrases: phraseWords, substrings };
 }
 
-/** Worth a trigram lookup: identifiers, paths, hex ids; not plain words or plain numbers (the word index has those). */
+/**
+ * Worth a trigram lookup: identifiers, paths, hex ids, numbers (which may sit inside longer
+ * tokens); not plain words, which the word index finds whole or by their start.
+ */
 export function isIdentifierLike(s: string): boolean {
-  return [...s].length >= 4 && (/[^\p{L}\p{N}]/u.test(s) || (/\p{L}/u.test(s) && /\p{N}/u.test(s)));
+  return [...s].length >= 4 && /[^\p{L}]/u.test(s);
 }
 
 function unique<T>(xs: T[]): T[] {

@@ -51,7 +51,9 @@ export type Tally = {
   captures: number;
   storedBytes: number;
   storedTokens: number;
+  receiptBytes: number;
   receiptTokens: number;
+  retrievedBytes: number;
   retrievedTokens: number;
   retrievals: number;
   netSavedTokens: number;
@@ -69,7 +71,8 @@ export type Stats = {
 };
 
 const TALLY = `count(*) AS captures, total(b.bytes) AS storedBytes, total(b.tokens) AS storedTokens,
-  total(s.receipt_tokens) AS receiptTokens, total(s.retrieved_tokens) AS retrievedTokens, total(s.retrievals) AS retrievals`;
+  total(s.receipt_bytes) AS receiptBytes, total(s.receipt_tokens) AS receiptTokens,
+  total(s.retrieved_bytes) AS retrievedBytes, total(s.retrieved_tokens) AS retrievedTokens, total(s.retrievals) AS retrievals`;
 
 function withNet<T extends Omit<Tally, "netSavedTokens">>(row: T): T & Tally {
   return { ...row, netSavedTokens: row.storedTokens - row.receiptTokens - row.retrievedTokens };
@@ -101,8 +104,8 @@ export function getStats(deps: StoreDeps, filter: StatsFilter = {}, recentLimit 
   ).all(...params).map(withNet);
   const recent = db.query<any, (string | number)[]>(
     `SELECT s.handle AS sourceId, s.tool AS tool, s.session AS session, s.created_at AS createdAt, s.label AS label,
-       1 AS captures, b.bytes AS storedBytes, b.tokens AS storedTokens, s.receipt_tokens AS receiptTokens,
-       s.retrieved_tokens AS retrievedTokens, s.retrievals AS retrievals
+       1 AS captures, b.bytes AS storedBytes, b.tokens AS storedTokens, s.receipt_bytes AS receiptBytes, s.receipt_tokens AS receiptTokens,
+       s.retrieved_bytes AS retrievedBytes, s.retrieved_tokens AS retrievedTokens, s.retrievals AS retrievals
      ${from} ORDER BY s.id DESC LIMIT ?`,
   ).all(...params, recentLimit).map(withNet);
   const blobs = db.query<{ blobs: number; uniqueBytes: number }, []>("SELECT count(*) AS blobs, total(bytes) AS uniqueBytes FROM blobs").get()!;

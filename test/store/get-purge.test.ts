@@ -152,6 +152,8 @@ describe("purge and retention", () => {
     expect(s.totals.storedTokens).toBe(src.tokens);
     expect(s.totals.receiptTokens).toBe(src.receiptTokens);
     expect(s.totals.retrievedTokens).toBeGreaterThan(0);
+    expect(s.totals.receiptBytes).toBe(Buffer.byteLength(src.receipt));
+    expect(s.totals.retrievedBytes).toBeGreaterThan(0);
     expect(s.totals.netSavedTokens).toBe(s.totals.storedTokens - s.totals.receiptTokens - s.totals.retrievedTokens);
     expect(s.byTool[0]!.tool).toBe("bash");
     expect(s.bySession[0]!.session).toBe("s");

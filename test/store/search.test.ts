@@ -145,3 +145,15 @@ describe("typo correction against stems and crowded vocabularies", () => {
     expect(res.hits[0]!.lines.map((l) => l.text)).toContain("feature component crashed on mount");
   });
 });
+
+describe("numbers inside longer tokens", () => {
+  test("a digits-only piece of a uuid finds its line", async () => {
+    const store = testStore();
+    const uuid = "4cb7ef3f-15e1-4122-9876-b88b5dc901dc";
+    await capture(store, { text: noisyLog(700, 31, { line: 350, text: `request ${uuid} done` }), tool: "bash" });
+    const r = ok(search(store, { query: "4122-98" }));
+    expect(r.hits[0]!.lines.map((l) => l.line)).toContain(350);
+    const digits = ok(search(store, { query: uuid.slice(19, 23) })); // "9876"
+    expect(digits.hits[0]!.lines.map((l) => l.line)).toContain(350);
+  });
+});

@@ -55,7 +55,14 @@ export default function piSidecar(pi: ExtensionAPI): void {
   const scope = (ctx: ExtensionContext) => ({ session: ctx.sessionManager.getSessionId(), project: ctx.cwd });
 
   pi.on("tool_result", async (event, ctx) => {
-    const replacement = await captureToolResult(await engine(), config, event, scope(ctx), () => problem);
+    let replacement: Awaited<ReturnType<typeof captureToolResult>>;
+    try {
+      replacement = await captureToolResult(await engine(), config, event, scope(ctx), () => problem);
+    } catch (error) {
+      // A sidecar bug must never break a tool call: the result goes through unchanged.
+      log(`tool_result: ${errorMessage(error)}`);
+      return undefined;
+    }
     const info = replacement?.details.piSidecar as { sourceId?: string; tokens?: number } | undefined;
     if (info?.sourceId) {
       stored++;

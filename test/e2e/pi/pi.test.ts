@@ -4,8 +4,8 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { cleanupTempDirs, tempDir } from "../../helpers.ts";
-import { agentDir, runPi, toolCallsOf, toolResultsOf, writeScript, type Runtime } from "./harness.ts";
+import { cleanupTempDirs, ROOT, tempDir } from "../../helpers.ts";
+import { agentDir, PI_CLI, RUNTIMES, runPi, toolCallsOf, toolResultsOf, writeScript, type Runtime } from "./harness.ts";
 import { SCENARIOS, noisyLog, type Scenario } from "./scenarios.ts";
 
 afterAll(cleanupTempDirs);
@@ -95,5 +95,24 @@ describe("install pi / uninstall pi", () => {
     const plain = runPi({ runtime: "node", script, prompt: "cat", agentDir: dir, cwd });
     expect(toolResultsOf(plain)[0]!.text).not.toContain("[pi-sidecar]");
     expect(toolResultsOf(plain)[0]!.text).toContain("[Showing lines");
+  });
+});
+
+describe("the repository as a pi package", () => {
+  test("`pi install <repo>` loads the extension from dist/extension, in-process on Bun and over stdio on Node", () => {
+    const dir = agentDir(true);
+    const install = Bun.spawnSync([RUNTIMES.node, PI_CLI, "install", ROOT], {
+      env: { PATH: process.env.PATH ?? "", HOME: dir, PI_CODING_AGENT_DIR: dir, PI_OFFLINE: "1" }, stdin: "ignore", stdout: "pipe", stderr: "pipe",
+    });
+    expect(install.exitCode).toBe(0);
+    expect(readFileSync(`${dir}/settings.json`, "utf8")).toContain("packages");
+    const cwd = tempDir("pi-cwd-");
+    noisyLog.setup(cwd, 12);
+    const script = writeScript(`export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`);
+    for (const runtime of ["bun", "node"] as const) {
+      const run = runPi({ runtime, script, prompt: "cat", agentDir: dir, cwd });
+      expect(toolResultsOf(run)[0]!.text).toContain("[pi-sidecar] bash output");
+      expect(run.stderr).toContain(`engine: ${runtime === "bun" ? "in-process" : "stdio"}`);
+    }
   });
 });
