@@ -22,6 +22,12 @@ export type Config = {
   search: { limit: number; maxLinesPerHit: number; maxResponseBytes: number };
   get: { maxBytes: number };
   retention: { days: number; maxStoredBytes: number };
+  readcache: {
+    /** Override pi's read with the replay-aware cache. */
+    enabled: boolean;
+    /** Extra globs (on the file name, or the path when they contain "/") never cached or stored. */
+    sensitive: string[];
+  };
   pi: {
     /** How the pi extension reaches the engine: in-process under Bun, stdio child otherwise. */
     engine: "auto" | "in-process" | "stdio";
@@ -45,11 +51,12 @@ export function defaultConfig(env: Record<string, string | undefined> = process.
     search: { limit: 5, maxLinesPerHit: 6, maxResponseBytes: 4096 },
     get: { maxBytes: 16 * 1024 },
     retention: { days: 7, maxStoredBytes: 512 * 1024 * 1024 },
+    readcache: { enabled: true, sensitive: [] },
     pi: { engine: "auto", binary: "" },
   };
 }
 
-type Kind = "size" | "int" | "path" | "bool" | "enum";
+type Kind = "size" | "int" | "path" | "bool" | "enum" | "list";
 type Rule = { kind: Kind; min?: number; max?: number; values?: readonly string[] };
 
 /** Every settable leaf, by dotted path. `capture.tools.<name>.*` is handled separately. */
@@ -65,6 +72,8 @@ const RULES: Record<string, Rule> = {
   "get.maxBytes": { kind: "size", min: 1024, max: 16 * 1024 * 1024 },
   "retention.days": { kind: "int", min: 0, max: 3650 },
   "retention.maxStoredBytes": { kind: "size", min: 1024 * 1024, max: 1024 ** 4 },
+  "readcache.enabled": { kind: "bool" },
+  "readcache.sensitive": { kind: "list" },
   "pi.engine": { kind: "enum", values: ["auto", "in-process", "stdio"] },
   "pi.binary": { kind: "path" },
 };
@@ -85,6 +94,7 @@ export const ENV_KEYS: Record<string, string> = {
   PI_SIDECAR_SEARCH_LIMIT: "search.limit",
   PI_SIDECAR_RETENTION_DAYS: "retention.days",
   PI_SIDECAR_MAX_STORED_BYTES: "retention.maxStoredBytes",
+  PI_SIDECAR_READCACHE: "readcache.enabled",
   PI_SIDECAR_ENGINE: "pi.engine",
   PI_SIDECAR_BIN: "pi.binary",
 };
@@ -93,6 +103,10 @@ function coerce(rule: Rule, raw: unknown): { value: unknown } | { problem: strin
   switch (rule.kind) {
     case "path":
       return typeof raw === "string" && raw.trim() !== "" ? { value: raw } : { problem: "must be a non-empty path string" };
+    case "list":
+      if (Array.isArray(raw) && raw.every((x) => typeof x === "string")) return { value: [...raw] };
+      if (typeof raw === "string") return { value: raw.split(",").map((x) => x.trim()).filter(Boolean) };
+      return { problem: "must be a list of strings" };
     case "enum":
       return typeof raw === "string" && rule.values!.includes(raw) ? { value: raw } : { problem: `must be one of ${rule.values!.join(", ")}` };
     case "bool":

@@ -5,6 +5,10 @@
 import type { Config } from "./config.ts";
 import { openDatabase, type Db } from "./db/open.ts";
 import type { Failure } from "./errors.ts";
+import { decide, type Decision, type DecideInput } from "./readcache/decide.ts";
+import { createObjectStore } from "./readcache/objects.ts";
+import { immediate } from "./db/open.ts";
+import { countTokens } from "./store/tokens.ts";
 import { capture, type CaptureInput, type CaptureResult } from "./store/capture.ts";
 import type { StoreDeps } from "./store/deps.ts";
 import { exportSource, get, listSources, type GetInput, type GetResult, type SourceInfo } from "./store/get.ts";
@@ -27,6 +31,8 @@ export type Engine = {
   stats(filter?: StatsFilter): Promise<Stats>;
   purge(filter: PurgeFilter): Promise<PurgeResult>;
   retention(): Promise<PurgeResult>;
+  /** The read cache's decision for one read (objects live in this database). */
+  readcache(input: DecideInput): Promise<Decision>;
   close(): Promise<void>;
 };
 
@@ -87,6 +93,22 @@ export function createEngine(options: EngineOptions): Engine {
     stats: (filter) => one(() => (flush(), getStats(store(), filter))),
     purge: (filter) => one(() => purge(store().db, filter, store().now())),
     retention: () => one(() => runRetention(store())),
+    readcache: (input) =>
+      one(() => {
+        const { db, now } = store();
+        const objects = createObjectStore(db, now);
+        const decision = immediate(db, () => {
+          const d = decide(input, objects);
+          // The version the model now has some of is kept as a base for later reads.
+          if (d.record.trusted.length > 0) objects.put(d.record.hash, input.text);
+          return d;
+        });
+        // Saved = what the built-in read would have sent minus what was sent: truncation is not saving.
+        const saved = decision.mode === "full"
+          ? { bytes: 0, tokens: 0 }
+          : { bytes: Buffer.byteLength(input.builtIn) - Buffer.byteLength(decision.text), tokens: countTokens(input.builtIn) - countTokens(decision.text) };
+        return { ...decision, record: { ...decision.record, saved } };
+      }),
     close: () =>
       one(() => {
         flush();

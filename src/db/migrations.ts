@@ -1,4 +1,5 @@
 import contextStore from "./migrations/001-context-store.sql" with { type: "text" };
+import readcacheObjects from "./migrations/002-readcache-objects.sql" with { type: "text" };
 
 /** Schema migrations, applied in order; the database's user_version is the count applied. */
-export const MIGRATIONS: readonly string[] = [contextStore];
+export const MIGRATIONS: readonly string[] = [contextStore, readcacheObjects];

@@ -4,6 +4,7 @@
  * Runs after a capture, at most once an hour unless the size cap is passed.
  */
 import type { StoreDeps } from "./deps.ts";
+import { pruneObjects } from "../readcache/objects.ts";
 import { deleteSources, reclaimSpace, type PurgeResult } from "./purge.ts";
 
 const INTERVAL_MS = 3_600_000;
@@ -44,6 +45,7 @@ export function runRetention(deps: StoreDeps): PurgeResult {
       bytes = storedBytes(deps);
     }
   }
+  if (config.retention.days > 0) pruneObjects(db, config.retention.days * DAY_MS, now());
   db.query("INSERT INTO meta (key, value) VALUES ('retention_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
     .run(String(now()));
   if (total.sources > 0) reclaimSpace(db);

@@ -14,6 +14,9 @@ import { PI_TOOLS, type ToolSpec } from "../tools/definitions.ts";
 import { formatStatsBrief, runTool } from "../tools/handlers.ts";
 import { captureToolResult } from "./capture-result.ts";
 import { connect, type Connection } from "./connect.ts";
+import { registerReadCache } from "./readcache.ts";
+import { parseLineRange } from "../../units.ts";
+import { isAbsolute, resolve } from "node:path";
 
 function typeboxParams(spec: ToolSpec): TSchema {
   const props: Record<string, TSchema> = {};
@@ -54,6 +57,8 @@ export default function piSidecar(pi: ExtensionAPI): void {
   };
   const scope = (ctx: ExtensionContext) => ({ session: ctx.sessionManager.getSessionId(), project: ctx.cwd });
 
+  const readcache = config.readcache.enabled ? registerReadCache(pi, config, engine, log) : null;
+
   pi.on("tool_result", async (event, ctx) => {
     let replacement: Awaited<ReturnType<typeof captureToolResult>>;
     try {
@@ -62,6 +67,12 @@ export default function piSidecar(pi: ExtensionAPI): void {
       // A sidecar bug must never break a tool call: the result goes through unchanged.
       log(`tool_result: ${errorMessage(error)}`);
       return undefined;
+    }
+    if (event.toolName === "read" && readcache) {
+      // A read the store replaced with a receipt showed the model nothing: it trusts no lines.
+      const rc = (replacement?.details as { readcache?: { trusted?: unknown } } | undefined)?.readcache;
+      if (replacement && rc) replacement.details.readcache = { ...rc, trusted: [], mode: "stored" };
+      readcache.onReadResult(replacement?.details ?? event.details);
     }
     const info = replacement?.details.piSidecar as { sourceId?: string; tokens?: number } | undefined;
     if (info?.sourceId) {
@@ -99,6 +110,25 @@ export default function piSidecar(pi: ExtensionAPI): void {
       say(ctx, formatStatsBrief(session, all));
     },
   });
+
+  if (readcache) {
+    pi.registerCommand("readcache-status", {
+      description: "pi-sidecar read cache: tracked files, modes served, tokens saved",
+      handler: async (_args, ctx) => say(ctx, readcache.status()),
+    });
+    pi.registerCommand("readcache-refresh", {
+      description: "pi-sidecar read cache: forget a file (or lines A-B) so the next read returns the text",
+      handler: async (args, ctx) => {
+        const [path, lines] = (args ?? "").trim().split(/\s+/);
+        if (!path) return say(ctx, "Usage: /readcache-refresh PATH [A-B]");
+        const range = lines ? parseLineRange(lines) : undefined;
+        if (range === null) return say(ctx, `Lines must look like 10-40, got ${lines}.`);
+        const abs = isAbsolute(path) ? path : resolve(ctx.cwd, path);
+        readcache.refresh(abs, range ? [range.from, range.to] : undefined);
+        say(ctx, `The next read of ${abs}${range ? ` lines ${range.from}-${range.to}` : ""} returns the text.`);
+      },
+    });
+  }
 
   pi.on("session_shutdown", async () => {
     const current = connection;

@@ -156,6 +156,7 @@ export function createRpcEngine(options: RpcEngineOptions): RpcEngine {
     stats: (filter) => call("stats", [filter]),
     purge: (filter) => call("purge", [filter]),
     retention: () => call("retention", []),
+    readcache: (input) => call("readcache", [input]),
     close: async () => {
       const proc = child;
       child = null;

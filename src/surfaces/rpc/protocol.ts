@@ -6,7 +6,7 @@ import type { Engine } from "../../engine.ts";
 
 export type EngineMethod = Exclude<keyof Engine, "config" | "close">;
 
-export const ENGINE_METHODS: readonly EngineMethod[] = ["capture", "search", "get", "exportSource", "list", "stats", "purge", "retention"];
+export const ENGINE_METHODS: readonly EngineMethod[] = ["capture", "search", "get", "exportSource", "list", "stats", "purge", "retention", "readcache"];
 
 export type RpcRequest = { jsonrpc: "2.0"; id: number | string; method: string; params?: unknown[] };
 export type RpcError = { code: number; message: string; data?: { code?: string } };

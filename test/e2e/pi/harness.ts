@@ -36,6 +36,9 @@ export type PiOptions = {
   env?: Record<string, string>;
   args?: string[];
   cwd?: string;
+  /** Keep the session in this folder (instead of --no-session); `resume` continues the last one. */
+  sessionDir?: string;
+  resume?: boolean;
 };
 
 /** A fresh agent dir, with the extension installed by the real binary unless `control`. */
@@ -60,7 +63,8 @@ export function runPi(o: PiOptions): PiRun {
   const log = join(work, "calls.jsonl");
   const tmp = join(work, "tmp");
   mkdirSync(tmp);
-  const args = [RUNTIMES[o.runtime], PI_CLI, "--no-session", "-e", FAKE, ...(o.extensions ?? []).flatMap((e) => ["-e", e]),
+  const session = o.sessionDir ? ["--session-dir", o.sessionDir, ...(o.resume ? ["-c"] : [])] : ["--no-session"];
+  const args = [RUNTIMES[o.runtime], PI_CLI, ...session, "-e", FAKE, ...(o.extensions ?? []).flatMap((e) => ["-e", e]),
     "--provider", "fake", "--model", "fake-1", ...(o.args ?? []), "-p", o.prompt];
   const started = performance.now();
   const proc = Bun.spawnSync(args, {
@@ -107,4 +111,17 @@ export function toolCallsOf(run: PiRun): string[] {
   return last.messages
     .filter((m) => m.role === "assistant")
     .flatMap((m) => (m.content as { type: string; name?: string }[]).filter((b) => b.type === "toolCall").map((b) => b.name ?? ""));
+}
+
+/** A scripted agent that makes these tool calls in turn, then answers with every tool result's text as JSON. */
+export function stepsScript(steps: { name: string; arguments: Record<string, unknown> }[]): string {
+  return writeScript(`const steps = ${JSON.stringify(steps)};
+export default (ctx) => {
+  const done = ctx.messages.filter((m) => m.role === "toolResult").length;
+  const mine = ctx.lastUserText ? done - (ctx.__base ?? 0) : done;
+  const turn = ctx.messages.slice(ctx.messages.map((m) => m.role).lastIndexOf("user")).filter((m) => m.role === "toolResult").length;
+  if (turn < steps.length) return { toolCalls: [steps[turn]] };
+  const results = ctx.messages.slice(ctx.messages.map((m) => m.role).lastIndexOf("user")).filter((m) => m.role === "toolResult");
+  return JSON.stringify(results.map((m) => m.content.map((c) => c.text ?? "").join("")));
+};`);
 }

@@ -1,0 +1,146 @@
+/**
+ * The read cache in pi: overrides `read` by wrapping pi's built-in read (same name, parameters,
+ * truncation; images, non-UTF-8 and sensitive files pass straight through), keeps trust from
+ * the active branch (rebuilt on start, tree navigation and compaction; updated by each read),
+ * and adds `readcache_refresh`, `/readcache-refresh` and `/readcache-status`.
+ */
+import { readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { extname, isAbsolute, resolve } from "node:path";
+import { createReadToolDefinition, type ExtensionAPI, type ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { Type } from "typebox";
+import type { Config } from "../../config.ts";
+import type { Engine } from "../../engine.ts";
+import { errorMessage } from "../../errors.ts";
+import type { Range } from "../../readcache/ranges.ts";
+import { readRecordOf, REFRESH_ENTRY, replay } from "../../readcache/replay.ts";
+import { isSensitivePath } from "../../readcache/sensitive.ts";
+import { createTrust, type ReadRecord } from "../../readcache/trust.ts";
+import { formatCount, parseLineRange } from "../../units.ts";
+
+const IMAGE = new Set([".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".ico", ".svgz"]);
+
+type Tally = { modes: Record<string, number>; savedBytes: number; savedTokens: number };
+
+function absolute(cwd: string, path: string): string {
+  const p = path.replace(/^@/, "");
+  if (p === "~" || p.startsWith("~/")) return resolve(homedir(), p.slice(2));
+  return isAbsolute(p) ? p : resolve(cwd, p);
+}
+
+/** UTF-8 text with no NUL bytes, or null (binary files pass through untouched). */
+function textOf(bytes: Buffer): string | null {
+  if (bytes.includes(0)) return null;
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}
+
+function lineCount(text: string): number {
+  if (text.length === 0) return 0;
+  let n = 0;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return text.endsWith("\n") ? n : n + 1;
+}
+
+export function registerReadCache(pi: ExtensionAPI, config: Readonly<Config>, engine: () => Promise<Engine | null>, log: (line: string) => void) {
+  let trust = createTrust();
+  let tally: Tally = { modes: {}, savedBytes: 0, savedTokens: 0 };
+  const count = (r: ReadRecord) => {
+    tally.modes[r.mode] = (tally.modes[r.mode] ?? 0) + 1;
+    tally.savedBytes += r.saved?.bytes ?? 0;
+    tally.savedTokens += r.saved?.tokens ?? 0;
+  };
+  const rebuild = (ctx: ExtensionContext) => {
+    const r = replay(ctx.sessionManager.getBranch());
+    trust = r.trust;
+    tally = { modes: {}, savedBytes: 0, savedTokens: 0 };
+    for (const rec of r.records) count(rec);
+  };
+  pi.on("session_start", (_e, ctx) => rebuild(ctx));
+  pi.on("session_tree", (_e, ctx) => rebuild(ctx));
+  pi.on("session_compact", (_e, ctx) => rebuild(ctx));
+
+  const builtInParams = createReadToolDefinition(process.cwd()).parameters;
+  pi.registerTool({
+    ...createReadToolDefinition(process.cwd()),
+    name: "read",
+    parameters: builtInParams,
+    async execute(id, params, signal, onUpdate, ctx) {
+      const builtIn = createReadToolDefinition(ctx.cwd);
+      const path = absolute(ctx.cwd, params.path);
+      if (isSensitivePath(path, config.readcache.sensitive) || IMAGE.has(extname(path).toLowerCase())) {
+        return builtIn.execute(id, params, signal, onUpdate, ctx);
+      }
+      let text: string | null = null;
+      try {
+        text = textOf(readFileSync(path));
+      } catch {
+        text = null; // the built-in reports missing or unreadable files its own way
+      }
+      const result = await builtIn.execute(id, params, signal, onUpdate, ctx);
+      if (text === null) return result;
+      const e = await engine();
+      if (!e) return result;
+      const lines = lineCount(text);
+      const offset = Math.max(1, Number(params.offset ?? 1));
+      const truncation = (result.details as { truncation?: { truncated?: boolean; outputLines?: number; firstLineExceedsLimit?: boolean } } | undefined)?.truncation;
+      let shown: Range | null;
+      if (lines === 0 || offset > lines) shown = null;
+      else if (truncation?.truncated) shown = truncation.firstLineExceedsLimit || !truncation.outputLines ? null : [offset, Math.min(lines, offset + truncation.outputLines - 1)];
+      else if (params.limit !== undefined) shown = [offset, Math.min(lines, offset + Math.max(1, Number(params.limit)) - 1)];
+      else shown = [offset, lines];
+      const wholeFile = shown !== null && shown[0] === 1 && shown[1] === lines;
+      const builtInText = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+      try {
+        const d = await e.readcache({ path, text, shown, wholeFile, builtIn: builtInText, versions: trust.versions(path) });
+        const details = { ...(typeof result.details === "object" && result.details ? result.details : {}), readcache: d.record };
+        if (d.mode === "full") return { ...result, details };
+        return { content: [{ type: "text", text: d.text }], details };
+      } catch (error) {
+        log(`read cache: ${errorMessage(error)}`);
+        return result;
+      }
+    },
+  });
+
+  const refresh = (path: string, range?: Range) => {
+    pi.appendEntry(REFRESH_ENTRY, { path, ...(range ? { range } : {}) });
+    trust.invalidate(path, range);
+  };
+
+  pi.registerTool({
+    name: "readcache_refresh",
+    label: "Read cache refresh",
+    description: "Forget what read showed of a file (or a line range), so the next read returns the text again.",
+    parameters: Type.Object({
+      path: Type.String({ description: "file path" }),
+      lines: Type.Optional(Type.String({ description: "e.g. 10-40" })),
+    }),
+    async execute(_id, params, _signal, _onUpdate, ctx) {
+      const range = params.lines ? parseLineRange(params.lines) : undefined;
+      if (range === null) throw new Error(`lines must look like "10-40", got ${JSON.stringify(params.lines)}.`);
+      const path = absolute(ctx.cwd, params.path);
+      refresh(path, range ? [range.from, range.to] : undefined);
+      return { content: [{ type: "text", text: `The next read of ${path}${range ? ` lines ${range.from}-${range.to}` : ""} returns the text.` }], details: undefined };
+    },
+  });
+
+  return {
+    /** Trust follows the final result (after the context store may have replaced it). */
+    onReadResult(details: unknown) {
+      const r = readRecordOf(details);
+      if (!r) return;
+      trust.record(r);
+      count(r);
+    },
+    refresh,
+    status(): string {
+      const modes = Object.entries(tally.modes).map(([m, n]) => `${m} ${n}`).join(", ") || "none yet";
+      return `Read cache: ${trust.files()} file${trust.files() === 1 ? "" : "s"} tracked; reads served: ${modes}; ` +
+        `saved ${formatCount(tally.savedTokens)} tokens (${formatCount(tally.savedBytes)} bytes) against what read would have sent.`;
+    },
+  };
+}
