@@ -55,8 +55,8 @@ describe("read cache in pi (node)", () => {
       { name: "read", arguments: { path: "big.ts", offset: 1500, limit: 100 } },
       { name: "read", arguments: { path: "big.ts", offset: 2990, limit: 5 } },
     ]);
-    expect(r[0].slice(-120)).toContain("Use offset=2001 to continue");
-    expect(r[1].startsWith("L2001\n")).toBe(true);
+    expect(r[0]!.slice(-120)).toContain("Use offset=2001 to continue");
+    expect(r[1]!.startsWith("L2001\n")).toBe(true);
     expect(r[1]).toContain("L3000");
     expect(r[1]).not.toContain("[readcache");
     expect(r[2]).toStartWith("[readcache: unchanged]");
