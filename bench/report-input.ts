@@ -6,6 +6,7 @@ import type { Machine } from "./machine.ts";
 import type { BenchQuery } from "./queries.ts";
 import type { KindSummary } from "./search-summary.ts";
 import { mbPerSecond } from "./stats-math.ts";
+import type { ReadcacheResult } from "./readcache.ts";
 import type { RpcResult } from "./rpc.ts";
 import type { BuiltStore } from "./store-build.ts";
 
@@ -27,6 +28,7 @@ export type ReportInput = {
   agent: AgentRow[];
   agentRuns: number;
   rpc: RpcResult;
+  readcache: ReadcacheResult;
 };
 
 export const kindName = (row: { kind: CorpusKind }) => (row.kind === "build" ? "(a) build/test log" : "(b) request log, UUID per line");

@@ -5,6 +5,7 @@
 import { mb, mbps, ms, ratio, table, verdict } from "./markdown.ts";
 import { agentSection, agentTargetRows, rpcSection } from "./report-agent.ts";
 import { captureSection } from "./report-capture.ts";
+import { readcacheSection, readcacheTargetRows } from "./report-readcache.ts";
 import { kindName, rate, TARGETS, type ReportInput } from "./report-input.ts";
 import { searchSection } from "./report-search.ts";
 import { sizeSection } from "./report-size.ts";
@@ -50,6 +51,7 @@ function targets(input: ReportInput): string {
   rows.push([`Search p50, ${all.n} queries on ${mb(s.inputBytes)}`, `<= ${TARGETS.searchP50} ms`, ms(all.p50), verdict(all.p50 <= TARGETS.searchP50)]);
   rows.push([`Search p99, ${all.n} queries on ${mb(s.inputBytes)}`, `<= ${TARGETS.searchP99} ms`, ms(all.p99), verdict(all.p99 <= TARGETS.searchP99)]);
   rows.push(...agentTargetRows(input.agent, input.rpc));
+  rows.push(...readcacheTargetRows(input.readcache));
   return [
     "## Targets",
     "",
@@ -73,5 +75,5 @@ function method(): string {
 }
 
 export function renderReport(input: ReportInput): string {
-  return [header(input), targets(input), captureSection(input), sizeSection(input), searchSection(input), agentSection(input.agent, input.agentRuns), rpcSection(input.rpc), method()].join("\n\n") + "\n";
+  return [header(input), targets(input), captureSection(input), sizeSection(input), searchSection(input), agentSection(input.agent, input.agentRuns), rpcSection(input.rpc), readcacheSection(input.readcache), method()].join("\n\n") + "\n";
 }

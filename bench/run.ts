@@ -14,6 +14,7 @@ import { benchCapture, benchColdCapture, createCaptureContext, type CaptureCase,
 import { describeMachine, loadAverage } from "./machine.ts";
 import { queryMix, WARM_UP } from "./queries.ts";
 import { renderReport } from "./report.ts";
+import { benchReadcache } from "./readcache.ts";
 import { benchRpc } from "./rpc.ts";
 import { summarizeSearch } from "./search-summary.ts";
 import { benchSearch } from "./search.ts";
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     const agentRuns = options.quick ? 1 : 3;
     const agent = await benchAgent(agentRuns, SEED);
     const rpc = await benchRpc(scratch, options.quick ? 200 : 2000, options.quick ? 5 : 20);
+    const readcache = await benchReadcache(scratch);
 
     const { path: _path, ...storeFacts } = store;
     const markdown = renderReport({
@@ -86,6 +88,7 @@ async function main(): Promise<void> {
       agent,
       agentRuns,
       rpc,
+      readcache,
     });
     const out = options.quick ? join(ROOT, ".bench", "BENCHMARKS.quick.md") : join(ROOT, "BENCHMARKS.md");
     mkdirSync(join(out, ".."), { recursive: true });
