@@ -3,7 +3,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTempDirs, tempDir } from "../../helpers.ts";
-import { agentDir, runPi, stepsScript, type Runtime } from "./harness.ts";
+import { agentDir, runPi, stepsScript, writeScript as stepsScriptSource, type Runtime } from "./harness.ts";
+import { startRpcPi } from "./rpc-driver.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -115,4 +116,56 @@ describe("read cache in pi (node)", () => {
     expect(files.some((b) => b.includes("line 20: some code here"))).toBe(true); // plain.ts was cached
     for (const bytes of files) expect(bytes.includes(secret)).toBe(false);
   });
+});
+
+describe("read cache across compaction and forks (pi in RPC mode)", () => {
+  const SCRIPT = `export default (ctx) => {
+  if (ctx.tools.length === 0 || /summar/i.test(ctx.systemPrompt ?? "")) return "Summary: files were read.";
+  const last = ctx.messages.at(-1);
+  if (last?.role === "toolResult") return "RESULT:" + last.content.map((c) => c.text ?? "").join("");
+  if (/read/.test(ctx.lastUserText)) return { toolCalls: [{ name: "read", arguments: { path: "c.ts" } }] };
+  return "ok";
+};`;
+
+  function rcSetup() {
+    const { dir, cwd } = setup();
+    writeFileSync(join(dir, "settings.json"), JSON.stringify({ compaction: { keepRecentTokens: 0 } }));
+    writeFileSync(join(cwd, "c.ts"), lines(40));
+    return { dir, cwd, script: stepsScriptSource(SCRIPT) };
+  }
+
+  test("after a compaction, lines whose read results were summarised away are not trusted", async () => {
+    const { dir, cwd, script } = rcSetup();
+    const pi = startRpcPi("node", dir, cwd, script);
+    try {
+      expect(await pi.prompt("read c.ts")).toContain("line 40: some code here();");
+      expect(await pi.prompt("read c.ts again")).toStartWith("RESULT:[readcache: unchanged]");
+      const compacted = await pi.command({ type: "compact" });
+      expect(compacted.data.summary).toContain("Summary");
+      const after = await pi.prompt("read c.ts after compaction");
+      expect(after).toContain("line 40: some code here();");
+      expect(after).not.toContain("[readcache");
+    } finally {
+      await pi.close();
+    }
+  }, 120_000);
+
+  test("forking at a message before the read: the new branch never read the file", async () => {
+    const { dir, cwd, script } = rcSetup();
+    const pi = startRpcPi("bun", dir, cwd, script);
+    try {
+      expect(await pi.prompt("hello")).toBe("ok");
+      await pi.prompt("read c.ts");
+      expect(await pi.prompt("read c.ts again")).toStartWith("RESULT:[readcache: unchanged]");
+      const entries = (await pi.command({ type: "get_entries" })).data.entries as { id: string; type: string; message?: { role: string; content: unknown } }[];
+      const readPrompt = entries.find((e) => e.type === "message" && e.message?.role === "user" && JSON.stringify(e.message.content).includes("read c.ts"));
+      const forked = await pi.command({ type: "fork", entryId: readPrompt!.id });
+      expect(forked.data.cancelled).toBe(false);
+      const onFork = await pi.prompt("read c.ts on the fork");
+      expect(onFork).toContain("line 40: some code here();");
+      expect(onFork).not.toContain("[readcache");
+    } finally {
+      await pi.close();
+    }
+  }, 120_000);
 });
