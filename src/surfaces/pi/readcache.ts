@@ -82,15 +82,23 @@ export function registerReadCache(pi: ExtensionAPI, config: Readonly<Config>, en
       }
       const result = await builtIn.execute(id, params, signal, onUpdate, ctx);
       if (text === null) return result;
+      // Changed while pi read it: we cannot know which version the model got, so trust nothing.
+      try {
+        if (textOf(readFileSync(path)) !== text) return result;
+      } catch {
+        return result;
+      }
       const e = await engine();
       if (!e) return result;
       const lines = lineCount(text);
-      const offset = Math.max(1, Number(params.offset ?? 1));
+      // As pi's read computes them: offset and limit go through Array.slice, so they count as integers.
+      const offset = Math.max(1, Math.floor(Number(params.offset ?? 1)) || 1);
+      const limit = params.limit === undefined ? undefined : Math.floor(Number(params.limit));
       const truncation = (result.details as { truncation?: { truncated?: boolean; outputLines?: number; firstLineExceedsLimit?: boolean } } | undefined)?.truncation;
       let shown: Range | null;
-      if (lines === 0 || offset > lines) shown = null;
+      if (lines === 0 || offset > lines || (limit !== undefined && !(limit >= 1))) shown = null;
       else if (truncation?.truncated) shown = truncation.firstLineExceedsLimit || !truncation.outputLines ? null : [offset, Math.min(lines, offset + truncation.outputLines - 1)];
-      else if (params.limit !== undefined) shown = [offset, Math.min(lines, offset + Math.max(1, Number(params.limit)) - 1)];
+      else if (limit !== undefined) shown = [offset, Math.min(lines, offset + limit - 1)];
       else shown = [offset, lines];
       const wholeFile = shown !== null && shown[0] === 1 && shown[1] === lines;
       const builtInText = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");

@@ -71,9 +71,12 @@ describe("read cache in pi (node)", () => {
       { name: "read", arguments: { path: "mid.ts", offset: 100, limit: 50 } },
       { name: "read", arguments: { path: "mid.ts", offset: 110, limit: 10 } },
       { name: "read", arguments: { path: "mid.ts", offset: 140, limit: 20 } },
+      { name: "read", arguments: { path: "mid.ts", offset: 300, limit: 0 } },
+      { name: "read", arguments: { path: "mid.ts", offset: 300, limit: 1 } },
     ]);
     expect(r[1]).toStartWith("[readcache: unchanged]");
     expect(r[2]).toContain("line 159: some code here();");
+    expect(r[4]).toStartWith("line 300: some code here();"); // limit 0 showed nothing, so nothing was trusted
   });
 
   test("readcache_refresh makes the next read return the text", () => {
