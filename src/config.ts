@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
 import { defaultDatabasePath, globalConfigPath, projectConfigPath } from "./paths.ts";
 import { parseSize } from "./units.ts";
 
@@ -99,10 +101,20 @@ export const ENV_KEYS: Record<string, string> = {
   PI_SIDECAR_BIN: "pi.binary",
 };
 
-function coerce(rule: Rule, raw: unknown): { value: unknown } | { problem: string } {
+/** "~/x" is the home folder; a relative path is relative to the file that names it (or the cwd). */
+function expandPath(raw: string, base: string): string {
+  const p = raw.trim();
+  if (p === "~" || p.startsWith("~/")) return join(homedir(), p.slice(2));
+  return isAbsolute(p) ? p : resolve(base, p);
+}
+
+/** Keys a project's own file may not set: they choose what runs and where data goes. */
+const GLOBAL_ONLY = new Set(["db", "pi.binary", "pi.engine"]);
+
+function coerce(rule: Rule, raw: unknown, base = process.cwd()): { value: unknown } | { problem: string } {
   switch (rule.kind) {
     case "path":
-      return typeof raw === "string" && raw.trim() !== "" ? { value: raw } : { problem: "must be a non-empty path string" };
+      return typeof raw === "string" && raw.trim() !== "" ? { value: expandPath(raw, base) } : { problem: "must be a non-empty path string" };
     case "list":
       if (Array.isArray(raw) && raw.every((x) => typeof x === "string")) return { value: [...raw] };
       if (typeof raw === "string") return { value: raw.split(",").map((x) => x.trim()).filter(Boolean) };
@@ -140,7 +152,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** Applies one JSON layer onto `config`, collecting problems instead of throwing. */
-function applyLayer(config: Config, layer: unknown, origin: string, errors: string[]): void {
+function applyLayer(config: Config, layer: unknown, origin: string, errors: string[], project = false): void {
   if (!isPlainObject(layer)) {
     errors.push(`${origin}: expected a JSON object at the top level; ignoring the file`);
     return;
@@ -154,8 +166,12 @@ function applyLayer(config: Config, layer: unknown, origin: string, errors: stri
         continue;
       }
       const rule = RULES[path];
+      if (rule && project && GLOBAL_ONLY.has(path)) {
+        errors.push(`${origin}: "${path}" can only be set in the global ${globalConfigPath()} or with PI_SIDECAR_* / flags (a project must not choose what runs or where data goes); ignoring it`);
+        continue;
+      }
       if (rule) {
-        const r = coerce(rule, raw);
+        const r = coerce(rule, raw, dirname(origin));
         if ("problem" in r) errors.push(`${origin}: "${path}" ${r.problem}; using ${JSON.stringify(getPath(config, path))}`);
         else setPath(config, path, r.value);
         continue;
@@ -240,22 +256,22 @@ export function loadConfig(options: LoadOptions = {}): ConfigLoad {
   const errors: string[] = [];
   const files: string[] = [];
   if (!options.noFiles) {
-    for (const path of [globalConfigPath(env), projectConfigPath(cwd)]) {
+    for (const [path, project] of [[globalConfigPath(env), false], [projectConfigPath(cwd), true]] as const) {
       const layer = readJsonFile(path, errors);
       if (layer === undefined) continue;
       files.push(path);
-      applyLayer(config, layer, path, errors);
+      applyLayer(config, layer, path, errors, project);
     }
   }
   for (const [name, path] of Object.entries(ENV_KEYS)) {
     const raw = env[name];
     if (raw === undefined || raw === "") continue;
-    const r = coerce(RULES[path]!, raw);
+    const r = coerce(RULES[path]!, raw, cwd);
     if ("problem" in r) errors.push(`${name}=${JSON.stringify(raw)} ${r.problem}; ignoring it`);
     else setPath(config, path, r.value);
   }
   for (const [path, raw] of Object.entries(options.flags ?? {})) {
-    const r = coerce(RULES[path]!, raw);
+    const r = coerce(RULES[path]!, raw, cwd);
     if ("problem" in r) errors.push(`--${path}: ${r.problem}`);
     else setPath(config, path, r.value);
   }

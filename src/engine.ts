@@ -7,6 +7,7 @@ import { openDatabase, type Db } from "./db/open.ts";
 import type { Failure } from "./errors.ts";
 import { decide, type Decision, type DecideInput } from "./readcache/decide.ts";
 import { createObjectStore } from "./readcache/objects.ts";
+import { redact } from "./store/redact.ts";
 import { immediate } from "./db/open.ts";
 import { countTokens } from "./store/tokens.ts";
 import { capture, type CaptureInput, type CaptureResult } from "./store/capture.ts";
@@ -14,7 +15,7 @@ import type { StoreDeps } from "./store/deps.ts";
 import { exportSource, get, listSources, type GetInput, type GetResult, type SourceInfo } from "./store/get.ts";
 import { CLI_CALLS, type NextCalls } from "./store/hints.ts";
 import { purge, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
-import { runRetention } from "./store/retention.ts";
+import { maybeRunRetention, runRetention } from "./store/retention.ts";
 import { search, type SearchInput, type SearchResult } from "./store/search.ts";
 import { createRetrievalLog, getStats, type Stats, type StatsFilter } from "./store/stats.ts";
 import { workerTokenCounter, type TokenCounter } from "./store/token-counter.ts";
@@ -97,12 +98,17 @@ export function createEngine(options: EngineOptions): Engine {
       one(() => {
         const { db, now } = store();
         const objects = createObjectStore(db, now);
+        // Nothing secret is persisted: a file with anything redaction would touch is not cached.
+        if (redact(input.text).count > 0) {
+          return { mode: "full" as const, text: input.builtIn, record: { v: 1 as const, path: input.path, hash: "", lines: 0, mode: "full", trusted: [], saved: { bytes: 0, tokens: 0 } } };
+        }
         const decision = immediate(db, () => {
           const d = decide(input, objects);
           // The version the model now has some of is kept as a base for later reads.
           if (d.record.trusted.length > 0) objects.put(d.record.hash, input.text);
           return d;
         });
+        maybeRunRetention(store());
         // Saved = what the built-in read would have sent minus what was sent: truncation is not saving.
         const saved = decision.mode === "full"
           ? { bytes: 0, tokens: 0 }

@@ -1,5 +1,6 @@
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { realpathSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
 
 type Env = Record<string, string | undefined>;
 
@@ -19,4 +20,20 @@ export function globalConfigPath(env: Env = process.env): string {
 
 export function projectConfigPath(cwd: string): string {
   return join(cwd, ".pi", "pi-sidecar.json");
+}
+
+/** A path as the model wrote it for a tool ("@x", "~/x", relative) made absolute against `cwd`. */
+export function absolutePath(cwd: string, path: string): string {
+  const p = path.replace(/^@/, "");
+  if (p === "~" || p.startsWith("~/")) return resolve(homedir(), p.slice(2));
+  return isAbsolute(p) ? p : resolve(cwd, p);
+}
+
+/** The file a path ends at, through symlinks; the path itself when it cannot be resolved. */
+export function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }

@@ -71,3 +71,22 @@ describe("config", () => {
     expect(errors.join()).toContain("capture.tools.grep.color");
   });
 });
+
+describe("config paths and trust", () => {
+  test("a project's own file cannot choose the binary, the engine or the database", () => {
+    const { env, cwd } = setup(undefined, { db: "/tmp/elsewhere.db", pi: { engine: "stdio", binary: "./evil.sh" }, capture: { thresholdLines: 50 } });
+    const { config, errors } = loadConfig({ env, cwd });
+    expect(config.pi.binary).toBe("");
+    expect(config.pi.engine).toBe("auto");
+    expect(config.db).toBe(join(env.PI_CODING_AGENT_DIR!, "sidecar.db"));
+    expect(config.capture.thresholdLines).toBe(50); // other keys still apply
+    expect(errors.filter((e) => e.includes("can only be set in the global")).length).toBe(3);
+  });
+
+  test("~ is the home folder; a relative path is relative to the file that names it", () => {
+    const { env, cwd, agent } = setup({ db: "~/stores/side.db", pi: { binary: "bin/pi-sidecar" } });
+    const { config } = loadConfig({ env: { ...env, HOME: "/home/someone" }, cwd });
+    expect(config.db).toBe(join(require("node:os").homedir(), "stores/side.db"));
+    expect(config.pi.binary).toBe(join(agent, "bin/pi-sidecar"));
+  });
+});

@@ -19,7 +19,25 @@ export function createObjectStore(db: Db, now: () => number): ObjectStore {
   };
 }
 
-/** Drops objects no read has used for `days`. */
-export function pruneObjects(db: Db, olderThanMs: number, now: number): number {
-  return db.query("DELETE FROM objects WHERE used_at < ?").run(now - olderThanMs).changes;
+/** Base versions are kept up to this many bytes; the least recently used go first. */
+export const MAX_OBJECT_BYTES = 64 * 1024 * 1024;
+
+export function objectBytes(db: Db): number {
+  return db.query<{ b: number }, []>("SELECT total(bytes) AS b FROM objects").get()!.b;
+}
+
+/** Drops objects no read has used for `olderThanMs` (0: none by age), then the least recently used past the cap. */
+export function pruneObjects(db: Db, olderThanMs: number, now: number, maxBytes = MAX_OBJECT_BYTES): number {
+  let removed = olderThanMs > 0 ? db.query("DELETE FROM objects WHERE used_at < ?").run(now - olderThanMs).changes : 0;
+  let total = objectBytes(db);
+  if (total <= maxBytes) return removed;
+  const oldest = db.query<{ hash: string; bytes: number }, []>("SELECT hash, bytes FROM objects ORDER BY used_at");
+  const drop = db.query("DELETE FROM objects WHERE hash = ?");
+  for (const row of oldest.all()) {
+    if (total <= maxBytes * 0.9) break;
+    drop.run(row.hash);
+    total -= row.bytes;
+    removed++;
+  }
+  return removed;
 }

@@ -1,5 +1,6 @@
 /** Paths the read cache never tracks or stores: secrets, keys, credentials. */
 import { basename } from "node:path";
+import { realPath } from "../paths.ts";
 
 const BUILT_IN: RegExp[] = [
   /^\.env(\..*)?$/i, /\.(pem|key|p12|pfx|crt|cer|der|pk8|kdbx|jks|keystore)$/i, /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/i,
@@ -10,6 +11,11 @@ const BUILT_IN: RegExp[] = [
 function globToRegExp(glob: string): RegExp {
   const body = glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*\*/g, "\u0000").replace(/\*/g, "[^/]*").replace(/\?/g, "[^/]").replace(/\u0000/g, ".*");
   return new RegExp(`^${body}$`, "i");
+}
+
+/** The path, or the file it links to, looks sensitive (an absolute path; see absolutePath). */
+export function isSensitiveFile(path: string, extraGlobs: readonly string[] = []): boolean {
+  return isSensitivePath(path, extraGlobs) || isSensitivePath(realPath(path), extraGlobs);
 }
 
 export function isSensitivePath(path: string, extraGlobs: readonly string[] = []): boolean {

@@ -105,7 +105,7 @@ export async function capture(deps: StoreDeps, input: CaptureInput): Promise<Cap
     db.query(
       `INSERT INTO sources (handle, blob_id, tool, session, project, label, reason, redactions, created_at, receipt_bytes, receipt_tokens)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(sourceId, blob.id, input.tool, input.session ?? null, project, input.label ?? null, reason, redacted.count, createdAt,
+    ).run(sourceId, blob.id, input.tool, input.session ?? null, project, input.label ? redact(input.label).text : null, reason, redacted.count, createdAt,
       Buffer.byteLength(receipt), receiptTokens);
     return { sourceId, duplicateOf, receipt, receiptTokens, chunks: blob.chunk_count, tokens: blob.tokens };
   });

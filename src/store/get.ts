@@ -27,7 +27,8 @@ export type GetResult = {
 type SourceRow = { handle: string; tool: string; blob_id: number; lines: number; chunk_count: number; hash: string; bytes: number };
 type ChunkRow = { ordinal: number; line_start: number; line_end: number; title: string; content: string };
 
-const MAX_AROUND = 5;
+const MAX_AROUND_CHUNKS = 5;
+const MAX_AROUND_LINES = 200;
 
 export function findSource(deps: StoreDeps, handle: string): SourceRow | Failure {
   const row = deps.db.query<SourceRow, [string]>(
@@ -51,10 +52,18 @@ function cut(text: string, maxBytes: number): string {
   return nl > 0 ? text.slice(0, nl + 1) : text.slice(0, lo);
 }
 
+/** Offset, in the rows' joined text, where line `from` starts. */
+function textStart(rows: ChunkRow[], from: number): number {
+  const text = rows.map((r) => r.content).join("");
+  let start = 0;
+  for (let line = rows[0]?.line_start ?? from; line < from; line++) start = text.indexOf("\n", start) + 1;
+  return start;
+}
+
 export function get(deps: StoreDeps, input: GetInput): GetResult | Failure {
   const src = findSource(deps, input.source);
   if ("ok" in src) return src;
-  const around = Math.max(0, Math.min(input.around ?? 0, MAX_AROUND));
+  const around = Math.max(0, Math.min(input.around ?? 0, input.chunk !== undefined ? MAX_AROUND_CHUNKS : MAX_AROUND_LINES));
   let rows: ChunkRow[];
   let from: number;
   let to: number;
@@ -100,8 +109,16 @@ export function get(deps: StoreDeps, input: GetInput): GetResult | Failure {
   if (truncated) {
     const shownLines = (cutText.match(/\n/g) ?? []).length;
     lineEnd = Math.max(from, from + shownLines - (cutText.endsWith("\n") ? 1 : 0));
-    const resume = cutText.endsWith("\n") ? lineEnd + 1 : lineEnd;
-    next = deps.calls.lines(src.handle, resume, to);
+    if (cutText.endsWith("\n")) next = deps.calls.lines(src.handle, lineEnd + 1, to);
+    else {
+      // Cut inside a line longer than the cap: continue by chunk (each at most 4 KiB), from the
+      // chunk holding the cut, so every call makes progress.
+      const skipped = input.chunk === undefined ? textStart(rows, from) : 0;
+      let offset = 0;
+      const at = skipped + cutText.length;
+      const holding = rows.find((r) => (offset += r.content.length) > at) ?? rows.at(-1)!;
+      next = deps.calls.chunk(src.handle, holding.ordinal);
+    }
   }
   deps.retrievals.add([{ sourceId: src.handle, text: cutText }]);
   return {

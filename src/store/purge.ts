@@ -54,6 +54,7 @@ function deleteAll(db: Db): PurgeResult {
     db.exec("DELETE FROM chunks");
     db.exec("DELETE FROM sources");
     db.exec("DELETE FROM blobs");
+    db.exec("DELETE FROM objects"); // the read cache's base versions go too
     db.exec("DELETE FROM meta WHERE key = 'bulk_delete'");
     return { sources: counts.sources, blobs: blobs.blobs, bytes: blobs.bytes };
   });

@@ -4,7 +4,7 @@
  * Runs after a capture, at most once an hour unless the size cap is passed.
  */
 import type { StoreDeps } from "./deps.ts";
-import { pruneObjects } from "../readcache/objects.ts";
+import { MAX_OBJECT_BYTES, objectBytes, pruneObjects } from "../readcache/objects.ts";
 import { deleteSources, reclaimSpace, type PurgeResult } from "./purge.ts";
 
 const INTERVAL_MS = 3_600_000;
@@ -17,7 +17,7 @@ function storedBytes(deps: StoreDeps): number {
 export function maybeRunRetention(deps: StoreDeps): PurgeResult | null {
   const last = Number(deps.db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'retention_at'").get()?.value ?? 0);
   const due = deps.now() - last >= INTERVAL_MS;
-  if (!due && storedBytes(deps) <= deps.config.retention.maxStoredBytes) return null;
+  if (!due && storedBytes(deps) <= deps.config.retention.maxStoredBytes && objectBytes(deps.db) <= MAX_OBJECT_BYTES) return null;
   return runRetention(deps);
 }
 
@@ -45,7 +45,7 @@ export function runRetention(deps: StoreDeps): PurgeResult {
       bytes = storedBytes(deps);
     }
   }
-  if (config.retention.days > 0) pruneObjects(db, config.retention.days * DAY_MS, now());
+  pruneObjects(db, config.retention.days * DAY_MS, now());
   db.query("INSERT INTO meta (key, value) VALUES ('retention_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value")
     .run(String(now()));
   if (total.sources > 0) reclaimSpace(db);

@@ -130,3 +130,19 @@ describe("sensitive paths", () => {
     expect(isSensitivePath("/r/token.txt", ["token.*"])).toBe(true);
   });
 });
+
+describe("the engine's read cache decision", () => {
+  test("a file with anything redaction would touch is never cached or stored", async () => {
+    const { createEngine } = await import("../../src/engine.ts");
+    const { testConfig, tempDir } = await import("../helpers.ts");
+    const path = `${tempDir()}/s.db`;
+    const engine = createEngine({ config: testConfig(path) });
+    const secret = ["AKIA", "Z7Q2X9R4T6Y8U0W3"].join("");
+    const text = `const key = "${secret}";\nconsole.log(key);\n`;
+    const d = await engine.readcache({ path: "/p/aws.ts", text, shown: [1, 2], wholeFile: true, builtIn: text, versions: [] });
+    expect(d.mode).toBe("full");
+    expect(d.record.trusted).toEqual([]);
+    await engine.close();
+    expect(require("node:fs").readFileSync(path).includes(secret)).toBe(false);
+  });
+});

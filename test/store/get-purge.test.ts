@@ -160,3 +160,39 @@ describe("purge and retention", () => {
     expect(existsSync(store.path)).toBe(true);
   });
 });
+
+describe("review fixes", () => {
+  test("a line longer than the get cap can be read to its end: the cut points at a chunk", async () => {
+    const store = testStore();
+    const long = Array.from({ length: 8000 }, (_, i) => i.toString(36).padStart(4, "0")).join(" "); // ~40 KB, no repeats
+    const text = `a\n${long}\nz\n`;
+    const src = stored(await capture(store, { text, tool: "t", force: true }));
+    const first = okGet(get(store, { source: src.sourceId, lines: { from: 2, to: 3 } }));
+    expect(first.truncated).toBe(true);
+    const chunk = Number(/--chunk (\d+)/.exec(first.next!)![1]);
+    // The chunk named holds the cut point, so reading it makes progress past what was shown.
+    const shownEnd = 2 + first.text.length;
+    const next = okGet(get(store, { source: src.sourceId, chunk }));
+    const at = text.indexOf(next.text, 2);
+    expect(at).toBeLessThanOrEqual(shownEnd);
+    expect(at + next.text.length).toBeGreaterThan(shownEnd);
+    // And the chunks after it reach the end of the line and the next line.
+    let last = "";
+    for (let n = chunk; ; n++) {
+      const g = get(store, { source: src.sourceId, chunk: n });
+      if (!g.ok) break;
+      last = g.text;
+    }
+    expect(last.endsWith("z\n")).toBe(true);
+  });
+
+  test("labels are redacted before they are stored; purge --all clears the read cache's copies", async () => {
+    const store = testStore();
+    const token = ["ghp_", "16C7e42F292c6912E7710c838347Ae178B4a"].join("");
+    await capture(store, { text: noisyLog(400, 2), tool: "bash", label: `curl -H "Authorization: token ${token}"` });
+    expect(JSON.stringify(store.db.query("SELECT label FROM sources").all())).not.toContain(token);
+    store.db.query("INSERT INTO objects (hash, content, bytes, created_at, used_at) VALUES ('h', 'x', 1, 0, 0)").run();
+    purge(store.db, { all: true }, store.now());
+    expect(store.db.query("SELECT count(*) AS n FROM objects").get()).toEqual({ n: 0 });
+  });
+});

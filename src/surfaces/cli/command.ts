@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import type { ConfigLoad } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import type { NextCalls } from "../../store/hints.ts";
@@ -48,6 +49,11 @@ export function positiveInt(value: string | boolean | undefined, flag: string): 
 
 export function str(value: string | boolean | undefined): string | undefined {
   return typeof value === "string" ? value : undefined;
+}
+
+/** A path flag, absolute (relative to the current directory). */
+export function pathOption(value: string | boolean | undefined): string | undefined {
+  return typeof value === "string" ? resolve(value) : undefined;
 }
 
 export function printJson(ctx: CommandContext, value: unknown): void {

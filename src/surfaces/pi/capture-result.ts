@@ -7,7 +7,8 @@ import { readFileSync, statSync } from "node:fs";
 import { toolThresholds, type Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
-import { isSensitivePath } from "../../readcache/sensitive.ts";
+import { absolutePath } from "../../paths.ts";
+import { isSensitiveFile } from "../../readcache/sensitive.ts";
 import { fallbackResult } from "./fallback.ts";
 
 type Content = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string };
@@ -74,7 +75,7 @@ export async function captureToolResult(
 ): Promise<Replacement> {
   if (OWN_TOOLS.has(event.toolName)) return undefined;
   // A sensitive file read is never stored, however big (redaction is a safety net, not a licence).
-  if (event.toolName === "read" && typeof event.input.path === "string" && isSensitivePath(event.input.path, config.readcache.sensitive)) return undefined;
+  if (event.toolName === "read" && typeof event.input.path === "string" && isSensitiveFile(absolutePath(scope.project, event.input.path), config.readcache.sensitive)) return undefined;
   const texts = event.content.filter((c): c is Extract<Content, { type: "text" }> => c.type === "text");
   if (texts.length === 0) return undefined;
   const limits = toolThresholds(config, event.toolName);

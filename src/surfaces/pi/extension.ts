@@ -16,7 +16,6 @@ import { captureToolResult } from "./capture-result.ts";
 import { connect, type Connection } from "./connect.ts";
 import { registerReadCache } from "./readcache.ts";
 import { parseLineRange } from "../../units.ts";
-import { isAbsolute, resolve } from "node:path";
 
 function typeboxParams(spec: ToolSpec): TSchema {
   const props: Record<string, TSchema> = {};
@@ -123,9 +122,8 @@ export default function piSidecar(pi: ExtensionAPI): void {
         if (!path) return say(ctx, "Usage: /readcache-refresh PATH [A-B]");
         const range = lines ? parseLineRange(lines) : undefined;
         if (range === null) return say(ctx, `Lines must look like 10-40, got ${lines}.`);
-        const abs = isAbsolute(path) ? path : resolve(ctx.cwd, path);
-        readcache.refresh(abs, range ? [range.from, range.to] : undefined);
-        say(ctx, `The next read of ${abs}${range ? ` lines ${range.from}-${range.to}` : ""} returns the text.`);
+        readcache.refresh(ctx.cwd, path, range ? [range.from, range.to] : undefined);
+        say(ctx, `The next read of ${path}${range ? ` lines ${range.from}-${range.to}` : ""} returns the text.`);
       },
     });
   }

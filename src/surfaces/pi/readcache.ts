@@ -4,9 +4,9 @@
  * the active branch (rebuilt on start, tree navigation and compaction; updated by each read),
  * and adds `readcache_refresh`, `/readcache-refresh` and `/readcache-status`.
  */
-import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { extname, isAbsolute, resolve } from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { extname } from "node:path";
+import { absolutePath as absolute } from "../../paths.ts";
 import { createReadToolDefinition, type ExtensionAPI, type ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import type { Config } from "../../config.ts";
@@ -14,7 +14,7 @@ import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import type { Range } from "../../readcache/ranges.ts";
 import { readRecordOf, REFRESH_ENTRY, replay } from "../../readcache/replay.ts";
-import { isSensitivePath } from "../../readcache/sensitive.ts";
+import { isSensitiveFile } from "../../readcache/sensitive.ts";
 import { createTrust, type ReadRecord } from "../../readcache/trust.ts";
 import { formatCount, parseLineRange } from "../../units.ts";
 
@@ -22,10 +22,16 @@ const IMAGE = new Set([".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".ico",
 
 type Tally = { modes: Record<string, number>; savedBytes: number; savedTokens: number };
 
-function absolute(cwd: string, path: string): string {
-  const p = path.replace(/^@/, "");
-  if (p === "~" || p.startsWith("~/")) return resolve(homedir(), p.slice(2));
-  return isAbsolute(p) ? p : resolve(cwd, p);
+/** Files the cache handles: regular files up to this size (bigger ones, FIFOs, devices pass through). */
+const MAX_CACHED_BYTES = 8 * 1024 * 1024;
+
+function cacheable(path: string): boolean {
+  try {
+    const st = statSync(path);
+    return st.isFile() && st.size <= MAX_CACHED_BYTES;
+  } catch {
+    return false;
+  }
 }
 
 /** UTF-8 text with no NUL bytes, or null (binary files pass through untouched). */
@@ -71,7 +77,7 @@ export function registerReadCache(pi: ExtensionAPI, config: Readonly<Config>, en
     async execute(id, params, signal, onUpdate, ctx) {
       const builtIn = createReadToolDefinition(ctx.cwd);
       const path = absolute(ctx.cwd, params.path);
-      if (isSensitivePath(path, config.readcache.sensitive) || IMAGE.has(extname(path).toLowerCase())) {
+      if (isSensitiveFile(path, config.readcache.sensitive) || IMAGE.has(extname(path).toLowerCase()) || !cacheable(path)) {
         return builtIn.execute(id, params, signal, onUpdate, ctx);
       }
       let text: string | null = null;
@@ -144,7 +150,7 @@ export function registerReadCache(pi: ExtensionAPI, config: Readonly<Config>, en
       trust.record(r);
       count(r);
     },
-    refresh,
+    refresh: (cwd: string, path: string, range?: Range) => refresh(absolute(cwd, path), range),
     status(): string {
       const modes = Object.entries(tally.modes).map(([m, n]) => `${m} ${n}`).join(", ") || "none yet";
       return `Read cache: ${trust.files()} file${trust.files() === 1 ? "" : "s"} tracked; reads served: ${modes}; ` +

@@ -1,5 +1,4 @@
-import { resolve } from "node:path";
-import { printJson, str, UsageError, type Command } from "../command.ts";
+import { type Command, pathOption, printJson, str, UsageError } from "../command.ts";
 
 export const captureCommand: Command = {
   name: "capture",
@@ -24,7 +23,7 @@ export const captureCommand: Command = {
       tool,
       force: ctx.values.force === true,
       session: str(ctx.values.session) ?? null,
-      project: resolve(str(ctx.values.project) ?? process.cwd()),
+      project: pathOption(ctx.values.project) ?? process.cwd(),
       label: str(ctx.values.label) ?? null,
     });
     if (ctx.json) {

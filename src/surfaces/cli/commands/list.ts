@@ -1,5 +1,5 @@
 import { formatBytes, formatCount } from "../../../units.ts";
-import { FILTER_OPTIONS, positiveInt, printJson, str, type Command } from "../command.ts";
+import { type Command, FILTER_OPTIONS, pathOption, positiveInt, printJson, str } from "../command.ts";
 
 export const listCommand: Command = {
   name: "list",
@@ -8,7 +8,7 @@ export const listCommand: Command = {
   options: { ...FILTER_OPTIONS, limit: { type: "string", help: "at most N sources (default 20)", value: "N" } },
   async run(ctx) {
     const sources = await ctx.engine().list(
-      { session: str(ctx.values.session), tool: str(ctx.values.tool), project: str(ctx.values.project) },
+      { session: str(ctx.values.session), tool: str(ctx.values.tool), project: pathOption(ctx.values.project) },
       positiveInt(ctx.values.limit, "--limit") ?? 20,
     );
     if (ctx.json) {

@@ -1,7 +1,6 @@
-import { resolve } from "node:path";
 import { formatBytes } from "../../../units.ts";
 import { parseDuration } from "../../../units.ts";
-import { printJson, str, UsageError, type Command } from "../command.ts";
+import { type Command, pathOption, printJson, str, UsageError } from "../command.ts";
 
 export const purgeCommand: Command = {
   name: "purge",
@@ -22,7 +21,7 @@ export const purgeCommand: Command = {
       source: str(ctx.values.source),
       olderThanMs,
       session: str(ctx.values.session),
-      project: str(ctx.values.project) === undefined ? undefined : resolve(str(ctx.values.project)!),
+      project: pathOption(ctx.values.project),
       all: ctx.values.all === true,
     };
     const narrowing = [filter.source, filter.olderThanMs, filter.session, filter.project].some((v) => v !== undefined);

@@ -1,4 +1,4 @@
-import { FILTER_OPTIONS, positiveInt, printJson, str, UsageError, type Command } from "../command.ts";
+import { type Command, FILTER_OPTIONS, pathOption, positiveInt, printJson, str, UsageError } from "../command.ts";
 
 export const searchCommand: Command = {
   name: "search",
@@ -17,7 +17,7 @@ export const searchCommand: Command = {
       source: str(ctx.values.source),
       tool: str(ctx.values.tool),
       session: str(ctx.values.session),
-      project: str(ctx.values.project),
+      project: pathOption(ctx.values.project),
       limit: positiveInt(ctx.values.limit, "--limit"),
     });
     if (!result.ok) {

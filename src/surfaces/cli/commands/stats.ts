@@ -1,6 +1,6 @@
 import type { Stats, Tally } from "../../../store/stats.ts";
 import { formatBytes, formatCount } from "../../../units.ts";
-import { FILTER_OPTIONS, printJson, str, type Command } from "../command.ts";
+import { type Command, FILTER_OPTIONS, pathOption, printJson, str } from "../command.ts";
 
 function row(name: string, t: Tally): string {
   return `  ${name.padEnd(24)} ${formatCount(t.captures).padStart(7)} ${formatCount(t.storedTokens).padStart(12)} ` +
@@ -28,7 +28,7 @@ export const statsCommand: Command = {
   usage: "pi-sidecar stats [--session ID] [--tool NAME] [--project DIR]",
   options: { ...FILTER_OPTIONS },
   async run(ctx) {
-    const stats = await ctx.engine().stats({ session: str(ctx.values.session), tool: str(ctx.values.tool), project: str(ctx.values.project) });
+    const stats = await ctx.engine().stats({ session: str(ctx.values.session), tool: str(ctx.values.tool), project: pathOption(ctx.values.project) });
     if (ctx.json) printJson(ctx, stats);
     else ctx.out(formatStats(stats));
     return 0;
