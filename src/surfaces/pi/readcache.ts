@@ -69,11 +69,9 @@ export function registerReadCache(pi: ExtensionAPI, config: Readonly<Config>, en
   pi.on("session_tree", (_e, ctx) => rebuild(ctx));
   pi.on("session_compact", (_e, ctx) => rebuild(ctx));
 
-  const builtInParams = createReadToolDefinition(process.cwd()).parameters;
+  // The built-in's name, description and parameters; execution wraps a built-in made for the call's cwd.
   pi.registerTool({
     ...createReadToolDefinition(process.cwd()),
-    name: "read",
-    parameters: builtInParams,
     async execute(id, params, signal, onUpdate, ctx) {
       const builtIn = createReadToolDefinition(ctx.cwd);
       const path = absolute(ctx.cwd, params.path);

@@ -117,11 +117,9 @@ export function toolCallsOf(run: PiRun): string[] {
 export function stepsScript(steps: { name: string; arguments: Record<string, unknown> }[]): string {
   return writeScript(`const steps = ${JSON.stringify(steps)};
 export default (ctx) => {
-  const done = ctx.messages.filter((m) => m.role === "toolResult").length;
-  const mine = ctx.lastUserText ? done - (ctx.__base ?? 0) : done;
-  const turn = ctx.messages.slice(ctx.messages.map((m) => m.role).lastIndexOf("user")).filter((m) => m.role === "toolResult").length;
-  if (turn < steps.length) return { toolCalls: [steps[turn]] };
-  const results = ctx.messages.slice(ctx.messages.map((m) => m.role).lastIndexOf("user")).filter((m) => m.role === "toolResult");
-  return JSON.stringify(results.map((m) => m.content.map((c) => c.text ?? "").join("")));
+  // Only this prompt's turn counts (a resumed session has earlier ones).
+  const mine = ctx.messages.slice(ctx.messages.map((m) => m.role).lastIndexOf("user")).filter((m) => m.role === "toolResult");
+  if (mine.length < steps.length) return { toolCalls: [steps[mine.length]] };
+  return JSON.stringify(mine.map((m) => m.content.map((c) => c.text ?? "").join("")));
 };`);
 }
