@@ -8,7 +8,7 @@ import type { Failure } from "./errors.ts";
 import { decide, type Decision, type DecideInput } from "./readcache/decide.ts";
 import { createObjectStore } from "./readcache/objects.ts";
 import { redact } from "./store/redact.ts";
-import { immediate } from "./db/open.ts";
+import { immediateAsync } from "./db/open.ts";
 import { countTokens } from "./store/tokens.ts";
 import { capture, type CaptureInput, type CaptureResult } from "./store/capture.ts";
 import type { StoreDeps } from "./store/deps.ts";
@@ -45,6 +45,8 @@ export type EngineOptions = {
   /** How receipts and hits phrase the next call: CLI commands or tool calls. */
   calls?: NextCalls;
   tokens?: TokenCounter;
+  /** Inside a host's process (pi on Bun): wait for other writers with async retries, not in SQLite. */
+  busyTimeoutMs?: number;
 };
 
 /** Runs async operations one at a time, in call order (one connection, no interleaving). */
@@ -64,7 +66,7 @@ export function createEngine(options: EngineOptions): Engine {
   const tokens = options.tokens ?? workerTokenCounter();
   const store = (): StoreDeps => {
     if (!deps) {
-      db ??= openDatabase(config.db);
+      db ??= openDatabase(config.db, { busyTimeoutMs: options.busyTimeoutMs });
       deps = { db, config, now: options.now ?? Date.now, calls: options.calls ?? CLI_CALLS, tokens, retrievals: createRetrievalLog(db) };
     }
     return deps;
@@ -72,10 +74,10 @@ export function createEngine(options: EngineOptions): Engine {
   const one = serial();
   // Retrieval accounting is written a second after a search or get, or at once when stats are read.
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
-  const flush = () => {
+  const flush = async () => {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = null;
-    deps?.retrievals.flush();
+    await deps?.retrievals.flushAsync();
   };
   const later = <T>(result: T): T => {
     if (!flushTimer && deps && deps.retrievals.pending() > 0) {
@@ -91,23 +93,25 @@ export function createEngine(options: EngineOptions): Engine {
     get: (input) => one(() => later(get(store(), input))),
     exportSource: (id, out, overwrite) => one(() => exportSource(store(), id, out, overwrite)),
     list: (filter, limit) => one(() => listSources(store(), filter, limit)),
-    stats: (filter) => one(() => (flush(), getStats(store(), filter))),
+    stats: (filter) => one(async () => (await flush(), getStats(store(), filter))),
     purge: (filter) => one(() => purge(store().db, filter, store().now())),
     retention: () => one(() => runRetention(store())),
     readcache: (input) =>
-      one(() => {
+      one(async () => {
         const { db, now } = store();
-        const objects = createObjectStore(db, now);
         // Nothing secret is persisted: a file with anything redaction would touch is not cached.
         if (redact(input.text).count > 0) {
           return { mode: "full" as const, text: input.builtIn, record: { v: 1 as const, path: input.path, hash: "", lines: 0, mode: "full", trusted: [], saved: { bytes: 0, tokens: 0 } } };
         }
-        const decision = immediate(db, () => {
-          const d = decide(input, objects);
-          // The version the model now has some of is kept as a base for later reads.
-          if (d.record.trusted.length > 0) objects.put(d.record.hash, input.text);
-          return d;
-        });
+        const objects = createObjectStore(db, now);
+        const decision = decide(input, objects); // reads only
+        // The version the model now has some of is kept as a base for later reads.
+        if (decision.record.trusted.length > 0 || decision.base) {
+          await immediateAsync(db, async () => {
+            if (decision.record.trusted.length > 0) objects.put(decision.record.hash, input.text);
+            if (decision.base) objects.touch(decision.base);
+          });
+        }
         maybeRunRetention(store());
         // Saved = what the built-in read would have sent minus what was sent: truncation is not saving.
         const saved = decision.mode === "full"
@@ -116,8 +120,8 @@ export function createEngine(options: EngineOptions): Engine {
         return { ...decision, record: { ...decision.record, saved } };
       }),
     close: () =>
-      one(() => {
-        flush();
+      one(async () => {
+        await flush();
         tokens.close();
         db?.close();
         db = null;

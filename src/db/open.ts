@@ -36,7 +36,14 @@ function explain(path: string, error: unknown): AppError {
   return new AppError("DB_ERROR", `Database ${path}: ${reason}`, { cause: error });
 }
 
-export type OpenOptions = { migrations?: readonly string[] };
+export type OpenOptions = {
+  migrations?: readonly string[];
+  /**
+   * How long one statement waits for another process's write lock inside SQLite (a blocking
+   * wait). An engine inside pi's own process keeps it short and waits with async retries instead.
+   */
+  busyTimeoutMs?: number;
+};
 
 /**
  * Opens (creating if needed) the one SQLite file: WAL, busy timeout, foreign keys,
@@ -62,7 +69,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   }
   try {
     if (isNew) chmodSync(path, 0o600);
-    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
     // The first real read: fails here on a file that is not a database.
     const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
     if (version === 0) db.exec("PRAGMA auto_vacuum = INCREMENTAL");

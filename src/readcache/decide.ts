@@ -27,7 +27,8 @@ export type DecideInput = {
   versions: Version[];
 };
 
-export type Decision = { mode: ReadMode; text: string; record: ReadRecord };
+/** `base`: the earlier version the answer was derived from (unchanged_range, diff). */
+export type Decision = { mode: ReadMode; text: string; record: ReadRecord; base?: string };
 
 export function contentHash(text: string): string {
   return new Bun.CryptoHasher("sha256").update(text).digest("hex");
@@ -69,11 +70,14 @@ export function decide(input: DecideInput, objects: ObjectStore): Decision {
       if (v.hash === hash || !covers(v.ranges, shown)) continue;
       const old = objects.get(v.hash);
       if (old !== null && linesOf(old, shown) === wanted) {
-        return make(
-          "unchanged_range",
-          `[readcache: unchanged_range] ${input.path}: ${span(shown)} are the same as when they were shown to you; the file changed elsewhere (${lines} lines now).`,
-          [shown],
-        );
+        return {
+          ...make(
+            "unchanged_range",
+            `[readcache: unchanged_range] ${input.path}: ${span(shown)} are the same as when they were shown to you; the file changed elsewhere (${lines} lines now).`,
+            [shown],
+          ),
+          base: v.hash,
+        };
       }
     }
   }
@@ -85,7 +89,7 @@ export function decide(input: DecideInput, objects: ObjectStore): Decision {
       const p = unifiedPatch(input.path, old, input.text);
       if (!diffWorthIt(p, Buffer.byteLength(input.text), lines)) break;
       const changed = `${p.changedLines} line${p.changedLines === 1 ? "" : "s"} changed of ${lines}`;
-      return make("diff", `[readcache: diff] ${input.path}: ${changed} since you last read it in full.\n${p.patch}`, [[1, Math.max(1, lines)]]);
+      return { ...make("diff", `[readcache: diff] ${input.path}: ${changed} since you last read it in full.\n${p.patch}`, [[1, Math.max(1, lines)]]), base: v.hash };
     }
   }
   return make("full", input.builtIn, shown ? [shown] : []);

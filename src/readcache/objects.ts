@@ -1,14 +1,14 @@
 /** Base versions of files, content-addressed in the sidecar database (never in the user's repo). */
 import type { Db } from "../db/open.ts";
 
-export type ObjectStore = { get(hash: string): string | null; put(hash: string, content: string): void };
+/** `get` only reads; `touch` (in a write transaction) marks a base version as used. */
+export type ObjectStore = { get(hash: string): string | null; put(hash: string, content: string): void; touch(hash: string): void };
 
 export function createObjectStore(db: Db, now: () => number): ObjectStore {
   return {
-    get(hash) {
-      const row = db.query<{ content: string }, [string]>("SELECT content FROM objects WHERE hash = ?").get(hash);
-      if (row) db.query("UPDATE objects SET used_at = ? WHERE hash = ?").run(now(), hash);
-      return row?.content ?? null;
+    get: (hash) => db.query<{ content: string }, [string]>("SELECT content FROM objects WHERE hash = ?").get(hash)?.content ?? null,
+    touch(hash) {
+      db.query("UPDATE objects SET used_at = ? WHERE hash = ?").run(now(), hash);
     },
     put(hash, content) {
       db.query(

@@ -14,7 +14,17 @@ function storedBytes(deps: StoreDeps): number {
   return deps.db.query<{ bytes: number }, []>("SELECT total(bytes) AS bytes FROM blobs").get()!.bytes;
 }
 
+/** Best effort: retention that finds the database busy runs next time instead of failing a capture. */
 export function maybeRunRetention(deps: StoreDeps): PurgeResult | null {
+  try {
+    return retentionIfDue(deps);
+  } catch (error) {
+    if (String((error as { code?: unknown }).code ?? "").startsWith("SQLITE_BUSY")) return null;
+    throw error;
+  }
+}
+
+function retentionIfDue(deps: StoreDeps): PurgeResult | null {
   const last = Number(deps.db.query<{ value: string }, []>("SELECT value FROM meta WHERE key = 'retention_at'").get()?.value ?? 0);
   const due = deps.now() - last >= INTERVAL_MS;
   if (!due && storedBytes(deps) <= deps.config.retention.maxStoredBytes && objectBytes(deps.db) <= MAX_OBJECT_BYTES) return null;

@@ -92,3 +92,30 @@ describe("several processes on one database", () => {
     db.close();
   }, 120_000);
 });
+
+describe("an engine inside a host process (pi on Bun)", () => {
+  test("waits for another process's write lock without blocking its event loop, and loses nothing", async () => {
+    const { createEngine } = await import("../../src/engine.ts");
+    const { testConfig, noisyLog } = await import("../helpers.ts");
+    const path = join(tempDir(), "busy.db");
+    openDatabase(path).close();
+    // Another process takes the write lock for 1.5 s.
+    const holder = Bun.spawn([BUN, "-e", `const { Database } = require("bun:sqlite"); const db = new Database(${JSON.stringify(path)});
+      db.exec("BEGIN IMMEDIATE"); console.log("locked"); Bun.sleepSync(1500); db.exec("COMMIT"); db.close();`], { stdout: "pipe" });
+    const reader = holder.stdout.getReader();
+    await reader.read(); // "locked"
+    const engine = createEngine({ config: testConfig(path), busyTimeoutMs: 50 });
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 50);
+    const started = performance.now();
+    const r = await engine.capture({ text: noisyLog(500, 5), tool: "bash" });
+    const waited = performance.now() - started;
+    clearInterval(timer);
+    await holder.exited;
+    expect(r.stored).toBe(true);
+    expect(waited).toBeGreaterThan(1000);
+    expect(ticks).toBeGreaterThan(10); // the event loop kept running while it waited
+    expect((await engine.list({}, 5)).length).toBe(1);
+    await engine.close();
+  }, 30_000);
+});

@@ -60,7 +60,8 @@ export async function connect(config: Readonly<Config>, log: (line: string) => v
       const bundle = join(dir, "engine.js");
       const source = existsSync(bundle) ? pathToFileURL(bundle).href : new URL("./in-process-engine.ts", import.meta.url).href;
       const mod = (existsSync(bundle) ? nativeRequire(bundle) : await import(source)) as typeof import("./in-process-engine.ts");
-      return { engine: mod.createEngine({ config, calls: mod.TOOL_CALLS }), transport: "in-process" };
+      // pi's event loop must not stall on another process's write lock: short SQLite waits, async retries.
+      return { engine: mod.createEngine({ config, calls: mod.TOOL_CALLS, busyTimeoutMs: 250 }), transport: "in-process" };
     }
   }
   const [command, ...prefix] = findCommand(config, dir);
