@@ -20,6 +20,10 @@ export type Config = {
     chunkBytes: number;
     receiptBytes: number;
     tools: Record<string, ToolRule>;
+    /** Only these tools are captured (empty: every tool). */
+    include: string[];
+    /** These tools are never captured. */
+    exclude: string[];
   };
   search: { limit: number; maxLinesPerHit: number; maxResponseBytes: number };
   get: { maxBytes: number };
@@ -49,6 +53,8 @@ export function defaultConfig(env: Record<string, string | undefined> = process.
       chunkBytes: 4096,
       receiptBytes: 2048,
       tools: {},
+      include: [],
+      exclude: [],
     },
     search: { limit: 5, maxLinesPerHit: 6, maxResponseBytes: 4096 },
     get: { maxBytes: 16 * 1024 },
@@ -68,6 +74,8 @@ const RULES: Record<string, Rule> = {
   "capture.thresholdLines": { kind: "int", min: 1, max: 10_000_000 },
   "capture.chunkBytes": { kind: "size", min: 512, max: 64 * 1024 },
   "capture.receiptBytes": { kind: "size", min: 512, max: 16 * 1024 },
+  "capture.include": { kind: "list" },
+  "capture.exclude": { kind: "list" },
   "search.limit": { kind: "int", min: 1, max: 50 },
   "search.maxLinesPerHit": { kind: "int", min: 1, max: 50 },
   "search.maxResponseBytes": { kind: "size", min: 512, max: 256 * 1024 },
@@ -281,8 +289,9 @@ export function loadConfig(options: LoadOptions = {}): ConfigLoad {
 /** The thresholds that apply to one tool, after its per-tool rule. */
 export function toolThresholds(config: Readonly<Config>, tool: string): { enabled: boolean; bytes: number; lines: number } {
   const rule = config.capture.tools[tool] ?? {};
+  const listed = (config.capture.include.length === 0 || config.capture.include.includes(tool)) && !config.capture.exclude.includes(tool);
   return {
-    enabled: rule.enabled ?? true,
+    enabled: rule.enabled ?? listed,
     bytes: rule.thresholdBytes ?? config.capture.thresholdBytes,
     lines: rule.thresholdLines ?? config.capture.thresholdLines,
   };

@@ -70,6 +70,17 @@ describe("config", () => {
     expect(toolThresholds(config, "bash")).toEqual({ enabled: true, bytes: 24576, lines: 300 });
     expect(errors.join()).toContain("capture.tools.grep.color");
   });
+
+  test("include and exclude lists; a per-tool rule wins over them", () => {
+    const { env, cwd } = setup({ capture: { include: ["bash", "mcp", "web"], exclude: ["web"], tools: { read: { enabled: true } } } });
+    const { config } = loadConfig({ env, cwd });
+    expect(toolThresholds(config, "bash").enabled).toBe(true);
+    expect(toolThresholds(config, "grep").enabled).toBe(false); // not included
+    expect(toolThresholds(config, "web").enabled).toBe(false); // excluded
+    expect(toolThresholds(config, "read").enabled).toBe(true); // its own rule
+    const fromEnv = loadConfig({ env: { ...env }, cwd, noFiles: true });
+    expect(fromEnv.config.capture.include).toEqual([]);
+  });
 });
 
 describe("config paths and trust", () => {

@@ -74,7 +74,7 @@ export type Tally = {
   netSavedTokens: number;
 };
 
-export type StatsFilter = { session?: string; tool?: string; project?: string };
+export type StatsFilter = { session?: string; tool?: string; project?: string; source?: string };
 
 export type Stats = {
   tokenizer: string;
@@ -108,6 +108,7 @@ export function getStats(deps: StoreDeps, filter: StatsFilter = {}, recentLimit 
   if (filter.session) (conds.push("s.session = ?"), params.push(filter.session));
   if (filter.tool) (conds.push("s.tool = ?"), params.push(filter.tool));
   if (filter.project) (conds.push("s.project = ?"), params.push(filter.project));
+  if (filter.source) (conds.push("s.handle = ?"), params.push(filter.source));
   const where = conds.length > 0 ? `WHERE ${conds.join(" AND ")}` : "";
   const from = `FROM sources s JOIN blobs b ON b.id = s.blob_id ${where}`;
   const totals = withNet(db.query<Omit<Tally, "netSavedTokens">, string[]>(`SELECT ${TALLY} ${from}`).get(...params)!);

@@ -156,6 +156,8 @@ describe("purge and retention", () => {
     expect(s.totals.retrievedBytes).toBeGreaterThan(0);
     expect(s.totals.netSavedTokens).toBe(s.totals.storedTokens - s.totals.receiptTokens - s.totals.retrievedTokens);
     expect(s.byTool[0]!.tool).toBe("bash");
+    expect(getStats(store, { source: src.sourceId }).totals.captures).toBe(1);
+    expect(getStats(store, { source: "ctx_other" }).totals.captures).toBe(0);
     expect(s.bySession[0]!.session).toBe("s");
     expect(existsSync(store.path)).toBe(true);
   });

@@ -25,10 +25,12 @@ export function formatStats(s: Stats): string {
 export const statsCommand: Command = {
   name: "stats",
   summary: "what was stored, what receipts and retrieval cost, and the net saving, in tokens",
-  usage: "pi-sidecar stats [--session ID] [--tool NAME] [--project DIR]",
-  options: { ...FILTER_OPTIONS },
+  usage: "pi-sidecar stats [--source ID] [--session ID] [--tool NAME] [--project DIR]",
+  options: { source: { type: "string", help: "only this source", value: "ID" }, ...FILTER_OPTIONS },
   async run(ctx) {
-    const stats = await ctx.engine().stats({ session: str(ctx.values.session), tool: str(ctx.values.tool), project: pathOption(ctx.values.project) });
+    const stats = await ctx.engine().stats({
+      source: str(ctx.values.source), session: str(ctx.values.session), tool: str(ctx.values.tool), project: pathOption(ctx.values.project),
+    });
     if (ctx.json) printJson(ctx, stats);
     else ctx.out(formatStats(stats));
     return 0;
