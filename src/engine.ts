@@ -5,17 +5,14 @@
 import type { Config } from "./config.ts";
 import { openDatabase, type Db } from "./db/open.ts";
 import type { Failure } from "./errors.ts";
-import { decide, type Decision, type DecideInput } from "./readcache/decide.ts";
-import { createObjectStore } from "./readcache/objects.ts";
-import { redact } from "./store/redact.ts";
-import { immediateAsync } from "./db/open.ts";
-import { countTokens } from "./store/tokens.ts";
+import type { Decision, DecideInput } from "./readcache/decide.ts";
+import { readWithCache } from "./readcache/read.ts";
 import { capture, type CaptureInput, type CaptureResult } from "./store/capture.ts";
 import type { StoreDeps } from "./store/deps.ts";
 import { exportSource, get, listSources, type GetInput, type GetResult, type SourceInfo } from "./store/get.ts";
 import { CLI_CALLS, type NextCalls } from "./store/hints.ts";
 import { purge, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
-import { maybeRunRetention, runRetention } from "./store/retention.ts";
+import { runRetention } from "./store/retention.ts";
 import { search, type SearchInput, type SearchResult } from "./store/search.ts";
 import { createRetrievalLog, getStats, type Stats, type StatsFilter } from "./store/stats.ts";
 import { workerTokenCounter, type TokenCounter } from "./store/token-counter.ts";
@@ -96,29 +93,7 @@ export function createEngine(options: EngineOptions): Engine {
     stats: (filter) => one(async () => (await flush(), getStats(store(), filter))),
     purge: (filter) => one(() => purge(store().db, filter, store().now())),
     retention: () => one(() => runRetention(store())),
-    readcache: (input) =>
-      one(async () => {
-        const { db, now } = store();
-        // Nothing secret is persisted: a file with anything redaction would touch is not cached.
-        if (redact(input.text).count > 0) {
-          return { mode: "full" as const, text: input.builtIn, record: { v: 1 as const, path: input.path, hash: "", lines: 0, mode: "full", trusted: [], saved: { bytes: 0, tokens: 0 } } };
-        }
-        const objects = createObjectStore(db, now);
-        const decision = decide(input, objects); // reads only
-        // The version the model now has some of is kept as a base for later reads.
-        if (decision.record.trusted.length > 0 || decision.base) {
-          await immediateAsync(db, async () => {
-            if (decision.record.trusted.length > 0) objects.put(decision.record.hash, input.text);
-            if (decision.base) objects.touch(decision.base);
-          });
-        }
-        maybeRunRetention(store());
-        // Saved = what the built-in read would have sent minus what was sent: truncation is not saving.
-        const saved = decision.mode === "full"
-          ? { bytes: 0, tokens: 0 }
-          : { bytes: Buffer.byteLength(input.builtIn) - Buffer.byteLength(decision.text), tokens: countTokens(input.builtIn) - countTokens(decision.text) };
-        return { ...decision, record: { ...decision.record, saved } };
-      }),
+    readcache: (input) => one(() => readWithCache(store(), input)),
     close: () =>
       one(async () => {
         await flush();
