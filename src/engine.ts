@@ -14,10 +14,11 @@ import { CLI_CALLS, type NextCalls } from "./store/hints.ts";
 import { purge, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
 import { runRetention } from "./store/retention.ts";
 import { search, type SearchInput, type SearchResult } from "./store/search.ts";
+import type { SourceFilter } from "./store/source-filter.ts";
 import { createRetrievalLog, getStats, type Stats, type StatsFilter } from "./store/stats.ts";
 import { workerTokenCounter, type TokenCounter } from "./store/token-counter.ts";
 
-export type SourceFilter = { session?: string; tool?: string; project?: string };
+export type { SourceFilter } from "./store/source-filter.ts";
 
 export type Engine = {
   readonly config: Readonly<Config>;

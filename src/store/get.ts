@@ -7,6 +7,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import { AppError, errorMessage, fail, type Failure } from "../errors.ts";
 import { utf8Length } from "./chunk.ts";
 import type { StoreDeps } from "./deps.ts";
+import { sourceConditions, type SourceFilter } from "./source-filter.ts";
 
 export type GetInput = { source: string; chunk?: number; lines?: { from: number; to: number }; around?: number };
 
@@ -172,12 +173,8 @@ export type SourceInfo = {
   createdAt: number; bytes: number; lines: number; chunks: number; tokens: number; redactions: number;
 };
 
-export function listSources(deps: StoreDeps, filter: { session?: string; tool?: string; project?: string } = {}, limit = 20): SourceInfo[] {
-  const conds: string[] = [];
-  const params: (string | number)[] = [];
-  if (filter.session) (conds.push("s.session = ?"), params.push(filter.session));
-  if (filter.tool) (conds.push("s.tool = ?"), params.push(filter.tool));
-  if (filter.project) (conds.push("s.project = ?"), params.push(filter.project));
+export function listSources(deps: StoreDeps, filter: SourceFilter = {}, limit = 20): SourceInfo[] {
+  const { conds, params } = sourceConditions(filter);
   return deps.db.query<SourceInfo, (string | number)[]>(
     `SELECT s.handle AS sourceId, s.tool, s.session, s.project, s.label, s.created_at AS createdAt, b.bytes, b.lines,
        b.chunk_count AS chunks, b.tokens, s.redactions

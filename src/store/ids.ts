@@ -7,5 +7,3 @@ export function newHandle(): string {
   for (const b of bytes) out += ALPHABET[b % ALPHABET.length];
   return out;
 }
-
-export const HANDLE_PATTERN = /^ctx_[a-z0-9]{4,32}$/;

@@ -5,11 +5,12 @@
  */
 import { fail, type Failure } from "../errors.ts";
 import type { StoreDeps } from "./deps.ts";
+import { sourceConditions, type SourceFilter } from "./source-filter.ts";
 import { matchersFor, matchingLines, type HitLine, type Matcher } from "./hit-lines.ts";
 import { isIdentifierLike, parseQuery, quote, substringsAnd, trigramsOf, wordsAnd, wordsOr, wordsPrefixAnd } from "./query.ts";
 import { correctWord } from "./typo.ts";
 
-export type SearchFilter = { source?: string; tool?: string; session?: string; project?: string };
+export type SearchFilter = SourceFilter;
 export type SearchInput = SearchFilter & { query: string; limit?: number };
 export type SearchMode = "all words" | "any word" | "typo-tolerant" | "no match";
 
@@ -53,12 +54,7 @@ function rangeSql(table: string, f: Filter): { sql: string; params: number[] } {
 }
 
 function filterSql(deps: StoreDeps, f: SearchFilter): Filter {
-  const conds: string[] = [];
-  const params: string[] = [];
-  if (f.source) (conds.push("s.handle = ?"), params.push(f.source));
-  if (f.tool) (conds.push("s.tool = ?"), params.push(f.tool));
-  if (f.session) (conds.push("s.session = ?"), params.push(f.session));
-  if (f.project) (conds.push("s.project = ?"), params.push(f.project));
+  const { conds, params } = sourceConditions(f);
   const and = conds.map((c) => ` AND ${c}`).join("");
   const sql = conds.length > 0 ? ` AND EXISTS (SELECT 1 FROM sources s WHERE s.blob_id = c.blob_id${and})` : "";
   const range = f.source

@@ -5,6 +5,7 @@
 import { statSync } from "node:fs";
 import { immediate, immediateAsync, type Db } from "../db/open.ts";
 import type { StoreDeps } from "./deps.ts";
+import { sourceConditions, type SourceFilter } from "./source-filter.ts";
 import { countTokens, TOKENIZER } from "./tokens.ts";
 
 export type RetrievalPart = { sourceId: string; text: string };
@@ -74,7 +75,7 @@ export type Tally = {
   netSavedTokens: number;
 };
 
-export type StatsFilter = { session?: string; tool?: string; project?: string; source?: string };
+export type StatsFilter = SourceFilter;
 
 export type Stats = {
   tokenizer: string;
@@ -103,12 +104,7 @@ function fileSize(path: string): number {
 
 export function getStats(deps: StoreDeps, filter: StatsFilter = {}, recentLimit = 10): Stats {
   const { db } = deps;
-  const conds: string[] = [];
-  const params: string[] = [];
-  if (filter.session) (conds.push("s.session = ?"), params.push(filter.session));
-  if (filter.tool) (conds.push("s.tool = ?"), params.push(filter.tool));
-  if (filter.project) (conds.push("s.project = ?"), params.push(filter.project));
-  if (filter.source) (conds.push("s.handle = ?"), params.push(filter.source));
+  const { conds, params } = sourceConditions(filter);
   const where = conds.length > 0 ? `WHERE ${conds.join(" AND ")}` : "";
   const from = `FROM sources s JOIN blobs b ON b.id = s.blob_id ${where}`;
   const totals = withNet(db.query<Omit<Tally, "netSavedTokens">, string[]>(`SELECT ${TALLY} ${from}`).get(...params)!);

@@ -9,6 +9,7 @@ import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import { absolutePath } from "../../paths.ts";
 import { isSensitiveFile } from "../../readcache/sensitive.ts";
+import { countLines } from "../../store/chunk.ts";
 import { fallbackResult } from "./fallback.ts";
 
 type Content = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string };
@@ -26,12 +27,6 @@ export type Replacement = { content: Content[]; details: Record<string, unknown>
 /** Our own retrieval tools are never captured again. */
 const OWN_TOOLS = new Set(["context_search", "context_get", "context_stats", "context_purge"]);
 const MAX_FULL_OUTPUT = 256 * 1024 * 1024;
-
-function lineCount(text: string): number {
-  let n = 1;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return n;
-}
 
 /** A short note on what produced the output, for `list` and stats. */
 export function describeInput(input: Record<string, unknown>): string | null {
@@ -80,7 +75,7 @@ export async function captureToolResult(
   if (texts.length === 0) return undefined;
   const limits = toolThresholds(config, event.toolName);
   const text = fullOutput(event.details) ?? texts.map((t) => t.text).join("\n");
-  if (!limits.enabled || (Buffer.byteLength(text) <= limits.bytes && lineCount(text) <= limits.lines)) return undefined;
+  if (!limits.enabled || (Buffer.byteLength(text) <= limits.bytes && countLines(text) <= limits.lines)) return undefined;
   const images = event.content.filter((c) => c.type !== "text");
   if (engine) {
     try {

@@ -16,6 +16,7 @@ import type { Range } from "../../readcache/ranges.ts";
 import { readRecordOf, REFRESH_ENTRY, replay } from "../../readcache/replay.ts";
 import { isSensitiveFile } from "../../readcache/sensitive.ts";
 import { createTrust, type ReadRecord } from "../../readcache/trust.ts";
+import { countLines } from "../../store/chunk.ts";
 import { formatCount, parseLineRange } from "../../units.ts";
 
 const IMAGE = new Set([".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".ico", ".svgz"]);
@@ -42,13 +43,6 @@ function textOf(bytes: Buffer): string | null {
   } catch {
     return null;
   }
-}
-
-function lineCount(text: string): number {
-  if (text.length === 0) return 0;
-  let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return text.endsWith("\n") ? n : n + 1;
 }
 
 export function registerReadCache(pi: ExtensionAPI, config: Readonly<Config>, engine: () => Promise<Engine | null>, log: (line: string) => void) {
@@ -94,7 +88,7 @@ export function registerReadCache(pi: ExtensionAPI, config: Readonly<Config>, en
       }
       const e = await engine();
       if (!e) return result;
-      const lines = lineCount(text);
+      const lines = countLines(text);
       // As pi's read computes them: offset and limit go through Array.slice, so they count as integers.
       const offset = Math.max(1, Math.floor(Number(params.offset ?? 1)) || 1);
       const limit = params.limit === undefined ? undefined : Math.floor(Number(params.limit));

@@ -8,7 +8,6 @@ export type EngineMethod = Exclude<keyof Engine, "config" | "close">;
 
 export const ENGINE_METHODS: readonly EngineMethod[] = ["capture", "search", "get", "exportSource", "list", "stats", "purge", "retention", "readcache"];
 
-export type RpcRequest = { jsonrpc: "2.0"; id: number | string; method: string; params?: unknown[] };
 export type RpcError = { code: number; message: string; data?: { code?: string } };
 export type RpcResponse = { jsonrpc: "2.0"; id: number | string | null; result?: unknown; error?: RpcError };
 
