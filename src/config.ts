@@ -40,6 +40,16 @@ export type Config = {
     /** The pi-sidecar binary the stdio transport runs ("" = found next to the extension, then on PATH). */
     binary: string;
   };
+  mcp: {
+    /** Connect the servers in mcp.json (pi extension and `pi-sidecar mcp`). */
+    enabled: boolean;
+    /** The mode of servers that do not name one. */
+    mode: "catalog" | "stubs" | "eager";
+    /** Forces one mode on every server ("none": each server's own). */
+    force: "none" | "catalog" | "stubs" | "eager";
+    /** Per request to an MCP server (progress resets it); a server's timeout_ms wins. */
+    requestTimeoutMs: number;
+  };
 };
 
 export type ConfigLoad = { config: Readonly<Config>; errors: string[]; files: string[] };
@@ -61,6 +71,7 @@ export function defaultConfig(env: Record<string, string | undefined> = process.
     retention: { days: 7, maxStoredBytes: 512 * 1024 * 1024 },
     readcache: { enabled: true, sensitive: [] },
     pi: { engine: "auto", binary: "" },
+    mcp: { enabled: true, mode: "catalog", force: "none", requestTimeoutMs: 60_000 },
   };
 }
 
@@ -86,6 +97,10 @@ const RULES: Record<string, Rule> = {
   "readcache.sensitive": { kind: "list" },
   "pi.engine": { kind: "enum", values: ["auto", "in-process", "stdio"] },
   "pi.binary": { kind: "path" },
+  "mcp.enabled": { kind: "bool" },
+  "mcp.mode": { kind: "enum", values: ["catalog", "stubs", "eager"] },
+  "mcp.force": { kind: "enum", values: ["none", "catalog", "stubs", "eager"] },
+  "mcp.requestTimeoutMs": { kind: "int", min: 100, max: 3_600_000 },
 };
 
 const TOOL_RULES: Record<string, Rule> = {
@@ -107,6 +122,9 @@ export const ENV_KEYS: Record<string, string> = {
   PI_SIDECAR_READCACHE: "readcache.enabled",
   PI_SIDECAR_ENGINE: "pi.engine",
   PI_SIDECAR_BIN: "pi.binary",
+  PI_SIDECAR_MCP: "mcp.enabled",
+  PI_SIDECAR_MCP_MODE: "mcp.force",
+  PI_SIDECAR_MCP_TIMEOUT_MS: "mcp.requestTimeoutMs",
 };
 
 /** "~/x" is the home folder; a relative path is relative to the file that names it (or the cwd). */

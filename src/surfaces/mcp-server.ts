@@ -1,12 +1,17 @@
 /**
- * `pi-sidecar mcp`: the context tools over MCP stdio for any MCP client (Claude Code, Codex,
- * Cursor, ...). Tools only; stdout carries protocol frames and nothing else.
+ * `pi-sidecar mcp`: the context tools over MCP for any MCP client (Claude Code, Codex, Cursor,
+ * ...), and in front of them the user's own MCP servers through the gateway, in the same modes
+ * as in pi (`tools/list_changed` after a promotion). Tools only; stdout carries protocol frames
+ * and nothing else.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Config } from "../config.ts";
 import type { Engine } from "../engine.ts";
+import type { Gateway } from "../mcp/gateway.ts";
+import { captureToolResult } from "./pi/capture-result.ts";
 import { VERSION } from "../version.ts";
 import { jsonSchema, MCP_TOOLS } from "./tools/definitions.ts";
 import { runTool, type ToolScope } from "./tools/handlers.ts";
@@ -29,11 +34,24 @@ export function mcpTools(): Tool[] {
   }));
 }
 
-export function createMcpServer(engine: Engine, scope: ToolScope): Server {
+export type ServeOptions = { engine: Engine; scope: ToolScope; config: Readonly<Config>; gateway: Gateway | null };
+
+/** An upstream result with its text over the threshold replaced by a receipt; other blocks kept. */
+async function captured(o: ServeOptions, tool: string, input: Record<string, unknown>, result: CallToolResult): Promise<CallToolResult> {
+  const texts = result.content.filter((c) => c.type === "text") as { type: "text"; text: string }[];
+  const replacement = await captureToolResult(o.engine, o.config, { toolName: tool, input, content: texts, details: undefined, isError: result.isError === true }, { session: o.scope.session ?? "mcp", project: o.scope.project ?? process.cwd() }, () => "the engine failed");
+  if (!replacement) return result;
+  const receipt = replacement.content.filter((c) => c.type === "text");
+  // Structured content is the same data as the text: it stays out too (the receipt covers it).
+  return { content: [...receipt, ...result.content.filter((c) => c.type !== "text")], isError: result.isError };
+}
+
+export function createMcpServer(o: ServeOptions): Server {
+  const { engine, scope, gateway } = o;
   const server = new Server(
     { name: "pi-sidecar", title: "pi-sidecar context store", version: VERSION },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: { listChanged: gateway !== null } },
       instructions:
         "Large outputs live in pi-sidecar's store. Index big files or texts with context_index instead of reading them, " +
         "then context_search with distinctive words and context_get the exact lines.",
@@ -41,11 +59,21 @@ export function createMcpServer(engine: Engine, scope: ToolScope): Server {
   );
   const tools = mcpTools();
   const known = new Set(tools.map((t) => t.name));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const upstream = (): Tool[] => (gateway?.exposed() ?? []).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool["inputSchema"] }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools, ...upstream()] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
+    if (!known.has(name) && gateway && upstream().some((t) => t.name === name)) {
+      const token = request.params._meta?.progressToken;
+      const r = await gateway.call(name, args ?? {}, {
+        signal: extra.signal,
+        onProgress: token === undefined ? undefined : (progress, total, message) =>
+          void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } }).catch(() => {}),
+      });
+      return captured(o, name, (args ?? {}) as Record<string, unknown>, r.result);
+    }
     if (!known.has(name)) {
-      return { content: [{ type: "text", text: `Unknown tool "${name}". Tools: ${[...known].join(", ")}.` }], isError: true };
+      return { content: [{ type: "text", text: `Unknown tool "${name}". Tools: ${[...known, ...upstream().map((t) => t.name)].join(", ")}.` }], isError: true };
     }
     const outcome = await runTool(engine, name, (args ?? {}) as Record<string, unknown>, scope);
     return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };
@@ -54,8 +82,9 @@ export function createMcpServer(engine: Engine, scope: ToolScope): Server {
 }
 
 /** Serves over stdio until the client closes the connection. */
-export async function serveMcpStdio(engine: Engine, scope: ToolScope): Promise<void> {
-  const server = createMcpServer(engine, scope);
+export async function serveMcpStdio(o: ServeOptions): Promise<void> {
+  const server = createMcpServer(o);
+  o.gateway?.onChange(() => void server.sendToolListChanged().catch(() => {}));
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     server.onclose = () => done();
@@ -72,7 +101,7 @@ export async function serveMcpStdio(engine: Engine, scope: ToolScope): Promise<v
  * the conformance suite). Stateless: each request gets its own server and transport; the
  * engine behind them is shared. Host headers other than 127.0.0.1/localhost are refused.
  */
-export function serveMcpHttp(engine: Engine, scope: ToolScope, port = 0): { url: string; stop: () => Promise<void> } {
+export function serveMcpHttp(o: ServeOptions, port = 0): { url: string; stop: () => Promise<void> } {
   const http: { port: number | undefined; stop: (force?: boolean) => Promise<void> } = Bun.serve({
     hostname: "127.0.0.1",
     port,
@@ -85,7 +114,7 @@ export function serveMcpHttp(engine: Engine, scope: ToolScope, port = 0): { url:
         enableDnsRebindingProtection: true,
         allowedHosts: [`127.0.0.1:${http.port}`, `localhost:${http.port}`],
       });
-      const server = createMcpServer(engine, scope);
+      const server = createMcpServer(o);
       await server.connect(transport);
       return transport.handleRequest(request);
     },

@@ -18,6 +18,7 @@ export type CommandContext = {
   stdinStream: () => AsyncIterable<Uint8Array>;
   stdinIsTTY: boolean;
   env: Record<string, string | undefined>;
+  cwd: string;
   /** Engine options beyond the config (how hints are phrased). */
   createEngine: (options?: { calls?: NextCalls }) => Engine;
 };

@@ -17,9 +17,10 @@ import { mcpCommand } from "./commands/mcp.ts";
 import { purgeCommand } from "./commands/purge.ts";
 import { searchCommand } from "./commands/search.ts";
 import { serveCommand } from "./commands/serve.ts";
+import { serversCommand } from "./commands/servers.ts";
 import { statsCommand } from "./commands/stats.ts";
 
-export const COMMANDS: Command[] = [captureCommand, searchCommand, getCommand, listCommand, statsCommand, purgeCommand, exportCommand, serveCommand, mcpCommand, installCommand, uninstallCommand];
+export const COMMANDS: Command[] = [captureCommand, searchCommand, getCommand, listCommand, statsCommand, purgeCommand, exportCommand, serveCommand, mcpCommand, serversCommand, installCommand, uninstallCommand];
 
 const GLOBAL: Record<string, OptionSpec> = {
   db: { type: "string", help: "the database file (default ${PI_CODING_AGENT_DIR:-~/.pi/agent}/sidecar.db, or PI_SIDECAR_DB)", value: "PATH" },
@@ -125,6 +126,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     stdinStream: io.stdinStream,
     stdinIsTTY: io.stdinIsTTY,
     env: io.env,
+    cwd: io.cwd,
   };
   try {
     return await command.run(ctx);

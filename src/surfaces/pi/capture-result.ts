@@ -30,7 +30,7 @@ const MAX_FULL_OUTPUT = 256 * 1024 * 1024;
 
 /** A short note on what produced the output, for `list` and stats. */
 export function describeInput(input: Record<string, unknown>): string | null {
-  for (const key of ["command", "path", "file_path", "url", "query", "pattern"]) {
+  for (const key of ["command", "path", "file_path", "url", "query", "pattern", "tool"]) {
     const v = input[key];
     if (typeof v === "string" && v.trim() !== "") return v.length > 200 ? `${v.slice(0, 199)}…` : v;
   }

@@ -14,6 +14,7 @@ import { PI_TOOLS, type ToolSpec } from "../tools/definitions.ts";
 import { formatStatsBrief, runTool } from "../tools/handlers.ts";
 import { captureToolResult } from "./capture-result.ts";
 import { connect, type Connection } from "./connect.ts";
+import { registerMcp } from "./mcp.ts";
 import { registerReadCache } from "./readcache.ts";
 import { parseLineRange } from "../../units.ts";
 
@@ -34,7 +35,7 @@ function say(ctx: ExtensionContext, text: string): void {
   else ctx.ui.notify(text, "info");
 }
 
-export default function piSidecar(pi: ExtensionAPI): void {
+export default async function piSidecar(pi: ExtensionAPI): Promise<void> {
   const { config, errors } = loadConfig({ cwd: process.cwd() });
   for (const problem of errors) process.stderr.write(`pi-sidecar: config: ${problem}\n`);
   const log = (line: string) => {
@@ -126,6 +127,13 @@ export default function piSidecar(pi: ExtensionAPI): void {
         say(ctx, `The next read of ${path}${range ? ` lines ${range.from}-${range.to}` : ""} returns the text.`);
       },
     });
+  }
+
+  try {
+    await registerMcp(pi, config, say, log);
+  } catch (error) {
+    // The MCP gateway failing must not take the context store down with it.
+    process.stderr.write(`pi-sidecar: mcp: ${errorMessage(error)}\n`);
   }
 
   pi.on("session_shutdown", async () => {

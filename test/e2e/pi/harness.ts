@@ -20,7 +20,7 @@ export type PiRun = {
   code: number;
   stdout: string;
   stderr: string;
-  calls: { tokens: number; messages: { role: string; toolName?: string; content: unknown }[] }[];
+  calls: { tokens: number; tools: { name: string; description: string; parameters: unknown }[]; messages: { role: string; toolName?: string; content: unknown }[] }[];
   tokensSent: number;
   ms: number;
 };
@@ -83,6 +83,7 @@ export function runPi(o: PiOptions): PiRun {
   const calls = entries.map((e) => ({
     // What a provider transmits: system prompt, tool definitions, messages (no details).
     tokens: countTokens(JSON.stringify({ systemPrompt: e.systemPrompt, tools: e.tools, messages: e.messages })),
+    tools: e.tools,
     messages: e.messages,
   }));
   return {

@@ -1,12 +1,14 @@
+import { openGateway } from "../../../mcp/open-gateway.ts";
 import { TOOL_CALLS } from "../../../store/hints.ts";
 import { serveMcpHttp, serveMcpStdio } from "../../mcp-server.ts";
 import { positiveInt, type Command } from "../command.ts";
 
 export const mcpCommand: Command = {
   name: "mcp",
-  summary: "serve context_search, context_get, context_stats, context_purge and context_index over MCP stdio",
-  usage: "pi-sidecar mcp [--session ID] [--http [--port N]]",
+  summary: "serve the context tools, and the MCP servers in mcp.json behind the gateway, over MCP stdio",
+  usage: "pi-sidecar mcp [--session ID] [--no-servers] [--http [--port N]]",
   options: {
+    "no-servers": { type: "boolean", help: "serve only the context tools, not the servers in mcp.json (also PI_SIDECAR_MCP=0)" },
     http: { type: "boolean", help: "serve Streamable HTTP on 127.0.0.1 instead of stdio" },
     port: { type: "string", help: "the HTTP port (default: any free port; the URL is printed on stderr)", value: "N" },
     session: { type: "string", help: "the session id to record captures under (default: one per server process)", value: "ID" },
@@ -14,17 +16,31 @@ export const mcpCommand: Command = {
   async run(ctx) {
     const session = typeof ctx.values.session === "string" ? ctx.values.session : `mcp-${Date.now().toString(36)}-${process.pid}`;
     const engine = ctx.createEngine({ calls: TOOL_CALLS });
-    const scope = { session, project: process.cwd() };
+    const scope = { session, project: ctx.cwd };
+    const log = (line: string) => {
+      if (ctx.env.PI_SIDECAR_DEBUG === "1") ctx.err(`pi-sidecar: ${line}\n`);
+    };
+    const opened = ctx.values["no-servers"] === true ? null : openGateway({ config: ctx.loaded.config, cwd: ctx.cwd, env: ctx.env, log });
+    const gateway = opened?.gateway ?? null;
+    for (const problem of gateway?.problems ?? []) ctx.err(`pi-sidecar: mcp.json: ${problem}\n`);
+    for (const f of gateway?.untrusted ?? []) ctx.err(`pi-sidecar: not started (not approved): ${f.path}; approve it with \`pi-sidecar servers approve\`\n`);
+    for (const problem of (await gateway?.prepare()) ?? []) ctx.err(`pi-sidecar: mcp: ${problem}\n`);
+    const options = { engine, scope, config: ctx.loaded.config, gateway };
     if (ctx.values.http === true) {
-      const { url } = serveMcpHttp(engine, scope, positiveInt(ctx.values.port, "--port") ?? 0);
+      const { url } = serveMcpHttp(options, positiveInt(ctx.values.port, "--port") ?? 0);
       ctx.err(`pi-sidecar mcp: listening on ${url}\n`);
       await new Promise<void>((done) => {
         process.once("SIGINT", done);
         process.once("SIGTERM", done);
       });
+      await gateway?.close();
       return 0;
     }
-    await serveMcpStdio(engine, scope);
+    try {
+      await serveMcpStdio(options);
+    } finally {
+      await gateway?.close();
+    }
     return 0;
   },
 };

@@ -1,0 +1,36 @@
+/**
+ * Arguments checked against a tool's full input schema before the call leaves: a model that
+ * guessed gets told exactly what was wrong instead of a server's stack trace.
+ */
+import Ajv, { type ValidateFunction } from "ajv";
+import { inlineRefs, type JsonSchema } from "./schema.ts";
+
+export type Validation = { ok: true } | { ok: false; problems: string[] };
+
+const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+const compiled = new WeakMap<object, ValidateFunction | null>();
+
+function validator(schema: JsonSchema): ValidateFunction | null {
+  if (compiled.has(schema)) return compiled.get(schema)!;
+  let fn: ValidateFunction | null;
+  try {
+    fn = ajv.compile(inlineRefs(schema));
+  } catch {
+    fn = null; // a schema Ajv cannot read is the server's to enforce
+  }
+  compiled.set(schema, fn);
+  return fn;
+}
+
+export function validateArguments(schema: JsonSchema, args: unknown): Validation {
+  const fn = validator(schema);
+  if (!fn || fn(args)) return { ok: true };
+  const problems = (fn.errors ?? []).map((e) => {
+    const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, ".") : "arguments";
+    if (e.keyword === "required") return `${at === "arguments" ? "" : `${at}.`}${(e.params as { missingProperty: string }).missingProperty}: required`;
+    if (e.keyword === "additionalProperties") return `${at}: unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+    if (e.keyword === "enum") return `${at}: must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
+    return `${at}: ${e.message ?? e.keyword}`;
+  });
+  return { ok: false, problems: [...new Set(problems)] };
+}
