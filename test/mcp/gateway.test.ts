@@ -251,3 +251,34 @@ describe("config and trust", () => {
     expect(signature("f", schema)).toBe("f(root: {child?: any, tag?: string}, mode?: string|null)");
   });
 });
+
+describe("remote servers (server-everything over HTTP)", () => {
+  async function everythingOver(transport: "sse" | "streamableHttp") {
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const proc = Bun.spawn([join(import.meta.dir, "../../node_modules/.bin/mcp-server-everything"), transport], { env: { ...process.env, PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
+    closers.push(async () => void proc.kill());
+    const reader = proc.stderr.getReader();
+    let seen = "";
+    while (!/running|listening/i.test(seen)) {
+      const { value, done } = await reader.read();
+      if (done) throw new Error(`server-everything ${transport} did not start: ${seen}`);
+      seen += new TextDecoder().decode(value);
+    }
+    reader.releaseLock();
+    return port;
+  }
+
+  test("Streamable HTTP with headers", async () => {
+    const port = await everythingOver("streamableHttp");
+    const { gateway } = open(agentWith({ web: { url: `http://127.0.0.1:${port}/mcp`, headers: { "X-Test": "1" } } }), { mode: "catalog" });
+    const r = await gateway.call("mcp_call", { tool: "web/echo", arguments: { message: "over http" } });
+    expect(text(r)).toContain("over http");
+  }, 30_000);
+
+  test("a plain url falls back to SSE when Streamable HTTP is refused", async () => {
+    const port = await everythingOver("sse");
+    const { gateway } = open(agentWith({ old: { url: `http://127.0.0.1:${port}/sse` } }), { mode: "catalog" });
+    const r = await gateway.call("mcp_call", { tool: "old/get-sum", arguments: { a: 2, b: 40 } });
+    expect(text(r)).toContain("42");
+  }, 30_000);
+});
