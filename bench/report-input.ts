@@ -1,4 +1,5 @@
 /** What BENCHMARKS.md is rendered from, the targets, and helpers shared by its sections. */
+import type { McpBenchResult } from "./mcp.ts";
 import type { AgentRow } from "./agent.ts";
 import type { CaptureRow, ColdRow } from "./capture.ts";
 import type { CorpusKind } from "./corpus.ts";
@@ -29,6 +30,7 @@ export type ReportInput = {
   agentRuns: number;
   rpc: RpcResult;
   readcache: ReadcacheResult;
+  mcp: McpBenchResult;
 };
 
 export const kindName = (row: { kind: CorpusKind }) => (row.kind === "build" ? "(a) build/test log" : "(b) request log, UUID per line");

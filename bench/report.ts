@@ -5,6 +5,7 @@
 import { mb, mbps, ms, ratio, table, verdict } from "./markdown.ts";
 import { agentSection, agentTargetRows, rpcSection } from "./report-agent.ts";
 import { captureSection } from "./report-capture.ts";
+import { mcpSection, mcpTargetRows } from "./report-mcp.ts";
 import { readcacheSection, readcacheTargetRows } from "./report-readcache.ts";
 import { kindName, rate, TARGETS, type ReportInput } from "./report-input.ts";
 import { searchSection } from "./report-search.ts";
@@ -52,6 +53,7 @@ function targets(input: ReportInput): string {
   rows.push([`Search p99, ${all.n} queries on ${mb(s.inputBytes)}`, `<= ${TARGETS.searchP99} ms`, ms(all.p99), verdict(all.p99 <= TARGETS.searchP99)]);
   rows.push(...agentTargetRows(input.agent, input.rpc));
   rows.push(...readcacheTargetRows(input.readcache));
+  rows.push(...mcpTargetRows(input.mcp));
   return [
     "## Targets",
     "",
@@ -75,5 +77,5 @@ function method(): string {
 }
 
 export function renderReport(input: ReportInput): string {
-  return [header(input), targets(input), captureSection(input), sizeSection(input), searchSection(input), agentSection(input.agent, input.agentRuns), rpcSection(input.rpc), readcacheSection(input.readcache), method()].join("\n\n") + "\n";
+  return [header(input), targets(input), captureSection(input), sizeSection(input), searchSection(input), agentSection(input.agent, input.agentRuns), rpcSection(input.rpc), readcacheSection(input.readcache), mcpSection(input.mcp), method()].join("\n\n") + "\n";
 }

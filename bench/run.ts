@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { benchAgent } from "./agent.ts";
 import { benchCapture, benchColdCapture, createCaptureContext, type CaptureCase, type CaptureRow } from "./capture.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
+import { benchMcp } from "./mcp.ts";
 import { queryMix, WARM_UP } from "./queries.ts";
 import { renderReport } from "./report.ts";
 import { benchReadcache } from "./readcache.ts";
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
     const agent = await benchAgent(agentRuns, SEED);
     const rpc = await benchRpc(scratch, options.quick ? 200 : 2000, options.quick ? 5 : 20);
     const readcache = await benchReadcache(scratch);
+    const mcp = await benchMcp(scratch.dir, options.quick ? 100 : 300);
 
     const { path: _path, ...storeFacts } = store;
     const markdown = renderReport({
@@ -89,6 +91,7 @@ async function main(): Promise<void> {
       agentRuns,
       rpc,
       readcache,
+      mcp,
     });
     const out = options.quick ? join(ROOT, ".bench", "BENCHMARKS.quick.md") : join(ROOT, "BENCHMARKS.md");
     mkdirSync(join(out, ".."), { recursive: true });
