@@ -24,7 +24,7 @@ const ROOT = join(import.meta.dir, "..");
 const bin = (name: string) => join(ROOT, "node_modules/.bin", name);
 
 export type DefsRow = { mode: string; when: string; tools: number; chars: number; tokens: number };
-export type FirstSuccessRow = { mode: string; task: string; calls: string[]; ok: boolean };
+export type FirstSuccessRow = { mode: string; task: string; calls: string[]; ok: boolean; searchTokens: number };
 export type McpBenchResult = {
   servers: number;
   tools: number;
@@ -82,25 +82,27 @@ const text = (r: Awaited<ReturnType<Gateway["call"]>>) => r.result.content.map((
 /** The scripted agent: in catalog mode it searches and copies the tool name from the answer; otherwise it calls the tool in its list. */
 async function firstSuccess(g: Gateway, mode: string, t: ReturnType<typeof tasks>[number]): Promise<FirstSuccessRow> {
   const calls: string[] = [];
+  let searchTokens = 0;
   const [server, tool] = t.tool.split("/") as [string, string];
   for (let attempt = 0; attempt < 4; attempt++) {
     if (mode === "catalog") {
       calls.push("mcp_search");
       const found = text(await g.call("mcp_search", { query: t.query }));
+      searchTokens += countTokens(found);
       const name = found.split("\n").map((l) => l.split("(")[0]!).find((n) => n.endsWith(`/${tool}`));
       if (!name) continue;
       calls.push("mcp_call");
       const r = await g.call("mcp_call", { tool: name, arguments: t.args });
-      if (!r.result.isError) return { mode, task: t.task, calls, ok: true };
+      if (!r.result.isError) return { mode, task: t.task, calls, ok: true, searchTokens };
     } else {
       const name = g.exposed().find((x) => x.server === server && x.tool === tool)?.name;
-      if (!name) return { mode, task: t.task, calls, ok: false };
+      if (!name) return { mode, task: t.task, calls, ok: false, searchTokens };
       calls.push(name);
       const r = await g.call(name, t.args);
-      if (!r.result.isError) return { mode, task: t.task, calls, ok: true };
+      if (!r.result.isError) return { mode, task: t.task, calls, ok: true, searchTokens };
     }
   }
-  return { mode, task: t.task, calls, ok: false };
+  return { mode, task: t.task, calls, ok: false, searchTokens };
 }
 
 async function timeCalls(n: number, fn: () => Promise<unknown>): Promise<number[]> {
@@ -130,7 +132,7 @@ export async function benchMcp(scratch: string, calls = 300): Promise<McpBenchRe
   const plain = await (async () => {
     const out: { name: string; description?: string; parameters: unknown }[] = [];
     for (const name of ["everything", "filesystem", "memory", "sequential-thinking"]) {
-      const transport = new StdioClientTransport(name === "filesystem" ? { command: bin(`mcp-server-${name}`), args: [files] } : { command: bin(`mcp-server-${name}`), stderr: "pipe" });
+      const transport = new StdioClientTransport(name === "filesystem" ? { command: bin(`mcp-server-${name}`), args: [files], stderr: "pipe" } : { command: bin(`mcp-server-${name}`), stderr: "pipe" });
       const client = new Client({ name: "bench", version: "1" });
       await client.connect(transport);
       for (const t of (await client.listTools()).tools) out.push({ name: `${name}_${t.name}`, description: t.description, parameters: t.inputSchema });

@@ -19,7 +19,11 @@ export function mcpTargetRows(r: McpBenchResult): string[][] {
 export function mcpSection(r: McpBenchResult): string {
   const eager = row(r, "eager");
   const byMode = new Map<string, number[]>();
-  for (const f of r.firstSuccess) byMode.set(f.mode, [...(byMode.get(f.mode) ?? []), f.ok ? f.calls.length : Number.NaN]);
+  const searchTokens = new Map<string, number>();
+  for (const f of r.firstSuccess) {
+    byMode.set(f.mode, [...(byMode.get(f.mode) ?? []), f.ok ? f.calls.length : Number.NaN]);
+    searchTokens.set(f.mode, (searchTokens.get(f.mode) ?? 0) + f.searchTokens);
+  }
   const l = r.latency;
   return [
     "## MCP gateway",
@@ -36,11 +40,13 @@ export function mcpSection(r: McpBenchResult): string {
       "schemas when one of its tools is first called, so after all four servers are used stubs cost what eager costs. Eager " +
       "is a little smaller than plain pi-mcp because `$schema` keys are dropped and refs are inlined.",
     "",
-    table(["Mode", "Tasks", "Calls to the first success, per task", "All succeeded"], [...byMode].map(([mode, calls]) => [mode, String(calls.length), calls.map(String).join(", "), calls.every((c) => !Number.isNaN(c)) ? "yes" : "no"]), ["l", "r", "l", "l"]),
+    table(["Mode", "Tasks", "Calls to the first success, per task", "All succeeded", "Tokens of search answers, per task"], [...byMode].map(([mode, calls]) => [mode, String(calls.length), calls.map(String).join(", "), calls.every((c) => !Number.isNaN(c)) ? "yes" : "no", count(Math.round((searchTokens.get(mode) ?? 0) / calls.length))]), ["l", "r", "l", "l", "r"]),
     "",
     "The scripted agent: in catalog mode it searches with words from the task and copies the tool name from the first matching " +
       "signature, then calls; in stubs and eager mode it calls the tool in its list. The arguments are the ones the task needs " +
-      "(from the signature in search results or stubs; a wrong argument would cost one more call, with the schema in the error).",
+      "(from the signature in search results or stubs; a wrong argument would cost one more call, with the schema in the error). " +
+      "Catalog's saving is not free: each first use of a tool costs one more model turn and the search answer (last column), " +
+      `so against eager's ${count(eager.tokens)} tokens per turn it pays for itself from the first turn, but it adds a round trip.`,
     "",
     table(["Latency", "p50", "p99"], [
       ["A server's first call (spawn, initialize, list, call; everything/echo, 5 fresh gateways)", ms(l.coldStartP50), ""],

@@ -62,6 +62,16 @@ describe("config", () => {
     expect(errors.length).toBe(6);
   });
 
+  test("mcp: the default mode from a file, a forced mode from the env, bad values reported", () => {
+    const { env, cwd } = setup({ mcp: { mode: "stubs", requestTimeoutMs: 5000 } });
+    expect(loadConfig({ env, cwd }).config.mcp).toEqual({ enabled: true, mode: "stubs", force: "none", requestTimeoutMs: 5000 });
+    const forced = loadConfig({ env: { ...env, PI_SIDECAR_MCP_MODE: "eager", PI_SIDECAR_MCP: "0" }, cwd }).config.mcp;
+    expect(forced).toMatchObject({ mode: "stubs", force: "eager", enabled: false });
+    const bad = loadConfig({ env: { ...env, PI_SIDECAR_MCP_MODE: "lazy" }, cwd });
+    expect(bad.config.mcp.force).toBe("none");
+    expect(bad.errors.join()).toContain('PI_SIDECAR_MCP_MODE="lazy" must be one of none, catalog, stubs, eager');
+  });
+
   test("per-tool rules", () => {
     const { env, cwd } = setup({ capture: { tools: { read: { enabled: false }, grep: { thresholdLines: 50, color: 1 } } } });
     const { config, errors } = loadConfig({ env, cwd });

@@ -186,6 +186,7 @@ export class ServerConnection {
       return client;
     }
     const requestInit = { headers: s.headers };
+    let httpError: string | null = null;
     if (s.transport === "http") {
       const client = this.newClient();
       try {
@@ -193,11 +194,16 @@ export class ServerConnection {
         return client;
       } catch (error) {
         if (!s.fallbackToSse) throw error;
-        this.deps.log?.(`mcp: ${s.name}: Streamable HTTP failed (${errorMessage(error)}), trying SSE`);
+        httpError = errorMessage(error);
+        this.deps.log?.(`mcp: ${s.name}: Streamable HTTP failed (${httpError}), trying SSE`);
       }
     }
     const client = this.newClient();
-    await client.connect(new SSEClientTransport(new URL(s.url), { requestInit }), { timeout });
+    try {
+      await client.connect(new SSEClientTransport(new URL(s.url), { requestInit }), { timeout });
+    } catch (error) {
+      throw new Error(httpError ? `Streamable HTTP: ${httpError}; SSE: ${errorMessage(error)}` : errorMessage(error));
+    }
     return client;
   }
 
