@@ -165,8 +165,11 @@ export function createGateway(o: GatewayOptions) {
       const s = specs.get(server);
       return s && enabled.get(server) ? { spec: s, tool: name.slice(slash + 1) } : { error: whyMissing(server) };
     }
-    for (const s of active()) {
-      for (const t of knownTools(s) ?? []) if (exposedName(s.name, t.name) === name) return { spec: s, tool: t.name };
+    for (const s of specs.values()) {
+      for (const t of knownTools(s) ?? []) {
+        if (exposedName(s.name, t.name) !== name) continue;
+        return enabled.get(s.name) ? { spec: s, tool: t.name } : { error: whyMissing(s.name) };
+      }
     }
     const { refs: all } = await refs();
     const owners = all.filter((r) => r.tool.name === name);
