@@ -18,7 +18,7 @@ import { loadServerConfigs, type ServerMode } from "../src/mcp/server-config.ts"
 import { createMcpState } from "../src/mcp/state.ts";
 import { countTokens } from "../src/store/tokens.ts";
 import { median, percentile } from "./stats-math.ts";
-import { log } from "./timing.ts";
+import { log, timeEach } from "./timing.ts";
 
 const ROOT = join(import.meta.dir, "..");
 const bin = (name: string) => join(ROOT, "node_modules/.bin", name);
@@ -105,16 +105,6 @@ async function firstSuccess(g: Gateway, mode: string, t: ReturnType<typeof tasks
   return { mode, task: t.task, calls, ok: false, searchTokens };
 }
 
-async function timeCalls(n: number, fn: () => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    await fn();
-    out.push(performance.now() - t0);
-  }
-  return out;
-}
-
 export async function benchMcp(scratch: string, calls = 300): Promise<McpBenchResult> {
   const { files, agent, open } = setup(scratch);
   const defs: DefsRow[] = [];
@@ -182,8 +172,8 @@ export async function benchMcp(scratch: string, calls = 300): Promise<McpBenchRe
   const gatewayMs: number[] = [];
   const directMs: number[] = [];
   for (let i = 0; i < calls; i++) {
-    gatewayMs.push(...(await timeCalls(1, () => eager.call("everything__echo", { message: `m${i}` }))));
-    directMs.push(...(await timeCalls(1, () => direct.callTool({ name: "echo", arguments: { message: `m${i}` } }))));
+    gatewayMs.push(...(await timeEach(1, () => eager.call("everything__echo", { message: `m${i}` }))));
+    directMs.push(...(await timeEach(1, () => direct.callTool({ name: "echo", arguments: { message: `m${i}` } }))));
   }
   await direct.close();
   await eager.close();
@@ -192,7 +182,7 @@ export async function benchMcp(scratch: string, calls = 300): Promise<McpBenchRe
   const viaBinary = new Client({ name: "bench", version: "1" });
   await viaBinary.connect(new StdioClientTransport({ command: join(ROOT, "dist/pi-sidecar"), args: ["mcp"], env: { PATH: process.env.PATH ?? "", HOME: agent, PI_CODING_AGENT_DIR: agent, PI_SIDECAR_MCP_MODE: "eager" }, stderr: "pipe" }));
   await viaBinary.callTool({ name: "everything__echo", arguments: { message: "warm" } });
-  const binaryMs = await timeCalls(Math.min(calls, 200), () => viaBinary.callTool({ name: "everything__echo", arguments: { message: "x" } }));
+  const binaryMs = await timeEach(Math.min(calls, 200), () => viaBinary.callTool({ name: "everything__echo", arguments: { message: "x" } }));
   await viaBinary.close();
 
   return {

@@ -9,7 +9,7 @@ import { createEngine } from "../src/engine.ts";
 import { createRpcEngine } from "../src/surfaces/rpc/client.ts";
 import { percentile, median } from "./stats-math.ts";
 import type { Scratch } from "./temp.ts";
-import { log } from "./timing.ts";
+import { log, timeEach } from "./timing.ts";
 
 const BIN = join(import.meta.dir, "..", "dist", "pi-sidecar");
 
@@ -23,16 +23,6 @@ export type RpcResult = {
   coldStartP50: number;
   coldStartMax: number;
 };
-
-async function timeEach(n: number, fn: () => Promise<unknown>): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn();
-    out.push(performance.now() - t);
-  }
-  return out;
-}
 
 export async function benchRpc(scratch: Scratch, calls: number, coldStarts: number): Promise<RpcResult> {
   const db = scratch.path("rpc");

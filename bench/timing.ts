@@ -14,6 +14,17 @@ export async function timeAsync<T>(fn: () => Promise<T>, gc = true): Promise<{ m
   return { ms: performance.now() - start, value };
 }
 
+/** Wall-clock milliseconds of each of `n` sequential calls (no GC between: a steady-state loop). */
+export async function timeEach(n: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn();
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
 /** Progress goes to stderr so stdout stays clean. */
 export function log(message: string): void {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
