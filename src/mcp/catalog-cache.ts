@@ -2,6 +2,8 @@
  * The last tool list each server gave, on disk, so that listing servers and tool counts, and
  * registering stubs or full schemas, needs no server to be started. One file per server
  * (no lost updates between sessions); an entry made for another command or URL is stale.
+ * Each file is read once per process: the list a session starts with is the one it keeps,
+ * apart from what its own connections report.
  */
 import { join } from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
@@ -19,14 +21,17 @@ export type CatalogCache = {
 export function createCatalogCache(agentDir: string, now: () => number = Date.now): CatalogCache {
   const dir = join(sidecarDir(agentDir), "mcp-catalog");
   const file = (name: string) => join(dir, `${name}.json`);
+  const loaded = new Map<string, CatalogEntry | null>();
   return {
     get(spec) {
-      const entry = readJson<CatalogEntry>(file(spec.name));
+      if (!loaded.has(spec.name)) loaded.set(spec.name, readJson<CatalogEntry>(file(spec.name)));
+      const entry = loaded.get(spec.name);
       if (!entry || entry.fingerprint !== spec.fingerprint || !Array.isArray(entry.tools)) return null;
       return entry;
     },
     put(spec, tools) {
       const entry: CatalogEntry = { server: spec.name, fingerprint: spec.fingerprint, listedAt: now(), tools };
+      loaded.set(spec.name, entry);
       try {
         writeJsonAtomic(file(spec.name), entry);
       } catch {

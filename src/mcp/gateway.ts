@@ -69,7 +69,10 @@ export function createGateway(o: GatewayOptions) {
   const enabled = new Map<string, boolean>();
   for (const s of specs.values()) enabled.set(s.name, o.state.enabledOverride(s.name) ?? s.enabled);
   const modeOf = (s: ServerSpec): ServerMode => o.settings.force ?? s.mode ?? o.settings.mode;
+  /** exposed() as last built; every change that can alter it goes through emit(). */
+  let exposedNow: ExposedTool[] | null = null;
   const emit = () => {
+    exposedNow = null;
     for (const fn of listeners) fn();
   };
 
@@ -84,8 +87,8 @@ export function createGateway(o: GatewayOptions) {
         onTools: (tools) => {
           const before = JSON.stringify(o.cache.get(s)?.tools ?? null);
           o.cache.put(s, tools);
-          const visible = modeOf(s) === "eager" || (modeOf(s) === "stubs" && promoted.has(s.name));
-          if (visible && before !== JSON.stringify(tools)) emit();
+          // Catalog servers are reached through the fixed tools: their lists never change the tool list.
+          if (modeOf(s) !== "catalog" && before !== JSON.stringify(tools)) emit();
         },
       });
       connections.set(s.name, c);
@@ -111,6 +114,11 @@ export function createGateway(o: GatewayOptions) {
   const expandDef = stubServers.length > 0 ? expandTool(stubServers) : null;
 
   function exposed(): ExposedTool[] {
+    exposedNow ??= build();
+    return exposedNow;
+  }
+
+  function build(): ExposedTool[] {
     const out: ExposedTool[] = [...catalogSet];
     for (const s of active()) {
       const mode = modeOf(s);
@@ -283,7 +291,6 @@ export function createGateway(o: GatewayOptions) {
     promote,
     untrusted: o.load.untrusted,
     problems: o.load.problems,
-    has: (name: string) => specs.has(name),
     onChange(fn: () => void): () => void {
       listeners.add(fn);
       return () => listeners.delete(fn);

@@ -11,7 +11,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { homedir } from "node:os";
 
 export type ServerMode = "catalog" | "stubs" | "eager";
-export const SERVER_MODES: readonly ServerMode[] = ["catalog", "stubs", "eager"];
+const SERVER_MODES: readonly ServerMode[] = ["catalog", "stubs", "eager"];
 export type Transport = "stdio" | "http" | "sse";
 
 export type ServerSpec = {
@@ -43,7 +43,7 @@ export type ServerSpec = {
 export type McpFile = { path: string; scope: "global" | "project"; hash: string; names: string[] };
 export type ServerConfigLoad = { servers: ServerSpec[]; untrusted: McpFile[]; files: McpFile[]; problems: string[] };
 
-export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
+const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 
 const KNOWN_KEYS = new Set([
   "command", "args", "env", "cwd", "url", "headers", "type", "transport", "enabled", "disabled", "mode",
@@ -60,7 +60,7 @@ export function projectMcpPaths(cwd: string): string[] {
   return [join(cwd, ".pi", "mcp.json"), join(cwd, "mcp.json")];
 }
 
-export function hashText(text: string): string {
+function hashText(text: string): string {
   return createHash("sha256").update(text).digest("hex");
 }
 
@@ -106,7 +106,7 @@ function positiveMs(raw: unknown, what: string, problems: string[]): number | nu
 }
 
 /** A name that fits in a tool name (`server__tool`): letters, digits, `-` and `_`. */
-export function safeServerName(name: string): string {
+function safeServerName(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "") || "server";
 }
 
@@ -198,7 +198,7 @@ function parseServer(name: string, raw: unknown, file: McpFile, env: Env, proble
 }
 
 /** Reads one mcp.json; null when it does not exist. */
-export function readMcpFile(path: string, scope: "global" | "project", env: Env, problems: string[]): { file: McpFile; servers: ServerSpec[] } | null {
+function readMcpFile(path: string, scope: "global" | "project", env: Env, problems: string[]): { file: McpFile; servers: ServerSpec[] } | null {
   if (!existsSync(path)) return null;
   let text: string;
   try {

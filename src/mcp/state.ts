@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
 import { readJson, writeJsonAtomic } from "./json-file.ts";
 
-export type McpStateData = {
+type McpStateData = {
   approved: Record<string, string>;
   enabled: Record<string, boolean>;
   profiles: Record<string, string[]>;

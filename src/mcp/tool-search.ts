@@ -18,7 +18,7 @@ function stem(w: string): string {
   return w;
 }
 
-export function words(text: string): string[] {
+function words(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .toLowerCase()

@@ -63,7 +63,8 @@ export function createMcpServer(o: ServeOptions): Server {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools, ...upstream()] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
-    if (!known.has(name) && gateway && upstream().some((t) => t.name === name)) {
+    const forwarded = known.has(name) ? [] : upstream();
+    if (gateway && forwarded.some((t) => t.name === name)) {
       const token = request.params._meta?.progressToken;
       const r = await gateway.call(name, args ?? {}, {
         signal: extra.signal,
@@ -73,7 +74,7 @@ export function createMcpServer(o: ServeOptions): Server {
       return captured(o, name, (args ?? {}) as Record<string, unknown>, r.result);
     }
     if (!known.has(name)) {
-      return { content: [{ type: "text", text: `Unknown tool "${name}". Tools: ${[...known, ...upstream().map((t) => t.name)].join(", ")}.` }], isError: true };
+      return { content: [{ type: "text", text: `Unknown tool "${name}". Tools: ${[...known, ...forwarded.map((t) => t.name)].join(", ")}.` }], isError: true };
     }
     const outcome = await runTool(engine, name, (args ?? {}) as Record<string, unknown>, scope);
     return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };
