@@ -19,7 +19,13 @@ function check(result: Awaited<ReturnType<typeof Bun.build>>, what: string): voi
   }
 }
 
-async function bundle(entry: string, name: string, target: "node" | "bun", define: Record<string, string> = {}, format: "esm" | "cjs" = "esm"): Promise<void> {
+async function bundle(
+  entry: string,
+  name: string,
+  target: "node" | "bun",
+  define: Record<string, string> = {},
+  format: "esm" | "cjs" = "esm",
+): Promise<void> {
   const result = await Bun.build({
     entrypoints: [entry],
     outdir: EXTENSION_DIR,
@@ -39,18 +45,24 @@ export async function buildExtension(): Promise<void> {
   mkdirSync(EXTENSION_DIR, { recursive: true });
   await bundle("./src/surfaces/pi/extension.ts", "index.js", "node");
   // CommonJS, so the extension can load it with the runtime's own require instead of jiti.
-  await bundle("./src/surfaces/pi/in-process-engine.ts", "engine.js", "bun", { PI_SIDECAR_TOKEN_WORKER: JSON.stringify("./token-worker.js") }, "cjs");
-  await bundle("./src/store/token-worker.ts", "token-worker.js", "bun");
+  await bundle(
+    "./src/surfaces/pi/in-process-engine.ts",
+    "engine.js",
+    "bun",
+    { PI_SIDECAR_TOKEN_WORKER: JSON.stringify("./token-worker.js") },
+    "cjs",
+  );
+  await bundle("./src/tokens/worker.ts", "token-worker.js", "bun");
 }
 
 export async function build(outfile = OUTFILE): Promise<void> {
   await buildExtension();
   const result = await Bun.build({
     // The token-counting worker is a second entry point so the binary carries it.
-    entrypoints: ["./src/main.ts", "./src/store/token-worker.ts"],
+    entrypoints: ["./src/main.ts", "./src/tokens/worker.ts"],
     compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
     // Entry points land in the embedded file system relative to their common folder (src/).
-    define: { PI_SIDECAR_TOKEN_WORKER: JSON.stringify("/$bunfs/root/store/token-worker.js") },
+    define: { PI_SIDECAR_TOKEN_WORKER: JSON.stringify("/$bunfs/root/tokens/worker.js") },
     minify: true,
     sourcemap: "linked",
     target: "bun",

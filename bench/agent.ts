@@ -4,9 +4,9 @@
  * (in-process engine) and Node 22 (stdio engine). Tokens sent are counted from the requests with
  * the real tokenizer; wall time is the median of the runs.
  */
-import { agentDir, runPi, toolCallsOf, writeScript, type Runtime } from "../test/e2e/pi/harness.ts";
+import { agentDir, type Runtime, runPi, toolCallsOf, writeScript } from "../test/e2e/pi/harness.ts";
 import { SCENARIOS } from "../test/e2e/pi/scenarios.ts";
-import { tempDir, cleanupTempDirs } from "../test/helpers.ts";
+import { cleanupTempDirs, tempDir } from "../test/helpers.ts";
 import { median } from "./stats-math.ts";
 import { log } from "./timing.ts";
 
@@ -46,13 +46,21 @@ export async function benchAgent(runs: number, seed: number): Promise<AgentRow[]
             times.push(run.ms);
             const calls = toolCallsOf(run);
             last = {
-              scenario: scenario.name, runtime, variant, success: ok, toolCalls: calls.length,
-              retrievalCalls: calls.filter((c) => c.startsWith("context_")).length, modelCalls: run.calls.length,
-              tokensSent: run.tokensSent, wallMs: 0,
+              scenario: scenario.name,
+              runtime,
+              variant,
+              success: ok,
+              toolCalls: calls.length,
+              retrievalCalls: calls.filter((c) => c.startsWith("context_")).length,
+              modelCalls: run.calls.length,
+              tokensSent: run.tokensSent,
+              wallMs: 0,
             };
           }
           rows.push({ ...last!, success: allOk, wallMs: median(times) });
-          log(`agent ${scenario.name} ${runtime} ${variant}: ${allOk ? "ok" : "FAILED"}, ${last!.tokensSent} tokens, ${median(times).toFixed(0)} ms`);
+          log(
+            `agent ${scenario.name} ${runtime} ${variant}: ${allOk ? "ok" : "FAILED"}, ${last!.tokensSent} tokens, ${median(times).toFixed(0)} ms`,
+          );
         }
       }
     }

@@ -9,20 +9,21 @@
  * long-lived process; cold runs give each engine its own, as a one-shot CLI process has.
  */
 import { defaultConfig } from "../src/config.ts";
-import { openDatabase, type Db } from "../src/db/open.ts";
+import { type Db, openDatabase } from "../src/db/open.ts";
 import { createEngine } from "../src/engine.ts";
-import { workerTokenCounter, type TokenCounter } from "../src/store/token-counter.ts";
+import { sha256 } from "../src/hash.ts";
+import { redact } from "../src/redact/redact.ts";
 import { chunkText, countLines } from "../src/store/chunk.ts";
-import { CLI_CALLS } from "../src/store/hints.ts";
+import { CLI_CALLS } from "../src/store/next-calls.ts";
 import { buildReceipt } from "../src/store/receipt.ts";
-import { redact } from "../src/store/redact.ts";
 import { detectKind, titleChunks } from "../src/store/titles.ts";
-import { countTokens } from "../src/store/tokens.ts";
-import { generate, type CorpusKind } from "./corpus.ts";
+import { countTokens } from "../src/tokens/count.ts";
+import { type TokenCounter, workerTokenCounter } from "../src/tokens/counter.ts";
+import { type CorpusKind, generate } from "./corpus.ts";
 import { insertChunks, type Prepared } from "./insert.ts";
-import { variantMigrations, type SchemaVariant } from "./schemas.ts";
+import { type SchemaVariant, variantMigrations } from "./schemas.ts";
 import { median } from "./stats-math.ts";
-import { checkpointedSize, removeDatabase, sizeBreakdown, type Scratch, type SizeBreakdown } from "./temp.ts";
+import { checkpointedSize, removeDatabase, type Scratch, type SizeBreakdown, sizeBreakdown } from "./temp.ts";
 import { log, timeAsync, timeSync } from "./timing.ts";
 
 export type CaptureCase = { kind: CorpusKind; sizeLabel: string; bytes: number; runs: number; seed: number };
@@ -53,7 +54,13 @@ export type CaptureRow = {
 type Run = Omit<CaptureRow, "kind" | "sizeLabel" | "runs">;
 
 /** Times the bare insert transaction on a fresh database of the given schema. */
-function timeInsert(scratch: Scratch, name: string, migrations: string[] | undefined, prepared: Prepared, hash: string): { ms: number; bytes: number } {
+function timeInsert(
+  scratch: Scratch,
+  name: string,
+  migrations: string[] | undefined,
+  prepared: Prepared,
+  hash: string,
+): { ms: number; bytes: number } {
   const path = scratch.path(name);
   const db = openDatabase(path, migrations ? { migrations } : {});
   try {
@@ -106,7 +113,7 @@ async function oneRun(ctx: CaptureContext, c: CaptureCase, seed: number): Promis
 
   const red = timeSync(() => redact(text));
   const redacted = red.value.text;
-  const hash = timeSync(() => ({ hash: new Bun.CryptoHasher("sha256").update(redacted).digest("hex"), lines: countLines(redacted) }));
+  const hash = timeSync(() => ({ hash: sha256(redacted), lines: countLines(redacted) }));
   const kind = detectKind(redacted);
   const chunked = timeSync(() => {
     const chunks = chunkText(redacted, capBytes);
@@ -127,10 +134,20 @@ async function oneRun(ctx: CaptureContext, c: CaptureCase, seed: number): Promis
   };
   const receipt = timeSync(() =>
     buildReceipt({
-      sourceId: "ctx_benchmark", tool: "bash", reason: "storing was forced", bytes: prepared.bytes, lines: prepared.lines,
-      chunks: prepared.chunks.length, tokens: prepared.tokens, redactions: { count: red.value.count, kinds: red.value.kinds },
-      duplicateOf: null, text: redacted, calls: CLI_CALLS, budget: defaultConfig().capture.receiptBytes,
-    }));
+      sourceId: "ctx_benchmark",
+      tool: "bash",
+      reason: "storing was forced",
+      bytes: prepared.bytes,
+      lines: prepared.lines,
+      chunks: prepared.chunks.length,
+      tokens: prepared.tokens,
+      redactions: { count: red.value.count, kinds: red.value.kinds },
+      duplicateOf: null,
+      text: redacted,
+      calls: CLI_CALLS,
+      budget: defaultConfig().capture.receiptBytes,
+    }),
+  );
   const sqlite = timeInsert(scratch, "tx", undefined, prepared, hash.value.hash);
   const floor = timeVariant(scratch, "floor", prepared, hash.value.hash)!;
   const words = timeVariant(scratch, "words-only", prepared, hash.value.hash);

@@ -6,8 +6,21 @@
  */
 import { createRng, type Rng } from "./prng.ts";
 import {
-  DIRS, ERROR_PHRASES, EXTS, FIRST_NAMES, HTTP_PATHS, JSON_STATUSES, LAST_NAMES, MD_TOPICS, MODULES, NAMES,
-  PACKAGES, PROSE, SERVICES, TEST_VERBS, TS_ERRORS,
+  DIRS,
+  ERROR_PHRASES,
+  EXTS,
+  FIRST_NAMES,
+  HTTP_PATHS,
+  JSON_STATUSES,
+  LAST_NAMES,
+  MD_TOPICS,
+  MODULES,
+  NAMES,
+  PACKAGES,
+  PROSE,
+  SERVICES,
+  TEST_VERBS,
+  TS_ERRORS,
 } from "./vocab.ts";
 
 export type CorpusKind = "build" | "request" | "json" | "markdown";
@@ -65,7 +78,8 @@ function stackTrace(rng: Rng): string {
   const frames = rng.range(4, 9);
   let out = "";
   for (let i = 0; i < frames; i++) {
-    out += `      at ${rng.pick(NAMES)}.${rng.pick(["handle", "run", "call", "next", "dispatch", "resolve"])} ` +
+    out +=
+      `      at ${rng.pick(NAMES)}.${rng.pick(["handle", "run", "call", "next", "dispatch", "resolve"])} ` +
       `(/home/runner/work/app/app/${sourceFile(rng)}:${rng.range(1, 900)}:${rng.range(1, 80)})\n`;
   }
   return `${out}      at processTicksAndRejections (node:internal/process/task_queues:95:5)\n`;
@@ -77,7 +91,8 @@ function buildLine(rng: Rng, ts: () => string): string {
   if (r < 22) {
     return `npm sill placeDep ROOT ${rng.pick(PACKAGES)}@${version(rng)} OK for: ${rng.pick(PACKAGES)}@${version(rng)} want: ^${version(rng)}\n`;
   }
-  if (r < 25) return `npm timing reify:${rng.pick(["loadTrees", "diffTrees", "build", "unpack", "audit"])} Completed in ${rng.range(5, 9000)}ms\n`;
+  if (r < 25)
+    return `npm timing reify:${rng.pick(["loadTrees", "diffTrees", "build", "unpack", "audit"])} Completed in ${rng.range(5, 9000)}ms\n`;
   if (r < 27) return `npm WARN deprecated ${rng.pick(PACKAGES)}@${version(rng)}: this version is no longer supported, please upgrade\n`;
   if (r < 31) return `${ts()} [tsc] ${sourceFile(rng)}(${rng.range(1, 700)},${rng.range(1, 90)}): error ${rng.pick(TS_ERRORS)}\n`;
   if (r < 37) {
@@ -88,8 +103,10 @@ function buildLine(rng: Rng, ts: () => string): string {
   if (r < 75) return `  ✓ ${sourceFile(rng)} > ${rng.pick(NAMES)} > ${rng.pick(TEST_VERBS)} (${rng.range(0, 300)} ms)\n`;
   if (r < 79) return ` PASS  ${sourceFile(rng).replace(/\.(tsx?|m?js)$/, ".test$&")} (${(rng.next() * 9).toFixed(2)} s)\n`;
   if (r < 81) {
-    return `  ✗ ${sourceFile(rng)} > ${rng.pick(NAMES)} > ${rng.pick(TEST_VERBS)} (${rng.range(100, 6000)} ms)\n` +
-      `    ${rng.pick(ERROR_PHRASES)}\n${stackTrace(rng)}`;
+    return (
+      `  ✗ ${sourceFile(rng)} > ${rng.pick(NAMES)} > ${rng.pick(TEST_VERBS)} (${rng.range(100, 6000)} ms)\n` +
+      `    ${rng.pick(ERROR_PHRASES)}\n${stackTrace(rng)}`
+    );
   }
   if (r < 83) return `${ts()} ERROR ${rng.pick(ERROR_PHRASES)}\n${stackTrace(rng)}`;
   if (r < 86) return `${ts()} [git] HEAD is now at ${rng.hex(7)} ${words(rng, rng.range(3, 8))}\n`;
@@ -102,7 +119,12 @@ function buildLine(rng: Rng, ts: () => string): string {
 export function buildLog(seed: number, bytes: number, plants: readonly string[] = []): string {
   const rng = createRng(seed);
   const ts = clock(rng);
-  return fill(bytes, plants, () => buildLine(rng, ts), (p) => `${ts()} ${p}\n`).join("");
+  return fill(
+    bytes,
+    plants,
+    () => buildLine(rng, ts),
+    (p) => `${ts()} ${p}\n`,
+  ).join("");
 }
 
 export function requestLog(seed: number, bytes: number, plants: readonly string[] = []): string {
@@ -111,11 +133,14 @@ export function requestLog(seed: number, bytes: number, plants: readonly string[
   const instances = SERVICES.flatMap((s) => [0, 1, 2, 3].map(() => `${s}-${rng.hex(4)}`));
   const next = () => {
     const r = rng.int(100);
-    const status = r < 85 ? 200 : r < 92 ? rng.pick([201, 204, 304]) : r < 98 ? rng.pick([400, 401, 404, 409, 429]) : rng.pick([500, 502, 503]);
+    const status =
+      r < 85 ? 200 : r < 92 ? rng.pick([201, 204, 304]) : r < 98 ? rng.pick([400, 401, 404, 409, 429]) : rng.pick([500, 502, 503]);
     const level = status >= 500 ? "ERROR" : status >= 400 ? "WARN " : "INFO ";
     const path = rng.pick(HTTP_PATHS).replace(":id", String(rng.range(1, 99999)));
-    return `${ts()} ${level} [${rng.pick(instances)}] ${rng.pick(["GET", "GET", "GET", "POST", "PUT", "DELETE"])} ${path} ` +
-      `status=${status} dur=${(rng.next() * 300).toFixed(1)}ms req_id=${rng.uuid()} user=${rng.range(1, 250000)} bytes=${rng.range(80, 90000)}\n`;
+    return (
+      `${ts()} ${level} [${rng.pick(instances)}] ${rng.pick(["GET", "GET", "GET", "POST", "PUT", "DELETE"])} ${path} ` +
+      `status=${status} dur=${(rng.next() * 300).toFixed(1)}ms req_id=${rng.uuid()} user=${rng.range(1, 250000)} bytes=${rng.range(80, 90000)}\n`
+    );
   };
   return fill(bytes, plants, next, (p) => `${ts()} ERROR [${rng.pick(instances)}] ${p}\n`).join("");
 }
@@ -129,7 +154,11 @@ function jsonItem(rng: Rng, id: number, note: string | null): string {
     name: `${first} ${last}`,
     email: `${first}.${last}${rng.int(1000)}@example.com`.toLowerCase(),
     status: rng.pick(JSON_STATUSES),
-    plan: { tier: rng.pick(["free", "pro", "team", "enterprise"]), seats: rng.range(1, 500), renewsAt: new Date(START_MS + rng.int(3e10)).toISOString() },
+    plan: {
+      tier: rng.pick(["free", "pro", "team", "enterprise"]),
+      seats: rng.range(1, 500),
+      renewsAt: new Date(START_MS + rng.int(3e10)).toISOString(),
+    },
     tags: Array.from({ length: rng.range(1, 4) }, () => rng.pick(PROSE)),
     orders: Array.from({ length: rng.int(4) }, () => ({
       id: `ord_${rng.hex(10)}`,
@@ -148,7 +177,12 @@ function jsonItem(rng: Rng, id: number, note: string | null): string {
 export function jsonDoc(seed: number, bytes: number, plants: readonly string[] = []): string {
   const rng = createRng(seed);
   let id = 100000;
-  const items = fill(bytes - 64, plants, () => `${jsonItem(rng, id++, null)},\n`, (p) => `${jsonItem(rng, id++, p)},\n`);
+  const items = fill(
+    bytes - 64,
+    plants,
+    () => `${jsonItem(rng, id++, null)},\n`,
+    (p) => `${jsonItem(rng, id++, p)},\n`,
+  );
   const body = items.join("").replace(/,\n$/, "\n");
   return `{\n  "data": [\n${body}  ],\n  "total": ${items.length}\n}\n`;
 }
@@ -167,10 +201,15 @@ function markdownSection(rng: Rng, n: number): string {
     out += `${Array.from({ length: rng.range(2, 6) }, () => sentence(rng)).join(" ")}\n\n`;
     const r = rng.int(4);
     if (r === 0) out += `${Array.from({ length: rng.range(2, 5) }, () => `- ${sentence(rng)}`).join("\n")}\n\n`;
-    if (r === 1) out += "```bash\n" + `npm install ${rng.pick(PACKAGES)}@${version(rng)}\nnpm run ${rng.pick(["build", "test", "migrate", "deploy"])} -- --${rng.pick(PROSE)}\n` + "```\n\n";
+    if (r === 1)
+      out +=
+        "```bash\n" +
+        `npm install ${rng.pick(PACKAGES)}@${version(rng)}\nnpm run ${rng.pick(["build", "test", "migrate", "deploy"])} -- --${rng.pick(PROSE)}\n` +
+        "```\n\n";
     if (r === 2) {
       out += "| Option | Default | Description |\n| --- | --- | --- |\n";
-      for (let i = 0; i < rng.range(2, 5); i++) out += `| \`${rng.pick(PROSE)}${rng.pick(["Timeout", "Limit", "Mode", "Path"])}\` | \`${rng.range(1, 9000)}\` | ${sentence(rng)} |\n`;
+      for (let i = 0; i < rng.range(2, 5); i++)
+        out += `| \`${rng.pick(PROSE)}${rng.pick(["Timeout", "Limit", "Mode", "Path"])}\` | \`${rng.range(1, 9000)}\` | ${sentence(rng)} |\n`;
       out += "\n";
     }
   }
@@ -181,7 +220,15 @@ export function markdownDoc(seed: number, bytes: number, plants: readonly string
   const rng = createRng(seed);
   let n = 0;
   const head = `# Service handbook ${seed}\n\n`;
-  return head + fill(bytes - head.length, plants, () => markdownSection(rng, ++n), (p) => `> Note: ${p}\n\n`).join("");
+  return (
+    head +
+    fill(
+      bytes - head.length,
+      plants,
+      () => markdownSection(rng, ++n),
+      (p) => `> Note: ${p}\n\n`,
+    ).join("")
+  );
 }
 
 const SALT: Record<CorpusKind, number> = { build: 0x1b, request: 0x2c, json: 0x3d, markdown: 0x4e };

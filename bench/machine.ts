@@ -7,12 +7,16 @@ export type Machine = { cpu: string; cores: number; ramGiB: number; bun: string;
 
 /** 1-, 5- and 15-minute load averages: other work on the machine skews every timing. */
 export function loadAverage(): string {
-  return loadavg().map((x) => x.toFixed(2)).join(" / ");
+  return loadavg()
+    .map((x) => x.toFixed(2))
+    .join(" / ");
 }
 
 function cpuModel(): string {
   try {
-    const line = readFileSync("/proc/cpuinfo", "utf8").split("\n").find((l) => l.startsWith("model name"));
+    const line = readFileSync("/proc/cpuinfo", "utf8")
+      .split("\n")
+      .find((l) => l.startsWith("model name"));
     if (line) return line.split(":").slice(1).join(":").trim();
   } catch {
     // not Linux: fall through to os.cpus()

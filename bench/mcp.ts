@@ -7,16 +7,17 @@
  *  - latency: a server's first start, a stub call that promotes its server, a warm call
  *    through the gateway vs the same call on a direct SDK client, and through `pi-sidecar mcp`.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createCatalogCache } from "../src/mcp/catalog-cache.ts";
-import type { ExposedTool } from "../src/mcp/exposed-tools.ts";
-import { createGateway, type Gateway } from "../src/mcp/gateway.ts";
-import { loadServerConfigs, type ServerMode } from "../src/mcp/server-config.ts";
-import { createMcpState } from "../src/mcp/state.ts";
-import { countTokens } from "../src/store/tokens.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createCatalogCache } from "../src/gateway/catalog-cache.ts";
+import type { ExposedTool } from "../src/gateway/exposed-tools.ts";
+import { createGateway, type Gateway } from "../src/gateway/gateway.ts";
+import { loadServerConfigs, type ServerMode } from "../src/gateway/server-config.ts";
+import { createMcpState } from "../src/gateway/state.ts";
+import { countTokens } from "../src/tokens/count.ts";
 import { median, percentile } from "./stats-math.ts";
 import { log, timeEach } from "./timing.ts";
 
@@ -30,7 +31,16 @@ export type McpBenchResult = {
   tools: number;
   defs: DefsRow[];
   firstSuccess: FirstSuccessRow[];
-  latency: { coldStartP50: number; promoteCallMs: number[]; gatewayP50: number; directP50: number; gatewayP99: number; directP99: number; binaryP50: number; calls: number };
+  latency: {
+    coldStartP50: number;
+    promoteCallMs: number[];
+    gatewayP50: number;
+    directP50: number;
+    gatewayP99: number;
+    directP99: number;
+    binaryP50: number;
+    calls: number;
+  };
 };
 
 function measure(mode: string, when: string, tools: { name: string; description?: string; parameters: unknown }[]): DefsRow {
@@ -46,14 +56,17 @@ function setup(scratch: string) {
   mkdirSync(files, { recursive: true });
   mkdirSync(agent, { recursive: true });
   writeFileSync(join(files, "notes.txt"), "the launch code is tangerine\n");
-  writeFileSync(join(agent, "mcp.json"), JSON.stringify({
-    mcpServers: {
-      everything: { command: bin("mcp-server-everything") },
-      filesystem: { command: bin("mcp-server-filesystem"), args: [files] },
-      memory: { command: bin("mcp-server-memory"), env: { MEMORY_FILE_PATH: join(files, "memory.jsonl") } },
-      "sequential-thinking": { command: bin("mcp-server-sequential-thinking") },
-    },
-  }));
+  writeFileSync(
+    join(agent, "mcp.json"),
+    JSON.stringify({
+      mcpServers: {
+        everything: { command: bin("mcp-server-everything") },
+        filesystem: { command: bin("mcp-server-filesystem"), args: [files] },
+        memory: { command: bin("mcp-server-memory"), env: { MEMORY_FILE_PATH: join(files, "memory.jsonl") } },
+        "sequential-thinking": { command: bin("mcp-server-sequential-thinking") },
+      },
+    }),
+  );
   const open = (mode: ServerMode): Gateway => {
     const state = createMcpState(agent);
     return createGateway({
@@ -71,9 +84,19 @@ function tasks(files: string) {
   return [
     { task: "read a file", tool: "filesystem/read_text_file", query: "read text file", args: { path: join(files, "notes.txt") } },
     { task: "list a directory", tool: "filesystem/list_directory", query: "list directory", args: { path: files } },
-    { task: "add to the knowledge graph", tool: "memory/create_entities", query: "create entities knowledge graph", args: { entities: [{ name: "bench", entityType: "run", observations: ["fast"] }] } },
+    {
+      task: "add to the knowledge graph",
+      tool: "memory/create_entities",
+      query: "create entities knowledge graph",
+      args: { entities: [{ name: "bench", entityType: "run", observations: ["fast"] }] },
+    },
     { task: "add two numbers", tool: "everything/get-sum", query: "sum two numbers", args: { a: 2, b: 40 } },
-    { task: "think step by step", tool: "sequential-thinking/sequentialthinking", query: "sequential thinking thought", args: { thought: "plan", nextThoughtNeeded: false, thoughtNumber: 1, totalThoughts: 1 } },
+    {
+      task: "think step by step",
+      tool: "sequential-thinking/sequentialthinking",
+      query: "sequential thinking thought",
+      args: { thought: "plan", nextThoughtNeeded: false, thoughtNumber: 1, totalThoughts: 1 },
+    },
   ];
 }
 
@@ -89,7 +112,10 @@ async function firstSuccess(g: Gateway, mode: string, t: ReturnType<typeof tasks
       calls.push("mcp_search");
       const found = text(await g.call("mcp_search", { query: t.query }));
       searchTokens += countTokens(found);
-      const name = found.split("\n").map((l) => l.split("(")[0]!).find((n) => n.endsWith(`/${tool}`));
+      const name = found
+        .split("\n")
+        .map((l) => l.split("(")[0]!)
+        .find((n) => n.endsWith(`/${tool}`));
       if (!name) continue;
       calls.push("mcp_call");
       const r = await g.call("mcp_call", { tool: name, arguments: t.args });
@@ -122,10 +148,15 @@ export async function benchMcp(scratch: string, calls = 300): Promise<McpBenchRe
   const plain = await (async () => {
     const out: { name: string; description?: string; parameters: unknown }[] = [];
     for (const name of ["everything", "filesystem", "memory", "sequential-thinking"]) {
-      const transport = new StdioClientTransport(name === "filesystem" ? { command: bin(`mcp-server-${name}`), args: [files], stderr: "pipe" } : { command: bin(`mcp-server-${name}`), stderr: "pipe" });
+      const transport = new StdioClientTransport(
+        name === "filesystem"
+          ? { command: bin(`mcp-server-${name}`), args: [files], stderr: "pipe" }
+          : { command: bin(`mcp-server-${name}`), stderr: "pipe" },
+      );
       const client = new Client({ name: "bench", version: "1" });
       await client.connect(transport);
-      for (const t of (await client.listTools()).tools) out.push({ name: `${name}_${t.name}`, description: t.description, parameters: t.inputSchema });
+      for (const t of (await client.listTools()).tools)
+        out.push({ name: `${name}_${t.name}`, description: t.description, parameters: t.inputSchema });
       await client.close();
     }
     return out;
@@ -140,11 +171,16 @@ export async function benchMcp(scratch: string, calls = 300): Promise<McpBenchRe
 
   const firstSuccessRows: FirstSuccessRow[] = [];
   const promoteCallMs: number[] = [];
-  for (const [mode, g] of [["catalog", cat2], ["stubs", stubs], ["eager", eager]] as const) {
+  for (const [mode, g] of [
+    ["catalog", cat2],
+    ["stubs", stubs],
+    ["eager", eager],
+  ] as const) {
     for (const t of tasks(files)) {
       const t0 = performance.now();
       firstSuccessRows.push(await firstSuccess(g, mode, t));
-      if (mode === "stubs" && firstSuccessRows.at(-1)!.calls.length === 1 && t.tool !== "filesystem/list_directory") promoteCallMs.push(performance.now() - t0);
+      if (mode === "stubs" && firstSuccessRows.at(-1)!.calls.length === 1 && t.tool !== "filesystem/list_directory")
+        promoteCallMs.push(performance.now() - t0);
     }
   }
   const one = open("stubs");
@@ -180,9 +216,18 @@ export async function benchMcp(scratch: string, calls = 300): Promise<McpBenchRe
 
   // Through the compiled binary, as another agent would use it.
   const viaBinary = new Client({ name: "bench", version: "1" });
-  await viaBinary.connect(new StdioClientTransport({ command: join(ROOT, "dist/pi-sidecar"), args: ["mcp"], env: { PATH: process.env.PATH ?? "", HOME: agent, PI_CODING_AGENT_DIR: agent, PI_SIDECAR_MCP_MODE: "eager" }, stderr: "pipe" }));
+  await viaBinary.connect(
+    new StdioClientTransport({
+      command: join(ROOT, "dist/pi-sidecar"),
+      args: ["mcp"],
+      env: { PATH: process.env.PATH ?? "", HOME: agent, PI_CODING_AGENT_DIR: agent, PI_SIDECAR_MCP_MODE: "eager" },
+      stderr: "pipe",
+    }),
+  );
   await viaBinary.callTool({ name: "everything__echo", arguments: { message: "warm" } });
-  const binaryMs = await timeEach(Math.min(calls, 200), () => viaBinary.callTool({ name: "everything__echo", arguments: { message: "x" } }));
+  const binaryMs = await timeEach(Math.min(calls, 200), () =>
+    viaBinary.callTool({ name: "everything__echo", arguments: { message: "x" } }),
+  );
   await viaBinary.close();
 
   return {

@@ -18,7 +18,14 @@ export type QueryKind =
   | "absent";
 
 export const QUERY_KINDS: readonly QueryKind[] = [
-  "rare id (planted)", "id substring", "error phrase", "two words", "typo", "common word", "--source filter", "absent",
+  "rare id (planted)",
+  "id substring",
+  "error phrase",
+  "two words",
+  "typo",
+  "common word",
+  "--source filter",
+  "absent",
 ];
 
 /** `expect`: the source that must be among the hits (the needle's source). */
@@ -41,14 +48,60 @@ const MORE_ERROR_PHRASES = [
 ];
 
 const COMMON = [
-  "error", "test", "warn", "npm", "failed", "get", "status", "build", "info", "src", "user", "orders", "api", "cache",
-  "module", "config", "webpack", "session", "request", "timeout", "version", "package", "asset", "compiled", "docker",
-  "json", "email", "pending", "active", "migration", "database", "token", "server", "deploy", "the", "install",
-  "renders", "stack", "lib", "service",
+  "error",
+  "test",
+  "warn",
+  "npm",
+  "failed",
+  "get",
+  "status",
+  "build",
+  "info",
+  "src",
+  "user",
+  "orders",
+  "api",
+  "cache",
+  "module",
+  "config",
+  "webpack",
+  "session",
+  "request",
+  "timeout",
+  "version",
+  "package",
+  "asset",
+  "compiled",
+  "docker",
+  "json",
+  "email",
+  "pending",
+  "active",
+  "migration",
+  "database",
+  "token",
+  "server",
+  "deploy",
+  "the",
+  "install",
+  "renders",
+  "stack",
+  "lib",
+  "service",
 ];
 
-const NONSENSE = ["quokka zephyrine", "frobnicate", "NonexistentService_deadbeef00", "kubelet OOMKilled", "segfault in libxml2",
-  "xylophone", "flux capacitor", "ERR_PNPM_OUTDATED_LOCKFILE", "rustc E0382", "gradle daemon"];
+const NONSENSE = [
+  "quokka zephyrine",
+  "frobnicate",
+  "NonexistentService_deadbeef00",
+  "kubelet OOMKilled",
+  "segfault in libxml2",
+  "xylophone",
+  "flux capacitor",
+  "ERR_PNPM_OUTDATED_LOCKFILE",
+  "rustc E0382",
+  "gradle daemon",
+];
 
 /** `count` items spread over xs (deterministic). */
 function spread<T>(xs: readonly T[], count: number): T[] {
@@ -78,7 +131,12 @@ function shuffle<T>(rng: Rng, xs: T[]): T[] {
 
 /** Each kind shuffled, then dealt round-robin, so any prefix of the mix holds every kind alike. */
 function interleave(rng: Rng, queries: BenchQuery[]): BenchQuery[] {
-  const groups = QUERY_KINDS.map((k) => shuffle(rng, queries.filter((q) => q.kind === k)));
+  const groups = QUERY_KINDS.map((k) =>
+    shuffle(
+      rng,
+      queries.filter((q) => q.kind === k),
+    ),
+  );
   const out: BenchQuery[] = [];
   for (let round = 0; out.length < queries.length; round++) {
     for (const g of groups) if (round < g.length) out.push(g[round]!);
@@ -90,14 +148,14 @@ export function queryMix(needles: readonly Needle[], sources: readonly StoreSour
   const rng = createRng(seed);
   const out: BenchQuery[] = [];
   const picked = spread(needles, PER_KIND);
-  picked.forEach((n, i) => out.push({ kind: "rare id (planted)", query: i % 2 === 0 ? n.uuid : n.ident, expect: n.handle }));
+  for (const [i, n] of picked.entries()) out.push({ kind: "rare id (planted)", query: i % 2 === 0 ? n.uuid : n.ident, expect: n.handle });
   spread(needles.slice().reverse(), PER_KIND).forEach((n, i) => {
     const hex = n.ident.split("_")[1]!;
     const query = i % 2 === 0 ? hex.slice(1, 9) : n.uuid.slice(4, 18);
     out.push({ kind: "id substring", query, expect: n.handle });
   });
   const phrases = [...ERROR_PHRASES.map((p) => p.replace(/^\w*Error: |^UnhandledPromiseRejection: /, "")), ...MORE_ERROR_PHRASES];
-  spread(phrases, PER_KIND / 2).forEach((p) => out.push({ kind: "error phrase", query: p }, { kind: "error phrase", query: `"${p}"` }));
+  for (const p of spread(phrases, PER_KIND / 2)) out.push({ kind: "error phrase", query: p }, { kind: "error phrase", query: `"${p}"` });
   const content = PROSE.filter((w) => w.length >= 5);
   const pool = [...content, ...MODULES, ...NAMES.map((n) => n.toLowerCase()), ...PACKAGES.filter((p) => /^[a-z]+$/.test(p))];
   for (let i = 0; i < PER_KIND; i++) out.push({ kind: "two words", query: `${rng.pick(pool)} ${rng.pick(pool)}` });
@@ -118,7 +176,8 @@ export function queryMix(needles: readonly Needle[], sources: readonly StoreSour
     }
   }
   const absentRng = createRng(seed ^ 0x5eed);
-  for (let i = 0; i < ABSENT; i++) out.push({ kind: "absent", query: i % 2 === 0 ? absentRng.uuid() : NONSENSE[(i >> 1) % NONSENSE.length]! });
+  for (let i = 0; i < ABSENT; i++)
+    out.push({ kind: "absent", query: i % 2 === 0 ? absentRng.uuid() : NONSENSE[(i >> 1) % NONSENSE.length]! });
   return interleave(rng, out);
 }
 

@@ -8,7 +8,7 @@ import { createEngine } from "../src/engine.ts";
 import { linesOf } from "../src/readcache/decide.ts";
 import { replay } from "../src/readcache/replay.ts";
 import { createTrust, type ReadRecord } from "../src/readcache/trust.ts";
-import { countTokens } from "../src/store/tokens.ts";
+import { countTokens } from "../src/tokens/count.ts";
 import { createRng } from "./prng.ts";
 import { median, percentile } from "./stats-math.ts";
 import type { Scratch } from "./temp.ts";
@@ -23,7 +23,7 @@ export type ReadcacheResult = {
 
 const source = (n: number, seed: number) => {
   const r = createRng(seed);
-  return Array.from({ length: n }, (_, i) => `  const value${i} = compute(${r.int(1e6)}, "${r.hex(8)}");`).join("\n") + "\n";
+  return `${Array.from({ length: n }, (_, i) => `  const value${i} = compute(${r.int(1e6)}, "${r.hex(8)}");`).join("\n")}\n`;
 };
 
 export async function benchReadcache(scratch: Scratch): Promise<ReadcacheResult> {
@@ -43,7 +43,14 @@ export async function benchReadcache(scratch: Scratch): Promise<ReadcacheResult>
       const times: number[] = [];
       for (let i = 0; i < 200; i++) {
         const t = performance.now();
-        const d = await engine.readcache({ path: "/repo/f7.ts", text, shown: [1, 300], wholeFile: true, builtIn: text, versions: trust.versions("/repo/f7.ts") });
+        const d = await engine.readcache({
+          path: "/repo/f7.ts",
+          text,
+          shown: [1, 300],
+          wholeFile: true,
+          builtIn: text,
+          versions: trust.versions("/repo/f7.ts"),
+        });
         trust.record(d.record);
         times.push(performance.now() - t);
       }
@@ -66,7 +73,14 @@ export async function benchReadcache(scratch: Scratch): Promise<ReadcacheResult>
     const time = async (t: string) => {
       const { builtIn, shown } = cut(t);
       const start = performance.now();
-      const d = await engine.readcache({ path: "/repo/big.ts", text: t, shown, wholeFile: false, builtIn, versions: trust.versions("/repo/big.ts") });
+      const d = await engine.readcache({
+        path: "/repo/big.ts",
+        text: t,
+        shown,
+        wholeFile: false,
+        builtIn,
+        versions: trust.versions("/repo/big.ts"),
+      });
       trust.record(d.record);
       return { ms: performance.now() - start, mode: d.mode };
     };
@@ -75,8 +89,22 @@ export async function benchReadcache(scratch: Scratch): Promise<ReadcacheResult>
     const edited = await time(big.replace("const value15000 ", "const renamed15000 "));
     // Rebuild after a restart: replay of a branch with 5,000 read results.
     const entries = Array.from({ length: 5000 }, (_, i) => ({
-      type: "message", id: `e${i}`,
-      message: { role: "toolResult", toolName: "read", details: { readcache: { v: 1, path: `/repo/f${i % 200}.ts`, hash: `h${i}`, lines: 300, mode: "full", trusted: [[1, 300]] } satisfies ReadRecord } },
+      type: "message",
+      id: `e${i}`,
+      message: {
+        role: "toolResult",
+        toolName: "read",
+        details: {
+          readcache: {
+            v: 1,
+            path: `/repo/f${i % 200}.ts`,
+            hash: `h${i}`,
+            lines: 300,
+            mode: "full",
+            trusted: [[1, 300]],
+          } satisfies ReadRecord,
+        },
+      },
     }));
     const rs: number[] = [];
     for (let i = 0; i < 5; i++) {
@@ -99,14 +127,28 @@ export async function benchReadcache(scratch: Scratch): Promise<ReadcacheResult>
       const ranged = i >= 10 && r.chance(0.3);
       const shown: [number, number] = ranged ? [20, 60] : [1, n];
       const builtIn = ranged ? linesOf(t, shown) : t;
-      const d = await engine.readcache({ path: `/repo/s${f}.ts`, text: t, shown, wholeFile: !ranged, builtIn, versions: sTrust.versions(`/repo/s${f}.ts`) });
+      const d = await engine.readcache({
+        path: `/repo/s${f}.ts`,
+        text: t,
+        shown,
+        wholeFile: !ranged,
+        builtIn,
+        versions: sTrust.versions(`/repo/s${f}.ts`),
+      });
       sTrust.record(d.record);
       modes[d.mode] = (modes[d.mode] ?? 0) + 1;
       plain += countTokens(builtIn);
       sent += countTokens(d.text);
     }
-    const result = { perRead, oneMiB: { first, repeat, edited }, replay5000Ms: median(rs), session: { reads: 50, modes, plainTokens: plain, sentTokens: sent } };
-    log(`readcache: per read p50 ${perRead.map((p) => `${p.earlier}: ${p.p50.toFixed(2)} ms`).join(", ")}; session ${sent}/${plain} tokens`);
+    const result = {
+      perRead,
+      oneMiB: { first, repeat, edited },
+      replay5000Ms: median(rs),
+      session: { reads: 50, modes, plainTokens: plain, sentTokens: sent },
+    };
+    log(
+      `readcache: per read p50 ${perRead.map((p) => `${p.earlier}: ${p.p50.toFixed(2)} ms`).join(", ")}; session ${sent}/${plain} tokens`,
+    );
     return result;
   } finally {
     await engine.close();

@@ -1,7 +1,7 @@
 /** BENCHMARKS.md section 1: capture throughput, where the time goes, the floor. */
 import { KIND_LABEL } from "./corpus.ts";
 import { count, mb, mbps, ms, pct, ratio, table } from "./markdown.ts";
-import { cpuMs, headline, kindName, rate, TARGETS, type ReportInput } from "./report-input.ts";
+import { cpuMs, headline, kindName, type ReportInput, rate, TARGETS } from "./report-input.ts";
 import { mbPerSecond } from "./stats-math.ts";
 
 function captureMeaning(input: ReportInput): string {
@@ -11,15 +11,21 @@ function captureMeaning(input: ReportInput): string {
   const v = rate(head, head.captureMs);
   const pass = v >= TARGETS.captureMBps;
   const steps = [
-    ["the SQLite transaction", head.sqliteMs], ["token counting", head.tokensMs], ["redaction", head.redactMs],
-    ["chunking and titles", head.chunkTitlesMs], ["the receipt", head.receiptMs], ["hashing", head.hashMs],
+    ["the SQLite transaction", head.sqliteMs],
+    ["token counting", head.tokensMs],
+    ["redaction", head.redactMs],
+    ["chunking and titles", head.chunkTitlesMs],
+    ["the receipt", head.receiptMs],
+    ["hashing", head.hashMs],
   ] as const;
   const biggest = [...steps].sort((a, b) => b[1] - a[1]);
   const serial = cpuMs(head) + head.sqliteMs;
   const overlap = serial - head.captureMs;
   const out = [
     `Capture of the realistic 10 MiB build log runs at ${mbps(v)} and the worst-case request log at ${mbps(rate(worst, worst.captureMs))}: ` +
-      (pass ? `the ${TARGETS.captureMBps} MB/s target is met.` : `**the ${TARGETS.captureMBps} MB/s target is missed by ${ratio(TARGETS.captureMBps / v)}.**`) +
+      (pass
+        ? `the ${TARGETS.captureMBps} MB/s target is met.`
+        : `**the ${TARGETS.captureMBps} MB/s target is missed by ${ratio(TARGETS.captureMBps / v)}.**`) +
       ` The floor (the same chunk rows inserted in one WAL transaction with no full-text index) runs at ${mbps(rate(head, head.floorMs))}, ` +
       `so storing the rows is not the limit: capture takes ${ratio(head.captureMs / head.floorMs)} the floor's time.`,
     `Where the time goes (10 MiB build log, each step timed alone): ${biggest.map(([name, t]) => `${name} ${ms(t)}`).join(", ")}.`,
@@ -31,7 +37,9 @@ function captureMeaning(input: ReportInput): string {
     );
   }
   if (overlap > 0.25 * head.tokensMs) {
-    out.push(`The steps add up to ${ms(serial)} but the capture takes ${ms(head.captureMs)}: ${ms(overlap)} overlap (token counting runs on a worker thread during the transaction).`);
+    out.push(
+      `The steps add up to ${ms(serial)} but the capture takes ${ms(head.captureMs)}: ${ms(overlap)} overlap (token counting runs on a worker thread during the transaction).`,
+    );
   }
   const caps = [
     ["the transaction with both indexes", rate(head, head.sqliteMs)],
@@ -56,21 +64,63 @@ function captureMeaning(input: ReportInput): string {
 export function captureSection(input: ReportInput): string {
   const rows = input.capture;
   const throughput = table(
-    ["Log", "Size", "Runs", "Input", "Chunks", "Tokens", "Capture (median)", "Throughput", "Floor: insert, no FTS", "Floor throughput", "Capture / floor"],
+    [
+      "Log",
+      "Size",
+      "Runs",
+      "Input",
+      "Chunks",
+      "Tokens",
+      "Capture (median)",
+      "Throughput",
+      "Floor: insert, no FTS",
+      "Floor throughput",
+      "Capture / floor",
+    ],
     rows.map((r) => [
-      kindName(r), r.sizeLabel, String(r.runs), mb(r.inputBytes), count(r.chunks), count(r.tokens), ms(r.captureMs),
-      mbps(rate(r, r.captureMs)), ms(r.floorMs), mbps(rate(r, r.floorMs)), ratio(r.captureMs / r.floorMs),
+      kindName(r),
+      r.sizeLabel,
+      String(r.runs),
+      mb(r.inputBytes),
+      count(r.chunks),
+      count(r.tokens),
+      ms(r.captureMs),
+      mbps(rate(r, r.captureMs)),
+      ms(r.floorMs),
+      mbps(rate(r, r.floorMs)),
+      ratio(r.captureMs / r.floorMs),
     ]),
   );
   const parts = table(
-    ["Log", "Size", "redact", "chunk + titles", "tokens (o200k)", "hash + lines", "receipt", "SQLite transaction", "steps in sequence", "capture", "capture - steps"],
+    [
+      "Log",
+      "Size",
+      "redact",
+      "chunk + titles",
+      "tokens (o200k)",
+      "hash + lines",
+      "receipt",
+      "SQLite transaction",
+      "steps in sequence",
+      "capture",
+      "capture - steps",
+    ],
     rows.map((r) => {
       const serial = cpuMs(r) + r.sqliteMs;
       const cell = (t: number) => `${ms(t)} (${pct(t, serial)})`;
       const diff = r.captureMs - serial;
       return [
-        kindName(r), r.sizeLabel, cell(r.redactMs), cell(r.chunkTitlesMs), cell(r.tokensMs), cell(r.hashMs), cell(r.receiptMs), cell(r.sqliteMs),
-        ms(serial), ms(r.captureMs), `${diff < 0 ? "-" : "+"}${ms(Math.abs(diff))}`,
+        kindName(r),
+        r.sizeLabel,
+        cell(r.redactMs),
+        cell(r.chunkTitlesMs),
+        cell(r.tokensMs),
+        cell(r.hashMs),
+        cell(r.receiptMs),
+        cell(r.sqliteMs),
+        ms(serial),
+        ms(r.captureMs),
+        `${diff < 0 ? "-" : "+"}${ms(Math.abs(diff))}`,
       ];
     }),
   );
@@ -97,7 +147,7 @@ export function captureSection(input: ReportInput): string {
     "Where the time goes: the same text taken apart with the exported functions, each step timed alone on this thread (`redact`, " +
       "`chunkText` + `titleChunks`, `countTokens` per chunk, SHA-256 + line count, `buildReceipt`), and the blob + chunk inserts alone in one " +
       "IMMEDIATE transaction on a fresh database with the real schema. Percentages are of the steps in sequence; a negative " +
-      "\"capture - steps\" means the engine overlaps steps, a positive one is work not listed (kind detection, source row, retention check, GC).",
+      '"capture - steps" means the engine overlaps steps, a positive one is work not listed (kind detection, source row, retention check, GC).',
     "",
     parts,
     "",
@@ -105,6 +155,6 @@ export function captureSection(input: ReportInput): string {
     "",
     sqlite,
     "",
-    "**What this means.** " + captureMeaning(input),
+    `**What this means.** ${captureMeaning(input)}`,
   ].join("\n");
 }

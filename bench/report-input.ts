@@ -1,14 +1,15 @@
 /** What BENCHMARKS.md is rendered from, the targets, and helpers shared by its sections. */
-import type { McpBenchResult } from "./mcp.ts";
+
 import type { AgentRow } from "./agent.ts";
 import type { CaptureRow, ColdRow } from "./capture.ts";
 import type { CorpusKind } from "./corpus.ts";
 import type { Machine } from "./machine.ts";
+import type { McpBenchResult } from "./mcp.ts";
 import type { BenchQuery } from "./queries.ts";
-import type { KindSummary } from "./search-summary.ts";
-import { mbPerSecond } from "./stats-math.ts";
 import type { ReadcacheResult } from "./readcache.ts";
 import type { RpcResult } from "./rpc.ts";
+import type { KindSummary } from "./search-summary.ts";
+import { mbPerSecond } from "./stats-math.ts";
 import type { BuiltStore } from "./store-build.ts";
 
 export const TARGETS = { captureMBps: 25, dbRatio: 3, searchP50: 2, searchP99: 20 } as const;

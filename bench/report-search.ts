@@ -1,10 +1,13 @@
 /** BENCHMARKS.md section 3: search latency per query kind, beside its three floors. */
 import { code, count, mb, mbps, ms, ratio, table } from "./markdown.ts";
-import { TARGETS, type ReportInput } from "./report-input.ts";
+import { type ReportInput, TARGETS } from "./report-input.ts";
 import { mbPerSecond } from "./stats-math.ts";
 
 function modes(m: Record<string, number>): string {
-  return Object.entries(m).sort((a, b) => b[1] - a[1]).map(([k, n]) => `${k} ${n}`).join(", ");
+  return Object.entries(m)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `${k} ${n}`)
+    .join(", ");
 }
 
 export function searchSection(input: ReportInput): string {
@@ -18,15 +21,30 @@ export function searchSection(input: ReportInput): string {
   for (const x of s.sources) kinds.set(x.kind, (kinds.get(x.kind) ?? 0) + x.bytes);
   const mix = [...kinds].map(([k, b]) => `${k} ${mb(b)}`).join(", ");
   const rows = input.search.map((k) => [
-    k.kind === "all" ? "**all**" : k.kind, String(k.n), ms(k.p50), ms(k.p99), ms(k.max), modes(k.modes),
+    k.kind === "all" ? "**all**" : k.kind,
+    String(k.n),
+    ms(k.p50),
+    ms(k.p99),
+    ms(k.max),
+    modes(k.modes),
     k.found.of > 0 ? `${k.found.yes}/${k.found.of}` : "",
-    `${ms(k.pkP50)} / ${ms(k.pkP99)}`, `${ms(k.unrankedP50)} / ${ms(k.unrankedP99)}`,
-    k.scanN > 0 ? `${ms(k.scanP50)} (n=${k.scanN})` : "", k.scanN > 0 ? ms(k.engineOnScanP50) : "",
+    `${ms(k.pkP50)} / ${ms(k.pkP99)}`,
+    `${ms(k.unrankedP50)} / ${ms(k.unrankedP99)}`,
+    k.scanN > 0 ? `${ms(k.scanP50)} (n=${k.scanN})` : "",
+    k.scanN > 0 ? ms(k.engineOnScanP50) : "",
   ]);
-  const examples = table(["Kind", "Examples from the mix"], [...new Set(input.examples.map((q) => q.kind))].map((kind) => [
-    kind,
-    input.examples.filter((q) => q.kind === kind).slice(0, 3).map((q) => `${code(q.query)}${q.source ? " `--source`" : ""}`).join(", "),
-  ]), ["l", "l"]);
+  const examples = table(
+    ["Kind", "Examples from the mix"],
+    [...new Set(input.examples.map((q) => q.kind))].map((kind) => [
+      kind,
+      input.examples
+        .filter((q) => q.kind === kind)
+        .slice(0, 3)
+        .map((q) => `${code(q.query)}${q.source ? " `--source`" : ""}`)
+        .join(", "),
+    ]),
+    ["l", "l"],
+  );
   const all = input.search[0]!;
   const byKind = input.search.slice(1).filter((k) => k.n > 0);
   const slowest = [...byKind].sort((a, b) => b.p50 - a.p50);
@@ -36,9 +54,14 @@ export function searchSection(input: ReportInput): string {
   const pass = all.p50 <= TARGETS.searchP50 && all.p99 <= TARGETS.searchP99;
   const meaning = [
     `Over ${all.n} queries on ${mb(s.inputBytes)} the engine's search has p50 ${ms(all.p50)} and p99 ${ms(all.p99)}: ` +
-      (pass ? "both targets are met." : `**the targets (p50 <= ${TARGETS.searchP50} ms, p99 <= ${TARGETS.searchP99} ms) are missed by ${ratio(all.p50 / TARGETS.searchP50)} and ${ratio(all.p99 / TARGETS.searchP99)}.**`),
+      (pass
+        ? "both targets are met."
+        : `**the targets (p50 <= ${TARGETS.searchP50} ms, p99 <= ${TARGETS.searchP99} ms) are missed by ${ratio(all.p50 / TARGETS.searchP50)} and ${ratio(all.p99 / TARGETS.searchP99)}.**`),
     `Latency depends on how common the query's terms are: the fastest kind is ${fastest.kind} (p50 ${ms(fastest.p50)}); ` +
-      `the slowest are ${slowest.slice(0, 3).map((k) => `${k.kind} (p50 ${ms(k.p50)})`).join(", ")}.`,
+      `the slowest are ${slowest
+        .slice(0, 3)
+        .map((k) => `${k.kind} (p50 ${ms(k.p50)})`)
+        .join(", ")}.`,
     `Fetching the returned chunks by primary key takes ${ms(all.pkP50)} (p50), and the unranked index lookups the search starts with take ` +
       `${ms(all.unrankedP50)} (p50) / ${ms(all.unrankedP99)} (p99), so the indexes find candidates quickly; the rest of the time goes to ` +
       "ranking and verifying every candidate, which grows with the number of chunks a term occurs in.",
@@ -65,13 +88,25 @@ export function searchSection(input: ReportInput): string {
       "(a needle that is rare or absent makes it read every chunk). With n below 100, p99 is the slowest query.",
     "",
     table(
-      ["Kind", "n", "p50", "p99", "max", "Modes", "Needle in hits", "(i) PK fetch p50 / p99", "(ii) index, unranked p50 / p99", "(iii) brute-force scan p50", "Engine p50, same subset"],
+      [
+        "Kind",
+        "n",
+        "p50",
+        "p99",
+        "max",
+        "Modes",
+        "Needle in hits",
+        "(i) PK fetch p50 / p99",
+        "(ii) index, unranked p50 / p99",
+        "(iii) brute-force scan p50",
+        "Engine p50, same subset",
+      ],
       rows,
       ["l", "r", "r", "r", "r", "l", "r", "r", "r", "r", "r"],
     ),
     "",
     examples,
     "",
-    "**What this means.** " + meaning.join(" "),
+    `**What this means.** ${meaning.join(" ")}`,
   ].join("\n");
 }

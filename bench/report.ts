@@ -5,9 +5,9 @@
 import { mb, mbps, ms, ratio, table, verdict } from "./markdown.ts";
 import { agentSection, agentTargetRows, rpcSection } from "./report-agent.ts";
 import { captureSection } from "./report-capture.ts";
+import { kindName, type ReportInput, rate, TARGETS } from "./report-input.ts";
 import { mcpSection, mcpTargetRows } from "./report-mcp.ts";
 import { readcacheSection, readcacheTargetRows } from "./report-readcache.ts";
-import { kindName, rate, TARGETS, type ReportInput } from "./report-input.ts";
 import { searchSection } from "./report-search.ts";
 import { sizeSection } from "./report-size.ts";
 
@@ -23,15 +23,19 @@ function header(input: ReportInput): string {
     "",
     "## Machine",
     "",
-    table(["", ""], [
-      ["CPU", m.cpu],
-      ["Cores", String(m.cores)],
-      ["RAM", `${m.ramGiB.toFixed(1)} GiB`],
-      ["OS", m.os],
-      ["Bun", m.bun],
-      ["SQLite", m.sqlite],
-      ["Load average (1/5/15 min)", `${m.loadAtStart} at the start, ${input.loadAtEnd} at the end`],
-    ], ["l", "l"]),
+    table(
+      ["", ""],
+      [
+        ["CPU", m.cpu],
+        ["Cores", String(m.cores)],
+        ["RAM", `${m.ramGiB.toFixed(1)} GiB`],
+        ["OS", m.os],
+        ["Bun", m.bun],
+        ["SQLite", m.sqlite],
+        ["Load average (1/5/15 min)", `${m.loadAtStart} at the start, ${input.loadAtEnd} at the end`],
+      ],
+      ["l", "l"],
+    ),
   ].join("\n");
 }
 
@@ -47,10 +51,25 @@ function targets(input: ReportInput): string {
   }
   const s = input.store;
   const storeRatio = s.dbBytes / s.inputBytes;
-  rows.push([`Database size, ${mb(s.inputBytes)} search store`, `<= ${TARGETS.dbRatio}x input`, ratio(storeRatio), verdict(storeRatio <= TARGETS.dbRatio)]);
+  rows.push([
+    `Database size, ${mb(s.inputBytes)} search store`,
+    `<= ${TARGETS.dbRatio}x input`,
+    ratio(storeRatio),
+    verdict(storeRatio <= TARGETS.dbRatio),
+  ]);
   const all = input.search[0]!;
-  rows.push([`Search p50, ${all.n} queries on ${mb(s.inputBytes)}`, `<= ${TARGETS.searchP50} ms`, ms(all.p50), verdict(all.p50 <= TARGETS.searchP50)]);
-  rows.push([`Search p99, ${all.n} queries on ${mb(s.inputBytes)}`, `<= ${TARGETS.searchP99} ms`, ms(all.p99), verdict(all.p99 <= TARGETS.searchP99)]);
+  rows.push([
+    `Search p50, ${all.n} queries on ${mb(s.inputBytes)}`,
+    `<= ${TARGETS.searchP50} ms`,
+    ms(all.p50),
+    verdict(all.p50 <= TARGETS.searchP50),
+  ]);
+  rows.push([
+    `Search p99, ${all.n} queries on ${mb(s.inputBytes)}`,
+    `<= ${TARGETS.searchP99} ms`,
+    ms(all.p99),
+    verdict(all.p99 <= TARGETS.searchP99),
+  ]);
   rows.push(...agentTargetRows(input.agent, input.rpc));
   rows.push(...readcacheTargetRows(input.readcache));
   rows.push(...mcpTargetRows(input.mcp));
@@ -77,5 +96,16 @@ function method(): string {
 }
 
 export function renderReport(input: ReportInput): string {
-  return [header(input), targets(input), captureSection(input), sizeSection(input), searchSection(input), agentSection(input.agent, input.agentRuns), rpcSection(input.rpc), readcacheSection(input.readcache), mcpSection(input.mcp), method()].join("\n\n") + "\n";
+  return `${[
+    header(input),
+    targets(input),
+    captureSection(input),
+    sizeSection(input),
+    searchSection(input),
+    agentSection(input.agent, input.agentRuns),
+    rpcSection(input.rpc),
+    readcacheSection(input.readcache),
+    mcpSection(input.mcp),
+    method(),
+  ].join("\n\n")}\n`;
 }

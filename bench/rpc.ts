@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { defaultConfig } from "../src/config.ts";
 import { createEngine } from "../src/engine.ts";
 import { createRpcEngine } from "../src/surfaces/rpc/client.ts";
-import { percentile, median } from "./stats-math.ts";
+import { median, percentile } from "./stats-math.ts";
 import type { Scratch } from "./temp.ts";
 import { log, timeEach } from "./timing.ts";
 
@@ -45,8 +45,14 @@ export async function benchRpc(scratch: Scratch, calls: number, coldStarts: numb
       await fresh.close();
     }
     const result = {
-      calls, pingP50: median(ping), pingP99: percentile(ping, 99), listP50: median(list), inProcessListP50: median(inProcess),
-      coldStarts, coldStartP50: median(cold), coldStartMax: Math.max(...cold),
+      calls,
+      pingP50: median(ping),
+      pingP99: percentile(ping, 99),
+      listP50: median(list),
+      inProcessListP50: median(inProcess),
+      coldStarts,
+      coldStartP50: median(cold),
+      coldStartMax: Math.max(...cold),
     };
     log(`rpc: ping p50 ${result.pingP50.toFixed(3)} ms, cold start p50 ${result.coldStartP50.toFixed(1)} ms`);
     return result;

@@ -10,15 +10,15 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchAgent } from "./agent.ts";
-import { benchCapture, benchColdCapture, createCaptureContext, type CaptureCase, type CaptureRow } from "./capture.ts";
+import { benchCapture, benchColdCapture, type CaptureCase, type CaptureRow, createCaptureContext } from "./capture.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { benchMcp } from "./mcp.ts";
 import { queryMix, WARM_UP } from "./queries.ts";
-import { renderReport } from "./report.ts";
 import { benchReadcache } from "./readcache.ts";
+import { renderReport } from "./report.ts";
 import { benchRpc } from "./rpc.ts";
-import { summarizeSearch } from "./search-summary.ts";
 import { benchSearch } from "./search.ts";
+import { summarizeSearch } from "./search-summary.ts";
 import { buildStore } from "./store-build.ts";
 import { createScratch, removeDatabase } from "./temp.ts";
 import { log } from "./timing.ts";
@@ -34,13 +34,17 @@ function parseArgs(argv: readonly string[]): Options {
   const at = argv.indexOf("--search-budget");
   const raw = at === -1 ? undefined : argv[at + 1];
   const seconds = raw === undefined ? (quick ? 30 : 150) : Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0) throw new Error(`--search-budget wants seconds (0 = no budget), got ${JSON.stringify(raw)}`);
+  if (!Number.isFinite(seconds) || seconds < 0)
+    throw new Error(`--search-budget wants seconds (0 = no budget), got ${JSON.stringify(raw)}`);
   return { quick, searchBudgetMs: seconds * 1000 };
 }
 
 function captureCases(quick: boolean): CaptureCase[] {
   const cases: CaptureCase[] = [];
-  for (const [sizeLabel, bytes, runs] of [["1 MiB", MIB, quick ? 3 : 7], ["10 MiB", 10 * MIB, quick ? 1 : 3]] as const) {
+  for (const [sizeLabel, bytes, runs] of [
+    ["1 MiB", MIB, quick ? 3 : 7],
+    ["10 MiB", 10 * MIB, quick ? 1 : 3],
+  ] as const) {
     for (const kind of ["build", "request"] as const) cases.push({ kind, sizeLabel, bytes, runs, seed: SEED + cases.length * 100 });
   }
   return cases;
@@ -60,10 +64,18 @@ async function main(): Promise<void> {
     } finally {
       ctx.close();
     }
-    const cold = await benchColdCapture(scratch, { kind: "build", sizeLabel: "1 MiB", bytes: MIB, runs: options.quick ? 3 : 5, seed: SEED + 900 });
+    const cold = await benchColdCapture(scratch, {
+      kind: "build",
+      sizeLabel: "1 MiB",
+      bytes: MIB,
+      runs: options.quick ? 3 : 5,
+      seed: SEED + 900,
+    });
 
     const store = await buildStore(scratch, (options.quick ? 40 : 200) * 1e6, SEED);
-    log(`search store: ${(store.inputBytes / 1e6).toFixed(0)} MB in ${(store.captureMs / 1000).toFixed(0)} s, database ${(store.dbBytes / 1e6).toFixed(0)} MB`);
+    log(
+      `search store: ${(store.inputBytes / 1e6).toFixed(0)} MB in ${(store.captureMs / 1000).toFixed(0)} s, database ${(store.dbBytes / 1e6).toFixed(0)} MB`,
+    );
     const queries = queryMix(store.needles, store.sources, SEED);
     const run = await benchSearch(store.path, queries, options.searchBudgetMs);
     removeDatabase(store.path);
@@ -75,7 +87,7 @@ async function main(): Promise<void> {
 
     const { path: _path, ...storeFacts } = store;
     const markdown = renderReport({
-      date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+      date: `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
       quick: options.quick,
       totalMs: performance.now() - started,
       machine,

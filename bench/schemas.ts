@@ -24,7 +24,10 @@ export function floorSchema(): string {
 function oneIndex(keep: string): string | null {
   const m = TRIGGER.exec(contextStore);
   if (!m) return null;
-  const body = m[1]!.split("\n").filter((l) => l.trim() === "" || l.includes(keep)).join("\n");
+  const body = m[1]!
+    .split("\n")
+    .filter((l) => l.trim() === "" || l.includes(keep))
+    .join("\n");
   if (!body.includes(keep)) return null;
   return contextStore.replace(TRIGGER, `CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN\n${body}END;`);
 }

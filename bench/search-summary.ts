@@ -42,8 +42,14 @@ function summarize(kind: KindSummary["kind"], rs: readonly QueryResult[]): KindS
     found: { yes: needles.filter((r) => r.found).length, of: needles.length },
     pkP50: percentile(pk, 50),
     pkP99: percentile(pk, 99),
-    unrankedP50: percentile(rs.map((r) => r.unrankedMs), 50),
-    unrankedP99: percentile(rs.map((r) => r.unrankedMs), 99),
+    unrankedP50: percentile(
+      rs.map((r) => r.unrankedMs),
+      50,
+    ),
+    unrankedP99: percentile(
+      rs.map((r) => r.unrankedMs),
+      99,
+    ),
     scanN: scanned.length,
     scanP50: median(scanned.map((r) => r.scanMs!)),
     scanMax: maxOf(scanned.map((r) => r.scanMs!)),
@@ -54,6 +60,11 @@ function summarize(kind: KindSummary["kind"], rs: readonly QueryResult[]): KindS
 export function summarizeSearch(results: readonly QueryResult[]): KindSummary[] {
   return [
     summarize("all", results),
-    ...QUERY_KINDS.map((k) => summarize(k, results.filter((r) => r.query.kind === k))),
+    ...QUERY_KINDS.map((k) =>
+      summarize(
+        k,
+        results.filter((r) => r.query.kind === k),
+      ),
+    ),
   ];
 }

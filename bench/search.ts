@@ -11,10 +11,10 @@
  * interleaves the kinds, so a budget cut samples every kind alike.
  */
 import { defaultConfig } from "../src/config.ts";
-import { openDatabase, type Db } from "../src/db/open.ts";
+import { type Db, openDatabase } from "../src/db/open.ts";
 import { createEngine, type Engine } from "../src/engine.ts";
 import { parseQuery, substringsAnd, wordsAnd } from "../src/store/query.ts";
-import { QUERY_KINDS, WARM_UP, type BenchQuery } from "./queries.ts";
+import { type BenchQuery, QUERY_KINDS, WARM_UP } from "./queries.ts";
 import { log, timeAsync, timeSync } from "./timing.ts";
 
 export type QueryResult = {
@@ -32,7 +32,10 @@ export type QueryResult = {
 
 const SCAN_PER_KIND = 4;
 
-async function runOne(engine: Engine, q: BenchQuery): Promise<Omit<QueryResult, "chunkIds" | "pkMs" | "scanMs" | "unrankedMs"> & { hitRefs: [string, number][] }> {
+async function runOne(
+  engine: Engine,
+  q: BenchQuery,
+): Promise<Omit<QueryResult, "chunkIds" | "pkMs" | "scanMs" | "unrankedMs"> & { hitRefs: [string, number][] }> {
   const { ms, value } = await timeAsync(() => engine.search({ query: q.query, ...(q.source ? { source: q.source } : {}) }), false);
   if (!value.ok) throw new Error(`bench: search ${JSON.stringify(q.query)} failed: ${value.message}`);
   const hitRefs = value.hits.map((h): [string, number] => [h.sourceId, h.chunk]);
@@ -100,12 +103,19 @@ export async function benchSearch(path: string, queries: readonly BenchQuery[], 
     const elapsedMs = performance.now() - started;
     const ran = raw.map((r) => r.query);
     const scanned = new Set<BenchQuery>();
-    for (const kind of QUERY_KINDS) ran.filter((q) => q.kind === kind).slice(0, SCAN_PER_KIND).forEach((q) => scanned.add(q));
+    for (const kind of QUERY_KINDS) {
+      for (const q of ran.filter((x) => x.kind === kind).slice(0, SCAN_PER_KIND)) scanned.add(q);
+    }
     const results: QueryResult[] = [];
     for (const r of raw) {
       const chunkIds = chunkIdsOf(db, r.hitRefs);
       results.push({
-        query: r.query, ms: r.ms, mode: r.mode, hits: r.hits, found: r.found, chunkIds,
+        query: r.query,
+        ms: r.ms,
+        mode: r.mode,
+        hits: r.hits,
+        found: r.found,
+        chunkIds,
         pkMs: timePrimaryKey(db, chunkIds),
         scanMs: scanned.has(r.query) ? timeScan(db, r.query.query) : null,
         unrankedMs: timeUnranked(db, r.query.query),

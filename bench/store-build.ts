@@ -7,9 +7,9 @@
 import { defaultConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { createEngine } from "../src/engine.ts";
-import { generate, type CorpusKind } from "./corpus.ts";
+import { type CorpusKind, generate } from "./corpus.ts";
 import { createRng } from "./prng.ts";
-import { checkpointedSize, sizeBreakdown, type Scratch, type SizeBreakdown } from "./temp.ts";
+import { checkpointedSize, type Scratch, type SizeBreakdown, sizeBreakdown } from "./temp.ts";
 import { log, timeAsync } from "./timing.ts";
 
 export type Needle = { uuid: string; ident: string; handle: string; kind: CorpusKind };
@@ -48,10 +48,22 @@ export async function buildStore(scratch: Scratch, targetBytes: number, seed: nu
         uuid: rng.uuid(),
         ident: `${rng.pick(IDENT_STEMS)}_${rng.hex(10)}`,
       }));
-      const text = generate(kind, seed + 1 + i, size, planted.map((p) => `reconciliation failed for ${p.ident} trace=${p.uuid}`));
+      const text = generate(
+        kind,
+        seed + 1 + i,
+        size,
+        planted.map((p) => `reconciliation failed for ${p.ident} trace=${p.uuid}`),
+      );
       const bytes = Buffer.byteLength(text);
       const { ms, value } = await timeAsync(() =>
-        engine.capture({ text, tool: TOOL[kind], force: true, session: `session-${i % 4}`, project: "/bench/project", label: `${kind} #${i}` }),
+        engine.capture({
+          text,
+          tool: TOOL[kind],
+          force: true,
+          session: `session-${i % 4}`,
+          project: "/bench/project",
+          label: `${kind} #${i}`,
+        }),
       );
       if (!value.stored) throw new Error(`bench: store build capture was not stored (${value.reason})`);
       sources.push({ handle: value.sourceId, kind, tool: TOOL[kind], bytes, ms });

@@ -1,26 +1,101 @@
 /** Word lists the corpus generators draw from: a bounded, realistic vocabulary. */
 
 export const DIRS = [
-  "src", "lib", "app", "packages/core/src", "packages/web/src", "packages/api/src", "server", "client", "test", "scripts",
+  "src",
+  "lib",
+  "app",
+  "packages/core/src",
+  "packages/web/src",
+  "packages/api/src",
+  "server",
+  "client",
+  "test",
+  "scripts",
 ] as const;
 
 export const MODULES = [
-  "components", "hooks", "routes", "services", "models", "utils", "store", "middleware", "controllers", "config",
-  "auth", "billing", "checkout", "orders", "users", "search", "payments", "notifications", "reports", "admin",
+  "components",
+  "hooks",
+  "routes",
+  "services",
+  "models",
+  "utils",
+  "store",
+  "middleware",
+  "controllers",
+  "config",
+  "auth",
+  "billing",
+  "checkout",
+  "orders",
+  "users",
+  "search",
+  "payments",
+  "notifications",
+  "reports",
+  "admin",
 ] as const;
 
 export const NAMES = [
-  "Button", "Modal", "UserProfile", "OrderList", "CartSummary", "InvoiceTable", "SearchBar", "LoginForm", "Dashboard",
-  "useDebounce", "useAuth", "apiClient", "rateLimiter", "sessionStore", "paymentGateway", "emailQueue", "logger",
-  "validateInput", "parseConfig", "formatCurrency", "retryPolicy", "cacheLayer", "featureFlags", "migrationRunner",
+  "Button",
+  "Modal",
+  "UserProfile",
+  "OrderList",
+  "CartSummary",
+  "InvoiceTable",
+  "SearchBar",
+  "LoginForm",
+  "Dashboard",
+  "useDebounce",
+  "useAuth",
+  "apiClient",
+  "rateLimiter",
+  "sessionStore",
+  "paymentGateway",
+  "emailQueue",
+  "logger",
+  "validateInput",
+  "parseConfig",
+  "formatCurrency",
+  "retryPolicy",
+  "cacheLayer",
+  "featureFlags",
+  "migrationRunner",
 ] as const;
 
 export const EXTS = [".ts", ".tsx", ".js", ".mjs"] as const;
 
 export const PACKAGES = [
-  "react", "react-dom", "lodash", "express", "typescript", "@babel/core", "@babel/preset-env", "webpack", "eslint",
-  "prettier", "jest", "vitest", "axios", "zod", "date-fns", "uuid", "pg", "redis", "ioredis", "@types/node",
-  "chalk", "commander", "yargs", "debug", "semver", "glob", "rimraf", "ts-node", "esbuild", "postcss",
+  "react",
+  "react-dom",
+  "lodash",
+  "express",
+  "typescript",
+  "@babel/core",
+  "@babel/preset-env",
+  "webpack",
+  "eslint",
+  "prettier",
+  "jest",
+  "vitest",
+  "axios",
+  "zod",
+  "date-fns",
+  "uuid",
+  "pg",
+  "redis",
+  "ioredis",
+  "@types/node",
+  "chalk",
+  "commander",
+  "yargs",
+  "debug",
+  "semver",
+  "glob",
+  "rimraf",
+  "ts-node",
+  "esbuild",
+  "postcss",
 ] as const;
 
 export const TS_ERRORS = [
@@ -47,14 +122,31 @@ export const ERROR_PHRASES = [
 ] as const;
 
 export const TEST_VERBS = [
-  "renders without crashing", "returns 404 for a missing user", "retries on a transient failure", "rejects an expired token",
-  "formats negative amounts", "debounces rapid input", "paginates the order list", "caches the second lookup",
-  "validates the email field", "rolls back a failed migration", "sends the welcome email", "handles an empty cart",
+  "renders without crashing",
+  "returns 404 for a missing user",
+  "retries on a transient failure",
+  "rejects an expired token",
+  "formats negative amounts",
+  "debounces rapid input",
+  "paginates the order list",
+  "caches the second lookup",
+  "validates the email field",
+  "rolls back a failed migration",
+  "sends the welcome email",
+  "handles an empty cart",
 ] as const;
 
 export const HTTP_PATHS = [
-  "/api/v2/users/:id", "/api/v2/users/:id/orders", "/api/v2/orders/:id", "/api/v2/cart", "/api/v2/checkout",
-  "/api/v2/search", "/api/v2/invoices/:id/pdf", "/healthz", "/api/v2/session", "/api/v2/products/:id/reviews",
+  "/api/v2/users/:id",
+  "/api/v2/users/:id/orders",
+  "/api/v2/orders/:id",
+  "/api/v2/cart",
+  "/api/v2/checkout",
+  "/api/v2/search",
+  "/api/v2/invoices/:id/pdf",
+  "/healthz",
+  "/api/v2/session",
+  "/api/v2/products/:id/reviews",
 ] as const;
 
 export const SERVICES = ["api", "worker", "gateway", "billing", "search", "auth"] as const;
@@ -71,10 +163,33 @@ export const PROSE = (
 ).split(" ");
 
 export const MD_TOPICS = [
-  "Getting started", "Installation", "Configuration", "Architecture", "Deployment", "Troubleshooting", "API reference",
-  "Authentication", "Caching", "Database migrations", "Testing", "Release process", "Monitoring", "Security",
+  "Getting started",
+  "Installation",
+  "Configuration",
+  "Architecture",
+  "Deployment",
+  "Troubleshooting",
+  "API reference",
+  "Authentication",
+  "Caching",
+  "Database migrations",
+  "Testing",
+  "Release process",
+  "Monitoring",
+  "Security",
 ] as const;
 
 export const JSON_STATUSES = ["active", "pending", "suspended", "archived", "trial"] as const;
 export const FIRST_NAMES = ["Ada", "Grace", "Linus", "Margaret", "Ken", "Barbara", "Dennis", "Frances", "Alan", "Radia"] as const;
-export const LAST_NAMES = ["Lovelace", "Hopper", "Torvalds", "Hamilton", "Thompson", "Liskov", "Ritchie", "Allen", "Turing", "Perlman"] as const;
+export const LAST_NAMES = [
+  "Lovelace",
+  "Hopper",
+  "Torvalds",
+  "Hamilton",
+  "Thompson",
+  "Liskov",
+  "Ritchie",
+  "Allen",
+  "Turing",
+  "Perlman",
+] as const;

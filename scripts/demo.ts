@@ -9,7 +9,9 @@ const BIN = join(import.meta.dir, "..", "dist", "pi-sidecar");
 const SESSION = `demo-${Date.now()}`;
 
 function run(args: string[], stdin?: string): string {
-  console.log(`\n$ pi-sidecar ${args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")}${stdin ? "   # stdin: the build log" : ""}`);
+  console.log(
+    `\n$ pi-sidecar ${args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")}${stdin ? "   # stdin: the build log" : ""}`,
+  );
   const p = Bun.spawnSync([BIN, ...args], { stdin: stdin ? Buffer.from(stdin) : "ignore", stdout: "pipe", stderr: "pipe" });
   const out = p.stdout.toString();
   process.stdout.write(out);
@@ -21,8 +23,12 @@ function run(args: string[], stdin?: string): string {
 function buildLog(): string {
   const lines: string[] = [];
   for (let i = 1; i <= 1400; i++) {
-    if (i === 917) lines.push("src/billing/invoice.ts(88,14): error TS2345: Argument of type 'string' is not assignable to parameter of type 'Money'.");
-    else lines.push(`[${String(i).padStart(4, "0")}] compiled src/module-${i % 97}/part-${i % 13}.ts in ${(i * 37) % 400} ms (cache ${i % 3 ? "hit" : "miss"})`);
+    if (i === 917)
+      lines.push("src/billing/invoice.ts(88,14): error TS2345: Argument of type 'string' is not assignable to parameter of type 'Money'.");
+    else
+      lines.push(
+        `[${String(i).padStart(4, "0")}] compiled src/module-${i % 97}/part-${i % 13}.ts in ${(i * 37) % 400} ms (cache ${i % 3 ? "hit" : "miss"})`,
+      );
   }
   lines.push(`npm notice using token ${["npm_", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"].join("")}`);
   lines.push("Build failed with 1 error.");

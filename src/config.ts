@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { defaultDatabasePath, globalConfigPath, projectConfigPath } from "./paths.ts";
+import { dirname } from "node:path";
+import { defaultDatabasePath, globalConfigPath, projectConfigPath, resolveConfigPath } from "./paths.ts";
 import { parseSize } from "./units.ts";
 
 /**
@@ -127,26 +126,29 @@ export const ENV_KEYS: Record<string, string> = {
   PI_SIDECAR_MCP_TIMEOUT_MS: "mcp.requestTimeoutMs",
 };
 
-/** "~/x" is the home folder; a relative path is relative to the file that names it (or the cwd). */
-function expandPath(raw: string, base: string): string {
-  const p = raw.trim();
-  if (p === "~" || p.startsWith("~/")) return join(homedir(), p.slice(2));
-  return isAbsolute(p) ? p : resolve(base, p);
-}
-
 /** Keys a project's own file may not set: they choose what runs and where data goes. */
 const GLOBAL_ONLY = new Set(["db", "pi.binary", "pi.engine"]);
 
 function coerce(rule: Rule, raw: unknown, base = process.cwd()): { value: unknown } | { problem: string } {
   switch (rule.kind) {
     case "path":
-      return typeof raw === "string" && raw.trim() !== "" ? { value: expandPath(raw, base) } : { problem: "must be a non-empty path string" };
+      return typeof raw === "string" && raw.trim() !== ""
+        ? { value: resolveConfigPath(raw, base) }
+        : { problem: "must be a non-empty path string" };
     case "list":
       if (Array.isArray(raw) && raw.every((x) => typeof x === "string")) return { value: [...raw] };
-      if (typeof raw === "string") return { value: raw.split(",").map((x) => x.trim()).filter(Boolean) };
+      if (typeof raw === "string")
+        return {
+          value: raw
+            .split(",")
+            .map((x) => x.trim())
+            .filter(Boolean),
+        };
       return { problem: "must be a list of strings" };
     case "enum":
-      return typeof raw === "string" && rule.values!.includes(raw) ? { value: raw } : { problem: `must be one of ${rule.values!.join(", ")}` };
+      return typeof raw === "string" && rule.values!.includes(raw)
+        ? { value: raw }
+        : { problem: `must be one of ${rule.values!.join(", ")}` };
     case "bool":
       if (typeof raw === "boolean") return { value: raw };
       if (raw === "true" || raw === "1") return { value: true };
@@ -154,10 +156,17 @@ function coerce(rule: Rule, raw: unknown, base = process.cwd()): { value: unknow
       return { problem: "must be true or false" };
     case "int":
     case "size": {
-      const n = rule.kind === "size"
-        ? (typeof raw === "number" || typeof raw === "string" ? parseSize(raw) : null)
-        : typeof raw === "number" ? raw : typeof raw === "string" && /^\s*-?\d+\s*$/.test(raw) ? Number(raw) : null;
-      const what = rule.kind === "size" ? "a size in bytes (e.g. 24576 or \"24KiB\")" : "a whole number";
+      const n =
+        rule.kind === "size"
+          ? typeof raw === "number" || typeof raw === "string"
+            ? parseSize(raw)
+            : null
+          : typeof raw === "number"
+            ? raw
+            : typeof raw === "string" && /^\s*-?\d+\s*$/.test(raw)
+              ? Number(raw)
+              : null;
+      const what = rule.kind === "size" ? 'a size in bytes (e.g. 24576 or "24KiB")' : "a whole number";
       if (n === null || !Number.isInteger(n)) return { problem: `must be ${what}` };
       if (rule.min !== undefined && n < rule.min) return { problem: `must be at least ${rule.min}` };
       if (rule.max !== undefined && n > rule.max) return { problem: `must be at most ${rule.max}` };
@@ -193,7 +202,9 @@ function applyLayer(config: Config, layer: unknown, origin: string, errors: stri
       }
       const rule = RULES[path];
       if (rule && project && GLOBAL_ONLY.has(path)) {
-        errors.push(`${origin}: "${path}" can only be set in the global ${globalConfigPath()} or with PI_SIDECAR_* / flags (a project must not choose what runs or where data goes); ignoring it`);
+        errors.push(
+          `${origin}: "${path}" can only be set in the global ${globalConfigPath()} or with PI_SIDECAR_* / flags (a project must not choose what runs or where data goes); ignoring it`,
+        );
         continue;
       }
       if (rule) {
@@ -225,7 +236,9 @@ function applyTools(config: Config, raw: unknown, origin: string, errors: string
     for (const [key, value] of Object.entries(rules)) {
       const rule = TOOL_RULES[key];
       if (!rule) {
-        errors.push(`${origin}: unknown key "capture.tools.${tool}.${key}" (known keys: ${Object.keys(TOOL_RULES).join(", ")}); ignoring it`);
+        errors.push(
+          `${origin}: unknown key "capture.tools.${tool}.${key}" (known keys: ${Object.keys(TOOL_RULES).join(", ")}); ignoring it`,
+        );
         continue;
       }
       const r = coerce(rule, value);
@@ -282,7 +295,10 @@ export function loadConfig(options: LoadOptions = {}): ConfigLoad {
   const errors: string[] = [];
   const files: string[] = [];
   if (!options.noFiles) {
-    for (const [path, project] of [[globalConfigPath(env), false], [projectConfigPath(cwd), true]] as const) {
+    for (const [path, project] of [
+      [globalConfigPath(env), false],
+      [projectConfigPath(cwd), true],
+    ] as const) {
       const layer = readJsonFile(path, errors);
       if (layer === undefined) continue;
       files.push(path);

@@ -3,20 +3,21 @@
  * never knows which surface called it. Methods are async so an RPC client can stand in.
  */
 import type { Config } from "./config.ts";
-import { openDatabase, type Db } from "./db/open.ts";
+import { type Db, openDatabase } from "./db/open.ts";
+import type { EngineDeps } from "./engine-deps.ts";
 import type { Failure } from "./errors.ts";
-import type { Decision, DecideInput } from "./readcache/decide.ts";
+import { maybeRunMaintenance, purgeAll, runMaintenance } from "./maintenance.ts";
+import type { DecideInput, Decision } from "./readcache/decide.ts";
 import { readWithCache } from "./readcache/read.ts";
-import { capture, type CaptureInput, type CaptureResult } from "./store/capture.ts";
-import type { StoreDeps } from "./store/deps.ts";
-import { exportSource, get, listSources, type GetInput, type GetResult, type SourceInfo } from "./store/get.ts";
-import { CLI_CALLS, type NextCalls } from "./store/hints.ts";
-import { purge, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
-import { runRetention } from "./store/retention.ts";
-import { search, type SearchInput, type SearchResult } from "./store/search.ts";
+import { type CaptureInput, type CaptureResult, capture } from "./store/capture.ts";
+import { exportSource, type GetInput, type GetResult, get, listSources, type SourceInfo } from "./store/get.ts";
+import { CLI_CALLS, type NextCalls } from "./store/next-calls.ts";
+import type { PurgeFilter, PurgeResult } from "./store/purge.ts";
+import { createRetrievalLog } from "./store/retrieval-log.ts";
+import { type SearchInput, type SearchResult, search } from "./store/search.ts";
 import type { SourceFilter } from "./store/source-filter.ts";
-import { createRetrievalLog, getStats, type Stats, type StatsFilter } from "./store/stats.ts";
-import { workerTokenCounter, type TokenCounter } from "./store/token-counter.ts";
+import { getStats, type Stats, type StatsFilter } from "./store/stats.ts";
+import { type TokenCounter, workerTokenCounter } from "./tokens/counter.ts";
 
 export type { SourceFilter } from "./store/source-filter.ts";
 
@@ -60,9 +61,9 @@ function serial() {
 export function createEngine(options: EngineOptions): Engine {
   const { config } = options;
   let db = options.db ?? null;
-  let deps: StoreDeps | null = null;
+  let deps: EngineDeps | null = null;
   const tokens = options.tokens ?? workerTokenCounter();
-  const store = (): StoreDeps => {
+  const store = (): EngineDeps => {
     if (!deps) {
       db ??= openDatabase(config.db, { busyTimeoutMs: options.busyTimeoutMs });
       deps = { db, config, now: options.now ?? Date.now, calls: options.calls ?? CLI_CALLS, tokens, retrievals: createRetrievalLog(db) };
@@ -84,17 +85,26 @@ export function createEngine(options: EngineOptions): Engine {
     }
     return result;
   };
+  /** Retention runs after writes, when it is due (see maintenance.ts). */
+  const afterWrite = <T>(result: T): T => {
+    maybeRunMaintenance(store());
+    return result;
+  };
   return {
     config,
-    capture: (input) => one(() => capture(store(), input)),
+    capture: (input) => one(async () => afterWrite(await capture(store(), input))),
     search: (input) => one(() => later(search(store(), input))),
     get: (input) => one(() => later(get(store(), input))),
     exportSource: (id, out, overwrite) => one(() => exportSource(store(), id, out, overwrite)),
     list: (filter, limit) => one(() => listSources(store(), filter, limit)),
-    stats: (filter) => one(async () => (await flush(), getStats(store(), filter))),
-    purge: (filter) => one(() => purge(store().db, filter, store().now())),
-    retention: () => one(() => runRetention(store())),
-    readcache: (input) => one(() => readWithCache(store(), input)),
+    stats: (filter) =>
+      one(async () => {
+        await flush();
+        return getStats(store(), filter);
+      }),
+    purge: (filter) => one(() => purgeAll(store(), filter)),
+    retention: () => one(() => runMaintenance(store())),
+    readcache: (input) => one(async () => afterWrite(await readWithCache(store(), input))),
     close: () =>
       one(async () => {
         await flush();

@@ -1,6 +1,6 @@
-import { homedir } from "node:os";
 import { realpathSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 
 type Env = Record<string, string | undefined>;
 
@@ -22,11 +22,20 @@ export function projectConfigPath(cwd: string): string {
   return join(cwd, ".pi", "pi-sidecar.json");
 }
 
+/** "~" and "~/x" in the home folder (HOME, else the OS's idea of it); anything else unchanged. */
+export function expandHome(path: string, env: Env = process.env): string {
+  if (path === "~" || path.startsWith("~/")) return join(env.HOME || homedir(), path.slice(2));
+  return path;
+}
+
+/** A path from a config file: "~/x" in the home folder, a relative path relative to `base` (the file's folder). */
+export function resolveConfigPath(path: string, base: string, env: Env = process.env): string {
+  return resolve(base, expandHome(path.trim(), env));
+}
+
 /** A path as the model wrote it for a tool ("@x", "~/x", relative) made absolute against `cwd`. */
 export function absolutePath(cwd: string, path: string): string {
-  const p = path.replace(/^@/, "");
-  if (p === "~" || p.startsWith("~/")) return resolve(homedir(), p.slice(2));
-  return isAbsolute(p) ? p : resolve(cwd, p);
+  return resolve(cwd, expandHome(path.replace(/^@/, "")));
 }
 
 /** The file a path ends at, through symlinks; the path itself when it cannot be resolved. */

@@ -1,8 +1,17 @@
 /** Parsing and formatting of sizes and durations, shared by config, CLI and receipts. */
 
 const SIZE_UNITS: Record<string, number> = {
-  "": 1, b: 1, k: 1024, kb: 1024, kib: 1024, m: 1024 ** 2, mb: 1024 ** 2, mib: 1024 ** 2,
-  g: 1024 ** 3, gb: 1024 ** 3, gib: 1024 ** 3,
+  "": 1,
+  b: 1,
+  k: 1024,
+  kb: 1024,
+  kib: 1024,
+  m: 1024 ** 2,
+  mb: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1024 ** 3,
+  gb: 1024 ** 3,
+  gib: 1024 ** 3,
 };
 
 /** "24576", "24k", "24KiB", "1.5MB" -> bytes; null when it is not a size. */
@@ -15,7 +24,11 @@ export function parseSize(value: string | number): number | null {
 }
 
 const DURATION_UNITS: Record<string, number> = {
-  s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
 };
 
 /** "7d", "12h", "30m", "90s", "2w" -> milliseconds; null when it is not a duration. */

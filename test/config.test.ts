@@ -95,7 +95,11 @@ describe("config", () => {
 
 describe("config paths and trust", () => {
   test("a project's own file cannot choose the binary, the engine or the database", () => {
-    const { env, cwd } = setup(undefined, { db: "/tmp/elsewhere.db", pi: { engine: "stdio", binary: "./evil.sh" }, capture: { thresholdLines: 50 } });
+    const { env, cwd } = setup(undefined, {
+      db: "/tmp/elsewhere.db",
+      pi: { engine: "stdio", binary: "./evil.sh" },
+      capture: { thresholdLines: 50 },
+    });
     const { config, errors } = loadConfig({ env, cwd });
     expect(config.pi.binary).toBe("");
     expect(config.pi.engine).toBe("auto");

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { defaultConfig, type Config } from "../src/config.ts";
+import { type Config, defaultConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { createEngine, type Engine } from "../src/engine.ts";
-import type { StoreDeps } from "../src/store/deps.ts";
-import { CLI_CALLS } from "../src/store/hints.ts";
-import { createRetrievalLog } from "../src/store/stats.ts";
-import { inlineTokenCounter } from "../src/store/token-counter.ts";
+import type { EngineDeps } from "../src/engine-deps.ts";
+import { CLI_CALLS } from "../src/store/next-calls.ts";
+import { createRetrievalLog } from "../src/store/retrieval-log.ts";
+import { inlineTokenCounter } from "../src/tokens/counter.ts";
 
 export const ROOT = join(import.meta.dir, "..");
 export const BUN = process.execPath;
@@ -32,12 +32,21 @@ export function testConfig(dbPath: string, patch: (c: Config) => void = () => {}
 }
 
 /** A real store on a real SQLite file in a temp dir, with a controllable clock. */
-export function testStore(patch?: (c: Config) => void): StoreDeps & { clock: { t: number }; path: string } {
+export function testStore(patch?: (c: Config) => void): EngineDeps & { clock: { t: number }; path: string } {
   const path = join(tempDir(), "sidecar.db");
   const config = testConfig(path, patch);
   const clock = { t: Date.UTC(2026, 10, 22, 8, 0, 0) };
   const db = openDatabase(path);
-  return { db, config, now: () => clock.t, calls: CLI_CALLS, tokens: inlineTokenCounter(), retrievals: createRetrievalLog(db, true), clock, path };
+  return {
+    db,
+    config,
+    now: () => clock.t,
+    calls: CLI_CALLS,
+    tokens: inlineTokenCounter(),
+    retrievals: createRetrievalLog(db, true),
+    clock,
+    path,
+  };
 }
 
 export function testEngine(patch?: (c: Config) => void): Engine & { path: string } {
@@ -69,7 +78,9 @@ export function noisyLog(lines: number, seed: number, needle?: { line: number; t
       continue;
     }
     const words = Array.from({ length: 6 + Math.floor(r() * 8) }, () => NOISE[Math.floor(r() * NOISE.length)]);
-    out.push(`2026-11-22T08:${String(i % 60).padStart(2, "0")}:${String((i * 7) % 60).padStart(2, "0")}Z [w${i % 5}] ${words.join(" ")} id=${Math.floor(r() * 1e9).toString(16)}`);
+    out.push(
+      `2026-11-22T08:${String(i % 60).padStart(2, "0")}:${String((i * 7) % 60).padStart(2, "0")}Z [w${i % 5}] ${words.join(" ")} id=${Math.floor(r() * 1e9).toString(16)}`,
+    );
   }
   return `${out.join("\n")}\n`;
 }
@@ -77,7 +88,10 @@ export function noisyLog(lines: number, seed: number, needle?: { line: number; t
 export type CliResult = { code: number; stdout: string; stderr: string; stdoutBytes: Uint8Array };
 
 /** Runs the CLI as a user would: `bun src/main.ts ...` or the compiled binary. */
-export function runCli(args: string[], opts: { stdin?: string | Uint8Array; env?: Record<string, string>; bin?: string; cwd?: string } = {}): CliResult {
+export function runCli(
+  args: string[],
+  opts: { stdin?: string | Uint8Array; env?: Record<string, string>; bin?: string; cwd?: string } = {},
+): CliResult {
   const cmd = opts.bin ? [opts.bin, ...args] : [BUN, join(ROOT, "src/main.ts"), ...args];
   const proc = Bun.spawnSync(cmd, {
     stdin: opts.stdin === undefined ? "ignore" : typeof opts.stdin === "string" ? Buffer.from(opts.stdin) : opts.stdin,
@@ -86,5 +100,10 @@ export function runCli(args: string[], opts: { stdin?: string | Uint8Array; env?
     cwd: opts.cwd ?? ROOT,
     env: { PATH: process.env.PATH ?? "", HOME: opts.env?.HOME ?? tempDir(), ...opts.env },
   });
-  return { code: proc.exitCode ?? -1, stdout: proc.stdout.toString(), stderr: proc.stderr.toString(), stdoutBytes: new Uint8Array(proc.stdout) };
+  return {
+    code: proc.exitCode ?? -1,
+    stdout: proc.stdout.toString(),
+    stderr: proc.stderr.toString(),
+    stdoutBytes: new Uint8Array(proc.stdout),
+  };
 }

@@ -12,6 +12,12 @@ function sqliteCode(error: unknown): string {
   return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : "";
 }
 
+/** Another connection holds the lock this statement needed. */
+export function isBusy(error: unknown): boolean {
+  const code = sqliteCode(error);
+  return code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
+}
+
 /** Turns SQLite's open/read failures into an error that names the file and what to do. */
 function explain(path: string, error: unknown): AppError {
   const code = sqliteCode(error);
@@ -25,7 +31,12 @@ function explain(path: string, error: unknown): AppError {
       { cause: error },
     );
   }
-  if (code.startsWith("SQLITE_CANTOPEN") || code.startsWith("SQLITE_PERM") || code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_IOERR")) {
+  if (
+    code.startsWith("SQLITE_CANTOPEN") ||
+    code.startsWith("SQLITE_PERM") ||
+    code.startsWith("SQLITE_READONLY") ||
+    code.startsWith("SQLITE_IOERR")
+  ) {
     return new AppError(
       "DB_UNREADABLE",
       `Cannot open the database ${path} (${reason}). Check that the file and its folder exist and are ` +
@@ -114,17 +125,27 @@ function migrate(db: Database, path: string, migrations: readonly string[], seen
  * busy database is a delay, never a failure.
  */
 export function immediate<T>(db: Database, fn: () => T, maxWaitMs = 120_000): T {
-  const started = Date.now();
-  for (let attempt = 0; ; attempt++) {
+  const wait = busyWaits(maxWaitMs);
+  for (;;) {
     try {
       return db.transaction(fn).immediate();
     } catch (error) {
-      const code = sqliteCode(error);
-      const busy = code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
-      if (!busy || Date.now() - started > maxWaitMs) throw error;
-      Bun.sleepSync(Math.min(1000, 20 * 2 ** attempt) * (0.5 + Math.random()));
+      Bun.sleepSync(wait(error));
     }
   }
+}
+
+/**
+ * How long to wait before trying a busy database again (growing, jittered); rethrows errors that
+ * are not "busy", and "busy" past `maxWaitMs`.
+ */
+function busyWaits(maxWaitMs: number): (error: unknown) => number {
+  const started = Date.now();
+  let attempt = 0;
+  return (error) => {
+    if (!isBusy(error) || Date.now() - started > maxWaitMs) throw error;
+    return Math.min(1000, 20 * 2 ** attempt++) * (0.5 + Math.random());
+  };
 }
 
 /**
@@ -133,16 +154,13 @@ export function immediate<T>(db: Database, fn: () => T, maxWaitMs = 120_000): T 
  * connection until it settles: the engine runs its operations one at a time.
  */
 export async function immediateAsync<T>(db: Database, fn: () => Promise<T>, maxWaitMs = 120_000): Promise<T> {
-  const started = Date.now();
-  for (let attempt = 0; ; attempt++) {
+  const wait = busyWaits(maxWaitMs);
+  for (;;) {
     try {
       db.exec("BEGIN IMMEDIATE");
       break;
     } catch (error) {
-      const code = sqliteCode(error);
-      const busy = code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED");
-      if (!busy || Date.now() - started > maxWaitMs) throw error;
-      await Bun.sleep(Math.min(1000, 20 * 2 ** attempt) * (0.5 + Math.random()));
+      await Bun.sleep(wait(error));
     }
   }
   try {

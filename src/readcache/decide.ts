@@ -4,6 +4,7 @@
  * not been shown: `unchanged` needs every shown line trusted for this exact content, and
  * `unchanged_range` needs the same lines trusted in an earlier version and identical now.
  */
+import { sha256 } from "../hash.ts";
 import { countLines } from "../store/chunk.ts";
 import { diffWorthIt, tooBigToDiff, unifiedPatch } from "./diff.ts";
 import type { ObjectStore } from "./objects.ts";
@@ -31,7 +32,7 @@ export type DecideInput = {
 export type Decision = { mode: ReadMode; text: string; record: ReadRecord; base?: string };
 
 export function contentHash(text: string): string {
-  return new Bun.CryptoHasher("sha256").update(text).digest("hex");
+  return sha256(text);
 }
 
 /** Lines a..b (1-based, inclusive) of a text. */
@@ -57,13 +58,19 @@ export function decide(input: DecideInput, objects: ObjectStore): Decision {
   const hash = contentHash(input.text);
   const lines = countLines(input.text);
   const make = (mode: ReadMode, text: string, trusted: Range[]): Decision => ({
-    mode, text, record: { v: 1, path: input.path, hash, lines, mode, trusted },
+    mode,
+    text,
+    record: { v: 1, path: input.path, hash, lines, mode, trusted },
   });
   const { shown } = input;
   if (shown) {
     const current = input.versions.find((v) => v.hash === hash);
     if (current && covers(current.ranges, shown)) {
-      return make("unchanged", `[readcache: unchanged] ${input.path}: ${span(shown)} of ${lines} were shown to you earlier and have not changed since.`, [shown]);
+      return make(
+        "unchanged",
+        `[readcache: unchanged] ${input.path}: ${span(shown)} of ${lines} were shown to you earlier and have not changed since.`,
+        [shown],
+      );
     }
     const wanted = linesOf(input.text, shown);
     for (const v of input.versions) {
@@ -89,7 +96,12 @@ export function decide(input: DecideInput, objects: ObjectStore): Decision {
       const p = unifiedPatch(input.path, old, input.text);
       if (!diffWorthIt(p, Buffer.byteLength(input.text), lines)) break;
       const changed = `${p.changedLines} line${p.changedLines === 1 ? "" : "s"} changed of ${lines}`;
-      return { ...make("diff", `[readcache: diff] ${input.path}: ${changed} since you last read it in full.\n${p.patch}`, [[1, Math.max(1, lines)]]), base: v.hash };
+      return {
+        ...make("diff", `[readcache: diff] ${input.path}: ${changed} since you last read it in full.\n${p.patch}`, [
+          [1, Math.max(1, lines)],
+        ]),
+        base: v.hash,
+      };
     }
   }
   return make("full", input.builtIn, shown ? [shown] : []);

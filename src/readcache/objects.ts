@@ -41,3 +41,8 @@ export function pruneObjects(db: Db, olderThanMs: number, now: number, maxBytes 
   }
   return removed;
 }
+
+/** Every base version (a purge of everything). */
+export function clearObjects(db: Db): void {
+  db.exec("DELETE FROM objects");
+}

@@ -3,18 +3,21 @@
  * the version it now has some of as a base for later reads, and count what was saved.
  */
 import { immediateAsync } from "../db/open.ts";
-import type { StoreDeps } from "../store/deps.ts";
-import { redact } from "../store/redact.ts";
-import { maybeRunRetention } from "../store/retention.ts";
-import { countTokens } from "../store/tokens.ts";
-import { decide, type Decision, type DecideInput } from "./decide.ts";
+import type { EngineDeps } from "../engine-deps.ts";
+import { redact } from "../redact/redact.ts";
+import { countTokens } from "../tokens/count.ts";
+import { type DecideInput, type Decision, decide } from "./decide.ts";
 import { createObjectStore } from "./objects.ts";
 
-export async function readWithCache(deps: StoreDeps, input: DecideInput): Promise<Decision> {
+export async function readWithCache(deps: EngineDeps, input: DecideInput): Promise<Decision> {
   const { db, now } = deps;
   // Nothing secret is persisted: a file with anything redaction would touch is not cached.
   if (redact(input.text).count > 0) {
-    return { mode: "full", text: input.builtIn, record: { v: 1, path: input.path, hash: "", lines: 0, mode: "full", trusted: [], saved: { bytes: 0, tokens: 0 } } };
+    return {
+      mode: "full",
+      text: input.builtIn,
+      record: { v: 1, path: input.path, hash: "", lines: 0, mode: "full", trusted: [], saved: { bytes: 0, tokens: 0 } },
+    };
   }
   const objects = createObjectStore(db, now);
   const decision = decide(input, objects); // reads only
@@ -25,10 +28,13 @@ export async function readWithCache(deps: StoreDeps, input: DecideInput): Promis
       if (decision.base) objects.touch(decision.base);
     });
   }
-  maybeRunRetention(deps);
   // Saved = what the built-in read would have sent minus what was sent: truncation is not saving.
-  const saved = decision.mode === "full"
-    ? { bytes: 0, tokens: 0 }
-    : { bytes: Buffer.byteLength(input.builtIn) - Buffer.byteLength(decision.text), tokens: countTokens(input.builtIn) - countTokens(decision.text) };
+  const saved =
+    decision.mode === "full"
+      ? { bytes: 0, tokens: 0 }
+      : {
+          bytes: Buffer.byteLength(input.builtIn) - Buffer.byteLength(decision.text),
+          tokens: countTokens(input.builtIn) - countTokens(decision.text),
+        };
   return { ...decision, record: { ...decision.record, saved } };
 }

@@ -11,11 +11,18 @@ export const REFRESH_ENTRY = "readcache-refresh";
 
 export type RefreshData = { path: string; range?: Range };
 
-type Entry = { type?: string; id?: string; customType?: string; data?: unknown; firstKeptEntryId?: string; message?: { role?: string; toolName?: string; details?: unknown } };
+type Entry = {
+  type?: string;
+  id?: string;
+  customType?: string;
+  data?: unknown;
+  firstKeptEntryId?: string;
+  message?: { role?: string; toolName?: string; details?: unknown };
+};
 
 export function readRecordOf(details: unknown): ReadRecord | null {
   const r = (details as { readcache?: unknown } | undefined)?.readcache as Partial<ReadRecord> | undefined;
-  if (!r || r.v !== 1 || typeof r.path !== "string" || typeof r.hash !== "string" || !Array.isArray(r.trusted)) return null;
+  if (r?.v !== 1 || typeof r.path !== "string" || typeof r.hash !== "string" || !Array.isArray(r.trusted)) return null;
   return r as ReadRecord;
 }
 

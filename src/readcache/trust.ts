@@ -2,12 +2,20 @@
  * What the model has actually seen: per file, per content hash, the line ranges shown to it.
  * Rebuilt from the session's active branch (replay.ts) and updated by each read result.
  */
-import { addRange, removeRange, type Range } from "./ranges.ts";
+import { addRange, type Range, removeRange } from "./ranges.ts";
 
 export type Version = { hash: string; lines: number; ranges: Range[]; seq: number };
 
 /** What a read result records in its details, and replay reads back. */
-export type ReadRecord = { v: 1; path: string; hash: string; lines: number; mode: string; trusted: Range[]; saved?: { bytes: number; tokens: number } };
+export type ReadRecord = {
+  v: 1;
+  path: string;
+  hash: string;
+  lines: number;
+  mode: string;
+  trusted: Range[];
+  saved?: { bytes: number; tokens: number };
+};
 
 export type TrustState = {
   record(r: ReadRecord): void;

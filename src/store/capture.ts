@@ -6,14 +6,14 @@
 import { resolve } from "node:path";
 import { toolThresholds } from "../config.ts";
 import { immediateAsync } from "../db/open.ts";
+import type { EngineDeps } from "../engine-deps.ts";
+import { sha256 } from "../hash.ts";
+import { redact } from "../redact/redact.ts";
 import { formatBytes } from "../units.ts";
 import { chunkText, countLines } from "./chunk.ts";
-import type { StoreDeps } from "./deps.ts";
 import { newHandle } from "./ids.ts";
 import { buildReceipt } from "./receipt.ts";
-import { redact } from "./redact.ts";
-import { maybeRunRetention } from "./retention.ts";
-import { detectKind, titleChunks, type TextKind } from "./titles.ts";
+import { detectKind, type TextKind, titleChunks } from "./titles.ts";
 
 export type CaptureInput = {
   text: string;
@@ -42,7 +42,7 @@ export type CaptureResult = PassThrough | Stored;
 
 type BlobRow = { id: number; chunk_count: number; tokens: number };
 
-export async function capture(deps: StoreDeps, input: CaptureInput): Promise<CaptureResult> {
+export async function capture(deps: EngineDeps, input: CaptureInput): Promise<CaptureResult> {
   const { db, config, now } = deps;
   const bytes = Buffer.byteLength(input.text);
   const lines = countLines(input.text);
@@ -62,7 +62,7 @@ export async function capture(deps: StoreDeps, input: CaptureInput): Promise<Cap
   const project = resolve(input.project ?? process.cwd());
   const redacted = redact(input.text);
   const text = redacted.text;
-  const hash = new Bun.CryptoHasher("sha256").update(text).digest("hex");
+  const hash = sha256(text);
   const storedBytes = Buffer.byteLength(text);
   const storedLines = countLines(text);
   const kind = detectKind(text);
@@ -78,17 +78,20 @@ export async function capture(deps: StoreDeps, input: CaptureInput): Promise<Cap
     let blob = findBlob.get(project, hash);
     let duplicateOf: string | null = null;
     if (blob) {
-      duplicateOf = db.query<{ handle: string }, [number]>("SELECT handle FROM sources WHERE blob_id = ? ORDER BY id DESC LIMIT 1")
-        .get(blob.id)?.handle ?? null;
+      duplicateOf =
+        db.query<{ handle: string }, [number]>("SELECT handle FROM sources WHERE blob_id = ? ORDER BY id DESC LIMIT 1").get(blob.id)
+          ?.handle ?? null;
     } else {
       // Another process may have stored and then purged it since the first look.
       prepared ??= prepareChunks(text, kind, config.capture.chunkBytes);
       tokenCount ??= deps.tokens.count(prepared.chunks.map((c) => c.text));
-      const blobId = Number(db.query(
-        "INSERT INTO blobs (project, hash, bytes, lines, tokens, chunk_count, kind, created_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)",
-      ).run(project, hash, storedBytes, storedLines, prepared.chunks.length, kind, createdAt).lastInsertRowid);
+      const blobId = Number(
+        db
+          .query("INSERT INTO blobs (project, hash, bytes, lines, tokens, chunk_count, kind, created_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)")
+          .run(project, hash, storedBytes, storedLines, prepared.chunks.length, kind, createdAt).lastInsertRowid,
+      );
       const insert = db.query("INSERT INTO chunks (blob_id, ordinal, line_start, line_end, title, content) VALUES (?, ?, ?, ?, ?, ?)");
-      prepared.chunks.forEach((c, i) => insert.run(blobId, i + 1, c.lineStart, c.lineEnd, prepared!.titles[i]!, c.text));
+      for (const [i, c] of prepared.chunks.entries()) insert.run(blobId, i + 1, c.lineStart, c.lineEnd, prepared.titles[i]!, c.text);
       const tokens = await tokenCount;
       db.query("UPDATE blobs SET tokens = ? WHERE id = ?").run(tokens, blobId);
       blob = { id: blobId, chunk_count: prepared.chunks.length, tokens };
@@ -97,20 +100,39 @@ export async function capture(deps: StoreDeps, input: CaptureInput): Promise<Cap
     const taken = db.query<{ one: number }, [string]>("SELECT 1 AS one FROM sources WHERE handle = ?");
     while (taken.get(sourceId)) sourceId = newHandle();
     const receipt = buildReceipt({
-      sourceId, tool: input.tool, reason, bytes: storedBytes, lines: storedLines, chunks: blob.chunk_count, tokens: blob.tokens,
-      redactions: { count: redacted.count, kinds: redacted.kinds }, duplicateOf, text, calls: deps.calls,
+      sourceId,
+      tool: input.tool,
+      reason,
+      bytes: storedBytes,
+      lines: storedLines,
+      chunks: blob.chunk_count,
+      tokens: blob.tokens,
+      redactions: { count: redacted.count, kinds: redacted.kinds },
+      duplicateOf,
+      text,
+      calls: deps.calls,
       budget: config.capture.receiptBytes,
     });
     const receiptTokens = await deps.tokens.count([receipt]);
     db.query(
       `INSERT INTO sources (handle, blob_id, tool, session, project, label, reason, redactions, created_at, receipt_bytes, receipt_tokens)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(sourceId, blob.id, input.tool, input.session ?? null, project, input.label ? redact(input.label).text : null, reason, redacted.count, createdAt,
-      Buffer.byteLength(receipt), receiptTokens);
+    ).run(
+      sourceId,
+      blob.id,
+      input.tool,
+      input.session ?? null,
+      project,
+      input.label ? redact(input.label).text : null,
+      reason,
+      redacted.count,
+      createdAt,
+      Buffer.byteLength(receipt),
+      receiptTokens,
+    );
     return { sourceId, duplicateOf, receipt, receiptTokens, chunks: blob.chunk_count, tokens: blob.tokens };
   });
 
-  maybeRunRetention(deps);
   return {
     stored: true,
     sourceId: result.sourceId,

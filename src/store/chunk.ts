@@ -26,6 +26,7 @@ export function utf8Length(s: string, from = 0, to = s.length): number {
 }
 
 export function isAscii(s: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL on purpose
   return !/[^\x00-\x7f]/.test(s);
 }
 

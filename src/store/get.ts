@@ -4,10 +4,11 @@
  * the exact call that continues where a cut answer stopped. Export writes a whole source.
  */
 import { closeSync, openSync, writeSync } from "node:fs";
-import { AppError, errorMessage, fail, type Failure } from "../errors.ts";
+import type { EngineDeps } from "../engine-deps.ts";
+import { AppError, errorMessage, type Failure, fail } from "../errors.ts";
+import { sha256Stream } from "../hash.ts";
 import { utf8Length } from "./chunk.ts";
-import type { StoreDeps } from "./deps.ts";
-import { sourceConditions, type SourceFilter } from "./source-filter.ts";
+import { type SourceFilter, sourceConditions } from "./source-filter.ts";
 
 export type GetInput = { source: string; chunk?: number; lines?: { from: number; to: number }; around?: number };
 
@@ -31,12 +32,20 @@ type ChunkRow = { ordinal: number; line_start: number; line_end: number; title: 
 const MAX_AROUND_CHUNKS = 5;
 const MAX_AROUND_LINES = 200;
 
-export function findSource(deps: StoreDeps, handle: string): SourceRow | Failure {
-  const row = deps.db.query<SourceRow, [string]>(
-    `SELECT s.handle, s.tool, s.blob_id, b.lines, b.chunk_count, b.hash, b.bytes
+export function findSource(deps: EngineDeps, handle: string): SourceRow | Failure {
+  const row = deps.db
+    .query<SourceRow, [string]>(
+      `SELECT s.handle, s.tool, s.blob_id, b.lines, b.chunk_count, b.hash, b.bytes
      FROM sources s JOIN blobs b ON b.id = s.blob_id WHERE s.handle = ?`,
-  ).get(handle);
-  return row ?? fail("NO_SUCH_SOURCE", `No source "${handle}" in the store (it may have been purged by retention). List the sources to see what is there, or search without a source.`);
+    )
+    .get(handle);
+  return (
+    row ??
+    fail(
+      "NO_SUCH_SOURCE",
+      `No source "${handle}" in the store (it may have been purged by retention). List the sources to see what is there, or search without a source.`,
+    )
+  );
 }
 
 /** Cuts text to at most maxBytes, at a line end when there is one. */
@@ -61,7 +70,7 @@ function textStart(rows: ChunkRow[], from: number): number {
   return start;
 }
 
-export function get(deps: StoreDeps, input: GetInput): GetResult | Failure {
+export function get(deps: EngineDeps, input: GetInput): GetResult | Failure {
   const src = findSource(deps, input.source);
   if ("ok" in src) return src;
   const around = Math.max(0, Math.min(input.around ?? 0, input.chunk !== undefined ? MAX_AROUND_CHUNKS : MAX_AROUND_LINES));
@@ -72,24 +81,31 @@ export function get(deps: StoreDeps, input: GetInput): GetResult | Failure {
     if (!Number.isInteger(input.chunk) || input.chunk < 1 || input.chunk > src.chunk_count) {
       return fail("BAD_CHUNK", `Source ${src.handle} has chunks 1-${src.chunk_count}; chunk ${input.chunk} does not exist.`);
     }
-    rows = deps.db.query<ChunkRow, [number, number, number]>(
-      "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal BETWEEN ? AND ? ORDER BY ordinal",
-    ).all(src.blob_id, input.chunk - around, input.chunk + around);
+    rows = deps.db
+      .query<ChunkRow, [number, number, number]>(
+        "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal BETWEEN ? AND ? ORDER BY ordinal",
+      )
+      .all(src.blob_id, input.chunk - around, input.chunk + around);
     from = rows[0]!.line_start;
     to = rows.at(-1)!.line_end;
   } else {
     const want = input.lines ?? { from: 1, to: src.lines };
     if (want.from < 1 || want.to < want.from) {
-      return fail("BAD_RANGE", `Line range ${want.from}-${want.to} is not valid: use A-B with 1 <= A <= B (the source has ${src.lines} lines).`);
+      return fail(
+        "BAD_RANGE",
+        `Line range ${want.from}-${want.to} is not valid: use A-B with 1 <= A <= B (the source has ${src.lines} lines).`,
+      );
     }
     if (want.from > src.lines) {
       return fail("BAD_RANGE", `Source ${src.handle} has ${src.lines} lines; line ${want.from} does not exist.`);
     }
     from = Math.max(1, want.from - around);
     to = Math.min(src.lines, want.to + around);
-    rows = deps.db.query<ChunkRow, [number, number, number]>(
-      "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND line_end >= ? AND line_start <= ? ORDER BY ordinal",
-    ).all(src.blob_id, from, to);
+    rows = deps.db
+      .query<ChunkRow, [number, number, number]>(
+        "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND line_end >= ? AND line_start <= ? ORDER BY ordinal",
+      )
+      .all(src.blob_id, from, to);
   }
   let text = rows.map((r) => r.content).join("");
   if (input.chunk === undefined) {
@@ -115,9 +131,16 @@ export function get(deps: StoreDeps, input: GetInput): GetResult | Failure {
       // Cut inside a line longer than the cap: continue by chunk (each at most 4 KiB), from the
       // chunk holding the cut, so every call makes progress.
       const skipped = input.chunk === undefined ? textStart(rows, from) : 0;
-      let offset = 0;
       const at = skipped + cutText.length;
-      const holding = rows.find((r) => (offset += r.content.length) > at) ?? rows.at(-1)!;
+      let offset = 0;
+      let holding = rows.at(-1)!;
+      for (const r of rows) {
+        offset += r.content.length;
+        if (offset > at) {
+          holding = r;
+          break;
+        }
+      }
       next = deps.calls.chunk(src.handle, holding.ordinal);
     }
   }
@@ -138,7 +161,12 @@ export function get(deps: StoreDeps, input: GetInput): GetResult | Failure {
 }
 
 /** Writes a source's whole stored (redacted) text to a file, checking it against its hash. */
-export function exportSource(deps: StoreDeps, handle: string, outPath: string, overwrite = false): { ok: true; bytes: number; path: string } | Failure {
+export function exportSource(
+  deps: EngineDeps,
+  handle: string,
+  outPath: string,
+  overwrite = false,
+): { ok: true; bytes: number; path: string } | Failure {
   const src = findSource(deps, handle);
   if ("ok" in src) return src;
   let fd: number;
@@ -149,7 +177,7 @@ export function exportSource(deps: StoreDeps, handle: string, outPath: string, o
     if (code === "EEXIST") return fail("EXISTS", `${outPath} already exists; choose another path or pass --force to overwrite it.`);
     return fail("CANNOT_WRITE", `Cannot write ${outPath}: ${errorMessage(error)}`);
   }
-  const hasher = new Bun.CryptoHasher("sha256");
+  const hasher = sha256Stream();
   let bytes = 0;
   try {
     const rows = deps.db.query<{ content: string }, [number]>("SELECT content FROM chunks WHERE blob_id = ? ORDER BY ordinal");
@@ -163,22 +191,36 @@ export function exportSource(deps: StoreDeps, handle: string, outPath: string, o
     closeSync(fd);
   }
   if (hasher.digest("hex") !== src.hash) {
-    throw new AppError("DB_CORRUPT", `Source ${handle} does not match its stored hash; the database may be damaged. Run "pi-sidecar purge --source ${handle}".`);
+    throw new AppError(
+      "DB_CORRUPT",
+      `Source ${handle} does not match its stored hash; the database may be damaged. Run "pi-sidecar purge --source ${handle}".`,
+    );
   }
   return { ok: true, bytes, path: outPath };
 }
 
 export type SourceInfo = {
-  sourceId: string; tool: string; session: string | null; project: string; label: string | null;
-  createdAt: number; bytes: number; lines: number; chunks: number; tokens: number; redactions: number;
+  sourceId: string;
+  tool: string;
+  session: string | null;
+  project: string;
+  label: string | null;
+  createdAt: number;
+  bytes: number;
+  lines: number;
+  chunks: number;
+  tokens: number;
+  redactions: number;
 };
 
-export function listSources(deps: StoreDeps, filter: SourceFilter = {}, limit = 20): SourceInfo[] {
+export function listSources(deps: EngineDeps, filter: SourceFilter = {}, limit = 20): SourceInfo[] {
   const { conds, params } = sourceConditions(filter);
-  return deps.db.query<SourceInfo, (string | number)[]>(
-    `SELECT s.handle AS sourceId, s.tool, s.session, s.project, s.label, s.created_at AS createdAt, b.bytes, b.lines,
+  return deps.db
+    .query<SourceInfo, (string | number)[]>(
+      `SELECT s.handle AS sourceId, s.tool, s.session, s.project, s.label, s.created_at AS createdAt, b.bytes, b.lines,
        b.chunk_count AS chunks, b.tokens, s.redactions
      FROM sources s JOIN blobs b ON b.id = s.blob_id ${conds.length ? `WHERE ${conds.join(" AND ")}` : ""}
      ORDER BY s.id DESC LIMIT ?`,
-  ).all(...params, limit);
+    )
+    .all(...params, limit);
 }

@@ -110,17 +110,24 @@ export function matchingLines(
   }
   // Lines far weaker than the best one (one common word of several) are noise, not hits.
   const kept = candidates.filter((s) => s.score >= best * 0.6);
-  const shown = [...kept].sort((a, b) => b.score - a.score || a.line - b.line).slice(0, maxLines).sort((a, b) => a.line - b.line);
+  const shown = [...kept]
+    .sort((a, b) => b.score - a.score || a.line - b.line)
+    .slice(0, maxLines)
+    .sort((a, b) => a.line - b.line);
   if (json) {
     // The best match's record, then the other matching lines while they fit.
     const record = jsonRecord(rows, shown.find((s) => s.score === best)!.line - lineStart);
     const picked = new Map<number, string>();
     for (const k of record) picked.set(lineStart + k, clipAround(rows[k]!, 0, maxChars));
-    for (const s of shown) if (picked.size < Math.max(maxLines, record.length)) picked.set(s.line, clipAround(s.text, Math.max(0, s.at), maxChars));
+    for (const s of shown)
+      if (picked.size < Math.max(maxLines, record.length)) picked.set(s.line, clipAround(s.text, Math.max(0, s.at), maxChars));
     const lines = [...picked].sort((a, b) => a[0] - b[0]).map(([line, text]) => ({ line, text }));
     return { lines, more: kept.filter((s) => !picked.has(s.line)).length };
   }
-  return { lines: shown.map((s) => ({ line: s.line, text: clipAround(s.text, Math.max(0, s.at), maxChars) })), more: kept.length - shown.length };
+  return {
+    lines: shown.map((s) => ({ line: s.line, text: clipAround(s.text, Math.max(0, s.at), maxChars) })),
+    more: kept.length - shown.length,
+  };
 }
 
 /**

@@ -36,12 +36,13 @@ function lineAt(text: string, offset: number): { start: number; end: number } {
 export function notableLines(text: string, max: number): PreviewLine[] {
   const found: { start: number; text: string; score: number }[] = [];
   ALARM.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while ((m = ALARM.exec(text)) && found.length < MAX_SCAN_MATCHES) {
+  for (let m = ALARM.exec(text); m && found.length < MAX_SCAN_MATCHES; m = ALARM.exec(text)) {
     const { start, end } = lineAt(text, m.index);
     const line = text.slice(start, end);
     if (!HARMLESS.test(line)) {
-      const score = /\b(?:error|fatal|panic|exception|traceback|failed|failure|exit(?:ed)? (?:with )?(?:code|status) [1-9])/i.test(line) ? 3 : 2;
+      const score = /\b(?:error|fatal|panic|exception|traceback|failed|failure|exit(?:ed)? (?:with )?(?:code|status) [1-9])/i.test(line)
+        ? 3
+        : 2;
       found.push({ start, text: line, score });
       // A stack frame right after an error line is worth one slot.
       const nextEnd = text.indexOf("\n", end + 1);
@@ -52,7 +53,7 @@ export function notableLines(text: string, max: number): PreviewLine[] {
   }
   // Most important first; among equals, spread over the text (first and last occurrences first).
   const seen = new Set<number>();
-  const unique = found.filter((f) => (seen.has(f.start) ? false : (seen.add(f.start), true)));
+  const unique = found.filter((f) => !seen.has(f.start) && seen.add(f.start));
   const picked: typeof unique = [];
   for (const score of [3, 2, 1]) {
     const tier = unique.filter((f) => f.score === score);
@@ -63,7 +64,10 @@ export function notableLines(text: string, max: number): PreviewLine[] {
     }
   }
   picked.sort((a, b) => a.start - b.start);
-  const lines = lineNumbers(text, picked.map((p) => p.start));
+  const lines = lineNumbers(
+    text,
+    picked.map((p) => p.start),
+  );
   return picked.map((p, i) => ({ line: lines[i]!, text: p.text }));
 }
 

@@ -2,7 +2,7 @@
  * Purging sources: by handle, age, session, project, or everything. A blob (the stored text
  * and its chunks) goes when its last source goes. Freed pages are handed back to the file system.
  */
-import { immediate, type Db } from "../db/open.ts";
+import { type Db, immediate } from "../db/open.ts";
 
 export type PurgeFilter = {
   source?: string;
@@ -54,7 +54,6 @@ function deleteAll(db: Db): PurgeResult {
     db.exec("DELETE FROM chunks");
     db.exec("DELETE FROM sources");
     db.exec("DELETE FROM blobs");
-    db.exec("DELETE FROM objects"); // the read cache's base versions go too
     db.exec("DELETE FROM meta WHERE key = 'bulk_delete'");
     return { sources: counts.sources, blobs: blobs.blobs, bytes: blobs.bytes };
   });
@@ -79,13 +78,27 @@ export function purge(db: Db, filter: PurgeFilter, now: number): PurgeResult {
   else {
     const where: string[] = [];
     const params: (string | number)[] = [];
-    if (filter.source) (where.push("handle = ?"), params.push(filter.source));
-    if (filter.olderThanMs !== undefined) (where.push("created_at < ?"), params.push(now - filter.olderThanMs));
-    if (filter.session) (where.push("session = ?"), params.push(filter.session));
-    if (filter.project) (where.push("project = ?"), params.push(filter.project));
+    if (filter.source) {
+      where.push("handle = ?");
+      params.push(filter.source);
+    }
+    if (filter.olderThanMs !== undefined) {
+      where.push("created_at < ?");
+      params.push(now - filter.olderThanMs);
+    }
+    if (filter.session) {
+      where.push("session = ?");
+      params.push(filter.session);
+    }
+    if (filter.project) {
+      where.push("project = ?");
+      params.push(filter.project);
+    }
     if (where.length === 0) return { sources: 0, blobs: 0, bytes: 0 };
-    const ids = db.query<{ id: number }, (string | number)[]>(`SELECT id FROM sources WHERE ${where.join(" AND ")}`)
-      .all(...params).map((r) => r.id);
+    const ids = db
+      .query<{ id: number }, (string | number)[]>(`SELECT id FROM sources WHERE ${where.join(" AND ")}`)
+      .all(...params)
+      .map((r) => r.id);
     result = deleteSources(db, ids);
   }
   if (result.sources > 0) reclaimSpace(db);

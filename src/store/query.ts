@@ -14,7 +14,9 @@ export type ParsedQuery = {
 };
 
 const STOP_WORDS = new Set(
-  "a an and are as at be but by for from has have in into is it its of on or that the this to was were will with what where which who how why when do does did not no".split(" "),
+  "a an and are as at be but by for from has have in into is it its of on or that the this to was were will with what where which who how why when do does did not no".split(
+    " ",
+  ),
 );
 const MAX_TERMS = 12;
 const MAX_TRIGRAMS = 8;

@@ -4,8 +4,8 @@
  * tail), fitted to a byte budget (2 KiB by default).
  */
 import { formatBytes, formatCount } from "../units.ts";
-import type { NextCalls } from "./hints.ts";
-import { clipLine, headLines, notableLines, tailLines, type PreviewLine } from "./preview.ts";
+import type { NextCalls } from "./next-calls.ts";
+import { clipLine, headLines, notableLines, type PreviewLine, tailLines } from "./preview.ts";
 
 export type ReceiptInput = {
   sourceId: string;
@@ -34,7 +34,9 @@ export function buildReceipt(r: ReceiptInput): string {
       (r.duplicateOf ? `, identical to ${r.duplicateOf} (stored once).` : "."),
   ];
   if (r.redactions.count > 0) {
-    const kinds = Object.entries(r.redactions.kinds).map(([k, n]) => (n > 1 ? `${k} x${n}` : k)).join(", ");
+    const kinds = Object.entries(r.redactions.kinds)
+      .map(([k, n]) => (n > 1 ? `${k} x${n}` : k))
+      .join(", ");
     header.push(`Redacted ${r.redactions.count} secret${r.redactions.count === 1 ? "" : "s"} before storing (${kinds}).`);
   }
   const notable = notableLines(r.text, 6);
@@ -51,7 +53,13 @@ export function buildReceipt(r: ReceiptInput): string {
 
   // Shrink the preview until the receipt fits: fewer lines, then shorter lines.
   for (const [maxChars, nHead, nImp, nTail] of [
-    [140, 3, 6, 3], [110, 3, 5, 3], [90, 2, 4, 2], [72, 2, 3, 2], [60, 1, 2, 1], [48, 1, 1, 1], [40, 0, 1, 0],
+    [140, 3, 6, 3],
+    [110, 3, 5, 3],
+    [90, 2, 4, 2],
+    [72, 2, 3, 2],
+    [60, 1, 2, 1],
+    [48, 1, 1, 1],
+    [40, 0, 1, 0],
   ] as const) {
     const parts = [...header];
     if (nHead > 0 && head.length > 0) parts.push("Head:", ...numbered(head.slice(0, nHead), width, maxChars));

@@ -5,9 +5,21 @@ export type SourceFilter = { source?: string; tool?: string; session?: string; p
 export function sourceConditions(f: SourceFilter): { conds: string[]; params: string[] } {
   const conds: string[] = [];
   const params: string[] = [];
-  if (f.source) (conds.push("s.handle = ?"), params.push(f.source));
-  if (f.tool) (conds.push("s.tool = ?"), params.push(f.tool));
-  if (f.session) (conds.push("s.session = ?"), params.push(f.session));
-  if (f.project) (conds.push("s.project = ?"), params.push(f.project));
+  if (f.source) {
+    conds.push("s.handle = ?");
+    params.push(f.source);
+  }
+  if (f.tool) {
+    conds.push("s.tool = ?");
+    params.push(f.tool);
+  }
+  if (f.session) {
+    conds.push("s.session = ?");
+    params.push(f.session);
+  }
+  if (f.project) {
+    conds.push("s.project = ?");
+    params.push(f.project);
+  }
   return { conds, params };
 }

@@ -69,9 +69,7 @@ function markdownTitles(chunks: RawChunk[]): string[] {
 }
 
 type Holder = { label?: string };
-type Frame =
-  | { t: "o"; key: string | null; holder: Holder | null }
-  | { t: "a"; i: number; holder: Holder };
+type Frame = { t: "o"; key: string | null; holder: Holder | null } | { t: "a"; i: number; holder: Holder };
 type Snapshot = { key: string | null; i: number; holder: Holder | null; t: "o" | "a" }[];
 
 function render(snapshot: Snapshot): string {
@@ -104,7 +102,8 @@ function jsonTitles(text: string, chunks: RawChunk[]): string[] | null {
   let next = 0;
   let expectKey = false;
   let labelKey: string | null = null; // set right after `"id":` inside an array item object
-  const snapshot = (): Snapshot => stack.map((f) => (f.t === "o" ? { t: "o", key: f.key, i: -1, holder: f.holder } : { t: "a", key: null, i: f.i, holder: f.holder }));
+  const snapshot = (): Snapshot =>
+    stack.map((f) => (f.t === "o" ? { t: "o", key: f.key, i: -1, holder: f.holder } : { t: "a", key: null, i: f.i, holder: f.holder }));
   const startValue = () => {
     const top = stack[stack.length - 1];
     if (top?.t === "a" && top.i < 0) top.i = 0;
@@ -129,7 +128,8 @@ function jsonTitles(text: string, chunks: RawChunk[]): string[] | null {
         expectKey = false;
       } else {
         startValue();
-        if (labelKey && top?.t === "o" && top.holder && !top.holder.label) top.holder.label = `${labelKey}=${safeParse(text.slice(p, Math.min(q + 1, p + 60))).slice(0, 48)}`;
+        if (labelKey && top?.t === "o" && top.holder && !top.holder.label)
+          top.holder.label = `${labelKey}=${safeParse(text.slice(p, Math.min(q + 1, p + 60))).slice(0, 48)}`;
         labelKey = null;
       }
       // Snapshots inside the string still belong here.
@@ -141,40 +141,44 @@ function jsonTitles(text: string, chunks: RawChunk[]): string[] | null {
       continue;
     }
     switch (ch) {
-      case 123 /* { */: {
-        startValue();
-        const top = stack[stack.length - 1];
-        stack.push({ t: "o", key: null, holder: top?.t === "a" ? top.holder : null });
-        expectKey = true;
-        labelKey = null;
-        break;
-      }
+      case 123 /* { */:
+        {
+          startValue();
+          const top = stack[stack.length - 1];
+          stack.push({ t: "o", key: null, holder: top?.t === "a" ? top.holder : null });
+          expectKey = true;
+          labelKey = null;
+          break;
+        }
       case 91 /* [ */:
         startValue();
         stack.push({ t: "a", i: -1, holder: {} });
         labelKey = null;
         break;
       case 125 /* } */:
-      case 93 /* ] */: {
-        const top = stack.pop();
-        if (!top || (top.t === "o") !== (ch === 125)) return null;
-        expectKey = false;
-        break;
-      }
-      case 44 /* , */: {
-        const top = stack[stack.length - 1];
-        if (top?.t === "a") {
-          top.i++;
-          top.holder = {};
-        } else if (top?.t === "o") expectKey = true;
-        labelKey = null;
-        break;
-      }
-      case 58 /* : */: {
-        const top = stack[stack.length - 1];
-        if (top?.t === "o" && top.holder && top.key && LABEL_KEYS.has(top.key.toLowerCase())) labelKey = top.key;
-        break;
-      }
+      case 93 /* ] */:
+        {
+          const top = stack.pop();
+          if (!top || (top.t === "o") !== (ch === 125)) return null;
+          expectKey = false;
+          break;
+        }
+      case 44 /* , */:
+        {
+          const top = stack[stack.length - 1];
+          if (top?.t === "a") {
+            top.i++;
+            top.holder = {};
+          } else if (top?.t === "o") expectKey = true;
+          labelKey = null;
+          break;
+        }
+      case 58 /* : */:
+        {
+          const top = stack[stack.length - 1];
+          if (top?.t === "o" && top.holder && top.key && LABEL_KEYS.has(top.key.toLowerCase())) labelKey = top.key;
+          break;
+        }
       default:
         if ((ch >= 48 && ch <= 57) || ch === 45) {
           startValue();

@@ -29,7 +29,9 @@ export function editDistance(a: string, b: string, max: number): number {
 }
 
 export function wordExists(db: Db, word: string): boolean {
-  return db.query<{ one: number }, [string]>("SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ? LIMIT 1").get(quote(word)) !== null;
+  return (
+    db.query<{ one: number }, [string]>("SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ? LIMIT 1").get(quote(word)) !== null
+  );
 }
 
 /**
@@ -60,7 +62,11 @@ export function correctWord(db: Db, word: string): string | null {
       if (/\d/.test(term) || Math.abs(term.length - word.length) > max + 4) continue;
       const d = distance(term, word, max);
       if (d > max) continue;
-      if (!best || d < best.d || (d === best.d && (term.length > best.term.length || (term.length === best.term.length && doc > best.doc)))) {
+      if (
+        !best ||
+        d < best.d ||
+        (d === best.d && (term.length > best.term.length || (term.length === best.term.length && doc > best.doc)))
+      ) {
         best = { term, d, doc };
       }
     }

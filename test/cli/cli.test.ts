@@ -25,7 +25,17 @@ describe("CLI (bun src/main.ts)", () => {
 
   test("usage errors exit 2 with a message on stderr", () => {
     const e = env();
-    for (const args of [["frobnicate"], ["capture"], ["search"], ["get"], ["get", "x", "--lines", "9-2"], ["purge"], ["search", "x", "--limit", "zero"], ["list", "--nope"], ["export", "ctx_a"]]) {
+    for (const args of [
+      ["frobnicate"],
+      ["capture"],
+      ["search"],
+      ["get"],
+      ["get", "x", "--lines", "9-2"],
+      ["purge"],
+      ["search", "x", "--limit", "zero"],
+      ["list", "--nope"],
+      ["export", "ctx_a"],
+    ]) {
       const r = runCli(args, { env: e, stdin: "" });
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(r.stderr).toStartWith("pi-sidecar: ");
@@ -56,7 +66,13 @@ describe("CLI (bun src/main.ts)", () => {
     const id: string = stored.sourceId;
 
     const found = JSON.parse(runCli(["search", "TARGET_VALUE", "--json"], { env: e }).stdout);
-    expect(found.hits[0]).toMatchObject({ sourceId: id, chunk: expect.any(Number), lineStart: expect.any(Number), lineEnd: expect.any(Number), score: expect.any(Number) });
+    expect(found.hits[0]).toMatchObject({
+      sourceId: id,
+      chunk: expect.any(Number),
+      lineStart: expect.any(Number),
+      lineEnd: expect.any(Number),
+      score: expect.any(Number),
+    });
     expect(found.hits[0].text).toContain(`1234: noise TARGET_VALUE=${uuid}`);
     expect(runCli(["search", "TARGET_VALUE", "--source", id, "--tool", "bash", "--limit", "1"], { env: e }).stdout).toContain(uuid);
 
@@ -102,7 +118,10 @@ describe("CLI (bun src/main.ts)", () => {
   test("config problems are reported on stderr and the command still works", () => {
     const e = env();
     require("node:fs").mkdirSync(e.PI_CODING_AGENT_DIR, { recursive: true });
-    require("node:fs").writeFileSync(join(e.PI_CODING_AGENT_DIR, "pi-sidecar.json"), JSON.stringify({ capture: { thresholdLines: "many" } }));
+    require("node:fs").writeFileSync(
+      join(e.PI_CODING_AGENT_DIR, "pi-sidecar.json"),
+      JSON.stringify({ capture: { thresholdLines: "many" } }),
+    );
     const r = runCli(["capture", "--tool", "x"], { env: e, stdin: "ok\n" });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("ok\n");

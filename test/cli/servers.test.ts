@@ -2,8 +2,8 @@
 import { afterAll, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { agentWith, testServer } from "../gateway/servers.ts";
 import { cleanupTempDirs, runCli, tempDir } from "../helpers.ts";
-import { agentWith, testServer } from "../mcp/servers.ts";
 
 afterAll(cleanupTempDirs);
 

@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openDatabase } from "../../src/db/open.ts";
 import { MIGRATIONS } from "../../src/db/migrations.ts";
+import { openDatabase } from "../../src/db/open.ts";
 import { AppError } from "../../src/errors.ts";
 import { BUN, cleanupTempDirs, ROOT, tempDir } from "../helpers.ts";
 
@@ -73,7 +73,13 @@ describe("several processes on one database", () => {
     const procs = Array.from({ length: workers }, (_, w) =>
       Bun.spawn([BUN, script, path, String(w), String(each)], { stdout: "pipe", stderr: "pipe" }),
     );
-    const results = await Promise.all(procs.map(async (p) => ({ code: await p.exited, out: await new Response(p.stdout).text(), err: await new Response(p.stderr).text() })));
+    const results = await Promise.all(
+      procs.map(async (p) => ({
+        code: await p.exited,
+        out: await new Response(p.stdout).text(),
+        err: await new Response(p.stderr).text(),
+      })),
+    );
     for (const r of results) {
       expect(r.err).toBe("");
       expect(r.code).toBe(0);
@@ -87,7 +93,9 @@ describe("several processes on one database", () => {
     db.exec("INSERT INTO chunks_trigrams (chunks_trigrams) VALUES ('integrity-check')");
     // Every worker's last capture is searchable.
     for (let w = 0; w < workers; w++) {
-      expect(db.query("SELECT count(*) AS n FROM chunks_words WHERE chunks_words MATCH ?").get(`"worker${w}marker${each - 1}"`)).toEqual({ n: 1 });
+      expect(db.query("SELECT count(*) AS n FROM chunks_words WHERE chunks_words MATCH ?").get(`"worker${w}marker${each - 1}"`)).toEqual({
+        n: 1,
+      });
     }
     db.close();
   }, 120_000);
@@ -100,8 +108,15 @@ describe("an engine inside a host process (pi on Bun)", () => {
     const path = join(tempDir(), "busy.db");
     openDatabase(path).close();
     // Another process takes the write lock for 1.5 s.
-    const holder = Bun.spawn([BUN, "-e", `const { Database } = require("bun:sqlite"); const db = new Database(${JSON.stringify(path)});
-      db.exec("BEGIN IMMEDIATE"); console.log("locked"); Bun.sleepSync(1500); db.exec("COMMIT"); db.close();`], { stdout: "pipe" });
+    const holder = Bun.spawn(
+      [
+        BUN,
+        "-e",
+        `const { Database } = require("bun:sqlite"); const db = new Database(${JSON.stringify(path)});
+      db.exec("BEGIN IMMEDIATE"); console.log("locked"); Bun.sleepSync(1500); db.exec("COMMIT"); db.close();`,
+      ],
+      { stdout: "pipe" },
+    );
     const reader = holder.stdout.getReader();
     await reader.read(); // "locked"
     const engine = createEngine({ config: testConfig(path), busyTimeoutMs: 50 });

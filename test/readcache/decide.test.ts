@@ -1,15 +1,15 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { contentHash, decide, linesOf, type DecideInput } from "../../src/readcache/decide.ts";
+import { contentHash, type DecideInput, decide, linesOf } from "../../src/readcache/decide.ts";
 import { createObjectStore } from "../../src/readcache/objects.ts";
 import { addRange, covers, removeRange } from "../../src/readcache/ranges.ts";
-import { createTrust, type ReadRecord } from "../../src/readcache/trust.ts";
 import { isSensitivePath } from "../../src/readcache/sensitive.ts";
+import { createTrust, type ReadRecord } from "../../src/readcache/trust.ts";
 import { cleanupTempDirs, testStore } from "../helpers.ts";
 
 afterAll(cleanupTempDirs);
 
 const file = (n: number, edit?: (i: number) => string | null) =>
-  Array.from({ length: n }, (_, k) => edit?.(k + 1) ?? `line ${k + 1} of the file`).join("\n") + "\n";
+  `${Array.from({ length: n }, (_, k) => edit?.(k + 1) ?? `line ${k + 1} of the file`).join("\n")}\n`;
 
 /** One read through decide(), as the extension does it: trust is updated from the record. */
 function reader() {
@@ -17,7 +17,14 @@ function reader() {
   const objects = createObjectStore(store.db, store.now);
   const trust = createTrust();
   return (text: string, shown: [number, number] | null, wholeFile = false) => {
-    const input: DecideInput = { path: "/p/f.ts", text, shown, wholeFile, builtIn: shown ? linesOf(text, shown) : "", versions: trust.versions("/p/f.ts") };
+    const input: DecideInput = {
+      path: "/p/f.ts",
+      text,
+      shown,
+      wholeFile,
+      builtIn: shown ? linesOf(text, shown) : "",
+      versions: trust.versions("/p/f.ts"),
+    };
     const d = decide(input, objects);
     if (d.record.trusted.length > 0) objects.put(d.record.hash, text);
     trust.record(d.record);
@@ -31,7 +38,10 @@ describe("ranges", () => {
     r = addRange(r, [20, 30]);
     r = addRange(r, [11, 19]);
     expect(r).toEqual([[1, 30]]);
-    expect(removeRange(r, [5, 6])).toEqual([[1, 4], [7, 30]]);
+    expect(removeRange(r, [5, 6])).toEqual([
+      [1, 4],
+      [7, 30],
+    ]);
     expect(covers(r, [3, 30])).toBe(true);
     expect(covers(removeRange(r, [5, 6]), [3, 8])).toBe(false);
   });
@@ -87,14 +97,20 @@ describe("decide", () => {
   test("the diff gate: a rewrite is sent in full, not as a patch", () => {
     const read = reader();
     read(file(100), [1, 100], true);
-    const rewritten = Array.from({ length: 100 }, (_, i) => `completely different ${i}`).join("\n") + "\n";
+    const rewritten = `${Array.from({ length: 100 }, (_, i) => `completely different ${i}`).join("\n")}\n`;
     expect(read(rewritten, [1, 100], true).mode).toBe("full");
   });
 
   test("no diff without a full earlier read of the file", () => {
     const read = reader();
     read(file(100), [1, 60]);
-    expect(read(file(100, (i) => (i === 80 ? "x" : null)), [1, 100], true).mode).toBe("full");
+    expect(
+      read(
+        file(100, (i) => (i === 80 ? "x" : null)),
+        [1, 100],
+        true,
+      ).mode,
+    ).toBe("full");
   });
 
   test("the hash is of the content", () => {
@@ -112,7 +128,10 @@ describe("trust", () => {
     t.record(rec("h1", [[11, 20]]));
     expect(t.versions("/f")[0]!.ranges).toEqual([[1, 20]]);
     t.invalidate("/f", [5, 6]);
-    expect(t.versions("/f")[0]!.ranges).toEqual([[1, 4], [7, 20]]);
+    expect(t.versions("/f")[0]!.ranges).toEqual([
+      [1, 4],
+      [7, 20],
+    ]);
     t.invalidate("/f");
     expect(t.versions("/f")).toEqual([]);
   });
@@ -120,8 +139,25 @@ describe("trust", () => {
 
 describe("sensitive paths", () => {
   test("secrets, keys and credentials are recognised; ordinary files are not", () => {
-    for (const p of ["/r/.env", "/r/.env.local", "/r/cert.pem", "/r/server.key", "/r/a.p12", "/r/a.pfx", "/r/a.crt", "/r/a.der", "/r/a.pk8",
-      "/h/.ssh/id_rsa", "/h/.ssh/id_ecdsa", "/h/.ssh/id_ed25519", "/h/.npmrc", "/h/.netrc", "/h/.pgpass", "/r/credentials.json", "/r/vault.kdbx"]) {
+    for (const p of [
+      "/r/.env",
+      "/r/.env.local",
+      "/r/cert.pem",
+      "/r/server.key",
+      "/r/a.p12",
+      "/r/a.pfx",
+      "/r/a.crt",
+      "/r/a.der",
+      "/r/a.pk8",
+      "/h/.ssh/id_rsa",
+      "/h/.ssh/id_ecdsa",
+      "/h/.ssh/id_ed25519",
+      "/h/.npmrc",
+      "/h/.netrc",
+      "/h/.pgpass",
+      "/r/credentials.json",
+      "/r/vault.kdbx",
+    ]) {
       expect({ p, s: isSensitivePath(p) }).toEqual({ p, s: true });
     }
     for (const p of ["/r/src/env.ts", "/r/README.md", "/r/keyboard.ts", "/r/package.json"]) expect(isSensitivePath(p)).toBe(false);

@@ -70,7 +70,7 @@ describe("capture", () => {
     // Both handles still fetch the text.
     for (const id of [a.sourceId, b.sourceId]) {
       const g = get(store, { source: id, lines: { from: 1, to: 3 } });
-      expect(g.ok && g.text).toBe(text.split("\n").slice(0, 3).join("\n") + "\n");
+      expect(g.ok && g.text).toBe(`${text.split("\n").slice(0, 3).join("\n")}\n`);
     }
   });
 

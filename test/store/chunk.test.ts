@@ -2,7 +2,21 @@ import { describe, expect, test } from "bun:test";
 import { chunkText, countLines, utf8Length } from "../../src/store/chunk.ts";
 import { rng } from "../helpers.ts";
 
-const PIECES = ["a", "word ", "\n", "\n\n", "  indented\n", "ünïcödé ", "日本語テキスト", "emoji 🎉🚀 ", "\t", "# Heading\n", "x".repeat(700), "y ".repeat(900), "\r\n"];
+const PIECES = [
+  "a",
+  "word ",
+  "\n",
+  "\n\n",
+  "  indented\n",
+  "ünïcödé ",
+  "日本語テキスト",
+  "emoji 🎉🚀 ",
+  "\t",
+  "# Heading\n",
+  "x".repeat(700),
+  "y ".repeat(900),
+  "\r\n",
+];
 
 function randomText(r: () => number): string {
   const n = Math.floor(r() * 400);

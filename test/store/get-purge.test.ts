@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { maybeRunMaintenance, purgeAll, runMaintenance } from "../../src/maintenance.ts";
 import { capture, type Stored } from "../../src/store/capture.ts";
-import { exportSource, get, type GetResult } from "../../src/store/get.ts";
+import { exportSource, type GetResult, get } from "../../src/store/get.ts";
 import { purge } from "../../src/store/purge.ts";
-import { runRetention } from "../../src/store/retention.ts";
 import { getStats } from "../../src/store/stats.ts";
 import { cleanupTempDirs, noisyLog, tempDir, testStore } from "../helpers.ts";
 
@@ -12,6 +12,12 @@ afterAll(cleanupTempDirs);
 
 function stored(r: Awaited<ReturnType<typeof capture>>): Stored {
   if (!r.stored) throw new Error("not stored");
+  return r;
+}
+/** A capture as the engine runs it: retention follows when it is due. */
+async function captureMaintained(store: ReturnType<typeof testStore>, input: Parameters<typeof capture>[1]) {
+  const r = await capture(store, input);
+  maybeRunMaintenance(store);
   return r;
 }
 function okGet(r: ReturnType<typeof get>): GetResult {
@@ -116,9 +122,9 @@ describe("purge and retention", () => {
 
   test("retention drops sources older than the configured days", async () => {
     const store = testStore((c) => (c.retention.days = 7));
-    const old = stored(await capture(store, { text: noisyLog(400, 1), tool: "bash" }));
+    const old = stored(await captureMaintained(store, { text: noisyLog(400, 1), tool: "bash" }));
     store.clock.t += 8 * 86_400_000;
-    const fresh = stored(await capture(store, { text: noisyLog(400, 2), tool: "bash" }));
+    const fresh = stored(await captureMaintained(store, { text: noisyLog(400, 2), tool: "bash" }));
     // The capture above ran retention (more than an hour since the last run).
     expect(get(store, { source: old.sourceId }).ok).toBe(false);
     expect(get(store, { source: fresh.sourceId, lines: { from: 1, to: 1 } }).ok).toBe(true);
@@ -130,7 +136,7 @@ describe("purge and retention", () => {
     const sizes: number[] = [];
     for (let i = 0; i < 12; i++) {
       store.clock.t += 1000;
-      ids.push(stored(await capture(store, { text: noisyLog(3000, 100 + i), tool: "bash" })).sourceId);
+      ids.push(stored(await captureMaintained(store, { text: noisyLog(3000, 100 + i), tool: "bash" })).sourceId);
       store.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       sizes.push(statSync(store.path).size);
     }
@@ -140,7 +146,7 @@ describe("purge and retention", () => {
     expect(get(store, { source: ids.at(-1)!, lines: { from: 1, to: 1 } }).ok).toBe(true);
     // Bounded: the file after 12 captures is no bigger than after the first few plus slack.
     expect(Math.max(...sizes.slice(6))).toBeLessThanOrEqual(Math.max(...sizes.slice(0, 6)) * 1.5);
-    expect(runRetention(store).sources).toBe(0);
+    expect(runMaintenance(store).sources).toBe(0);
   });
 
   test("stats: stored minus receipts minus retrieved is the net saving", async () => {
@@ -194,7 +200,7 @@ describe("review fixes", () => {
     await capture(store, { text: noisyLog(400, 2), tool: "bash", label: `curl -H "Authorization: token ${token}"` });
     expect(JSON.stringify(store.db.query("SELECT label FROM sources").all())).not.toContain(token);
     store.db.query("INSERT INTO objects (hash, content, bytes, created_at, used_at) VALUES ('h', 'x', 1, 0, 0)").run();
-    purge(store.db, { all: true }, store.now());
+    purgeAll(store, { all: true });
     expect(store.db.query("SELECT count(*) AS n FROM objects").get()).toEqual({ n: 0 });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { capture } from "../../src/store/capture.ts";
-import { search, type SearchResult } from "../../src/store/search.ts";
+import { type SearchResult, search } from "../../src/store/search.ts";
 import { cleanupTempDirs, noisyLog, rng, testStore } from "../helpers.ts";
 
 afterAll(cleanupTempDirs);
@@ -77,12 +77,49 @@ describe("search", () => {
     const { store } = await seeded();
     const r = rng(42);
     const fixed = [
-      '"', '""', "'", "(", ")", "((a)", "a:b", "col:value", "-x", "-", "*", "a*", "^start", "NEAR(a b)", "NEAR", "AND", "OR", "NOT",
-      "a AND", "OR b", "a OR OR b", "{a b}", "[x]", "x + y", "\\", "%", "_", "a%b_c", "\u0000", "😀", "日本語", "ñandú", "ǅ",
-      "SELECT * FROM chunks; DROP TABLE chunks;--", "' OR 1=1 --", "\"a\" NEAR/2 \"b\"", "a".repeat(5000), "TARGET_VALUE:*",
+      '"',
+      '""',
+      "'",
+      "(",
+      ")",
+      "((a)",
+      "a:b",
+      "col:value",
+      "-x",
+      "-",
+      "*",
+      "a*",
+      "^start",
+      "NEAR(a b)",
+      "NEAR",
+      "AND",
+      "OR",
+      "NOT",
+      "a AND",
+      "OR b",
+      "a OR OR b",
+      "{a b}",
+      "[x]",
+      "x + y",
+      "\\",
+      "%",
+      "_",
+      "a%b_c",
+      "\u0000",
+      "😀",
+      "日本語",
+      "ñandú",
+      "ǅ",
+      "SELECT * FROM chunks; DROP TABLE chunks;--",
+      "' OR 1=1 --",
+      '"a" NEAR/2 "b"',
+      "a".repeat(5000),
+      "TARGET_VALUE:*",
     ];
     const alphabet = "\"'()*:-^{}[]+ NEARORANDNOT\\%_xyz0😀";
-    const randoms = Array.from({ length: 200 }, () => Array.from({ length: 1 + Math.floor(r() * 20) }, () => alphabet[Math.floor(r() * alphabet.length)]).join(""));
+    const randoms = Array.from({ length: 200 }, () =>
+      Array.from({ length: 1 + Math.floor(r() * 20) }, () => alphabet[Math.floor(r() * alphabet.length)]).join(""),
+    );
     for (const query of [...fixed, ...randoms]) {
       const res = search(store, { query });
       if (!res.ok) expect(res.code).toBe("EMPTY_QUERY");
@@ -92,8 +129,18 @@ describe("search", () => {
 
   test("filters by source, tool, session and project", async () => {
     const store = testStore();
-    const a = await capture(store, { text: noisyLog(400, 1, { line: 10, text: "shared marker zebra" }), tool: "bash", session: "s1", project: "/a" });
-    const b = await capture(store, { text: noisyLog(400, 2, { line: 20, text: "shared marker zebra" }), tool: "mcp", session: "s2", project: "/b" });
+    const a = await capture(store, {
+      text: noisyLog(400, 1, { line: 10, text: "shared marker zebra" }),
+      tool: "bash",
+      session: "s1",
+      project: "/a",
+    });
+    const b = await capture(store, {
+      text: noisyLog(400, 2, { line: 20, text: "shared marker zebra" }),
+      tool: "mcp",
+      session: "s2",
+      project: "/b",
+    });
     if (!a.stored || !b.stored) throw new Error("not stored");
     const ids = (f: object) => ok(search(store, { query: "zebra", ...f })).hits.map((h) => h.sourceId);
     expect(new Set(ids({}))).toEqual(new Set([a.sourceId, b.sourceId]));
@@ -108,7 +155,10 @@ describe("search", () => {
 
   test("responses stay bounded however many chunks match", async () => {
     const store = testStore();
-    await capture(store, { text: Array.from({ length: 3000 }, (_, i) => `error ${i}: something failed in module ${i % 13}`).join("\n"), tool: "bash" });
+    await capture(store, {
+      text: Array.from({ length: 3000 }, (_, i) => `error ${i}: something failed in module ${i % 13}`).join("\n"),
+      tool: "bash",
+    });
     const r = ok(search(store, { query: "error failed", limit: 50 }));
     expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(4096 + 300);
     expect(r.omitted).toBeGreaterThan(0);
@@ -128,7 +178,10 @@ describe("typo correction against stems and crowded vocabularies", () => {
   test("a misspelled word finds its stem even among thousands of hex ids with the same first letter", async () => {
     const store = testStore();
     const r = rng(3);
-    const hexLines = Array.from({ length: 4000 }, () => `id=${Array.from({ length: 12 }, () => "abcdef0123456789"[Math.floor(r() * 16)]).join("")} dbg`);
+    const hexLines = Array.from(
+      { length: 4000 },
+      () => `id=${Array.from({ length: 12 }, () => "abcdef0123456789"[Math.floor(r() * 16)]).join("")} dbg`,
+    );
     hexLines[2500] = "rolling deployment finished for service billing";
     await capture(store, { text: hexLines.join("\n"), tool: "bash" });
     const res = ok(search(store, { query: "deplomyent" }));

@@ -39,7 +39,11 @@ describe("titles", () => {
   });
 
   test("array items named by a numeric id", () => {
-    const json = JSON.stringify(Array.from({ length: 30 }, (_, i) => ({ name: undefined, id: 1000 + i, body: "y".repeat(60) })), null, 1);
+    const json = JSON.stringify(
+      Array.from({ length: 30 }, (_, i) => ({ name: undefined, id: 1000 + i, body: "y".repeat(60) })),
+      null,
+      1,
+    );
     expect(titles(json).some((x) => /^\$\[\d+\]\(id=10\d\d\)/.test(x))).toBe(true);
   });
 

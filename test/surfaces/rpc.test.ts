@@ -23,7 +23,9 @@ describe("JSON-RPC frames", () => {
     expect((await handleFrame(engine, "{nope"))?.error?.code).toBe(-32700);
     expect((await handleFrame(engine, JSON.stringify({ id: 1, method: "list" })))?.error?.code).toBe(-32600);
     expect((await handleFrame(engine, JSON.stringify({ jsonrpc: "2.0", id: 2, method: "drop_tables" })))?.error?.code).toBe(-32601);
-    expect((await handleFrame(engine, JSON.stringify({ jsonrpc: "2.0", id: 3, method: "list", params: { a: 1 } })))?.error?.code).toBe(-32602);
+    expect((await handleFrame(engine, JSON.stringify({ jsonrpc: "2.0", id: 3, method: "list", params: { a: 1 } })))?.error?.code).toBe(
+      -32602,
+    );
     expect(await handleFrame(engine, JSON.stringify({ jsonrpc: "2.0", method: "list", params: [] }))).toBeNull();
     const ok = await handleFrame(engine, JSON.stringify({ jsonrpc: "2.0", id: "x", method: "list", params: [{}, 5] }));
     expect(ok).toEqual({ jsonrpc: "2.0", id: "x", result: [] });
@@ -38,7 +40,12 @@ describe("the engine over stdio (serve --stdio)", () => {
     const local = createEngine({ config: testConfig(db) });
     try {
       const uuid = crypto.randomUUID();
-      const cap = await rpc.capture({ text: noisyLog(1400, 3, { line: 900, text: `TARGET_VALUE=${uuid}` }), tool: "bash", session: "s", project: "/p" });
+      const cap = await rpc.capture({
+        text: noisyLog(1400, 3, { line: 900, text: `TARGET_VALUE=${uuid}` }),
+        tool: "bash",
+        session: "s",
+        project: "/p",
+      });
       expect(cap.stored).toBe(true);
       if (!cap.stored) return;
       expect(cap.receipt).toContain(`context_search {"query": "<distinctive words>", "source": "${cap.sourceId}"}`);

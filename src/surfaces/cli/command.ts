@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import type { ConfigLoad } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
-import type { NextCalls } from "../../store/hints.ts";
+import type { NextCalls } from "../../store/next-calls.ts";
 
 export type OptionSpec = { type: "string" | "boolean"; short?: string; help: string; value?: string };
 

@@ -3,11 +3,11 @@
  * exit code (0 ok, 1 failure, 2 usage error); every error goes to stderr with what to do next.
  */
 import { parseArgs } from "node:util";
-import { loadConfig, type ConfigLoad } from "../../config.ts";
+import { type ConfigLoad, loadConfig } from "../../config.ts";
 import { createEngine, type Engine } from "../../engine.ts";
 import { AppError, errorMessage } from "../../errors.ts";
 import { VERSION } from "../../version.ts";
-import { UsageError, type Command, type CommandContext, type OptionSpec } from "./command.ts";
+import { type Command, type CommandContext, type OptionSpec, UsageError } from "./command.ts";
 import { captureCommand } from "./commands/capture.ts";
 import { exportCommand } from "./commands/export.ts";
 import { getCommand } from "./commands/get.ts";
@@ -20,10 +20,28 @@ import { serveCommand } from "./commands/serve.ts";
 import { serversCommand } from "./commands/servers.ts";
 import { statsCommand } from "./commands/stats.ts";
 
-export const COMMANDS: Command[] = [captureCommand, searchCommand, getCommand, listCommand, statsCommand, purgeCommand, exportCommand, serveCommand, mcpCommand, serversCommand, installCommand, uninstallCommand];
+export const COMMANDS: Command[] = [
+  captureCommand,
+  searchCommand,
+  getCommand,
+  listCommand,
+  statsCommand,
+  purgeCommand,
+  exportCommand,
+  serveCommand,
+  mcpCommand,
+  serversCommand,
+  installCommand,
+  uninstallCommand,
+];
 
 const GLOBAL: Record<string, OptionSpec> = {
-  db: { type: "string", help: "the database file (default ${PI_CODING_AGENT_DIR:-~/.pi/agent}/sidecar.db, or PI_SIDECAR_DB)", value: "PATH" },
+  db: {
+    type: "string",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell notation, shown to the user as is
+    help: "the database file (default ${PI_CODING_AGENT_DIR:-~/.pi/agent}/sidecar.db, or PI_SIDECAR_DB)",
+    value: "PATH",
+  },
   json: { type: "boolean", help: "machine-readable output" },
   help: { type: "boolean", short: "h", help: "show help" },
   version: { type: "boolean", short: "V", help: "print the version" },
@@ -86,7 +104,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       strict: true,
     });
   } catch (error) {
-    io.err(`pi-sidecar: ${errorMessage(error).replace(/^.*?: /, "")}\n${command ? `Usage: ${command.usage}` : "Run `pi-sidecar --help`."}\n`);
+    io.err(
+      `pi-sidecar: ${errorMessage(error).replace(/^.*?: /, "")}\n${command ? `Usage: ${command.usage}` : "Run `pi-sidecar --help`."}\n`,
+    );
     return 2;
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;
@@ -139,7 +159,9 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.err(`pi-sidecar: ${error.message}\n`);
       return 1;
     }
-    io.err(`pi-sidecar: unexpected error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\nPlease report it with the command you ran.\n`);
+    io.err(
+      `pi-sidecar: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nPlease report it with the command you ran.\n`,
+    );
     return 1;
   } finally {
     await (engine as Engine | null)?.close();

@@ -31,7 +31,13 @@ export function findCommand(config: Readonly<Config>, dir = hereDir()): string[]
   if (existsSync(installed)) {
     try {
       const recorded = JSON.parse(readFileSync(installed, "utf8")).command;
-      if (Array.isArray(recorded) && recorded.length > 0 && recorded.every((a) => typeof a === "string") && existsSync(recorded[0] as string)) return recorded as string[];
+      if (
+        Array.isArray(recorded) &&
+        recorded.length > 0 &&
+        recorded.every((a) => typeof a === "string") &&
+        existsSync(recorded[0] as string)
+      )
+        return recorded as string[];
     } catch {
       // a broken install.json falls through to the next choice
     }
@@ -65,6 +71,12 @@ export async function connect(config: Readonly<Config>, log: (line: string) => v
     }
   }
   const [command, ...prefix] = findCommand(config, dir);
-  const engine = createRpcEngine({ command: command!, args: [...prefix, "serve", "--stdio", "--calls", "tools"], config, log, env: { PI_SIDECAR_DB: config.db } });
+  const engine = createRpcEngine({
+    command: command!,
+    args: [...prefix, "serve", "--stdio", "--calls", "tools"],
+    config,
+    log,
+    env: { PI_SIDECAR_DB: config.db },
+  });
   return { engine, transport: "stdio" };
 }

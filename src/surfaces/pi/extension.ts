@@ -5,23 +5,27 @@
  */
 import { writeSync } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { Type, type TSchema } from "typebox";
+import { type TSchema, Type } from "typebox";
 import { loadConfig } from "../../config.ts";
+import { debugLog } from "../../debug.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
-import { formatCount } from "../../units.ts";
+import { formatCount, parseLineRange } from "../../units.ts";
+import { captureToolResult } from "../tools/capture-output.ts";
 import { PI_TOOLS, type ToolSpec } from "../tools/definitions.ts";
 import { formatStatsBrief, runTool } from "../tools/handlers.ts";
-import { captureToolResult } from "./capture-result.ts";
-import { connect, type Connection } from "./connect.ts";
+import { type Connection, connect } from "./connect.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerReadCache } from "./readcache.ts";
-import { parseLineRange } from "../../units.ts";
 
 function typeboxParams(spec: ToolSpec): TSchema {
   const props: Record<string, TSchema> = {};
   for (const [name, p] of Object.entries(spec.params)) {
-    const opts = { description: p.description, ...(p.minimum !== undefined ? { minimum: p.minimum } : {}), ...(p.maximum !== undefined ? { maximum: p.maximum } : {}) };
+    const opts = {
+      description: p.description,
+      ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
+      ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
+    };
     const schema = p.type === "string" ? Type.String(opts) : p.type === "integer" ? Type.Integer(opts) : Type.Boolean(opts);
     props[name] = p.required ? schema : Type.Optional(schema);
   }
@@ -38,9 +42,7 @@ function say(ctx: ExtensionContext, text: string): void {
 export default async function piSidecar(pi: ExtensionAPI): Promise<void> {
   const { config, errors } = loadConfig({ cwd: process.cwd() });
   for (const problem of errors) process.stderr.write(`pi-sidecar: config: ${problem}\n`);
-  const log = (line: string) => {
-    if (process.env.PI_SIDECAR_DEBUG === "1") process.stderr.write(`pi-sidecar: ${line}\n`);
-  };
+  const log = debugLog();
   let connection: Promise<Connection | null> | null = null;
   let problem = "the engine was not started";
   let stored = 0;
@@ -48,11 +50,16 @@ export default async function piSidecar(pi: ExtensionAPI): Promise<void> {
 
   const engine = async (): Promise<Engine | null> => {
     const started = Date.now();
-    connection ??= connect(config, log).then((c) => (log(`engine: ${c.transport} (${Date.now() - started} ms)`), c)).catch((error) => {
-      problem = `cannot start the engine: ${errorMessage(error)}`;
-      log(problem);
-      return null;
-    });
+    connection ??= connect(config, log)
+      .then((c) => {
+        log(`engine: ${c.transport} (${Date.now() - started} ms)`);
+        return c;
+      })
+      .catch((error) => {
+        problem = `cannot start the engine: ${errorMessage(error)}`;
+        log(problem);
+        return null;
+      });
     return (await connection)?.engine ?? null;
   };
   const scope = (ctx: ExtensionContext) => ({ session: ctx.sessionManager.getSessionId(), project: ctx.cwd });

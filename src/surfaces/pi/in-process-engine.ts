@@ -3,4 +3,4 @@
  * imports it only when pi runs on Bun, where bun:sqlite exists.
  */
 export { createEngine } from "../../engine.ts";
-export { TOOL_CALLS } from "../../store/hints.ts";
+export { TOOL_CALLS } from "../../store/next-calls.ts";

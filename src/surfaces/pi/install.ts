@@ -4,8 +4,8 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { type Failure, fail } from "../../errors.ts";
 import { agentDir } from "../../paths.ts";
-import { fail, type Failure } from "../../errors.ts";
 import { VERSION } from "../../version.ts";
 
 export const MARKER = "install.json";
@@ -30,7 +30,10 @@ export async function installPi(target: InstallTarget): Promise<{ ok: true; file
   try {
     files = (await import("./extension-files.ts")).EXTENSION_FILES;
   } catch {
-    return fail("NOT_BUILT", "The extension bundles are missing from this checkout: run `npm run build` (or use the compiled dist/pi-sidecar) and try again.");
+    return fail(
+      "NOT_BUILT",
+      "The extension bundles are missing from this checkout: run `npm run build` (or use the compiled dist/pi-sidecar) and try again.",
+    );
   }
   const marker = join(target.dir, MARKER);
   if (existsSync(target.dir) && !existsSync(marker)) {
@@ -43,7 +46,10 @@ export async function installPi(target: InstallTarget): Promise<{ ok: true; file
     written.push(join(target.dir, name));
   }
   const command = selfCommand();
-  writeFileSync(marker, `${JSON.stringify({ version: VERSION, binary: command[0], command, installedAt: new Date().toISOString() }, null, 2)}\n`);
+  writeFileSync(
+    marker,
+    `${JSON.stringify({ version: VERSION, binary: command[0], command, installedAt: new Date().toISOString() }, null, 2)}\n`,
+  );
   written.push(marker);
   return { ok: true, files: written, command };
 }
@@ -73,7 +79,10 @@ export function mcpSnippets(command: string[]): string {
     `  claude mcp add pi-sidecar -- ${shell}`,
     "",
     "Cursor (.cursor/mcp.json), Claude Desktop, and other clients that read mcpServers JSON:",
-    json.split("\n").map((l) => `  ${l}`).join("\n"),
+    json
+      .split("\n")
+      .map((l) => `  ${l}`)
+      .join("\n"),
     "",
     "Codex (~/.codex/config.toml):",
     "  [mcp_servers.pi-sidecar]",

@@ -6,9 +6,9 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Config } from "../../config.ts";
-import { MCP_USAGE, runMcpCommand, formatList } from "../../mcp/command.ts";
-import { openGateway } from "../../mcp/open-gateway.ts";
-import { toPiContent } from "../../mcp/result.ts";
+import { openGateway } from "../../gateway/open-gateway.ts";
+import { toPiContent } from "../../gateway/result.ts";
+import { formatList, MCP_USAGE, runMcpCommand } from "../../gateway/servers-command.ts";
 
 export async function registerMcp(
   pi: ExtensionAPI,
@@ -38,7 +38,10 @@ export async function registerMcp(
           const r = await gateway.call(tool.name, params, {
             signal,
             onProgress: (progress, total, message) =>
-              onUpdate?.({ content: [{ type: "text", text: `${label}: ${progress}${total ? `/${total}` : ""}${message ? ` ${message}` : ""}` }], details: { progress, total } }),
+              onUpdate?.({
+                content: [{ type: "text", text: `${label}: ${progress}${total ? `/${total}` : ""}${message ? ` ${message}` : ""}` }],
+                details: { progress, total },
+              }),
           });
           const content = toPiContent(r.result);
           if (r.result.isError) throw new Error(content.map((c) => (c.type === "text" ? c.text : `[${c.mimeType} image]`)).join("\n"));
@@ -64,7 +67,10 @@ export async function registerMcp(
       log(`mcp: not started, not approved: ${files}`);
       return;
     }
-    const ok = await ctx.ui.confirm("Start this project's MCP servers?", `${files}\nThey run commands on this machine. Approve once; a change to the file asks again.`);
+    const ok = await ctx.ui.confirm(
+      "Start this project's MCP servers?",
+      `${files}\nThey run commands on this machine. Approve once; a change to the file asks again.`,
+    );
     say(ctx, ok ? await runMcpCommand(opened, "approve") : `Not started. ${formatList(opened)}\n${MCP_USAGE}`);
   });
   pi.on("session_shutdown", async () => {

@@ -6,14 +6,14 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
-import { absolutePath as absolute } from "../../paths.ts";
 import { createReadToolDefinition, type ExtensionAPI, type ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { Type } from "typebox";
 import type { Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
+import { absolutePath as absolute } from "../../paths.ts";
 import type { Range } from "../../readcache/ranges.ts";
-import { readRecordOf, REFRESH_ENTRY, replay } from "../../readcache/replay.ts";
+import { REFRESH_ENTRY, readRecordOf, replay } from "../../readcache/replay.ts";
 import { isSensitiveFile } from "../../readcache/sensitive.ts";
 import { createTrust, type ReadRecord } from "../../readcache/trust.ts";
 import { countLines } from "../../store/chunk.ts";
@@ -45,7 +45,12 @@ function textOf(bytes: Buffer): string | null {
   }
 }
 
-export function registerReadCache(pi: ExtensionAPI, config: Readonly<Config>, engine: () => Promise<Engine | null>, log: (line: string) => void) {
+export function registerReadCache(
+  pi: ExtensionAPI,
+  config: Readonly<Config>,
+  engine: () => Promise<Engine | null>,
+  log: (line: string) => void,
+) {
   let trust = createTrust();
   let tally: Tally = { modes: {}, savedBytes: 0, savedTokens: 0 };
   const count = (r: ReadRecord) => {
@@ -92,10 +97,16 @@ export function registerReadCache(pi: ExtensionAPI, config: Readonly<Config>, en
       // As pi's read computes them: offset and limit go through Array.slice, so they count as integers.
       const offset = Math.max(1, Math.floor(Number(params.offset ?? 1)) || 1);
       const limit = params.limit === undefined ? undefined : Math.floor(Number(params.limit));
-      const truncation = (result.details as { truncation?: { truncated?: boolean; outputLines?: number; firstLineExceedsLimit?: boolean } } | undefined)?.truncation;
+      const truncation = (
+        result.details as { truncation?: { truncated?: boolean; outputLines?: number; firstLineExceedsLimit?: boolean } } | undefined
+      )?.truncation;
       let shown: Range | null;
       if (lines === 0 || offset > lines || (limit !== undefined && !(limit >= 1))) shown = null;
-      else if (truncation?.truncated) shown = truncation.firstLineExceedsLimit || !truncation.outputLines ? null : [offset, Math.min(lines, offset + truncation.outputLines - 1)];
+      else if (truncation?.truncated)
+        shown =
+          truncation.firstLineExceedsLimit || !truncation.outputLines
+            ? null
+            : [offset, Math.min(lines, offset + truncation.outputLines - 1)];
       else if (limit !== undefined) shown = [offset, Math.min(lines, offset + limit - 1)];
       else shown = [offset, lines];
       const wholeFile = shown !== null && shown[0] === 1 && shown[1] === lines;
@@ -130,7 +141,10 @@ export function registerReadCache(pi: ExtensionAPI, config: Readonly<Config>, en
       if (range === null) throw new Error(`lines must look like "10-40", got ${JSON.stringify(params.lines)}.`);
       const path = absolute(ctx.cwd, params.path);
       refresh(path, range ? [range.from, range.to] : undefined);
-      return { content: [{ type: "text", text: `The next read of ${path}${range ? ` lines ${range.from}-${range.to}` : ""} returns the text.` }], details: undefined };
+      return {
+        content: [{ type: "text", text: `The next read of ${path}${range ? ` lines ${range.from}-${range.to}` : ""} returns the text.` }],
+        details: undefined,
+      };
     },
   });
 
@@ -144,9 +158,14 @@ export function registerReadCache(pi: ExtensionAPI, config: Readonly<Config>, en
     },
     refresh: (cwd: string, path: string, range?: Range) => refresh(absolute(cwd, path), range),
     status(): string {
-      const modes = Object.entries(tally.modes).map(([m, n]) => `${m} ${n}`).join(", ") || "none yet";
-      return `Read cache: ${trust.files()} file${trust.files() === 1 ? "" : "s"} tracked; reads served: ${modes}; ` +
-        `saved ${formatCount(tally.savedTokens)} tokens (${formatCount(tally.savedBytes)} bytes) against what read would have sent.`;
+      const modes =
+        Object.entries(tally.modes)
+          .map(([m, n]) => `${m} ${n}`)
+          .join(", ") || "none yet";
+      return (
+        `Read cache: ${trust.files()} file${trust.files() === 1 ? "" : "s"} tracked; reads served: ${modes}; ` +
+        `saved ${formatCount(tally.savedTokens)} tokens (${formatCount(tally.savedBytes)} bytes) against what read would have sent.`
+      );
     },
   };
 }

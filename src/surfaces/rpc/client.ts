@@ -3,10 +3,11 @@
  * if it dies, and gives up (for a cool-down) when it keeps dying. Node-only APIs, no bun:sqlite,
  * so the pi extension can use it when pi runs on Node.
  */
-import { spawn as nodeSpawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn as nodeSpawn } from "node:child_process";
 import type { Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { AppError } from "../../errors.ts";
+import { lineSplitter } from "../../json-lines.ts";
 import type { EngineMethod, RpcResponse } from "./protocol.ts";
 
 export type RpcEngineOptions = {
@@ -52,13 +53,19 @@ export function createRpcEngine(options: RpcEngineOptions): RpcEngine {
     if (child) return child;
     const now = Date.now();
     if (now < coolDownUntil) {
-      throw new AppError("ENGINE_UNAVAILABLE", `pi-sidecar engine keeps exiting; not restarting it for another ${Math.ceil((coolDownUntil - now) / 1000)} s`);
+      throw new AppError(
+        "ENGINE_UNAVAILABLE",
+        `pi-sidecar engine keeps exiting; not restarting it for another ${Math.ceil((coolDownUntil - now) / 1000)} s`,
+      );
     }
     while (recentStarts.length > 0 && now - recentStarts[0]! > 60_000) recentStarts.shift();
     if (recentStarts.length >= MAX_STARTS_PER_MINUTE) {
       coolDownUntil = now + COOL_DOWN_MS;
       recentStarts.length = 0;
-      throw new AppError("ENGINE_UNAVAILABLE", `pi-sidecar engine exited ${MAX_STARTS_PER_MINUTE} times in a minute; pausing restarts for ${COOL_DOWN_MS / 1000} s`);
+      throw new AppError(
+        "ENGINE_UNAVAILABLE",
+        `pi-sidecar engine exited ${MAX_STARTS_PER_MINUTE} times in a minute; pausing restarts for ${COOL_DOWN_MS / 1000} s`,
+      );
     }
     recentStarts.push(now);
     starts++;
@@ -67,25 +74,10 @@ export function createRpcEngine(options: RpcEngineOptions): RpcEngine {
       env: { ...process.env, ...options.env } as NodeJS.ProcessEnv,
     }) as ChildProcessWithoutNullStreams;
     child = proc;
-    let buffer = "";
-    proc.stdout.setEncoding("utf8");
-    proc.stdout.on("data", (piece: string) => {
-      buffer += piece;
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) !== -1) {
-        const line = buffer.slice(0, nl);
-        buffer = buffer.slice(nl + 1);
-        if (line.trim() !== "") onFrame(line);
-      }
-    });
-    let errBuffer = "";
-    proc.stderr.setEncoding("utf8");
-    proc.stderr.on("data", (piece: string) => {
-      errBuffer += piece;
-      const lines = errBuffer.split("\n");
-      errBuffer = lines.pop() ?? "";
-      for (const l of lines) if (l.trim()) log(l);
-    });
+    const frames = lineSplitter((line) => line.trim() !== "" && onFrame(line));
+    proc.stdout.on("data", (piece: Buffer) => frames.push(piece));
+    const stderrLines = lineSplitter((line) => line.trim() !== "" && log(line));
+    proc.stderr.on("data", (piece: Buffer) => stderrLines.push(piece));
     const gone = (why: string) => {
       if (child !== proc) return;
       child = null;
@@ -102,7 +94,8 @@ export function createRpcEngine(options: RpcEngineOptions): RpcEngine {
   const keepAlive = (proc: ChildProcessWithoutNullStreams, on: boolean) => {
     const method = on ? "ref" : "unref";
     proc[method]();
-    for (const stream of [proc.stdout, proc.stderr, proc.stdin]) (stream as unknown as Record<string, (() => void) | undefined>)[method]?.call(stream);
+    for (const stream of [proc.stdout, proc.stderr, proc.stdin])
+      (stream as unknown as Record<string, (() => void) | undefined>)[method]?.call(stream);
   };
 
   const onFrame = (line: string) => {
@@ -164,8 +157,14 @@ export function createRpcEngine(options: RpcEngineOptions): RpcEngine {
       if (proc) {
         proc.stdin.end();
         await new Promise<void>((done) => {
-          const timer = setTimeout(() => (proc.kill(), done()), 2000);
-          proc.once("exit", () => (clearTimeout(timer), done()));
+          const timer = setTimeout(() => {
+            proc.kill();
+            done();
+          }, 2000);
+          proc.once("exit", () => {
+            clearTimeout(timer);
+            done();
+          });
         });
       }
     },

@@ -6,7 +6,17 @@ import type { Engine } from "../../engine.ts";
 
 export type EngineMethod = Exclude<keyof Engine, "config" | "close">;
 
-export const ENGINE_METHODS: readonly EngineMethod[] = ["capture", "search", "get", "exportSource", "list", "stats", "purge", "retention", "readcache"];
+export const ENGINE_METHODS: readonly EngineMethod[] = [
+  "capture",
+  "search",
+  "get",
+  "exportSource",
+  "list",
+  "stats",
+  "purge",
+  "retention",
+  "readcache",
+];
 
 export type RpcError = { code: number; message: string; data?: { code?: string } };
 export type RpcResponse = { jsonrpc: "2.0"; id: number | string | null; result?: unknown; error?: RpcError };

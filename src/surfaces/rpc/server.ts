@@ -6,8 +6,14 @@ import type { Engine } from "../../engine.ts";
 import { AppError, errorMessage } from "../../errors.ts";
 import { VERSION } from "../../version.ts";
 import {
-  ENGINE_ERROR, ENGINE_METHODS, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
-  type EngineMethod, type RpcResponse,
+  ENGINE_ERROR,
+  ENGINE_METHODS,
+  type EngineMethod,
+  INVALID_PARAMS,
+  INVALID_REQUEST,
+  METHOD_NOT_FOUND,
+  PARSE_ERROR,
+  type RpcResponse,
 } from "./protocol.ts";
 
 export type RpcIo = {
@@ -23,13 +29,23 @@ export async function handleFrame(engine: Engine, line: string): Promise<RpcResp
   } catch {
     return { jsonrpc: "2.0", id: null, error: { code: PARSE_ERROR, message: "Parse error: each line must be one JSON-RPC request" } };
   }
-  if (typeof msg !== "object" || msg === null || (msg as { jsonrpc?: unknown }).jsonrpc !== "2.0" || typeof (msg as { method?: unknown }).method !== "string") {
+  if (
+    typeof msg !== "object" ||
+    msg === null ||
+    (msg as { jsonrpc?: unknown }).jsonrpc !== "2.0" ||
+    typeof (msg as { method?: unknown }).method !== "string"
+  ) {
     const id = (msg as { id?: unknown } | null)?.id;
-    return { jsonrpc: "2.0", id: typeof id === "number" || typeof id === "string" ? id : null, error: { code: INVALID_REQUEST, message: "Invalid request: expected {jsonrpc: \"2.0\", id, method, params}" } };
+    return {
+      jsonrpc: "2.0",
+      id: typeof id === "number" || typeof id === "string" ? id : null,
+      error: { code: INVALID_REQUEST, message: 'Invalid request: expected {jsonrpc: "2.0", id, method, params}' },
+    };
   }
   const { id, method, params } = msg as { id?: number | string; method: string; params?: unknown };
   const isNotification = id === undefined;
-  const reply = (body: Omit<RpcResponse, "jsonrpc" | "id">): RpcResponse | null => (isNotification ? null : { jsonrpc: "2.0", id: id!, ...body });
+  const reply = (body: Omit<RpcResponse, "jsonrpc" | "id">): RpcResponse | null =>
+    isNotification ? null : { jsonrpc: "2.0", id: id!, ...body };
   if (method === "ping") return reply({ result: { version: VERSION, pid: process.pid } });
   if (!ENGINE_METHODS.includes(method as EngineMethod)) {
     return reply({ error: { code: METHOD_NOT_FOUND, message: `Unknown method "${method}". Methods: ping, ${ENGINE_METHODS.join(", ")}` } });
@@ -53,20 +69,4 @@ export async function serveRpc(engine: Engine, io: RpcIo): Promise<void> {
     const response = await handleFrame(engine, line);
     if (response) io.write(`${JSON.stringify(response)}\n`);
   }
-}
-
-/** Splits a byte stream into lines (a frame may arrive in pieces, or several in one piece). */
-export async function* readLines(stream: AsyncIterable<Uint8Array | string>): AsyncIterable<string> {
-  const decoder = new TextDecoder();
-  let buffer = "";
-  for await (const piece of stream) {
-    buffer += typeof piece === "string" ? piece : decoder.decode(piece, { stream: true });
-    let nl: number;
-    while ((nl = buffer.indexOf("\n")) !== -1) {
-      yield buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-    }
-  }
-  buffer += decoder.decode();
-  if (buffer.trim() !== "") yield buffer;
 }

@@ -31,7 +31,7 @@ export const CONTEXT_SEARCH: ToolSpec = {
 export const CONTEXT_GET: ToolSpec = {
   name: "context_get",
   label: "Context get",
-  description: "Fetch exact stored text: source id plus lines \"A-B\" (from a hit or receipt) or a chunk number.",
+  description: 'Fetch exact stored text: source id plus lines "A-B" (from a hit or receipt) or a chunk number.',
   params: {
     source: { type: "string", description: "source id", required: true },
     lines: { type: "string", description: "e.g. 120-180" },
@@ -74,7 +74,12 @@ export const CONTEXT_INDEX: ToolSpec = {
 export const PI_TOOLS: readonly ToolSpec[] = [CONTEXT_SEARCH, CONTEXT_GET, CONTEXT_STATS, CONTEXT_PURGE];
 export const MCP_TOOLS: readonly ToolSpec[] = [...PI_TOOLS, CONTEXT_INDEX];
 
-export function jsonSchema(spec: ToolSpec): { type: "object"; properties: Record<string, object>; required?: string[]; additionalProperties: false } {
+export function jsonSchema(spec: ToolSpec): {
+  type: "object";
+  properties: Record<string, object>;
+  required?: string[];
+  additionalProperties: false;
+} {
   const properties: Record<string, object> = {};
   const required: string[] = [];
   for (const [name, p] of Object.entries(spec.params)) {

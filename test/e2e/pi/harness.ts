@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { countTokens } from "../../../src/store/tokens.ts";
+import { countTokens } from "../../../src/tokens/count.ts";
 import { ROOT, tempDir } from "../../helpers.ts";
 
 export const PI_CLI = join(ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
@@ -20,7 +20,11 @@ export type PiRun = {
   code: number;
   stdout: string;
   stderr: string;
-  calls: { tokens: number; tools: { name: string; description: string; parameters: unknown }[]; messages: { role: string; toolName?: string; content: unknown }[] }[];
+  calls: {
+    tokens: number;
+    tools: { name: string; description: string; parameters: unknown }[];
+    messages: { role: string; toolName?: string; content: unknown }[];
+  }[];
   tokensSent: number;
   ms: number;
 };
@@ -46,7 +50,11 @@ export function agentDir(control = false, extraEnv: Record<string, string> = {})
   const dir = join(tempDir("pi-agent-"), "agent");
   mkdirSync(dir, { recursive: true });
   if (!control) {
-    const r = Bun.spawnSync([BIN, "install", "pi"], { env: { PATH: process.env.PATH ?? "", HOME: dir, PI_CODING_AGENT_DIR: dir, ...extraEnv }, stdout: "pipe", stderr: "pipe" });
+    const r = Bun.spawnSync([BIN, "install", "pi"], {
+      env: { PATH: process.env.PATH ?? "", HOME: dir, PI_CODING_AGENT_DIR: dir, ...extraEnv },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     if (r.exitCode !== 0) throw new Error(`install pi failed: ${r.stderr}`);
   }
   return dir;
@@ -64,8 +72,21 @@ export function runPi(o: PiOptions): PiRun {
   const tmp = join(work, "tmp");
   mkdirSync(tmp);
   const session = o.sessionDir ? ["--session-dir", o.sessionDir, ...(o.resume ? ["-c"] : [])] : ["--no-session"];
-  const args = [RUNTIMES[o.runtime], PI_CLI, ...session, "-e", FAKE, ...(o.extensions ?? []).flatMap((e) => ["-e", e]),
-    "--provider", "fake", "--model", "fake-1", ...(o.args ?? []), "-p", o.prompt];
+  const args = [
+    RUNTIMES[o.runtime],
+    PI_CLI,
+    ...session,
+    "-e",
+    FAKE,
+    ...(o.extensions ?? []).flatMap((e) => ["-e", e]),
+    "--provider",
+    "fake",
+    "--model",
+    "fake-1",
+    ...(o.args ?? []),
+    "-p",
+    o.prompt,
+  ];
   const started = performance.now();
   const proc = Bun.spawnSync(args, {
     cwd: o.cwd ?? work,
@@ -73,13 +94,26 @@ export function runPi(o: PiOptions): PiRun {
     stdout: "pipe",
     stderr: "pipe",
     env: {
-      PATH: process.env.PATH ?? "", HOME: o.agentDir, TMPDIR: tmp, PI_CODING_AGENT_DIR: o.agentDir, PI_OFFLINE: "1",
-      FAKE_SCRIPT: o.script, FAKE_LOG: log, PI_SIDECAR_DEBUG: "1", ...o.env,
+      PATH: process.env.PATH ?? "",
+      HOME: o.agentDir,
+      TMPDIR: tmp,
+      PI_CODING_AGENT_DIR: o.agentDir,
+      PI_OFFLINE: "1",
+      FAKE_SCRIPT: o.script,
+      FAKE_LOG: log,
+      PI_SIDECAR_DEBUG: "1",
+      ...o.env,
     },
     timeout: 120_000,
   });
   const ms = performance.now() - started;
-  const entries = existsSync(log) ? readFileSync(log, "utf8").trim().split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+  const entries = existsSync(log)
+    ? readFileSync(log, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
   const calls = entries.map((e) => ({
     // What a provider transmits: system prompt, tool definitions, messages (no details).
     tokens: countTokens(JSON.stringify({ systemPrompt: e.systemPrompt, tools: e.tools, messages: e.messages })),
@@ -102,7 +136,10 @@ export function toolResultsOf(run: PiRun): { toolName: string; text: string }[] 
   if (!last) return [];
   return last.messages
     .filter((m) => m.role === "toolResult")
-    .map((m) => ({ toolName: m.toolName ?? "", text: (m.content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n") }));
+    .map((m) => ({
+      toolName: m.toolName ?? "",
+      text: (m.content as { type: string; text?: string }[]).map((c) => c.text ?? "").join("\n"),
+    }));
 }
 
 /** Names of the tool calls the scripted model made, in order. */

@@ -7,8 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { registryServers, testServer } from "../../gateway/servers.ts";
 import { tempDir } from "../../helpers.ts";
-import { registryServers, testServer } from "../../mcp/servers.ts";
 import { agentDir, BIN, runPi, stepsScript, toolCallsOf, writeScript } from "./harness.ts";
 
 const files = tempDir("pi-sidecar-files-");
@@ -22,7 +22,9 @@ function agentWithServers(servers: Record<string, unknown>): string {
 }
 
 const resultTexts = (run: ReturnType<typeof runPi>) =>
-  (run.calls.at(-1)?.messages ?? []).filter((m) => m.role === "toolResult").map((m) => (m.content as { type: string; text?: string }[]).map((c) => c.text ?? `[${c.type}]`).join(""));
+  (run.calls.at(-1)?.messages ?? [])
+    .filter((m) => m.role === "toolResult")
+    .map((m) => (m.content as { type: string; text?: string }[]).map((c) => c.text ?? `[${c.type}]`).join(""));
 
 describe("MCP gateway in pi", () => {
   test("catalog (Bun): search then call succeeds first try; the tool list never changes", () => {
@@ -79,7 +81,13 @@ describe("MCP gateway in pi", () => {
 
   test("eager (Node): full schemas from the start, first call succeeds", () => {
     const agent = agentWithServers({ filesystem: registryServers(files).filesystem });
-    const run = runPi({ runtime: "node", script: stepsScript([{ name: "filesystem__read_text_file", arguments: { path: NOTE } }]), prompt: "Read notes.txt", agentDir: agent, env: { PI_SIDECAR_MCP_MODE: "eager" } });
+    const run = runPi({
+      runtime: "node",
+      script: stepsScript([{ name: "filesystem__read_text_file", arguments: { path: NOTE } }]),
+      prompt: "Read notes.txt",
+      agentDir: agent,
+      env: { PI_SIDECAR_MCP_MODE: "eager" },
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("tangerine");
     const tool = run.calls[0]!.tools.find((t) => t.name === "filesystem__read_text_file")!;
@@ -113,7 +121,10 @@ describe("MCP gateway in pi", () => {
     const project = tempDir("pi-sidecar-project-");
     const marker = join(project, "started");
     mkdirSync(join(project, ".pi"));
-    writeFileSync(join(project, "mcp.json"), JSON.stringify({ mcpServers: { evil: { command: "sh", args: ["-c", `touch ${marker}`], autostart: true } } }));
+    writeFileSync(
+      join(project, "mcp.json"),
+      JSON.stringify({ mcpServers: { evil: { command: "sh", args: ["-c", `touch ${marker}`], autostart: true } } }),
+    );
     const run = runPi({ runtime: "bun", agentDir: agent, cwd: project, prompt: "/mcp list", script: stepsScript([]) });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Not started: ${join(project, "mcp.json")} (evil)`);

@@ -5,15 +5,21 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { cleanupTempDirs, ROOT, tempDir } from "../../helpers.ts";
-import { agentDir, PI_CLI, RUNTIMES, runPi, toolCallsOf, toolResultsOf, writeScript, type Runtime } from "./harness.ts";
-import { SCENARIOS, noisyLog, type Scenario } from "./scenarios.ts";
+import { agentDir, PI_CLI, RUNTIMES, type Runtime, runPi, toolCallsOf, toolResultsOf, writeScript } from "./harness.ts";
+import { noisyLog, SCENARIOS, type Scenario } from "./scenarios.ts";
 
 afterAll(cleanupTempDirs);
 
 function play(s: Scenario, runtime: Runtime, control: boolean, seed = Date.now() % 100_000) {
   const cwd = tempDir("pi-cwd-");
   const expected = s.setup(cwd, seed);
-  const run = runPi({ runtime, script: writeScript(control ? s.controlScript : s.sidecarScript), prompt: s.prompt(expected), agentDir: agentDir(control), cwd });
+  const run = runPi({
+    runtime,
+    script: writeScript(control ? s.controlScript : s.sidecarScript),
+    prompt: s.prompt(expected),
+    agentDir: agentDir(control),
+    cwd,
+  });
   let answer: unknown = null;
   try {
     answer = JSON.parse(run.stdout.trim());
@@ -51,11 +57,15 @@ for (const runtime of ["bun", "node"] as const) {
       const dir = agentDir();
       const cwd = tempDir("pi-cwd-");
       noisyLog.setup(cwd, 1);
-      const script = writeScript(`export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`);
+      const script = writeScript(
+        `export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`,
+      );
       expect(runPi({ runtime, script, prompt: "cat it", agentDir: dir, cwd }).stdout.trim()).toBe("done");
       const stats = runPi({ runtime, script, prompt: "/context-stats", agentDir: dir, cwd });
       expect(stats.code).toBe(0);
-      expect(stats.stdout).toMatch(/All sessions: 1 stored output, [\d,]+ tokens kept out; receipts cost [\d,]+, retrieval 0; net saved [\d,]+ tokens/);
+      expect(stats.stdout).toMatch(
+        /All sessions: 1 stored output, [\d,]+ tokens kept out; receipts cost [\d,]+, retrieval 0; net saved [\d,]+ tokens/,
+      );
       expect(stats.calls.length).toBe(0); // a command, not a model call
     });
   });
@@ -66,9 +76,18 @@ describe("when the engine cannot be reached", () => {
     const dir = agentDir();
     const cwd = tempDir("pi-cwd-");
     const expected = noisyLog.setup(cwd, 3);
-    const script = writeScript(`export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`);
+    const script = writeScript(
+      `export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`,
+    );
     // Under Node the extension runs the stdio engine: point it at a binary that does not exist.
-    const run = runPi({ runtime: "node", script, prompt: noisyLog.prompt(expected), agentDir: dir, cwd, env: { PI_SIDECAR_BIN: `${cwd}/missing/pi-sidecar` } });
+    const run = runPi({
+      runtime: "node",
+      script,
+      prompt: noisyLog.prompt(expected),
+      agentDir: dir,
+      cwd,
+      env: { PI_SIDECAR_BIN: `${cwd}/missing/pi-sidecar` },
+    });
     expect(run.stdout.trim()).toBe("done");
     const result = toolResultsOf(run)[0]!.text;
     const m = /pi-sidecar could not store this output \((.+?)\)\. The full output is in (\S+) \(readable only by you\)/.exec(result);
@@ -87,10 +106,15 @@ describe("install pi / uninstall pi", () => {
     const dir = agentDir(); // installed with the real binary
     const cwd = tempDir("pi-cwd-");
     noisyLog.setup(cwd, 9);
-    const script = writeScript(`export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`);
+    const script = writeScript(
+      `export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`,
+    );
     const installed = runPi({ runtime: "node", script, prompt: "cat", agentDir: dir, cwd });
     expect(toolResultsOf(installed)[0]!.text).toContain("[pi-sidecar]");
-    const un = Bun.spawnSync([`${import.meta.dir}/../../../dist/pi-sidecar`, "uninstall", "pi"], { env: { PATH: process.env.PATH ?? "", PI_CODING_AGENT_DIR: dir, HOME: dir }, stdout: "pipe" });
+    const un = Bun.spawnSync([`${import.meta.dir}/../../../dist/pi-sidecar`, "uninstall", "pi"], {
+      env: { PATH: process.env.PATH ?? "", PI_CODING_AGENT_DIR: dir, HOME: dir },
+      stdout: "pipe",
+    });
     expect(un.stdout.toString()).toContain("Removed");
     const plain = runPi({ runtime: "node", script, prompt: "cat", agentDir: dir, cwd });
     expect(toolResultsOf(plain)[0]!.text).not.toContain("[pi-sidecar]");
@@ -102,13 +126,18 @@ describe("the repository as a pi package", () => {
   test("`pi install <repo>` loads the extension from dist/extension, in-process on Bun and over stdio on Node", () => {
     const dir = agentDir(true);
     const install = Bun.spawnSync([RUNTIMES.node, PI_CLI, "install", ROOT], {
-      env: { PATH: process.env.PATH ?? "", HOME: dir, PI_CODING_AGENT_DIR: dir, PI_OFFLINE: "1" }, stdin: "ignore", stdout: "pipe", stderr: "pipe",
+      env: { PATH: process.env.PATH ?? "", HOME: dir, PI_CODING_AGENT_DIR: dir, PI_OFFLINE: "1" },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
     });
     expect(install.exitCode).toBe(0);
     expect(readFileSync(`${dir}/settings.json`, "utf8")).toContain("packages");
     const cwd = tempDir("pi-cwd-");
     noisyLog.setup(cwd, 12);
-    const script = writeScript(`export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`);
+    const script = writeScript(
+      `export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`,
+    );
     for (const runtime of ["bun", "node"] as const) {
       const run = runPi({ runtime, script, prompt: "cat", agentDir: dir, cwd });
       expect(toolResultsOf(run)[0]!.text).toContain("[pi-sidecar] bash output");

@@ -3,12 +3,12 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTempDirs, tempDir } from "../../helpers.ts";
-import { agentDir, runPi, stepsScript, writeScript as stepsScriptSource, type Runtime } from "./harness.ts";
+import { agentDir, type Runtime, runPi, stepsScript, writeScript as stepsScriptSource } from "./harness.ts";
 import { startRpcPi } from "./rpc-driver.ts";
 
 afterAll(cleanupTempDirs);
 
-const lines = (n: number, label = "line") => Array.from({ length: n }, (_, i) => `${label} ${i + 1}: some code here();`).join("\n") + "\n";
+const lines = (n: number, label = "line") => `${Array.from({ length: n }, (_, i) => `${label} ${i + 1}: some code here();`).join("\n")}\n`;
 
 /** An agent dir with the sidecar installed and read results never sent to the context store. */
 function setup(): { dir: string; cwd: string } {
@@ -18,7 +18,13 @@ function setup(): { dir: string; cwd: string } {
   return { dir, cwd };
 }
 
-function play(runtime: Runtime, dir: string, cwd: string, steps: { name: string; arguments: Record<string, unknown> }[], extra: Partial<Parameters<typeof runPi>[0]> = {}): string[] {
+function play(
+  runtime: Runtime,
+  dir: string,
+  cwd: string,
+  steps: { name: string; arguments: Record<string, unknown> }[],
+  extra: Partial<Parameters<typeof runPi>[0]> = {},
+): string[] {
   const run = runPi({ runtime, script: stepsScript(steps), prompt: "go", agentDir: dir, cwd, ...extra });
   expect(run.code).toBe(0);
   return JSON.parse(run.stdout.trim());
@@ -49,7 +55,7 @@ for (const runtime of ["bun", "node"] as const) {
 describe("read cache in pi (node)", () => {
   test("a 3,000-line file: read cut at 2,000, then offset=2001 returns the text; seen ranges answer unchanged", () => {
     const { dir, cwd } = setup();
-    writeFileSync(join(cwd, "big.ts"), Array.from({ length: 3000 }, (_, i) => `L${i + 1}`).join("\n") + "\n"); // under 50 KiB: cut by lines
+    writeFileSync(join(cwd, "big.ts"), `${Array.from({ length: 3000 }, (_, i) => `L${i + 1}`).join("\n")}\n`); // under 50 KiB: cut by lines
     const r = play("node", dir, cwd, [
       { name: "read", arguments: { path: "big.ts" } },
       { name: "read", arguments: { path: "big.ts", offset: 2001 } },
@@ -99,7 +105,15 @@ describe("read cache in pi (node)", () => {
     expect(first[0]).toContain("line 40");
     const second = play("node", dir, cwd, [{ name: "read", arguments: { path: "s.ts" } }], { sessionDir: sessions, resume: true });
     expect(second[0]).toStartWith("[readcache: unchanged]");
-    const status = runPi({ runtime: "node", script: stepsScript([]), prompt: "/readcache-status", agentDir: dir, cwd, sessionDir: sessions, resume: true });
+    const status = runPi({
+      runtime: "node",
+      script: stepsScript([]),
+      prompt: "/readcache-status",
+      agentDir: dir,
+      cwd,
+      sessionDir: sessions,
+      resume: true,
+    });
     expect(status.stdout).toMatch(/Read cache: 1 file tracked; reads served: full 1, unchanged 1; saved [\d,]+ tokens/);
   });
 
@@ -117,7 +131,10 @@ describe("read cache in pi (node)", () => {
     ]);
     expect(r[1]!.includes(secret)).toBe(true);
     expect(r[2]!.includes(secret)).toBe(true); // no "unchanged": sensitive files bypass the cache
-    const files = ["sidecar.db", "sidecar.db-wal"].map((f) => join(dir, f)).filter((f) => existsSync(f)).map((f) => readFileSync(f));
+    const files = ["sidecar.db", "sidecar.db-wal"]
+      .map((f) => join(dir, f))
+      .filter((f) => existsSync(f))
+      .map((f) => readFileSync(f));
     expect(files.some((b) => b.includes("line 20: some code here"))).toBe(true); // plain.ts was cached
     for (const bytes of files) expect(bytes.includes(secret)).toBe(false);
   });
@@ -162,8 +179,14 @@ describe("read cache across compaction and forks (pi in RPC mode)", () => {
       expect(await pi.prompt("hello")).toBe("ok");
       await pi.prompt("read c.ts");
       expect(await pi.prompt("read c.ts again")).toStartWith("RESULT:[readcache: unchanged]");
-      const entries = (await pi.command({ type: "get_entries" })).data.entries as { id: string; type: string; message?: { role: string; content: unknown } }[];
-      const readPrompt = entries.find((e) => e.type === "message" && e.message?.role === "user" && JSON.stringify(e.message.content).includes("read c.ts"));
+      const entries = (await pi.command({ type: "get_entries" })).data.entries as {
+        id: string;
+        type: string;
+        message?: { role: string; content: unknown };
+      }[];
+      const readPrompt = entries.find(
+        (e) => e.type === "message" && e.message?.role === "user" && JSON.stringify(e.message.content).includes("read c.ts"),
+      );
       const forked = await pi.command({ type: "fork", entryId: readPrompt!.id });
       expect(forked.data.cancelled).toBe(false);
       const onFork = await pi.prompt("read c.ts on the fork");

@@ -3,6 +3,7 @@
  * forking a session at an earlier message. Same offline scripted model as the harness.
  */
 import { join } from "node:path";
+import { readLines } from "../../../src/json-lines.ts";
 import { tempDir } from "../../helpers.ts";
 import { PI_CLI, RUNTIMES, type Runtime } from "./harness.ts";
 
@@ -17,34 +18,58 @@ export type RpcPi = {
 
 export function startRpcPi(runtime: Runtime, agentDir: string, cwd: string, script: string, env: Record<string, string> = {}): RpcPi {
   const tmp = tempDir("pi-rpc-tmp-");
-  const proc = Bun.spawn([RUNTIMES[runtime], PI_CLI, "--mode", "rpc", "--session-dir", join(tmp, "sessions"), "-e", join(import.meta.dir, "fake-provider.ts"), "--provider", "fake", "--model", "fake-1"], {
-    cwd, stdin: "pipe", stdout: "pipe", stderr: "pipe",
-    env: { PATH: process.env.PATH ?? "", HOME: agentDir, TMPDIR: tmp, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", FAKE_SCRIPT: script, ...env },
-  });
+  const proc = Bun.spawn(
+    [
+      RUNTIMES[runtime],
+      PI_CLI,
+      "--mode",
+      "rpc",
+      "--session-dir",
+      join(tmp, "sessions"),
+      "-e",
+      join(import.meta.dir, "fake-provider.ts"),
+      "--provider",
+      "fake",
+      "--model",
+      "fake-1",
+    ],
+    {
+      cwd,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: agentDir,
+        TMPDIR: tmp,
+        PI_CODING_AGENT_DIR: agentDir,
+        PI_OFFLINE: "1",
+        FAKE_SCRIPT: script,
+        ...env,
+      },
+    },
+  );
   const waiters = new Map<string, (r: Json) => void>();
   const listeners = new Set<(e: Json) => void>();
   let next = 0;
   void (async () => {
-    const decoder = new TextDecoder();
-    let buffer = "";
-    for await (const piece of proc.stdout) {
-      buffer += decoder.decode(piece, { stream: true });
-      let nl: number;
-      while ((nl = buffer.indexOf("\n")) !== -1) {
-        const line = buffer.slice(0, nl).replace(/\r$/, "");
-        buffer = buffer.slice(nl + 1);
-        if (!line.trim()) continue;
-        const record = JSON.parse(line) as Json;
-        if (record.type === "response" && typeof record.id === "string") waiters.get(record.id)?.(record);
-        else for (const l of listeners) l(record);
-      }
+    for await (const raw of readLines(proc.stdout)) {
+      const line = raw.replace(/\r$/, "");
+      if (!line.trim()) continue;
+      const record = JSON.parse(line) as Json;
+      if (record.type === "response" && typeof record.id === "string") waiters.get(record.id)?.(record);
+      else for (const l of listeners) l(record);
     }
   })();
   const command = (cmd: Json) =>
     new Promise<Json>((resolve, reject) => {
       const id = `c${next++}`;
       const timer = setTimeout(() => reject(new Error(`pi did not answer ${cmd.type}`)), 60_000);
-      waiters.set(id, (r) => (clearTimeout(timer), r.success === false ? reject(new Error(JSON.stringify(r))) : resolve(r)));
+      waiters.set(id, (r) => {
+        clearTimeout(timer);
+        if (r.success === false) reject(new Error(JSON.stringify(r)));
+        else resolve(r);
+      });
       proc.stdin.write(`${JSON.stringify({ ...cmd, id })}\n`);
     });
   return {
@@ -55,7 +80,10 @@ export function startRpcPi(runtime: Runtime, agentDir: string, cwd: string, scri
         const l = (e: Json) => {
           if (e.type === "agent_end") {
             const assistant = [...(e.messages ?? [])].reverse().find((m: Json) => m.role === "assistant");
-            last = (assistant?.content ?? []).filter((c: Json) => c.type === "text").map((c: Json) => c.text).join("");
+            last = (assistant?.content ?? [])
+              .filter((c: Json) => c.type === "text")
+              .map((c: Json) => c.text)
+              .join("");
           }
           if (e.type === "agent_settled") {
             listeners.delete(l);

@@ -24,7 +24,10 @@ export function accessLog(lines: number, seed: number, plant: Map<number, string
   const r = rng(seed);
   const out: string[] = [];
   for (let i = 1; i <= lines; i++) {
-    out.push(plant.get(i) ?? `2026-11-22T08:${String(i % 60).padStart(2, "0")}:${String((i * 7) % 60).padStart(2, "0")}.${String(i % 1000).padStart(3, "0")}Z INFO [worker-${i % 8}] req=${hex(r, 8)} GET /api/v1/items/${Math.floor(r() * 90000)} 200 ${Math.floor(r() * 90) + 3}ms cache=${r() < 0.6 ? "hit" : "miss"}`);
+    out.push(
+      plant.get(i) ??
+        `2026-11-22T08:${String(i % 60).padStart(2, "0")}:${String((i * 7) % 60).padStart(2, "0")}.${String(i % 1000).padStart(3, "0")}Z INFO [worker-${i % 8}] req=${hex(r, 8)} GET /api/v1/items/${Math.floor(r() * 90000)} 200 ${Math.floor(r() * 90) + 3}ms cache=${r() < 0.6 ? "hit" : "miss"}`,
+    );
   }
   return `${out.join("\n")}\n`;
 }
@@ -44,7 +47,10 @@ export const noisyLog: Scenario = {
   setup(dir, seed) {
     const uuid = crypto.randomUUID();
     const line = 1200 + Math.floor(rng(seed)() * 180);
-    writeFileSync(join(dir, "service.log"), accessLog(1400, seed, new Map([[line, `2026-11-22T08:59:59.000Z INFO [worker-3] deploy check TARGET_VALUE=${uuid} ok`]])));
+    writeFileSync(
+      join(dir, "service.log"),
+      accessLog(1400, seed, new Map([[line, `2026-11-22T08:59:59.000Z INFO [worker-3] deploy check TARGET_VALUE=${uuid} ok`]])),
+    );
     return { line, uuid };
   },
   sidecarScript: `${PRELUDE}
@@ -129,8 +135,12 @@ export const buildLog: Scenario = {
     const line = 10 + Math.floor(r() * 300);
     const out: string[] = [];
     for (let i = 1; i <= 3200; i++) {
-      if (i === at) out.push(`${file}(${line},14): error TS2345: Argument of type 'string' is not assignable to parameter of type 'Money'.`);
-      else out.push(`[${String(i).padStart(4, "0")}] compiled src/module-${Math.floor(r() * 400)}/part-${hex(r, 4)}.ts in ${Math.floor(r() * 400)} ms (cache ${r() < 0.5 ? "hit" : "miss"})`);
+      if (i === at)
+        out.push(`${file}(${line},14): error TS2345: Argument of type 'string' is not assignable to parameter of type 'Money'.`);
+      else
+        out.push(
+          `[${String(i).padStart(4, "0")}] compiled src/module-${Math.floor(r() * 400)}/part-${hex(r, 4)}.ts in ${Math.floor(r() * 400)} ms (cache ${r() < 0.5 ? "hit" : "miss"})`,
+        );
     }
     out.push("Build failed with 1 error.");
     writeFileSync(join(dir, "build.log"), `${out.join("\n")}\n`);
@@ -174,7 +184,8 @@ export const browserSnapshot: Scenario = {
         continue;
       }
       const kind = ["link", "generic", "listitem", "img", "button", "text"][Math.floor(r() * 6)];
-      const label = kind === "button" ? ["Add to cart", "Remove", "Save for later", "Apply coupon"][Math.floor(r() * 4)] : `Item ${hex(r, 5)} details`;
+      const label =
+        kind === "button" ? ["Add to cart", "Remove", "Save for later", "Apply coupon"][Math.floor(r() * 4)] : `Item ${hex(r, 5)} details`;
       out.push(`${pad}- ${kind} "${label}" [ref=e${ref++}]${kind === "link" ? ` /url: /p/${hex(r, 6)}` : ""}`);
     }
     writeFileSync(join(dir, "snapshot.yml"), `${out.join("\n")}\n`);

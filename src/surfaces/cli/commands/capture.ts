@@ -14,8 +14,10 @@ export const captureCommand: Command = {
   async run(ctx) {
     const tool = str(ctx.values.tool);
     if (!tool || tool.trim() === "") throw new UsageError("capture needs --tool NAME (the tool that produced the output)");
-    if (ctx.positionals.length > 0) throw new UsageError(`capture reads the output from stdin and takes no arguments (got ${JSON.stringify(ctx.positionals[0])})`);
-    if (ctx.stdinIsTTY) throw new UsageError("capture reads the output from stdin: pipe it in, e.g. `make 2>&1 | pi-sidecar capture --tool make`");
+    if (ctx.positionals.length > 0)
+      throw new UsageError(`capture reads the output from stdin and takes no arguments (got ${JSON.stringify(ctx.positionals[0])})`);
+    if (ctx.stdinIsTTY)
+      throw new UsageError("capture reads the output from stdin: pipe it in, e.g. `make 2>&1 | pi-sidecar capture --tool make`");
     const bytes = await ctx.readStdin();
     const text = new TextDecoder().decode(bytes);
     const result = await ctx.engine().capture({
@@ -27,10 +29,31 @@ export const captureCommand: Command = {
       label: str(ctx.values.label) ?? null,
     });
     if (ctx.json) {
-      printJson(ctx, result.stored
-        ? { stored: true, sourceId: result.sourceId, bytes: result.bytes, lines: result.lines, chunks: result.chunks, tokens: result.tokens,
-            redactions: result.redactions, duplicateOf: result.duplicateOf, receipt: result.receipt }
-        : { stored: false, sourceId: null, bytes: result.bytes, lines: result.lines, chunks: 0, receipt: null, reason: result.reason, text: result.text });
+      printJson(
+        ctx,
+        result.stored
+          ? {
+              stored: true,
+              sourceId: result.sourceId,
+              bytes: result.bytes,
+              lines: result.lines,
+              chunks: result.chunks,
+              tokens: result.tokens,
+              redactions: result.redactions,
+              duplicateOf: result.duplicateOf,
+              receipt: result.receipt,
+            }
+          : {
+              stored: false,
+              sourceId: null,
+              bytes: result.bytes,
+              lines: result.lines,
+              chunks: 0,
+              receipt: null,
+              reason: result.reason,
+              text: result.text,
+            },
+      );
     } else if (result.stored) {
       ctx.out(`${result.receipt}\n`);
     } else {

@@ -1,4 +1,4 @@
-import { printJson, str, UsageError, type Command } from "../command.ts";
+import { type Command, printJson, str, UsageError } from "../command.ts";
 
 export const exportCommand: Command = {
   name: "export",

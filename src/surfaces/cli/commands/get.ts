@@ -1,5 +1,5 @@
 import { parseLineRange } from "../../../units.ts";
-import { positiveInt, printJson, str, UsageError, type Command } from "../command.ts";
+import { type Command, positiveInt, printJson, str, UsageError } from "../command.ts";
 
 function lineRange(value: string): { from: number; to: number } {
   const range = parseLineRange(value);
@@ -24,7 +24,8 @@ export const getCommand: Command = {
     const linesFlag = str(ctx.values.lines);
     if (chunk !== undefined && linesFlag !== undefined) throw new UsageError("use either --chunk or --lines, not both");
     const around = ctx.values.around === "0" ? 0 : positiveInt(ctx.values.around, "--around");
-    if (around !== undefined && chunk === undefined && linesFlag === undefined) throw new UsageError("--around goes with --chunk N or --lines A-B");
+    if (around !== undefined && chunk === undefined && linesFlag === undefined)
+      throw new UsageError("--around goes with --chunk N or --lines A-B");
     const result = await ctx.engine().get({ source, chunk, lines: linesFlag ? lineRange(linesFlag) : undefined, around });
     if (!result.ok) {
       ctx.err(`pi-sidecar: ${result.message}\n`);
@@ -35,7 +36,8 @@ export const getCommand: Command = {
       printJson(ctx, rest);
     } else {
       ctx.out(result.text);
-      if (result.truncated) ctx.err(`pi-sidecar: cut at ${ctx.loaded.config.get.maxBytes} bytes (line ${result.lineEnd}); continue with: ${result.next}\n`);
+      if (result.truncated)
+        ctx.err(`pi-sidecar: cut at ${ctx.loaded.config.get.maxBytes} bytes (line ${result.lineEnd}); continue with: ${result.next}\n`);
     }
     return 0;
   },

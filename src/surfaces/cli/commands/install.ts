@@ -1,5 +1,5 @@
 import { installPi, installTarget, mcpSnippets, selfCommand, uninstallPi } from "../../pi/install.ts";
-import { printJson, UsageError, type Command } from "../command.ts";
+import { type Command, printJson, UsageError } from "../command.ts";
 
 const TARGETS = "pi (the pi extension) or mcp (print the MCP client config)";
 
@@ -27,17 +27,19 @@ export const installCommand: Command = {
       printJson(ctx, { dir: target.dir, scope: target.scope, files: result.files, command: result.command });
       return 0;
     }
-    ctx.out([
-      `Installed the pi extension (${target.scope}) in ${target.dir}:`,
-      ...result.files.map((f) => `  ${f}`),
-      `It uses this pi-sidecar: ${result.command.join(" ")}`,
-      `Database: ${ctx.loaded.config.db}`,
-      target.scope === "project"
-        ? "pi loads project extensions once you trust the project (in -p mode pass -a). Check with: pi -p /context-stats"
-        : "pi loads it on its next start. Check with: pi -p /context-stats",
-      `Undo with: pi-sidecar uninstall pi${target.scope === "project" ? " --project" : ""}`,
-      "",
-    ].join("\n"));
+    ctx.out(
+      [
+        `Installed the pi extension (${target.scope}) in ${target.dir}:`,
+        ...result.files.map((f) => `  ${f}`),
+        `It uses this pi-sidecar: ${result.command.join(" ")}`,
+        `Database: ${ctx.loaded.config.db}`,
+        target.scope === "project"
+          ? "pi loads project extensions once you trust the project (in -p mode pass -a). Check with: pi -p /context-stats"
+          : "pi loads it on its next start. Check with: pi -p /context-stats",
+        `Undo with: pi-sidecar uninstall pi${target.scope === "project" ? " --project" : ""}`,
+        "",
+      ].join("\n"),
+    );
     return 0;
   },
 };
@@ -57,7 +59,12 @@ export const uninstallCommand: Command = {
       return 1;
     }
     if (ctx.json) printJson(ctx, { removed: result.removed });
-    else ctx.out(result.removed ? `Removed ${result.removed}. The database is kept: ${ctx.loaded.config.db}\n` : `Nothing to remove: ${target.dir} does not exist.\n`);
+    else
+      ctx.out(
+        result.removed
+          ? `Removed ${result.removed}. The database is kept: ${ctx.loaded.config.db}\n`
+          : `Nothing to remove: ${target.dir} does not exist.\n`,
+      );
     return 0;
   },
 };

@@ -7,10 +7,12 @@ export const listCommand: Command = {
   usage: "pi-sidecar list [--session ID] [--tool NAME] [--project DIR] [--limit N]",
   options: { ...FILTER_OPTIONS, limit: { type: "string", help: "at most N sources (default 20)", value: "N" } },
   async run(ctx) {
-    const sources = await ctx.engine().list(
-      { session: str(ctx.values.session), tool: str(ctx.values.tool), project: pathOption(ctx.values.project) },
-      positiveInt(ctx.values.limit, "--limit") ?? 20,
-    );
+    const sources = await ctx
+      .engine()
+      .list(
+        { session: str(ctx.values.session), tool: str(ctx.values.tool), project: pathOption(ctx.values.project) },
+        positiveInt(ctx.values.limit, "--limit") ?? 20,
+      );
     if (ctx.json) {
       printJson(ctx, { sources });
       return 0;

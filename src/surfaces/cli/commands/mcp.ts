@@ -1,7 +1,8 @@
-import { openGateway } from "../../../mcp/open-gateway.ts";
-import { TOOL_CALLS } from "../../../store/hints.ts";
-import { serveMcpHttp, serveMcpStdio } from "../../mcp-server.ts";
-import { positiveInt, type Command } from "../command.ts";
+import { debugLog } from "../../../debug.ts";
+import { openGateway } from "../../../gateway/open-gateway.ts";
+import { TOOL_CALLS } from "../../../store/next-calls.ts";
+import { serveMcpHttp, serveMcpStdio } from "../../mcp/server.ts";
+import { type Command, positiveInt } from "../command.ts";
 
 export const mcpCommand: Command = {
   name: "mcp",
@@ -17,13 +18,12 @@ export const mcpCommand: Command = {
     const session = typeof ctx.values.session === "string" ? ctx.values.session : `mcp-${Date.now().toString(36)}-${process.pid}`;
     const engine = ctx.createEngine({ calls: TOOL_CALLS });
     const scope = { session, project: ctx.cwd };
-    const log = (line: string) => {
-      if (ctx.env.PI_SIDECAR_DEBUG === "1") ctx.err(`pi-sidecar: ${line}\n`);
-    };
+    const log = debugLog(ctx.env, ctx.err);
     const opened = ctx.values["no-servers"] === true ? null : openGateway({ config: ctx.loaded.config, cwd: ctx.cwd, env: ctx.env, log });
     const gateway = opened?.gateway ?? null;
     for (const problem of gateway?.problems ?? []) ctx.err(`pi-sidecar: mcp.json: ${problem}\n`);
-    for (const f of gateway?.untrusted ?? []) ctx.err(`pi-sidecar: not started (not approved): ${f.path}; approve it with \`pi-sidecar servers approve\`\n`);
+    for (const f of gateway?.untrusted ?? [])
+      ctx.err(`pi-sidecar: not started (not approved): ${f.path}; approve it with \`pi-sidecar servers approve\`\n`);
     for (const problem of (await gateway?.prepare()) ?? []) ctx.err(`pi-sidecar: mcp: ${problem}\n`);
     const options = { engine, scope, config: ctx.loaded.config, gateway };
     if (ctx.values.http === true) {

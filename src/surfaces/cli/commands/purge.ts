@@ -1,5 +1,4 @@
-import { formatBytes } from "../../../units.ts";
-import { parseDuration } from "../../../units.ts";
+import { formatBytes, parseDuration } from "../../../units.ts";
 import { type Command, pathOption, printJson, str, UsageError } from "../command.ts";
 
 export const purgeCommand: Command = {
@@ -25,12 +24,19 @@ export const purgeCommand: Command = {
       all: ctx.values.all === true,
     };
     const narrowing = [filter.source, filter.olderThanMs, filter.session, filter.project].some((v) => v !== undefined);
-    if (!filter.all && !narrowing) throw new UsageError("purge needs one of --source ID, --older-than AGE, --session ID, --project DIR or --all");
+    if (!filter.all && !narrowing)
+      throw new UsageError("purge needs one of --source ID, --older-than AGE, --session ID, --project DIR or --all");
     if (filter.all && narrowing) throw new UsageError("--all deletes everything; use it alone");
-    if (ctx.positionals.length > 0) throw new UsageError(`purge takes no arguments (got ${JSON.stringify(ctx.positionals[0])}); did you mean --source ${ctx.positionals[0]}?`);
+    if (ctx.positionals.length > 0)
+      throw new UsageError(
+        `purge takes no arguments (got ${JSON.stringify(ctx.positionals[0])}); did you mean --source ${ctx.positionals[0]}?`,
+      );
     const result = await ctx.engine().purge(filter);
     if (ctx.json) printJson(ctx, result);
-    else ctx.out(`Purged ${result.sources} source${result.sources === 1 ? "" : "s"} (${result.blobs} stored text${result.blobs === 1 ? "" : "s"}, ${formatBytes(result.bytes)}).\n`);
+    else
+      ctx.out(
+        `Purged ${result.sources} source${result.sources === 1 ? "" : "s"} (${result.blobs} stored text${result.blobs === 1 ? "" : "s"}, ${formatBytes(result.bytes)}).\n`,
+      );
     return 0;
   },
 };

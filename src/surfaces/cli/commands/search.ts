@@ -31,8 +31,16 @@ export const searchCommand: Command = {
         corrections: result.corrections,
         omitted: result.omitted,
         hits: result.hits.map((h) => ({
-          sourceId: h.sourceId, tool: h.tool, chunk: h.chunk, lineStart: h.lineStart, lineEnd: h.lineEnd, score: h.score,
-          title: h.title, lines: h.lines, more: h.more, text: h.text,
+          sourceId: h.sourceId,
+          tool: h.tool,
+          chunk: h.chunk,
+          lineStart: h.lineStart,
+          lineEnd: h.lineEnd,
+          score: h.score,
+          title: h.title,
+          lines: h.lines,
+          more: h.more,
+          text: h.text,
         })),
       });
     } else ctx.out(`${result.text}\n`);

@@ -1,6 +1,7 @@
-import { TOOL_CALLS, CLI_CALLS } from "../../../store/hints.ts";
-import { readLines, serveRpc } from "../../rpc/server.ts";
-import { str, UsageError, type Command } from "../command.ts";
+import { readLines } from "../../../json-lines.ts";
+import { CLI_CALLS, TOOL_CALLS } from "../../../store/next-calls.ts";
+import { serveRpc } from "../../rpc/server.ts";
+import { type Command, str, UsageError } from "../command.ts";
 
 export const serveCommand: Command = {
   name: "serve",

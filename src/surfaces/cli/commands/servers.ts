@@ -1,5 +1,5 @@
-import { MCP_USAGE, runMcpCommand } from "../../../mcp/command.ts";
-import { openGateway } from "../../../mcp/open-gateway.ts";
+import { openGateway } from "../../../gateway/open-gateway.ts";
+import { MCP_USAGE, runMcpCommand } from "../../../gateway/servers-command.ts";
 import type { Command } from "../command.ts";
 
 export const serversCommand: Command = {

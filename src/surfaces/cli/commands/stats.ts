@@ -3,8 +3,10 @@ import { formatBytes, formatCount } from "../../../units.ts";
 import { type Command, FILTER_OPTIONS, pathOption, printJson, str } from "../command.ts";
 
 function row(name: string, t: Tally): string {
-  return `  ${name.padEnd(24)} ${formatCount(t.captures).padStart(7)} ${formatCount(t.storedTokens).padStart(12)} ` +
-    `${formatCount(t.receiptTokens).padStart(10)} ${formatCount(t.retrievedTokens).padStart(10)} ${formatCount(t.netSavedTokens).padStart(12)}`;
+  return (
+    `  ${name.padEnd(24)} ${formatCount(t.captures).padStart(7)} ${formatCount(t.storedTokens).padStart(12)} ` +
+    `${formatCount(t.receiptTokens).padStart(10)} ${formatCount(t.retrievedTokens).padStart(10)} ${formatCount(t.netSavedTokens).padStart(12)}`
+  );
 }
 
 export function formatStats(s: Stats): string {
@@ -29,7 +31,10 @@ export const statsCommand: Command = {
   options: { source: { type: "string", help: "only this source", value: "ID" }, ...FILTER_OPTIONS },
   async run(ctx) {
     const stats = await ctx.engine().stats({
-      source: str(ctx.values.source), session: str(ctx.values.session), tool: str(ctx.values.tool), project: pathOption(ctx.values.project),
+      source: str(ctx.values.source),
+      session: str(ctx.values.session),
+      tool: str(ctx.values.tool),
+      project: pathOption(ctx.values.project),
     });
     if (ctx.json) printJson(ctx, stats);
     else ctx.out(formatStats(stats));

@@ -4,11 +4,35 @@
  * signatures, enough to call a tool without loading its schema.
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { firstSentence, signature, type JsonSchema } from "./schema.ts";
+import { firstSentence, type JsonSchema, signature } from "./schema.ts";
 
 export type ToolRef = { server: string; tool: Tool };
 
-const STOP = new Set(["a", "an", "the", "to", "of", "in", "on", "for", "and", "or", "with", "by", "from", "is", "it", "this", "that", "my", "me", "i", "tool", "tools", "use"]);
+const STOP = new Set([
+  "a",
+  "an",
+  "the",
+  "to",
+  "of",
+  "in",
+  "on",
+  "for",
+  "and",
+  "or",
+  "with",
+  "by",
+  "from",
+  "is",
+  "it",
+  "this",
+  "that",
+  "my",
+  "me",
+  "i",
+  "tool",
+  "tools",
+  "use",
+]);
 
 function stem(w: string): string {
   if (w.length > 5 && w.endsWith("ing")) return w.slice(0, -3);
@@ -31,7 +55,7 @@ function matches(terms: string[], q: string): number {
   let best = 0;
   for (const t of terms) {
     if (t === q) return 1;
-    if (q.length >= 3 && (t.startsWith(q) || q.startsWith(t) && t.length >= 4)) best = 0.6;
+    if (q.length >= 3 && (t.startsWith(q) || (q.startsWith(t) && t.length >= 4))) best = 0.6;
   }
   return best;
 }
@@ -53,7 +77,11 @@ export function searchTools(refs: ToolRef[], query: string, limit = 8): ToolRef[
     }
     return { ref, score: score * (hit / qs.length) };
   });
-  return scored.filter((s) => s.score > 0).sort((a, b) => b.score - a.score).slice(0, limit).map((s) => s.ref);
+  return scored
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, limit)
+    .map((s) => s.ref);
 }
 
 /** `server/tool(args) - first sentence` */

@@ -26,7 +26,12 @@ const RULES: Rule[] = [
     },
   },
   { kind: "aws-access-key", hint: /A[KSBC][IC]A/, pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/g, replace: () => R("aws-access-key") },
-  { kind: "github-token", hint: /gh[pousr]_|github_pat_/, pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\b/g, replace: () => R("github-token") },
+  {
+    kind: "github-token",
+    hint: /gh[pousr]_|github_pat_/,
+    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})\b/g,
+    replace: () => R("github-token"),
+  },
   { kind: "slack-token", hint: /xox/, pattern: /\bxox[abposre]-[A-Za-z0-9-]{10,}/g, replace: () => R("slack-token") },
   { kind: "google-api-key", hint: /AIza/, pattern: /\bAIza[0-9A-Za-z_-]{35}\b/g, replace: () => R("google-api-key") },
   { kind: "npm-token", hint: /npm_/, pattern: /\bnpm_[A-Za-z0-9]{36}\b/g, replace: () => R("npm-token") },
@@ -56,7 +61,8 @@ const RULES: Rule[] = [
       /\b([A-Za-z0-9_.-]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|AUTH_?KEY|CLIENT_?SECRET)[A-Za-z0-9_.-]*)(["']?\s*[=:]\s*)(["']?)([^\s"'`,;)]{4,})/gi,
     replace: (match, name, sep, quote, value) => {
       // Leave code alone: member expressions, calls, references and already-redacted values.
-      if (/^[A-Za-z_$][\w$]*(?:\.[\w$]+)+$/.test(value) || /[(\[{]/.test(value) || value.startsWith("$") || value.startsWith("[REDACTED")) return match;
+      if (/^[A-Za-z_$][\w$]*(?:\.[\w$]+)+$/.test(value) || /[([{]/.test(value) || value.startsWith("$") || value.startsWith("[REDACTED"))
+        return match;
       if (/^(?:true|false|null|undefined|none|required|optional|string|number)$/i.test(value)) return match;
       return `${name}${sep}${quote}${R("secret")}`;
     },

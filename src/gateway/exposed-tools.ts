@@ -4,8 +4,8 @@
  * the on-disk catalog: it never changes while the session runs (prompt caches stay valid).
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
-import { createHash } from "node:crypto";
-import { firstSentence, inlineRefs, signature, type JsonSchema } from "./schema.ts";
+import { sha256 } from "../hash.ts";
+import { firstSentence, inlineRefs, type JsonSchema, signature } from "./schema.ts";
 
 export type ExposedKind = "search" | "describe" | "call" | "expand" | "stub" | "full";
 
@@ -27,7 +27,7 @@ export const EXPAND_TOOL = "mcp__expand";
 export function exposedName(server: string, tool: string): string {
   const name = `${server}__${tool.replace(/[^A-Za-z0-9_-]+/g, "_")}`;
   if (name.length <= 64) return name;
-  const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
+  const hash = sha256(name).slice(0, 8);
   return `${name.slice(0, 55)}_${hash}`;
 }
 
@@ -46,7 +46,10 @@ export function catalogTools(line: string): ExposedTool[] {
       description: `Find tools on the user's MCP servers by keywords; returns call signatures. ${line}`,
       inputSchema: {
         type: "object",
-        properties: { query: { type: "string", description: "What the tool should do, e.g. read file" }, server: { type: "string", description: "Only this server" } },
+        properties: {
+          query: { type: "string", description: "What the tool should do, e.g. read file" },
+          server: { type: "string", description: "Only this server" },
+        },
         required: ["query"],
       },
     },

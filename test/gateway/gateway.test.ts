@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import Ajv from "ajv";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { GatewayResult } from "../../src/mcp/gateway.ts";
-import { toPiContent } from "../../src/mcp/result.ts";
-import { signature } from "../../src/mcp/schema.ts";
+import Ajv from "ajv";
+import type { GatewayResult } from "../../src/gateway/gateway.ts";
+import { toPiContent } from "../../src/gateway/result.ts";
+import { signature } from "../../src/gateway/schema.ts";
 import { tempDir } from "../helpers.ts";
 import { agentWith, gatewayFor, registryServers, testServer } from "./servers.ts";
 
@@ -68,7 +68,8 @@ describe("registry servers", () => {
       const f = full.find((x) => x.name === s.name);
       for (const arg of Object.keys((f?.inputSchema.properties as object) ?? {})) expect(s.description).toContain(`${arg}`);
     }
-    const size = (tools: typeof full) => JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }))).length;
+    const size = (tools: typeof full) =>
+      JSON.stringify(tools.map((t) => ({ name: t.name, description: t.description, parameters: t.inputSchema }))).length;
     expect(size(stubbed)).toBeLessThan(size(full) * 0.4);
   });
 
@@ -168,6 +169,7 @@ describe("our test server", () => {
 
   test("a child sees only its configured environment plus a minimal base", async () => {
     process.env.PI_SIDECAR_TEST_SECRET = "hunter2";
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp.json interpolation syntax
     const { gateway } = open(agentWith({ t: testServer({ env: { GIVEN_TOKEN: "${PI_SIDECAR_TEST_SECRET}" } }) }), { mode: "eager" });
     await gateway.prepare();
     const names = text(await gateway.call("t__env", {})).split(",");
@@ -193,7 +195,11 @@ describe("our test server", () => {
 
 describe("config and trust", () => {
   test("a bad server entry is reported and skipped; the others still start", async () => {
-    const agent = agentWith({ good: testServer({ colour: "blue" }), nocommand: { args: ["x"] }, badtype: { type: "websocket", url: "ws://x" } });
+    const agent = agentWith({
+      good: testServer({ colour: "blue" }),
+      nocommand: { args: ["x"] },
+      badtype: { type: "websocket", url: "ws://x" },
+    });
     const { gateway, load } = open(agent, { mode: "eager" });
     expect(load.problems.join("\n")).toContain('unknown key "colour" ignored');
     expect(load.problems.join("\n")).toContain('needs "command" (a program to run) or "url"');
@@ -236,7 +242,12 @@ describe("config and trust", () => {
     const agent = agentWith({ t: testServer({ allow: ["p*", "env"], deny: ["pid"] }), off: testServer({ enabled: false }) });
     const { gateway } = open(agent, { mode: "eager" });
     await gateway.prepare();
-    expect(gateway.exposed().map((t) => t.name).sort()).toEqual(["t__env"]);
+    expect(
+      gateway
+        .exposed()
+        .map((t) => t.name)
+        .sort(),
+    ).toEqual(["t__env"]);
     expect(text(await gateway.call("mcp_call", { tool: "off/pid" }))).toContain("/mcp enable off");
     await gateway.setEnabled(["t"], false);
     expect(gateway.status().find((s) => s.name === "t")).toMatchObject({ enabled: false, status: "idle" });
@@ -246,8 +257,19 @@ describe("config and trust", () => {
   test("a signature resolves refs, marks optional arguments, cuts cycles and drops long enums", () => {
     const schema = {
       type: "object",
-      definitions: { node: { type: "object", properties: { child: { $ref: "#/definitions/node" }, tag: { type: "string", enum: Array.from({ length: 30 }, (_, i) => `t${i}`) } } } },
-      properties: { root: { $ref: "#/definitions/node" }, mode: { anyOf: [{ type: "string" }, { type: "null" }], description: "long words" } },
+      definitions: {
+        node: {
+          type: "object",
+          properties: {
+            child: { $ref: "#/definitions/node" },
+            tag: { type: "string", enum: Array.from({ length: 30 }, (_, i) => `t${i}`) },
+          },
+        },
+      },
+      properties: {
+        root: { $ref: "#/definitions/node" },
+        mode: { anyOf: [{ type: "string" }, { type: "null" }], description: "long words" },
+      },
       required: ["root"],
     };
     // the self-reference inside node is a cycle: it is cut, not followed forever
@@ -258,7 +280,11 @@ describe("config and trust", () => {
 describe("remote servers (server-everything over HTTP)", () => {
   async function everythingOver(transport: "sse" | "streamableHttp") {
     const port = 20000 + Math.floor(Math.random() * 20000);
-    const proc = Bun.spawn([join(import.meta.dir, "../../node_modules/.bin/mcp-server-everything"), transport], { env: { ...process.env, PORT: String(port) }, stdout: "ignore", stderr: "pipe" });
+    const proc = Bun.spawn([join(import.meta.dir, "../../node_modules/.bin/mcp-server-everything"), transport], {
+      env: { ...process.env, PORT: String(port) },
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     closers.push(async () => void proc.kill());
     const reader = proc.stderr.getReader();
     let seen = "";

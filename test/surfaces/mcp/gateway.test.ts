@@ -3,13 +3,13 @@
  * stubs promoted with tools/list_changed, catalog calls, huge results kept out as receipts.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { cleanupTempDirs, ROOT, tempDir } from "../helpers.ts";
-import { agentWith, registryServers, testServer } from "../mcp/servers.ts";
+import { agentWith, registryServers, testServer } from "../../gateway/servers.ts";
+import { cleanupTempDirs, ROOT, tempDir } from "../../helpers.ts";
 
 afterAll(cleanupTempDirs);
 const BIN = join(ROOT, "dist/pi-sidecar");
@@ -36,7 +36,9 @@ describe("pi-sidecar mcp as a gateway", () => {
     const agent = agentWith(registryServers(files));
     // One catalog mode session lists the servers (and fills the disk catalog).
     const warm = await gatewayClient(agent);
-    expect(textOf(await warm.callTool({ name: "mcp_search", arguments: { query: "list directory" } }))).toContain("filesystem/list_directory(path: string)");
+    expect(textOf(await warm.callTool({ name: "mcp_search", arguments: { query: "list directory" } }))).toContain(
+      "filesystem/list_directory(path: string)",
+    );
     await warm.close();
 
     const client = await gatewayClient(agent, { PI_SIDECAR_MCP_MODE: "stubs" });
@@ -61,13 +63,18 @@ describe("pi-sidecar mcp as a gateway", () => {
   test("catalog: a huge upstream result comes back as a receipt that context_get reads", async () => {
     const client = await gatewayClient(agentWith({ t: testServer() }));
     try {
-      const r = await client.callTool({ name: "mcp_call", arguments: { tool: "t/huge", arguments: { bytes: 400_000, needle: "needle-x9" } } });
+      const r = await client.callTool({
+        name: "mcp_call",
+        arguments: { tool: "t/huge", arguments: { bytes: 400_000, needle: "needle-x9" } },
+      });
       const receipt = textOf(r);
       expect(receipt.length).toBeLessThan(6000);
       const id = /Source (ctx_\w+)/.exec(receipt)![1]!;
       const hits = textOf(await client.callTool({ name: "context_search", arguments: { query: "needle-x9", source: id } }));
       const line = /(\d+): ERROR needle-x9/.exec(hits)![1]!;
-      expect(textOf(await client.callTool({ name: "context_get", arguments: { source: id, lines: line } }))).toContain("ERROR needle-x9 failed at step 5000");
+      expect(textOf(await client.callTool({ name: "context_get", arguments: { source: id, lines: line } }))).toContain(
+        "ERROR needle-x9 failed at step 5000",
+      );
       const media = (await client.callTool({ name: "mcp_call", arguments: { tool: "t/media" } })) as { content: { type: string }[] };
       expect(media.content.map((c) => c.type)).toEqual(["image", "resource", "resource", "resource_link"]);
     } finally {
@@ -76,7 +83,12 @@ describe("pi-sidecar mcp as a gateway", () => {
   }, 60_000);
 
   test("--no-servers serves the context tools only", async () => {
-    const transport = new StdioClientTransport({ command: BIN, args: ["mcp", "--no-servers"], env: { PATH: process.env.PATH ?? "", PI_CODING_AGENT_DIR: agentWith({ t: testServer() }) }, stderr: "pipe" });
+    const transport = new StdioClientTransport({
+      command: BIN,
+      args: ["mcp", "--no-servers"],
+      env: { PATH: process.env.PATH ?? "", PI_CODING_AGENT_DIR: agentWith({ t: testServer() }) },
+      stderr: "pipe",
+    });
     const client = new Client({ name: "test", version: "1.0.0" });
     await client.connect(transport);
     expect((await client.listTools()).tools.every((t) => t.name.startsWith("context_"))).toBe(true);

@@ -39,11 +39,21 @@ export function createMcpState(agentDir: string, now: () => number = Date.now) {
     path,
     read,
     isApproved: (file: string, hash: string) => read().approved[file] === hash,
-    approve: (file: string, hash: string) => void update((d) => void (d.approved[file] = hash)),
+    approve: (file: string, hash: string) =>
+      void update((d) => {
+        d.approved[file] = hash;
+      }),
     /** The user's switch for a server, or undefined when they never used one. */
     enabledOverride: (name: string): boolean | undefined => read().enabled[name],
-    setEnabled: (names: string[], on: boolean) => void update((d) => { for (const n of names) d.enabled[n] = on; }),
-    saveProfile: (name: string, servers: string[]) => void update((d) => { d.profiles[name] = [...servers].sort(); d.profile = name; }),
+    setEnabled: (names: string[], on: boolean) =>
+      void update((d) => {
+        for (const n of names) d.enabled[n] = on;
+      }),
+    saveProfile: (name: string, servers: string[]) =>
+      void update((d) => {
+        d.profiles[name] = [...servers].sort();
+        d.profile = name;
+      }),
     /** Enables exactly the profile's servers among `all`; null when there is no such profile. */
     useProfile: (name: string, all: string[]): string[] | null => {
       const d = read();

@@ -5,10 +5,10 @@
  * exact content once. Every problem is collected with the server it concerns; a bad server
  * is skipped, the others still start.
  */
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { isAbsolute, join, resolve } from "node:path";
-import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { sha256 } from "../hash.ts";
+import { resolveConfigPath } from "../paths.ts";
 
 export type ServerMode = "catalog" | "stubs" | "eager";
 const SERVER_MODES: readonly ServerMode[] = ["catalog", "stubs", "eager"];
@@ -46,8 +46,23 @@ export type ServerConfigLoad = { servers: ServerSpec[]; untrusted: McpFile[]; fi
 const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 
 const KNOWN_KEYS = new Set([
-  "command", "args", "env", "cwd", "url", "headers", "type", "transport", "enabled", "disabled", "mode",
-  "idle_timeout_ms", "timeout_ms", "allow", "deny", "autostart", "description",
+  "command",
+  "args",
+  "env",
+  "cwd",
+  "url",
+  "headers",
+  "type",
+  "transport",
+  "enabled",
+  "disabled",
+  "mode",
+  "idle_timeout_ms",
+  "timeout_ms",
+  "allow",
+  "deny",
+  "autostart",
+  "description",
 ]);
 /** Keys other clients write into the same file; ignored quietly. */
 const FOREIGN_KEYS = new Set(["alwaysAllow", "autoApprove", "disabledTools", "trust", "oauth", "name"]);
@@ -58,10 +73,6 @@ export function globalMcpPath(agentDir: string): string {
 
 export function projectMcpPaths(cwd: string): string[] {
   return [join(cwd, ".pi", "mcp.json"), join(cwd, "mcp.json")];
-}
-
-function hashText(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
 
 type Env = Record<string, string | undefined>;
@@ -151,7 +162,7 @@ function parseServer(name: string, raw: unknown, file: McpFile, env: Env, proble
   let cwd: string | undefined;
   if (typeof r.cwd === "string" && r.cwd.trim() !== "") {
     const c = interpolate(r.cwd.trim(), env, missing);
-    cwd = c === "~" || c.startsWith("~/") ? join(env.HOME || homedir(), c.slice(2)) : isAbsolute(c) ? c : resolve(join(file.path, ".."), c);
+    cwd = resolveConfigPath(c, dirname(file.path), env);
   } else if (r.cwd !== undefined) local.push(`cwd must be a path string; ignored`);
   let mode: ServerMode | null = null;
   if (r.mode !== undefined) {
@@ -192,13 +203,18 @@ function parseServer(name: string, raw: unknown, file: McpFile, env: Env, proble
   };
   if (spec.name !== name) local.push(`the name is used as "${spec.name}" in tool names`);
   for (const v of missing) local.push(`environment variable ${v} is not set (used as "")`);
-  spec.fingerprint = hashText(JSON.stringify([spec.transport, spec.command, spec.args, spec.cwd ?? "", spec.url])).slice(0, 16);
+  spec.fingerprint = sha256(JSON.stringify([spec.transport, spec.command, spec.args, spec.cwd ?? "", spec.url])).slice(0, 16);
   for (const p of local) problems.push(`${where}: ${p}`);
   return spec;
 }
 
 /** Reads one mcp.json; null when it does not exist. */
-function readMcpFile(path: string, scope: "global" | "project", env: Env, problems: string[]): { file: McpFile; servers: ServerSpec[] } | null {
+function readMcpFile(
+  path: string,
+  scope: "global" | "project",
+  env: Env,
+  problems: string[],
+): { file: McpFile; servers: ServerSpec[] } | null {
   if (!existsSync(path)) return null;
   let text: string;
   try {
@@ -207,7 +223,7 @@ function readMcpFile(path: string, scope: "global" | "project", env: Env, proble
     problems.push(`${path}: cannot be read (${(error as Error).message}); its servers are not started`);
     return null;
   }
-  const file: McpFile = { path, scope, hash: hashText(text), names: [] };
+  const file: McpFile = { path, scope, hash: sha256(text), names: [] };
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -238,7 +254,12 @@ function readMcpFile(path: string, scope: "global" | "project", env: Env, proble
  * global one of the same name). `approved(path, hash)` says whether a project file's exact
  * content was approved.
  */
-export function loadServerConfigs(o: { agentDir: string; cwd: string; env?: Env; approved: (path: string, hash: string) => boolean }): ServerConfigLoad {
+export function loadServerConfigs(o: {
+  agentDir: string;
+  cwd: string;
+  env?: Env;
+  approved: (path: string, hash: string) => boolean;
+}): ServerConfigLoad {
   const env = o.env ?? process.env;
   const problems: string[] = [];
   const byName = new Map<string, ServerSpec>();

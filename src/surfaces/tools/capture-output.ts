@@ -4,7 +4,7 @@
  * id in `details`, never the full text. A sidecar failure never breaks the tool call.
  */
 import { readFileSync, statSync } from "node:fs";
-import { toolThresholds, type Config } from "../../config.ts";
+import { type Config, toolThresholds } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import { absolutePath } from "../../paths.ts";
@@ -70,7 +70,12 @@ export async function captureToolResult(
 ): Promise<Replacement> {
   if (OWN_TOOLS.has(event.toolName)) return undefined;
   // A sensitive file read is never stored, however big (redaction is a safety net, not a licence).
-  if (event.toolName === "read" && typeof event.input.path === "string" && isSensitiveFile(absolutePath(scope.project, event.input.path), config.readcache.sensitive)) return undefined;
+  if (
+    event.toolName === "read" &&
+    typeof event.input.path === "string" &&
+    isSensitiveFile(absolutePath(scope.project, event.input.path), config.readcache.sensitive)
+  )
+    return undefined;
   const texts = event.content.filter((c): c is Extract<Content, { type: "text" }> => c.type === "text");
   if (texts.length === 0) return undefined;
   const limits = toolThresholds(config, event.toolName);
@@ -79,12 +84,21 @@ export async function captureToolResult(
   const images = event.content.filter((c) => c.type !== "text");
   if (engine) {
     try {
-      const r = await engine.capture({ text, tool: event.toolName, session: scope.session, project: scope.project, label: describeInput(event.input) });
+      const r = await engine.capture({
+        text,
+        tool: event.toolName,
+        session: scope.session,
+        project: scope.project,
+        label: describeInput(event.input),
+      });
       if (!r.stored) return undefined;
       const receipt = event.isError ? `${r.receipt}\n(The tool reported an error; the stored output includes it.)` : r.receipt;
       return {
         content: [{ type: "text", text: receipt }, ...images],
-        details: { ...slimDetails(event.details), piSidecar: { sourceId: r.sourceId, bytes: r.bytes, lines: r.lines, chunks: r.chunks, tokens: r.tokens } },
+        details: {
+          ...slimDetails(event.details),
+          piSidecar: { sourceId: r.sourceId, bytes: r.bytes, lines: r.lines, chunks: r.chunks, tokens: r.tokens },
+        },
       };
     } catch (error) {
       return fallback(event, text, errorMessage(error), images);
@@ -95,5 +109,8 @@ export async function captureToolResult(
 
 function fallback(event: ToolResultLike, text: string, why: string, images: Content[]): Replacement {
   const r = fallbackResult(event.toolName, text, why);
-  return { content: [{ type: "text", text: r.text }, ...images], details: { ...slimDetails(event.details), piSidecar: { fallbackPath: r.path, error: why } } };
+  return {
+    content: [{ type: "text", text: r.text }, ...images],
+    details: { ...slimDetails(event.details), piSidecar: { fallbackPath: r.path, error: why } },
+  };
 }

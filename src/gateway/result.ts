@@ -48,13 +48,21 @@ export function toPiContent(result: CallToolResult): PiContent[] {
         const head = `[resource ${r.uri}${r.mimeType ? ` (${r.mimeType})` : ""}]`;
         if ("text" in r && typeof r.text === "string") out.push({ type: "text", text: `${head}\n${r.text}` });
         else if ("blob" in r && typeof r.blob === "string") {
-          if (r.mimeType?.startsWith("image/")) out.push({ type: "text", text: head }, { type: "image", data: r.blob, mimeType: r.mimeType });
-          else out.push({ type: "text", text: `${head} ${Buffer.from(r.blob, "base64").length} bytes, saved to ${saveBlob(r.blob, r.uri.split("/").pop() ?? "resource")}` });
+          if (r.mimeType?.startsWith("image/"))
+            out.push({ type: "text", text: head }, { type: "image", data: r.blob, mimeType: r.mimeType });
+          else
+            out.push({
+              type: "text",
+              text: `${head} ${Buffer.from(r.blob, "base64").length} bytes, saved to ${saveBlob(r.blob, r.uri.split("/").pop() ?? "resource")}`,
+            });
         }
         break;
       }
       case "resource_link":
-        out.push({ type: "text", text: `[resource link ${block.name} <${block.uri}>${block.mimeType ? ` ${block.mimeType}` : ""}${block.description ? `: ${block.description}` : ""}]` });
+        out.push({
+          type: "text",
+          text: `[resource link ${block.name} <${block.uri}>${block.mimeType ? ` ${block.mimeType}` : ""}${block.description ? `: ${block.description}` : ""}]`,
+        });
         break;
       default:
         out.push({ type: "text", text: JSON.stringify(block) });
@@ -64,6 +72,7 @@ export function toPiContent(result: CallToolResult): PiContent[] {
   if (structured !== undefined && !out.some((c) => c.type === "text" && sameJson(c.text, structured))) {
     out.push({ type: "text", text: `structured content:\n${JSON.stringify(structured, null, 2)}` });
   }
-  if (out.length === 0) out.push({ type: "text", text: result.isError ? "(the tool failed and said nothing)" : "(the tool returned nothing)" });
+  if (out.length === 0)
+    out.push({ type: "text", text: result.isError ? "(the tool failed and said nothing)" : "(the tool returned nothing)" });
   return out;
 }

@@ -1,5 +1,5 @@
 /** Worker thread: counts tokens off the main thread while it writes to SQLite. */
-import { countTokens } from "./tokens.ts";
+import { countTokens } from "./count.ts";
 
 declare const self: Worker;
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { redact } from "../../src/store/redact.ts";
+import { redact } from "../../src/redact/redact.ts";
 
 // Secrets are assembled at run time so no scanner flags this file.
 const j = (...parts: string[]) => parts.join("");

@@ -9,7 +9,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CallToolResultSchema, ToolListChangedNotificationSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  type Tool,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import type { ServerSpec } from "./server-config.ts";
@@ -24,7 +29,10 @@ export type ConnectionDeps = {
   onTools?: (tools: Tool[]) => void;
 };
 
-export type CallOptions = { signal?: AbortSignal; onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void };
+export type CallOptions = {
+  signal?: AbortSignal;
+  onProgress?: (progress: number, total: number | undefined, message: string | undefined) => void;
+};
 
 /** Variables a child inherits besides the SDK's base (HOME, LOGNAME, PATH, SHELL, TERM, USER). */
 const EXTRA_BASE_ENV = ["LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"];
@@ -47,7 +55,10 @@ export class ServerConnection {
   private stderrTail = "";
   private readonly now: () => number;
 
-  constructor(readonly spec: ServerSpec, private readonly deps: ConnectionDeps) {
+  constructor(
+    readonly spec: ServerSpec,
+    private readonly deps: ConnectionDeps,
+  ) {
     this.now = deps.now ?? Date.now;
   }
 
@@ -66,7 +77,9 @@ export class ServerConnection {
     this.clearIdle();
     const timeout = this.spec.timeoutMs ?? this.deps.requestTimeoutMs;
     try {
-      const onprogress = options.onProgress ? (p: { progress: number; total?: number; message?: string }) => options.onProgress!(p.progress, p.total, p.message) : undefined;
+      const onprogress = options.onProgress
+        ? (p: { progress: number; total?: number; message?: string }) => options.onProgress!(p.progress, p.total, p.message)
+        : undefined;
       return (await client.callTool({ name, arguments: args }, CallToolResultSchema, {
         signal: options.signal,
         timeout,
@@ -75,7 +88,8 @@ export class ServerConnection {
         onprogress,
       })) as CallToolResult;
     } catch (error) {
-      if (this.status === "crashed") throw new Error(`MCP server "${this.spec.name}" stopped during the call${this.tail()}. It is restarted on the next call.`);
+      if (this.status === "crashed")
+        throw new Error(`MCP server "${this.spec.name}" stopped during the call${this.tail()}. It is restarted on the next call.`);
       throw error;
     } finally {
       this.inFlight--;
@@ -121,7 +135,9 @@ export class ServerConnection {
     const wait = this.backoffMs();
     if (wait === null) {
       const retryIn = Math.ceil((this.crashes[0]! + CRASH_WINDOW_MS - this.now()) / 1000);
-      throw new Error(`MCP server "${this.spec.name}" failed ${MAX_CRASHES} times in the last minute (${this.lastError ?? "no detail"}); it is left alone for ${retryIn} s. Fix its entry in ${this.spec.file}, then run /mcp connect ${this.spec.name}.`);
+      throw new Error(
+        `MCP server "${this.spec.name}" failed ${MAX_CRASHES} times in the last minute (${this.lastError ?? "no detail"}); it is left alone for ${retryIn} s. Fix its entry in ${this.spec.file}, then run /mcp connect ${this.spec.name}.`,
+      );
     }
     if (wait > 0) await new Promise((done) => setTimeout(done, wait));
     this.status = "connecting";
@@ -143,7 +159,9 @@ export class ServerConnection {
       this.lastError = `${errorMessage(error)}${this.tail()}`;
       await this.close().catch(() => {});
       this.status = "failed";
-      throw new Error(`Cannot start MCP server "${this.spec.name}" (${this.describe()}): ${this.lastError}. Check its entry in ${this.spec.file}.`);
+      throw new Error(
+        `Cannot start MCP server "${this.spec.name}" (${this.describe()}): ${this.lastError}. Check its entry in ${this.spec.file}.`,
+      );
     }
   }
 
@@ -176,7 +194,13 @@ export class ServerConnection {
     if (s.transport === "stdio") {
       const env: Record<string, string> = {};
       for (const k of EXTRA_BASE_ENV) if (process.env[k]) env[k] = process.env[k]!;
-      const transport = new StdioClientTransport({ command: s.command, args: s.args, env: { ...env, ...s.env }, cwd: s.cwd, stderr: "pipe" });
+      const transport = new StdioClientTransport({
+        command: s.command,
+        args: s.args,
+        env: { ...env, ...s.env },
+        cwd: s.cwd,
+        stderr: "pipe",
+      });
       transport.stderr?.on("data", (chunk: Buffer) => {
         this.stderrTail = (this.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
       });

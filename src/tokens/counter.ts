@@ -4,7 +4,8 @@
  * Where a worker cannot start, counting runs inline; the numbers are the same.
  */
 import { pathToFileURL } from "node:url";
-import { countTokens } from "./tokens.ts";
+import { debugLog } from "../debug.ts";
+import { countTokens } from "./count.ts";
 
 export type TokenCounter = {
   /** Total tokens of the texts (counted separately and summed). */
@@ -28,17 +29,15 @@ type Reply = { id: number; total?: number; error?: string };
 declare const PI_SIDECAR_TOKEN_WORKER: string | undefined;
 
 function workerUrl(): string {
-  const built = typeof PI_SIDECAR_TOKEN_WORKER === "string" ? PI_SIDECAR_TOKEN_WORKER : "./token-worker.ts";
+  const built = typeof PI_SIDECAR_TOKEN_WORKER === "string" ? PI_SIDECAR_TOKEN_WORKER : "./worker.ts";
   if (!built.startsWith("./")) return built;
   // In the CommonJS engine bundle, import.meta.url would be frozen at build time; __filename is not.
   const here = typeof __filename === "string" ? pathToFileURL(__filename).href : import.meta.url;
   return new URL(built, here).href;
 }
 
-/** With PI_SIDECAR_DEBUG=1, say on stderr why counting fell back to the main thread. */
-function debug(message: string): void {
-  if (process.env.PI_SIDECAR_DEBUG === "1") process.stderr.write(`pi-sidecar: debug: ${message}\n`);
-}
+/** With PI_SIDECAR_DEBUG=1, says on stderr why counting fell back to the main thread. */
+const debug = debugLog();
 
 export function workerTokenCounter(): TokenCounter {
   let worker: Worker | null = null;

@@ -7,14 +7,14 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import type { Config } from "../config.ts";
-import type { Engine } from "../engine.ts";
-import type { Gateway } from "../mcp/gateway.ts";
-import { captureToolResult } from "./pi/capture-result.ts";
-import { VERSION } from "../version.ts";
-import { jsonSchema, MCP_TOOLS } from "./tools/definitions.ts";
-import { runTool, type ToolScope } from "./tools/handlers.ts";
+import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Config } from "../../config.ts";
+import type { Engine } from "../../engine.ts";
+import type { Gateway } from "../../gateway/gateway.ts";
+import { VERSION } from "../../version.ts";
+import { captureToolResult } from "../tools/capture-output.ts";
+import { jsonSchema, MCP_TOOLS } from "../tools/definitions.ts";
+import { runTool, type ToolScope } from "../tools/handlers.ts";
 
 const READ_ONLY = new Set(["context_search", "context_get", "context_stats"]);
 
@@ -39,7 +39,13 @@ export type ServeOptions = { engine: Engine; scope: ToolScope; config: Readonly<
 /** An upstream result with its text over the threshold replaced by a receipt; other blocks kept. */
 async function captured(o: ServeOptions, tool: string, input: Record<string, unknown>, result: CallToolResult): Promise<CallToolResult> {
   const texts = result.content.filter((c) => c.type === "text") as { type: "text"; text: string }[];
-  const replacement = await captureToolResult(o.engine, o.config, { toolName: tool, input, content: texts, details: undefined, isError: result.isError === true }, { session: o.scope.session ?? "mcp", project: o.scope.project ?? process.cwd() }, () => "the engine failed");
+  const replacement = await captureToolResult(
+    o.engine,
+    o.config,
+    { toolName: tool, input, content: texts, details: undefined, isError: result.isError === true },
+    { session: o.scope.session ?? "mcp", project: o.scope.project ?? process.cwd() },
+    () => "the engine failed",
+  );
   if (!replacement) return result;
   const receipt = replacement.content.filter((c) => c.type === "text");
   // Structured content is the same data as the text: it stays out too (the receipt covers it).
@@ -59,7 +65,12 @@ export function createMcpServer(o: ServeOptions): Server {
   );
   const tools = mcpTools();
   const known = new Set(tools.map((t) => t.name));
-  const upstream = (): Tool[] => (gateway?.exposed() ?? []).map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema as Tool["inputSchema"] }));
+  const upstream = (): Tool[] =>
+    (gateway?.exposed() ?? []).map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema as Tool["inputSchema"],
+    }));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools, ...upstream()] }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
@@ -68,13 +79,21 @@ export function createMcpServer(o: ServeOptions): Server {
       const token = request.params._meta?.progressToken;
       const r = await gateway.call(name, args ?? {}, {
         signal: extra.signal,
-        onProgress: token === undefined ? undefined : (progress, total, message) =>
-          void extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } }).catch(() => {}),
+        onProgress:
+          token === undefined
+            ? undefined
+            : (progress, total, message) =>
+                void extra
+                  .sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } })
+                  .catch(() => {}),
       });
       return captured(o, name, (args ?? {}) as Record<string, unknown>, r.result);
     }
     if (!known.has(name)) {
-      return { content: [{ type: "text", text: `Unknown tool "${name}". Tools: ${[...known, ...forwarded.map((t) => t.name)].join(", ")}.` }], isError: true };
+      return {
+        content: [{ type: "text", text: `Unknown tool "${name}". Tools: ${[...known, ...forwarded.map((t) => t.name)].join(", ")}.` }],
+        isError: true,
+      };
     }
     const outcome = await runTool(engine, name, (args ?? {}) as Record<string, unknown>, scope);
     return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };

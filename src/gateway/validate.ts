@@ -27,8 +27,10 @@ export function validateArguments(schema: JsonSchema, args: unknown): Validation
   if (!fn || fn(args)) return { ok: true };
   const problems = (fn.errors ?? []).map((e) => {
     const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, ".") : "arguments";
-    if (e.keyword === "required") return `${at === "arguments" ? "" : `${at}.`}${(e.params as { missingProperty: string }).missingProperty}: required`;
-    if (e.keyword === "additionalProperties") return `${at}: unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
+    if (e.keyword === "required")
+      return `${at === "arguments" ? "" : `${at}.`}${(e.params as { missingProperty: string }).missingProperty}: required`;
+    if (e.keyword === "additionalProperties")
+      return `${at}: unknown property "${(e.params as { additionalProperty: string }).additionalProperty}"`;
     if (e.keyword === "enum") return `${at}: must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
     return `${at}: ${e.message ?? e.keyword}`;
   });

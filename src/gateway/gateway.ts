@@ -7,11 +7,21 @@
  */
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../errors.ts";
+import { globMatch } from "../glob.ts";
 import type { CatalogCache } from "./catalog-cache.ts";
-import { ServerConnection, type CallOptions } from "./connection.ts";
+import { type CallOptions, ServerConnection } from "./connection.ts";
 import {
-  CALL_TOOL, catalogTools, DESCRIBE_TOOL, EXPAND_TOOL, expandTool, exposedName, fullTool, SEARCH_TOOL, serversLine, stubTool,
+  CALL_TOOL,
+  catalogTools,
+  DESCRIBE_TOOL,
+  EXPAND_TOOL,
   type ExposedTool,
+  expandTool,
+  exposedName,
+  fullTool,
+  SEARCH_TOOL,
+  serversLine,
+  stubTool,
 } from "./exposed-tools.ts";
 import { inlineRefs, type JsonSchema } from "./schema.ts";
 import type { McpFile, ServerConfigLoad, ServerMode, ServerSpec } from "./server-config.ts";
@@ -53,12 +63,6 @@ function errorResult(text: string): CallToolResult {
 
 function textResult(text: string): CallToolResult {
   return { content: [{ type: "text", text }] };
-}
-
-/** `*` matches any run of characters. */
-function globMatch(pattern: string, name: string): boolean {
-  const re = new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`);
-  return re.test(name);
 }
 
 export function createGateway(o: GatewayOptions) {
@@ -107,9 +111,10 @@ export function createGateway(o: GatewayOptions) {
   const ofMode = (mode: ServerMode) => active().filter((s) => modeOf(s) === mode);
 
   // Built once: the catalog tools' text must not change while the session runs.
-  const catalogSet = ofMode("catalog").length > 0
-    ? catalogTools(serversLine(ofMode("catalog").map((s) => ({ name: s.name, tools: knownTools(s)?.length ?? null }))))
-    : [];
+  const catalogSet =
+    ofMode("catalog").length > 0
+      ? catalogTools(serversLine(ofMode("catalog").map((s) => ({ name: s.name, tools: knownTools(s)?.length ?? null }))))
+      : [];
   const stubServers = ofMode("stubs").map((s) => s.name);
   const expandDef = stubServers.length > 0 ? expandTool(stubServers) : null;
 
@@ -162,7 +167,11 @@ export function createGateway(o: GatewayOptions) {
     if (s && !enabled.get(server)) return `MCP server "${server}" is disabled; the user can turn it on with /mcp enable ${server}.`;
     const untrusted = o.load.untrusted.find((f: McpFile) => f.names.includes(server));
     if (untrusted) return `MCP server "${server}" is in ${untrusted.path}, which the user has not approved (/mcp approve).`;
-    return `No MCP server "${server}". Servers: ${active().map((x) => x.name).join(", ") || "none"}.`;
+    return `No MCP server "${server}". Servers: ${
+      active()
+        .map((x) => x.name)
+        .join(", ") || "none"
+    }.`;
   }
 
   /** "server/tool", "server__tool" or a tool name only one server has. */
@@ -182,7 +191,8 @@ export function createGateway(o: GatewayOptions) {
     const { refs: all } = await refs();
     const owners = all.filter((r) => r.tool.name === name);
     if (owners.length === 1) return { spec: specs.get(owners[0]!.server)!, tool: name };
-    if (owners.length > 1) return { error: `Several servers have "${name}": ${owners.map((r) => `${r.server}/${name}`).join(", ")}. Name one.` };
+    if (owners.length > 1)
+      return { error: `Several servers have "${name}": ${owners.map((r) => `${r.server}/${name}`).join(", ")}. Name one.` };
     const close = searchTools(all, name.replace(/__/g, " "), 3).map(describeRef);
     return { error: `No MCP tool "${name}".${close.length ? ` Closest:\n${close.join("\n")}` : ""}` };
   }
@@ -191,14 +201,27 @@ export function createGateway(o: GatewayOptions) {
     return (await liveTools(spec)).find((t) => t.name === tool) ?? null;
   }
 
-  async function invoke(spec: ServerSpec, tool: string, args: Record<string, unknown>, options: CallOptions, validate: boolean): Promise<GatewayResult> {
+  async function invoke(
+    spec: ServerSpec,
+    tool: string,
+    args: Record<string, unknown>,
+    options: CallOptions,
+    validate: boolean,
+  ): Promise<GatewayResult> {
     const def = await schemaOf(spec, tool);
-    if (!def) return { result: errorResult(`MCP server "${spec.name}" has no tool "${tool}" (now). Use ${SEARCH_TOOL} or /mcp list.`), server: spec.name, tool };
+    if (!def)
+      return {
+        result: errorResult(`MCP server "${spec.name}" has no tool "${tool}" (now). Use ${SEARCH_TOOL} or /mcp list.`),
+        server: spec.name,
+        tool,
+      };
     if (validate) {
       const v = validateArguments(def.inputSchema as JsonSchema, args);
       if (!v.ok) {
         return {
-          result: errorResult(`Arguments do not match ${spec.name}/${tool}:\n${v.problems.map((p) => `- ${p}`).join("\n")}\nInput schema:\n${JSON.stringify(inlineRefs(def.inputSchema as JsonSchema))}`),
+          result: errorResult(
+            `Arguments do not match ${spec.name}/${tool}:\n${v.problems.map((p) => `- ${p}`).join("\n")}\nInput schema:\n${JSON.stringify(inlineRefs(def.inputSchema as JsonSchema))}`,
+          ),
           server: spec.name,
           tool,
         };
@@ -209,7 +232,8 @@ export function createGateway(o: GatewayOptions) {
   }
 
   async function promote(name: string): Promise<string> {
-    const targets = name === "all" ? ofMode("stubs") : [specs.get(name)].filter((s): s is ServerSpec => !!s && enabled.get(s.name) === true);
+    const targets =
+      name === "all" ? ofMode("stubs") : [specs.get(name)].filter((s): s is ServerSpec => !!s && enabled.get(s.name) === true);
     if (targets.length === 0) return whyMissing(name);
     const lines: string[] = [];
     let changed = false;
@@ -237,9 +261,13 @@ export function createGateway(o: GatewayOptions) {
         if (server && !specs.has(server)) return { result: errorResult(whyMissing(server)) };
         const { refs: all, problems } = await refs(server);
         const hits = searchTools(all, String(args.query ?? ""), 8);
-        const body = hits.length > 0
-          ? `${hits.map(describeRef).join("\n")}\nCall one with ${CALL_TOOL} {tool: "server/tool", arguments: {...}}; ${DESCRIBE_TOOL} shows a full schema.`
-          : `No tool matches "${String(args.query ?? "")}". Try other words; tools: ${all.map((r) => `${r.server}/${r.tool.name}`).slice(0, 60).join(", ")}`;
+        const body =
+          hits.length > 0
+            ? `${hits.map(describeRef).join("\n")}\nCall one with ${CALL_TOOL} {tool: "server/tool", arguments: {...}}; ${DESCRIBE_TOOL} shows a full schema.`
+            : `No tool matches "${String(args.query ?? "")}". Try other words; tools: ${all
+                .map((r) => `${r.server}/${r.tool.name}`)
+                .slice(0, 60)
+                .join(", ")}`;
         return { result: textResult([body, ...problems].join("\n")) };
       }
       if (name === DESCRIBE_TOOL || name === CALL_TOOL) {
@@ -248,7 +276,11 @@ export function createGateway(o: GatewayOptions) {
         if (name === DESCRIBE_TOOL) {
           const def = await schemaOf(target.spec, target.tool);
           if (!def) return { result: errorResult(`MCP server "${target.spec.name}" has no tool "${target.tool}".`) };
-          return { result: textResult(`${target.spec.name}/${def.name}\n${def.description ?? ""}\nInput schema: ${JSON.stringify(inlineRefs(def.inputSchema as JsonSchema), null, 1)}`) };
+          return {
+            result: textResult(
+              `${target.spec.name}/${def.name}\n${def.description ?? ""}\nInput schema: ${JSON.stringify(inlineRefs(def.inputSchema as JsonSchema), null, 1)}`,
+            ),
+          };
         }
         let callArgs: unknown = args.arguments ?? {};
         if (typeof callArgs === "string") {
@@ -277,9 +309,16 @@ export function createGateway(o: GatewayOptions) {
     return [...specs.values()].map((s) => {
       const c = connections.get(s.name);
       return {
-        name: s.name, scope: s.scope, file: s.file, mode: modeOf(s), enabled: enabled.get(s.name) === true,
-        status: c?.status ?? "idle", tools: knownTools(s)?.length ?? null, promoted: promoted.has(s.name),
-        pid: c?.pid ?? null, lastError: c?.lastError ?? null,
+        name: s.name,
+        scope: s.scope,
+        file: s.file,
+        mode: modeOf(s),
+        enabled: enabled.get(s.name) === true,
+        status: c?.status ?? "idle",
+        tools: knownTools(s)?.length ?? null,
+        promoted: promoted.has(s.name),
+        pid: c?.pid ?? null,
+        lastError: c?.lastError ?? null,
       };
     });
   }
@@ -298,8 +337,15 @@ export function createGateway(o: GatewayOptions) {
     /** Starts servers configured to start at once, and eager servers never listed (their schemas are needed now). */
     async prepare(): Promise<string[]> {
       const problems: string[] = [];
-      await Promise.all(active().filter((s) => s.autostart || (modeOf(s) === "eager" && knownTools(s) === null)).map((s) =>
-        connection(s).ensure().catch((error) => void problems.push(errorMessage(error)))));
+      await Promise.all(
+        active()
+          .filter((s) => s.autostart || (modeOf(s) === "eager" && knownTools(s) === null))
+          .map((s) =>
+            connection(s)
+              .ensure()
+              .catch((error) => void problems.push(errorMessage(error))),
+          ),
+      );
       return problems;
     },
     async connect(name: string): Promise<string> {

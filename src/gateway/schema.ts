@@ -109,7 +109,9 @@ function typeText(node: JsonSchema, depth: number): string {
 
 function fields(node: JsonSchema, props: Record<string, JsonSchema>, depth: number): string {
   const required = new Set(requiredOf(node));
-  return Object.entries(props).map(([k, v]) => `${k}${required.has(k) ? "" : "?"}: ${typeText(v, depth)}`).join(", ");
+  return Object.entries(props)
+    .map(([k, v]) => `${k}${required.has(k) ? "" : "?"}: ${typeText(v, depth)}`)
+    .join(", ");
 }
 
 /** `name(a: string, b?: {c: "x"|"y"}[])`: the arguments a call needs, on one line. */

@@ -3,25 +3,34 @@
  *   list | connect NAME | disconnect NAME | enable NAME.. | disable NAME.. | expand NAME|all
  *   approve | backup | restore [NAME] | profile list | profile use NAME | profile save NAME
  */
-import { globalMcpPath, projectMcpPaths } from "./server-config.ts";
-import type { OpenedGateway } from "./open-gateway.ts";
+
 import type { ServerStatus } from "./gateway.ts";
+import type { OpenedGateway } from "./open-gateway.ts";
+import { globalMcpPath, projectMcpPaths } from "./server-config.ts";
 
 export const MCP_USAGE =
   "Usage: /mcp [list | connect NAME | disconnect NAME | enable NAME.. | disable NAME.. | expand NAME|all | approve | backup | restore [BACKUP] | profile list|use NAME|save NAME]";
 
 function line(s: ServerStatus): string {
   const tools = s.tools === null ? "not listed yet" : `${s.tools} tools`;
-  const flags = [s.enabled ? null : "disabled", s.promoted ? "full schemas" : null, s.pid ? `pid ${s.pid}` : null].filter(Boolean).join(", ");
+  const flags = [s.enabled ? null : "disabled", s.promoted ? "full schemas" : null, s.pid ? `pid ${s.pid}` : null]
+    .filter(Boolean)
+    .join(", ");
   const error = s.lastError && s.status !== "ready" ? `\n    last error: ${s.lastError}` : "";
   return `  ${s.name.padEnd(20)} ${s.mode.padEnd(8)} ${s.status.padEnd(10)} ${tools}${flags ? ` (${flags})` : ""}  [${s.scope}]${error}`;
 }
 
 export function formatList(g: OpenedGateway): string {
   const servers = g.gateway.status();
-  const out = [servers.length > 0 ? `MCP servers (name, mode, state, tools):\n${servers.map(line).join("\n")}` : `No MCP servers. Add them to ${globalMcpPath(g.agentDir)} as {"mcpServers": {"name": {"command": "...", "args": []}}}.`];
+  const out = [
+    servers.length > 0
+      ? `MCP servers (name, mode, state, tools):\n${servers.map(line).join("\n")}`
+      : `No MCP servers. Add them to ${globalMcpPath(g.agentDir)} as {"mcpServers": {"name": {"command": "...", "args": []}}}.`,
+  ];
   for (const f of g.gateway.untrusted) {
-    out.push(`Not started: ${f.path} (${f.names.join(", ") || "no servers"}) is a project file you have not approved. Review it, then run /mcp approve.`);
+    out.push(
+      `Not started: ${f.path} (${f.names.join(", ") || "no servers"}) is a project file you have not approved. Review it, then run /mcp approve.`,
+    );
   }
   if (g.gateway.problems.length > 0) out.push(`Config problems:\n${g.gateway.problems.map((p) => `  - ${p}`).join("\n")}`);
   return out.join("\n");
@@ -30,7 +39,13 @@ export function formatList(g: OpenedGateway): string {
 export async function runMcpCommand(g: OpenedGateway, input: string): Promise<string> {
   const [sub = "list", ...rest] = input.trim().split(/\s+/).filter(Boolean);
   const gw = g.gateway;
-  const needName = (what: string) => `Name a server: /mcp ${what} NAME (servers: ${gw.status().map((s) => s.name).join(", ") || "none"}).`;
+  const needName = (what: string) =>
+    `Name a server: /mcp ${what} NAME (servers: ${
+      gw
+        .status()
+        .map((s) => s.name)
+        .join(", ") || "none"
+    }).`;
   switch (sub) {
     case "list":
     case "status":
@@ -53,7 +68,8 @@ export async function runMcpCommand(g: OpenedGateway, input: string): Promise<st
       return `Backed up the MCP state and config files to ${g.state.backup([globalMcpPath(g.agentDir), ...projectMcpPaths(g.cwd)])}.`;
     case "restore": {
       const r = g.state.restore(rest[0]);
-      if (!r) return `No backup${rest[0] ? ` named ${rest[0]}` : ""}. Backups: ${g.state.backups().join(", ") || "none (run /mcp backup)"}.`;
+      if (!r)
+        return `No backup${rest[0] ? ` named ${rest[0]}` : ""}. Backups: ${g.state.backups().join(", ") || "none (run /mcp backup)"}.`;
       return `Restored ${r.dir}${r.files.length ? `: ${r.files.join(", ")} (the replaced files are kept as *.before-restore)` : ""}. It applies from the next session (/reload).`;
     }
     case "profile": {
@@ -67,7 +83,10 @@ export async function runMcpCommand(g: OpenedGateway, input: string): Promise<st
       }
       if (!name) return `Name the profile: /mcp profile ${action} NAME.`;
       if (action === "save") {
-        const on = gw.status().filter((s) => s.enabled).map((s) => s.name);
+        const on = gw
+          .status()
+          .filter((s) => s.enabled)
+          .map((s) => s.name);
         g.state.saveProfile(name, on);
         return `Profile ${name}: ${on.join(", ") || "(no servers)"}.`;
       }
