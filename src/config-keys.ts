@@ -1,0 +1,138 @@
+/**
+ * Every configuration key, once: its kind and limits, default, environment variable, whether a
+ * project's own file may set it, and the line the README shows. The `Config` type, the defaults,
+ * the validation rules, the env names and the README's table are all derived from this table.
+ */
+import { defaultDatabasePath } from "./paths.ts";
+
+type Env = Record<string, string | undefined>;
+
+type Base<T> = {
+  /** The default, or how to derive it from the environment. */
+  default: T | ((env: Env) => T);
+  /** One line for the README's table. */
+  doc: string;
+  /** The PI_SIDECAR_* variable that sets it. */
+  env?: string;
+  /** Only the global file, env or flags may set it: it chooses what runs, where data goes, or touches other projects' data. */
+  globalOnly?: true;
+};
+
+export type KeySpec =
+  | (Base<number> & { kind: "size" | "int"; min: number; max: number })
+  | (Base<string> & { kind: "path" | "string" })
+  | (Base<boolean> & { kind: "bool" })
+  | (Base<string> & { kind: "enum"; values: readonly string[] })
+  | (Base<string[]> & { kind: "list" });
+
+const size = (d: number, min: number, max: number, doc: string, o: Partial<Base<number>> = {}) =>
+  ({ kind: "size", default: d, min, max, doc, ...o }) as const;
+const int = (d: number, min: number, max: number, doc: string, o: Partial<Base<number>> = {}) =>
+  ({ kind: "int", default: d, min, max, doc, ...o }) as const;
+const bool = (d: boolean, doc: string, o: Partial<Base<boolean>> = {}) => ({ kind: "bool", default: d, doc, ...o }) as const;
+const list = (doc: string, o: Partial<Base<string[]>> = {}) => ({ kind: "list", default: [] as string[], doc, ...o }) as const;
+const choice = <const V extends readonly string[]>(values: V, d: V[number], doc: string, o: Partial<Base<string>> = {}) =>
+  ({ kind: "enum", values, default: d as V[number], doc, ...o }) as const;
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+
+export const CONFIG_KEYS = {
+  db: {
+    kind: "path",
+    default: (env: Env) => defaultDatabasePath(env),
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell notation, shown to the user as is
+    doc: "the SQLite file (also `--db`); default `${PI_CODING_AGENT_DIR:-~/.pi/agent}/sidecar.db`",
+    env: "PI_SIDECAR_DB",
+    globalOnly: true,
+  },
+  "capture.thresholdBytes": size(24 * KIB, 256, 1024 * MIB, "a tool output over this many bytes is stored and replaced by a receipt", {
+    env: "PI_SIDECAR_THRESHOLD_BYTES",
+  }),
+  "capture.thresholdLines": int(300, 1, 10_000_000, "... or over this many lines", { env: "PI_SIDECAR_THRESHOLD_LINES" }),
+  "capture.chunkBytes": size(4 * KIB, 512, 64 * KIB, "the largest stored chunk (chunks are lossless and line-aligned)", {
+    env: "PI_SIDECAR_CHUNK_BYTES",
+  }),
+  "capture.receiptBytes": size(2 * KIB, 512, 16 * KIB, "the largest receipt", { env: "PI_SIDECAR_RECEIPT_BYTES" }),
+  "capture.include": list("only these tools are captured (empty: every tool)"),
+  "capture.exclude": list("these tools are never captured"),
+  "search.limit": int(5, 1, 50, "hits per search", { env: "PI_SIDECAR_SEARCH_LIMIT" }),
+  "search.maxLinesPerHit": int(6, 1, 50, "matching lines shown per hit"),
+  "search.maxResponseBytes": size(4 * KIB, 512, 256 * KIB, "the largest search answer"),
+  "get.maxBytes": size(
+    16 * KIB,
+    1 * KIB,
+    16 * MIB,
+    "the largest `get` answer; a longer selection is cut at a line end with the call that continues",
+  ),
+  "retention.days": int(7, 0, 3650, "sources older than this are dropped (0: never)", {
+    env: "PI_SIDECAR_RETENTION_DAYS",
+    globalOnly: true,
+  }),
+  "retention.maxStoredBytes": size(512 * MIB, 1 * MIB, 1024 ** 4, "the oldest sources go when the stored text passes this", {
+    env: "PI_SIDECAR_MAX_STORED_BYTES",
+    globalOnly: true,
+  }),
+  "readcache.enabled": bool(true, "override pi's `read` with the read cache (`0` keeps pi's plain read)", { env: "PI_SIDECAR_READCACHE" }),
+  "readcache.sensitive": list("extra globs (on the file name, or the path when they contain `/`) that are never cached or stored"),
+  "pi.engine": choice(
+    ["auto", "in-process", "stdio"] as const,
+    "auto",
+    "how the pi extension reaches the engine: `auto` (in-process on Bun, stdio on Node)",
+    {
+      env: "PI_SIDECAR_ENGINE",
+      globalOnly: true,
+    },
+  ),
+  "pi.binary": {
+    kind: "path",
+    default: "",
+    doc: "the binary the stdio engine runs (default: the one `install pi` recorded)",
+    env: "PI_SIDECAR_BIN",
+    globalOnly: true,
+  },
+  "mcp.enabled": bool(true, "connect the servers in mcp.json (`0`: none)", { env: "PI_SIDECAR_MCP" }),
+  "mcp.mode": choice(["catalog", "stubs", "eager"] as const, "catalog", "the mode of servers that do not name one"),
+  "mcp.force": choice(["none", "catalog", "stubs", "eager"] as const, "none", "one mode for every server, whatever each one says", {
+    env: "PI_SIDECAR_MCP_MODE",
+  }),
+  "mcp.requestTimeoutMs": int(60_000, 100, 3_600_000, "per request to an MCP server (progress resets it; a server's `timeout_ms` wins)", {
+    env: "PI_SIDECAR_MCP_TIMEOUT_MS",
+  }),
+} as const satisfies Record<string, KeySpec>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;
+
+type ValueOf<S> = S extends { kind: "enum"; values: readonly (infer V)[] }
+  ? V
+  : S extends { kind: "size" | "int" }
+    ? number
+    : S extends { kind: "bool" }
+      ? boolean
+      : S extends { kind: "list" }
+        ? string[]
+        : string;
+
+type Flat = { [K in ConfigKey]: ValueOf<(typeof CONFIG_KEYS)[K]> };
+type Head<K> = K extends `${infer H}.${string}` ? H : K;
+type Tail<K, H extends string> = K extends `${H}.${infer R}` ? R : never;
+/** { "a.b": X, "a.c": Y, d: Z } -> { a: { b: X; c: Y }; d: Z } */
+type Nest<T> = {
+  [H in Head<keyof T & string>]: H extends keyof T ? T[H] : Nest<{ [K in keyof T & string as Tail<K, H>]: T[K] }>;
+};
+
+/** Per-tool capture rules: `capture.tools.<name>`. */
+export type ToolRule = { enabled?: boolean; thresholdBytes?: number; thresholdLines?: number };
+export const TOOL_RULE_KEYS = {
+  enabled: "bool",
+  thresholdBytes: "capture.thresholdBytes",
+  thresholdLines: "capture.thresholdLines",
+} as const;
+
+export type Config = Nest<Flat> & { capture: { tools: Record<string, ToolRule> } };
+
+export function defaultOf(key: ConfigKey, env: Env): unknown {
+  const d = CONFIG_KEYS[key].default;
+  const value = typeof d === "function" ? d(env) : d;
+  return Array.isArray(value) ? [...value] : value;
+}
