@@ -3,7 +3,7 @@
  * Surfaces translate both at their edge (CLI exit code, MCP isError, JSON-RPC error).
  */
 export type Failure = { ok: false; code: string; message: string };
-export type Result<T> = ({ ok: true } & T) | Failure;
+export type Result<T, F extends Failure = Failure> = ({ ok: true } & T) | F;
 
 export function fail(code: string, message: string): Failure {
   return { ok: false, code, message };

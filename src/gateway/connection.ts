@@ -15,7 +15,7 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { errorMessage } from "../errors.ts";
+import { AppError, errorMessage } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import type { ServerSpec } from "./server-config.ts";
 
@@ -88,8 +88,12 @@ export class ServerConnection {
         onprogress,
       })) as CallToolResult;
     } catch (error) {
-      if (this.status === "crashed")
-        throw new Error(`MCP server "${this.spec.name}" stopped during the call${this.tail()}. It is restarted on the next call.`);
+      if (this.status === "crashed") {
+        throw new AppError(
+          "SERVER_EXITED",
+          `MCP server "${this.spec.name}" stopped during the call${this.tail()}. It is restarted on the next call.`,
+        );
+      }
       throw error;
     } finally {
       this.inFlight--;
@@ -135,8 +139,9 @@ export class ServerConnection {
     const wait = this.backoffMs();
     if (wait === null) {
       const retryIn = Math.ceil((this.crashes[0]! + CRASH_WINDOW_MS - this.now()) / 1000);
-      throw new Error(
-        `MCP server "${this.spec.name}" failed ${MAX_CRASHES} times in the last minute (${this.lastError ?? "no detail"}); it is left alone for ${retryIn} s. Fix its entry in ${this.spec.file}, then run /mcp connect ${this.spec.name}.`,
+      throw new AppError(
+        "COOLING_DOWN",
+        `MCP server "${this.spec.name}" failed ${MAX_CRASHES} times in the last minute (${this.lastError ?? "no detail"}); it is left alone for ${retryIn} s. Check its entry in ${this.spec.file}.`,
       );
     }
     if (wait > 0) await new Promise((done) => setTimeout(done, wait));
@@ -159,7 +164,8 @@ export class ServerConnection {
       this.lastError = `${errorMessage(error)}${this.tail()}`;
       await this.close().catch(() => {});
       this.status = "failed";
-      throw new Error(
+      throw new AppError(
+        "START_FAILED",
         `Cannot start MCP server "${this.spec.name}" (${this.describe()}): ${this.lastError}. Check its entry in ${this.spec.file}.`,
       );
     }
@@ -226,7 +232,7 @@ export class ServerConnection {
     try {
       await client.connect(new SSEClientTransport(new URL(s.url), { requestInit }), { timeout });
     } catch (error) {
-      throw new Error(httpError ? `Streamable HTTP: ${httpError}; SSE: ${errorMessage(error)}` : errorMessage(error));
+      throw new AppError("START_FAILED", httpError ? `Streamable HTTP: ${httpError}; SSE: ${errorMessage(error)}` : errorMessage(error));
     }
     return client;
   }

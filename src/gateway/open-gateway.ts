@@ -6,6 +6,7 @@ import type { Config } from "../config.ts";
 import { agentDir } from "../paths.ts";
 import { createCatalogCache } from "./catalog-cache.ts";
 import { createGateway, type Gateway } from "./gateway.ts";
+import type { Audience } from "./phrasing.ts";
 import { loadServerConfigs } from "./server-config.ts";
 import { createMcpState, type McpState } from "./state.ts";
 
@@ -13,7 +14,16 @@ type Env = Record<string, string | undefined>;
 
 export type OpenedGateway = { gateway: Gateway; state: McpState; agentDir: string; cwd: string };
 
-export function openGateway(o: { config: Readonly<Config>; cwd: string; env?: Env; log?: (line: string) => void }): OpenedGateway | null {
+export type OpenGatewayOptions = {
+  config: Readonly<Config>;
+  cwd: string;
+  /** Who reads the gateway's tool results: the model in pi, or another agent's model behind `pi-sidecar mcp`. */
+  audience: Audience;
+  env?: Env;
+  log?: (line: string) => void;
+};
+
+export function openGateway(o: OpenGatewayOptions): OpenedGateway | null {
   if (!o.config.mcp.enabled) return null;
   const env = o.env ?? process.env;
   const dir = agentDir(env);
@@ -28,6 +38,7 @@ export function openGateway(o: { config: Readonly<Config>; cwd: string; env?: En
     },
     cache: createCatalogCache(dir),
     state,
+    audience: o.audience,
     log: o.log,
   });
   return { gateway, state, agentDir: dir, cwd: o.cwd };

@@ -5,15 +5,14 @@
  */
 import { closeSync, openSync, writeSync } from "node:fs";
 import type { EngineDeps } from "../engine-deps.ts";
-import { AppError, errorMessage, type Failure, fail } from "../errors.ts";
+import { AppError, errorMessage, fail, type Result } from "../errors.ts";
 import { sha256Stream } from "../hash.ts";
 import { utf8Length } from "./chunk.ts";
 import { type SourceFilter, sourceConditions } from "./source-filter.ts";
 
 export type GetInput = { source: string; chunk?: number; lines?: { from: number; to: number }; around?: number };
 
-export type GetResult = {
-  ok: true;
+export type GetAnswer = {
   sourceId: string;
   tool: string;
   totalLines: number;
@@ -32,20 +31,19 @@ type ChunkRow = { ordinal: number; line_start: number; line_end: number; title: 
 const MAX_AROUND_CHUNKS = 5;
 const MAX_AROUND_LINES = 200;
 
-export function findSource(deps: EngineDeps, handle: string): SourceRow | Failure {
+export function findSource(deps: EngineDeps, handle: string): Result<{ source: SourceRow }> {
   const row = deps.db
     .query<SourceRow, [string]>(
       `SELECT s.handle, s.tool, s.blob_id, b.lines, b.chunk_count, b.hash, b.bytes
      FROM sources s JOIN blobs b ON b.id = s.blob_id WHERE s.handle = ?`,
     )
     .get(handle);
-  return (
-    row ??
-    fail(
-      "NO_SUCH_SOURCE",
-      `No source "${handle}" in the store (it may have been purged by retention). List the sources to see what is there, or search without a source.`,
-    )
-  );
+  return row
+    ? { ok: true, source: row }
+    : fail(
+        "NO_SUCH_SOURCE",
+        `No source "${handle}" in the store (it may have been purged by retention). List the sources to see what is there, or search without a source.`,
+      );
 }
 
 /** Cuts text to at most maxBytes, at a line end when there is one. */
@@ -70,9 +68,10 @@ function textStart(rows: ChunkRow[], from: number): number {
   return start;
 }
 
-export function get(deps: EngineDeps, input: GetInput): GetResult | Failure {
-  const src = findSource(deps, input.source);
-  if ("ok" in src) return src;
+export function get(deps: EngineDeps, input: GetInput): Result<GetAnswer> {
+  const found = findSource(deps, input.source);
+  if (!found.ok) return found;
+  const src = found.source;
   const around = Math.max(0, Math.min(input.around ?? 0, input.chunk !== undefined ? MAX_AROUND_CHUNKS : MAX_AROUND_LINES));
   let rows: ChunkRow[];
   let from: number;
@@ -166,9 +165,10 @@ export function exportSource(
   handle: string,
   outPath: string,
   overwrite = false,
-): { ok: true; bytes: number; path: string } | Failure {
-  const src = findSource(deps, handle);
-  if ("ok" in src) return src;
+): Result<{ bytes: number; path: string }> {
+  const found = findSource(deps, handle);
+  if (!found.ok) return found;
+  const src = found.source;
   let fd: number;
   try {
     fd = openSync(outPath, overwrite ? "w" : "wx", 0o600);

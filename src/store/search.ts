@@ -5,7 +5,7 @@
  */
 
 import type { EngineDeps } from "../engine-deps.ts";
-import { type Failure, fail } from "../errors.ts";
+import { fail, type Result } from "../errors.ts";
 import { isAscii } from "./chunk.ts";
 import { type HitLine, type Matcher, matchersFor, matchingLines } from "./hit-lines.ts";
 import { isIdentifierLike, parseQuery, quote, substringsAnd, trigramsOf, wordsAnd, wordsOr, wordsPrefixAnd } from "./query.ts";
@@ -30,8 +30,7 @@ export type Hit = {
   text: string;
 };
 
-export type SearchResult = {
-  ok: true;
+export type SearchAnswer = {
   query: string;
   mode: SearchMode;
   corrections: Record<string, string>;
@@ -163,7 +162,7 @@ type ChunkRow = {
   kind: string;
 };
 
-export function search(deps: EngineDeps, input: SearchInput): SearchResult | Failure {
+export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswer> {
   const { db, config } = deps;
   const limit = Math.max(1, Math.min(input.limit ?? config.search.limit, 50));
   if (input.source && !db.query("SELECT 1 FROM sources WHERE handle = ?").get(input.source)) {

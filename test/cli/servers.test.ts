@@ -37,8 +37,37 @@ test("list, disable, profiles, backup and restore", () => {
 
   const bad = cli("enable", "gamma");
   expect(bad.code).toBe(1);
-  expect(bad.stdout).toContain('No MCP server "gamma". Servers: alpha');
-  expect(cli("frobnicate").stdout).toContain('Unknown /mcp command "frobnicate"'.replace("/mcp", "pi-sidecar servers"));
+  expect(bad.stderr).toContain('No MCP server "gamma". Servers: alpha');
+  expect(bad.stdout).toBe("");
+}, 60_000);
+
+test("every exit code: 0 done, 1 failed (message on stderr, in the CLI's words), 2 usage", () => {
+  const agent = agentWith({
+    alpha: testServer(),
+    ghost: { command: "/nonexistent/mcp-server-ghost" },
+    off: testServer({ enabled: false }),
+  });
+  const cli = (...args: string[]) => runCli(["servers", ...args], { env: { PI_CODING_AGENT_DIR: agent } });
+  const expectFailure = (r: ReturnType<typeof cli>, code: number, text: string) => {
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code, stdout: "" });
+    expect(r.stderr).toContain(text);
+    expect(r.stderr).not.toMatch(/\/mcp [a-z]/); // pi's wording never reaches the command line
+    expect(r.stderr).not.toContain("The user can"); // nor the model's
+  };
+  expect(cli("list").code).toBe(0);
+  expectFailure(cli("connect", "ghost"), 1, 'Cannot start MCP server "ghost"');
+  expect(cli("connect", "ghost").stderr).toContain("pi-sidecar servers connect ghost");
+  expectFailure(cli("connect", "off"), 1, "Turn it on with pi-sidecar servers enable off");
+  expectFailure(cli("frobnicate"), 2, 'Unknown command "frobnicate"');
+  expect(cli("frobnicate").stderr).toContain("Usage: pi-sidecar servers");
+  expectFailure(cli("connect"), 2, "Name a server: pi-sidecar servers connect NAME");
+  expectFailure(cli("profile", "use", "nope"), 1, "No profile nope");
+  expectFailure(cli("profile", "frob", "x"), 2, 'Unknown profile action "frob"');
+  expectFailure(cli("restore", "nope"), 1, "No backup named nope");
+  expect(cli("disconnect", "alpha").code).toBe(0);
+  const off = runCli(["servers", "list"], { env: { PI_CODING_AGENT_DIR: agent, PI_SIDECAR_MCP: "0" } });
+  expect(off.code).toBe(1);
+  expect(off.stderr).toContain("switched off");
 }, 60_000);
 
 test("approve a project's mcp.json once", () => {

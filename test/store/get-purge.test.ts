@@ -3,7 +3,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { maybeRunMaintenance, purgeAll, runMaintenance } from "../../src/maintenance.ts";
 import { capture, type Stored } from "../../src/store/capture.ts";
-import { exportSource, type GetResult, get } from "../../src/store/get.ts";
+import { exportSource, type GetAnswer, get } from "../../src/store/get.ts";
 import { purge } from "../../src/store/purge.ts";
 import { getStats } from "../../src/store/stats.ts";
 import { cleanupTempDirs, noisyLog, tempDir, testStore } from "../helpers.ts";
@@ -20,7 +20,7 @@ async function captureMaintained(store: ReturnType<typeof testStore>, input: Par
   maybeRunMaintenance(store);
   return r;
 }
-function okGet(r: ReturnType<typeof get>): GetResult {
+function okGet(r: ReturnType<typeof get>): GetAnswer {
   if (!r.ok) throw new Error(r.message);
   return r;
 }

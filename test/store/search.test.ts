@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { capture } from "../../src/store/capture.ts";
-import { type SearchResult, search } from "../../src/store/search.ts";
+import { type SearchAnswer, search } from "../../src/store/search.ts";
 import { cleanupTempDirs, noisyLog, rng, testStore } from "../helpers.ts";
 
 afterAll(cleanupTempDirs);
 
-function ok(r: ReturnType<typeof search>): SearchResult {
+function ok(r: ReturnType<typeof search>): SearchAnswer {
   if (!r.ok) throw new Error(`search failed: ${r.message}`);
   return r;
 }

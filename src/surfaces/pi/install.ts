@@ -4,7 +4,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { type Failure, fail } from "../../errors.ts";
+import { fail, type Result } from "../../errors.ts";
 import { agentDir } from "../../paths.ts";
 import { VERSION } from "../../version.ts";
 
@@ -25,7 +25,7 @@ export function selfCommand(): string[] {
   return compiled ? [process.execPath] : [process.execPath, resolve(main)];
 }
 
-export async function installPi(target: InstallTarget): Promise<{ ok: true; files: string[]; command: string[] } | Failure> {
+export async function installPi(target: InstallTarget): Promise<Result<{ files: string[]; command: string[] }>> {
   let files: Readonly<Record<string, string>>;
   try {
     files = (await import("./extension-files.ts")).EXTENSION_FILES;
@@ -54,7 +54,7 @@ export async function installPi(target: InstallTarget): Promise<{ ok: true; file
   return { ok: true, files: written, command };
 }
 
-export function uninstallPi(target: InstallTarget): { ok: true; removed: string | null } | Failure {
+export function uninstallPi(target: InstallTarget): Result<{ removed: string | null }> {
   if (!existsSync(target.dir)) return { ok: true, removed: null };
   const marker = join(target.dir, MARKER);
   if (!existsSync(marker)) return fail("NOT_OURS", `${target.dir} was not written by pi-sidecar (no ${MARKER}); leaving it alone.`);

@@ -7,8 +7,9 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Config } from "../../config.ts";
 import { openGateway } from "../../gateway/open-gateway.ts";
+import { PI_MODEL, PI_USER, phrase } from "../../gateway/phrasing.ts";
 import { toPiContent } from "../../gateway/result.ts";
-import { formatList, MCP_USAGE, runMcpCommand } from "../../gateway/servers-command.ts";
+import { formatList, runServersCommand, serversUsage } from "../../gateway/servers-command.ts";
 
 export async function registerMcp(
   pi: ExtensionAPI,
@@ -16,11 +17,11 @@ export async function registerMcp(
   say: (ctx: ExtensionContext, text: string) => void,
   log: (line: string) => void,
 ): Promise<void> {
-  const opened = openGateway({ config, cwd: process.cwd(), log });
+  const opened = openGateway({ config, cwd: process.cwd(), log, audience: PI_MODEL });
   if (!opened) return;
   const { gateway } = opened;
   for (const problem of gateway.problems) process.stderr.write(`pi-sidecar: mcp.json: ${problem}\n`);
-  for (const problem of await gateway.prepare()) process.stderr.write(`pi-sidecar: mcp: ${problem}\n`);
+  for (const problem of await gateway.prepare()) process.stderr.write(`pi-sidecar: mcp: ${phrase(problem, PI_USER)}\n`);
 
   const registered = new Map<string, string>();
   const sync = () => {
@@ -55,7 +56,10 @@ export async function registerMcp(
 
   pi.registerCommand("mcp", {
     description: "MCP servers behind pi-sidecar: list, connect, disconnect, enable, disable, expand, approve, backup, restore, profile",
-    handler: async (args, ctx) => say(ctx, await runMcpCommand(opened, args ?? "")),
+    handler: async (args, ctx) => {
+      const r = await runServersCommand(opened, args ?? "", PI_USER);
+      say(ctx, r.ok ? r.text : r.code === "USAGE" ? `${r.message}\n${serversUsage(PI_USER)}` : r.message);
+    },
   });
 
   let asked = false;
@@ -71,7 +75,8 @@ export async function registerMcp(
       "Start this project's MCP servers?",
       `${files}\nThey run commands on this machine. Approve once; a change to the file asks again.`,
     );
-    say(ctx, ok ? await runMcpCommand(opened, "approve") : `Not started. ${formatList(opened)}\n${MCP_USAGE}`);
+    const approved = ok ? await runServersCommand(opened, "approve", PI_USER) : null;
+    say(ctx, approved?.ok ? approved.text : `Not started. ${formatList(opened, PI_USER)}\n${serversUsage(PI_USER)}`);
   });
   pi.on("session_shutdown", async () => {
     await gateway.close();

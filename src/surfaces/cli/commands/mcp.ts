@@ -1,5 +1,6 @@
 import { debugLog } from "../../../debug.ts";
 import { openGateway } from "../../../gateway/open-gateway.ts";
+import { CLI_MODEL, CLI_USER, phrase } from "../../../gateway/phrasing.ts";
 import { TOOL_CALLS } from "../../../store/next-calls.ts";
 import { serveMcpHttp, serveMcpStdio } from "../../mcp/server.ts";
 import { type Command, positiveInt } from "../command.ts";
@@ -19,12 +20,15 @@ export const mcpCommand: Command = {
     const engine = ctx.createEngine({ calls: TOOL_CALLS });
     const scope = { session, project: ctx.cwd };
     const log = debugLog(ctx.env, ctx.err);
-    const opened = ctx.values["no-servers"] === true ? null : openGateway({ config: ctx.loaded.config, cwd: ctx.cwd, env: ctx.env, log });
+    const opened =
+      ctx.values["no-servers"] === true
+        ? null
+        : openGateway({ config: ctx.loaded.config, cwd: ctx.cwd, env: ctx.env, log, audience: CLI_MODEL });
     const gateway = opened?.gateway ?? null;
     for (const problem of gateway?.problems ?? []) ctx.err(`pi-sidecar: mcp.json: ${problem}\n`);
     for (const f of gateway?.untrusted ?? [])
       ctx.err(`pi-sidecar: not started (not approved): ${f.path}; approve it with \`pi-sidecar servers approve\`\n`);
-    for (const problem of (await gateway?.prepare()) ?? []) ctx.err(`pi-sidecar: mcp: ${problem}\n`);
+    for (const problem of (await gateway?.prepare()) ?? []) ctx.err(`pi-sidecar: mcp: ${phrase(problem, CLI_USER)}\n`);
     const options = { engine, scope, config: ctx.loaded.config, gateway };
     if (ctx.values.http === true) {
       const { url } = serveMcpHttp(options, positiveInt(ctx.values.port, "--port") ?? 0);

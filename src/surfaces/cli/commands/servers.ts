@@ -1,22 +1,31 @@
 import { openGateway } from "../../../gateway/open-gateway.ts";
-import { MCP_USAGE, runMcpCommand } from "../../../gateway/servers-command.ts";
-import type { Command } from "../command.ts";
+import { CLI_MODEL, CLI_USER } from "../../../gateway/phrasing.ts";
+import { runServersCommand } from "../../../gateway/servers-command.ts";
+import { type Command, UsageError } from "../command.ts";
 
 export const serversCommand: Command = {
   name: "servers",
   summary: "the MCP servers in mcp.json: list, approve a project's file, enable, disable, profiles, backup",
-  usage: `pi-sidecar servers [list | connect NAME | enable NAME.. | disable NAME.. | approve | backup | restore [BACKUP] | profile list|use NAME|save NAME]`,
+  usage:
+    "pi-sidecar servers [list | connect NAME | disconnect NAME | enable NAME.. | disable NAME.. | expand NAME|all | approve | backup | restore [BACKUP] | profile list|use NAME|save NAME]",
   options: {},
   async run(ctx) {
-    const opened = openGateway({ config: ctx.loaded.config, cwd: ctx.cwd, env: ctx.env });
+    const opened = openGateway({ config: ctx.loaded.config, cwd: ctx.cwd, env: ctx.env, audience: CLI_MODEL });
     if (!opened) {
-      ctx.err("pi-sidecar: MCP servers are switched off (mcp.enabled is false or PI_SIDECAR_MCP=0).\n");
+      ctx.err(
+        "pi-sidecar: MCP servers are switched off (mcp.enabled is false or PI_SIDECAR_MCP=0); set mcp.enabled to true to use them.\n",
+      );
       return 1;
     }
     try {
-      const text = await runMcpCommand(opened, ctx.positionals.join(" "));
-      ctx.out(`${text.replace(MCP_USAGE, "Run pi-sidecar servers --help.").replace(/\/mcp /g, "pi-sidecar servers ")}\n`);
-      return /^(Unknown|No MCP server|Name a server)/.test(text) ? 1 : 0;
+      const r = await runServersCommand(opened, ctx.positionals.join(" "), CLI_USER);
+      if (r.ok) {
+        ctx.out(`${r.text}\n`);
+        return 0;
+      }
+      if (r.code === "USAGE") throw new UsageError(r.message);
+      ctx.err(`pi-sidecar: ${r.message}\n`);
+      return 1;
     } finally {
       await opened.gateway.close();
     }
