@@ -54,6 +54,28 @@ export function testEngine(patch?: (c: Config) => void): Engine & { path: string
   return Object.assign(createEngine({ config: testConfig(path, patch) }), { path });
 }
 
+/**
+ * Waits until `condition` holds (checked every 10 ms), failing with `what` after `timeoutMs`:
+ * tests wait for what they need, never for a fixed time that a busy machine may not meet.
+ */
+export async function waitFor(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  const started = performance.now();
+  while (!condition()) {
+    if (performance.now() - started > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await Bun.sleep(10);
+  }
+}
+
+/** The process exists (signal 0 checks without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Seeded PRNG (mulberry32): tests are random but reproducible from the printed seed. */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;

@@ -5,7 +5,7 @@ import Ajv from "ajv";
 import type { GatewayResult } from "../../src/gateway/gateway.ts";
 import { toPiContent } from "../../src/gateway/result.ts";
 import { signature } from "../../src/gateway/schema.ts";
-import { tempDir } from "../helpers.ts";
+import { alive, tempDir, waitFor } from "../helpers.ts";
 import { agentWith, gatewayFor, registryServers, testServer } from "./servers.ts";
 
 const text = (r: GatewayResult) => r.result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
@@ -127,7 +127,7 @@ describe("our test server", () => {
     await gateway.prepare();
     const first = Number(text(await gateway.call("t__pid", {})));
     process.kill(first, "SIGKILL");
-    await Bun.sleep(200);
+    await waitFor(() => gateway.status()[0]!.status !== "ready", "the gateway to notice the crash");
     expect(gateway.status()[0]!.status).toBe("crashed");
     const second = Number(text(await gateway.call("t__pid", {})));
     expect(second).toBeGreaterThan(0);
@@ -142,9 +142,9 @@ describe("our test server", () => {
     const { gateway } = open(agentWith({ t: testServer({ idle_timeout_ms: 300 }) }), { mode: "eager" });
     await gateway.prepare();
     const pid = Number(text(await gateway.call("t__pid", {})));
-    await Bun.sleep(700);
+    await waitFor(() => gateway.status()[0]!.status === "idle", "the idle timeout to disconnect the server");
     expect(gateway.status()[0]).toMatchObject({ status: "idle", pid: null });
-    expect(() => process.kill(pid, 0)).toThrow(); // the process is gone
+    await waitFor(() => !alive(pid), "the idle server's process to exit"); // the process is gone
     expect(Number(text(await gateway.call("t__pid", {})))).not.toBe(pid);
   }, 30_000);
 

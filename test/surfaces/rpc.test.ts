@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { createEngine } from "../../src/engine.ts";
 import { createRpcEngine } from "../../src/surfaces/rpc/client.ts";
 import { handleFrame } from "../../src/surfaces/rpc/server.ts";
-import { BUN, cleanupTempDirs, noisyLog, ROOT, tempDir, testConfig } from "../helpers.ts";
+import { BUN, cleanupTempDirs, noisyLog, ROOT, tempDir, testConfig, waitFor } from "../helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -69,7 +69,7 @@ describe("the engine over stdio (serve --stdio)", () => {
     try {
       const first = await rpc.ping();
       process.kill(first.pid, "SIGKILL");
-      await Bun.sleep(200);
+      await waitFor(() => !rpc.running, "the client to notice the killed engine");
       const second = await rpc.ping();
       expect(second.pid).not.toBe(first.pid);
       expect(rpc.starts).toBe(2);

@@ -5,7 +5,6 @@
  * and nothing else.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../config.ts";
@@ -15,6 +14,7 @@ import { VERSION } from "../../version.ts";
 import { captureToolResult } from "../tools/capture-output.ts";
 import { jsonSchema, MCP_TOOLS } from "../tools/definitions.ts";
 import { runTool, type ToolScope } from "../tools/handlers.ts";
+import { StdioLineTransport } from "./stdio-transport.ts";
 
 const READ_ONLY = new Set(["context_search", "context_get", "context_stats"]);
 
@@ -105,14 +105,12 @@ export function createMcpServer(o: ServeOptions): Server {
 export async function serveMcpStdio(o: ServeOptions): Promise<void> {
   const server = createMcpServer(o);
   o.gateway?.onChange(() => void server.sendToolListChanged().catch(() => {}));
-  const transport = new StdioServerTransport();
+  // Ours, not the SDK's: it answers malformed and oversized frames, and at EOF finishes what it received.
+  const transport = new StdioLineTransport(process.stdin, (text) => void process.stdout.write(text));
   const closed = new Promise<void>((done) => {
     server.onclose = () => done();
   });
   await server.connect(transport);
-  // The client closing our stdin ends the session (the SDK transport does not watch for it).
-  process.stdin.once("end", () => void server.close());
-  process.stdin.once("close", () => void server.close());
   await closed;
 }
 

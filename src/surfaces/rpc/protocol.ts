@@ -6,7 +6,8 @@ import type { Engine } from "../../engine.ts";
 
 export type EngineMethod = Exclude<keyof Engine, "config" | "close">;
 
-export const ENGINE_METHODS: readonly EngineMethod[] = [
+/** Every method of the engine, served and called over stdio; the check below fails to compile when one is missing. */
+export const ENGINE_METHODS = [
   "capture",
   "search",
   "get",
@@ -16,7 +17,9 @@ export const ENGINE_METHODS: readonly EngineMethod[] = [
   "purge",
   "retention",
   "readcache",
-];
+] as const satisfies readonly EngineMethod[];
+const allListed: Exclude<EngineMethod, (typeof ENGINE_METHODS)[number]> extends never ? true : never = true;
+void allListed;
 
 export type RpcError = { code: number; message: string; data?: { code?: string } };
 export type RpcResponse = { jsonrpc: "2.0"; id: number | string | null; result?: unknown; error?: RpcError };

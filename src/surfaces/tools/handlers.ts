@@ -1,6 +1,7 @@
 /**
- * What the model-facing tools do, shared by the pi extension and the MCP server. Arguments are
- * checked here; every problem comes back as a message that says what to do next.
+ * What the model-facing tools do, shared by the pi extension and the MCP server: one handler per
+ * tool, its arguments checked once against the tool's spec before it runs. Every problem comes
+ * back as a message that says what to do next.
  */
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
@@ -8,36 +9,19 @@ import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import type { Stats, Tally } from "../../store/stats.ts";
 import { formatBytes, formatCount, parseDuration, parseLineRange } from "../../units.ts";
+import { type Args, checkArguments } from "./arguments.ts";
+import { CONTEXT_GET, CONTEXT_INDEX, CONTEXT_PURGE, CONTEXT_SEARCH, CONTEXT_STATS, type ToolSpec } from "./definitions.ts";
 
 export type ToolScope = { session?: string; project: string };
 export type ToolOutcome = { text: string; isError: boolean; details: Record<string, unknown> };
 
+type Handler = (engine: Engine, args: Args, scope: ToolScope) => Promise<ToolOutcome>;
+
 const MAX_INDEX_FILE = 256 * 1024 * 1024;
 
-type Args = Record<string, unknown>;
-
-function problem(text: string): ToolOutcome {
-  return { text, isError: true, details: {} };
-}
-
-function optString(args: Args, key: string): string | undefined | { bad: string } {
-  const v = args[key];
-  if (v === undefined || v === null || v === "") return undefined;
-  return typeof v === "string" ? v : { bad: `${key} must be a string` };
-}
-
-function optInt(args: Args, key: string, min: number, max: number): number | undefined | { bad: string } {
-  const v = args[key];
-  if (v === undefined || v === null) return undefined;
-  const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : v;
-  if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max)
-    return { bad: `${key} must be a whole number from ${min} to ${max}` };
-  return n;
-}
-
-function isBad(v: unknown): v is { bad: string } {
-  return typeof v === "object" && v !== null && "bad" in v;
-}
+const problem = (text: string): ToolOutcome => ({ text, isError: true, details: {} });
+const str = (v: unknown) => (typeof v === "string" ? v : undefined);
+const num = (v: unknown) => (typeof v === "number" ? v : undefined);
 
 function tallyLine(name: string, t: Tally): string {
   return (
@@ -56,119 +40,98 @@ export function formatStatsBrief(session: Stats | null, all: Stats): string {
   return lines.join("\n");
 }
 
-export async function runTool(engine: Engine, name: string, args: Args, scope: ToolScope): Promise<ToolOutcome> {
-  try {
-    switch (name) {
-      case "context_search": {
-        const query = optString(args, "query");
-        const source = optString(args, "source");
-        const tool = optString(args, "tool");
-        const limit = optInt(args, "limit", 1, 20);
-        if (query === undefined) return problem("context_search needs a query: 2-4 distinctive words, an identifier or error text.");
-        for (const v of [query, source, tool, limit]) if (isBad(v)) return problem(v.bad);
-        const r = await engine.search({
-          query: query as string,
-          source: source as string | undefined,
-          tool: tool as string | undefined,
-          limit: limit as number | undefined,
-          project: source ? undefined : scope.project,
-        });
-        if (!r.ok) return problem(r.message);
-        return {
-          text: r.text,
-          isError: false,
-          details: {
-            mode: r.mode,
-            hits: r.hits.map((h) => ({ sourceId: h.sourceId, chunk: h.chunk, lineStart: h.lineStart, lineEnd: h.lineEnd })),
-          },
-        };
-      }
-      case "context_get": {
-        const source = optString(args, "source");
-        const lines = optString(args, "lines");
-        const chunk = optInt(args, "chunk", 1, 1_000_000);
-        const around = optInt(args, "around", 0, 200);
-        if (source === undefined) return problem("context_get needs a source id (from a receipt or a search hit), e.g. ctx_ab12cd34.");
-        for (const v of [source, lines, chunk, around]) if (isBad(v)) return problem(v.bad);
-        if (lines !== undefined && chunk !== undefined) return problem("Give either lines or chunk, not both.");
-        const range = typeof lines === "string" ? parseLineRange(lines) : undefined;
-        if (range === null) return problem(`lines must look like "120-180" or "120", got ${JSON.stringify(lines)}.`);
-        const r = await engine.get({
-          source: source as string,
-          lines: range,
-          chunk: chunk as number | undefined,
-          around: around as number | undefined,
-        });
-        if (!r.ok) return problem(r.message);
-        const header = `[${r.sourceId} lines ${r.lineStart}-${r.lineEnd} of ${r.totalLines}]`;
-        const footer = r.truncated ? `\n[cut at the size cap; continue with ${r.next}]` : "";
-        return {
-          text: `${header}\n${r.text}${footer}`,
-          isError: false,
-          details: { sourceId: r.sourceId, lineStart: r.lineStart, lineEnd: r.lineEnd, truncated: r.truncated },
-        };
-      }
-      case "context_stats": {
-        const all = await engine.stats({});
-        const session = scope.session ? await engine.stats({ session: scope.session }) : null;
-        return { text: formatStatsBrief(session, all), isError: false, details: { session: session?.totals ?? null, all: all.totals } };
-      }
-      case "context_purge": {
-        const source = optString(args, "source");
-        const olderThan = optString(args, "older_than");
-        for (const v of [source, olderThan]) if (isBad(v)) return problem(v.bad);
-        const thisSession = args.this_session === true;
-        const olderThanMs = typeof olderThan === "string" ? parseDuration(olderThan) : undefined;
-        if (olderThanMs === null) return problem(`older_than must be an age like 30m, 12h or 7d, got ${JSON.stringify(olderThan)}.`);
-        if (thisSession && !scope.session) return problem("This client has no session id; purge by source or older_than instead.");
-        if (source === undefined && olderThanMs === undefined && !thisSession)
-          return problem("Say what to purge: source, older_than, or this_session: true.");
-        const r = await engine.purge({
-          source: source as string | undefined,
-          olderThanMs,
-          session: thisSession ? scope.session : undefined,
-        });
-        return {
-          text: `Purged ${r.sources} source${r.sources === 1 ? "" : "s"} (${formatBytes(r.bytes)} of stored text freed).`,
-          isError: false,
-          details: { ...r },
-        };
-      }
-      case "context_index": {
-        const path = optString(args, "path");
-        const text = optString(args, "text");
-        const label = optString(args, "label");
-        for (const v of [path, text, label]) if (isBad(v)) return problem(v.bad);
-        if ((path === undefined) === (text === undefined)) return problem("context_index needs exactly one of path or text.");
-        let body = text as string | undefined;
-        let tool = "context_index";
-        if (typeof path === "string") {
-          const full = isAbsolute(path) ? path : resolve(scope.project, path);
-          let size: number;
-          try {
-            size = statSync(full).size;
-          } catch (error) {
-            return problem(`Cannot read ${full}: ${errorMessage(error)}. Give an existing file path.`);
-          }
-          if (size > MAX_INDEX_FILE)
-            return problem(`${full} is ${formatBytes(size)}; files over ${formatBytes(MAX_INDEX_FILE)} are not indexed.`);
-          body = readFileSync(full, "utf8");
-          tool = "file";
-        }
-        const r = await engine.capture({
-          text: body!,
-          tool,
-          force: true,
-          session: scope.session ?? null,
-          project: scope.project,
-          label: (label as string | undefined) ?? (path as string | undefined) ?? null,
-        });
-        if (!r.stored) return problem(`Nothing stored: ${r.reason}.`);
-        return { text: r.receipt, isError: false, details: { sourceId: r.sourceId, bytes: r.bytes, lines: r.lines, chunks: r.chunks } };
-      }
-      default:
-        return problem(`Unknown tool ${name}.`);
+const contextSearch: Handler = async (engine, args, scope) => {
+  const source = str(args.source);
+  const r = await engine.search({ query: str(args.query)!, source, limit: num(args.limit), project: source ? undefined : scope.project });
+  if (!r.ok) return problem(r.message);
+  const hits = r.hits.map((h) => ({ sourceId: h.sourceId, chunk: h.chunk, lineStart: h.lineStart, lineEnd: h.lineEnd }));
+  return { text: r.text, isError: false, details: { mode: r.mode, hits } };
+};
+
+const contextGet: Handler = async (engine, args) => {
+  const lines = str(args.lines);
+  const chunk = num(args.chunk);
+  if (lines !== undefined && chunk !== undefined) return problem("Give either lines or chunk, not both.");
+  const range = lines === undefined ? undefined : parseLineRange(lines);
+  if (range === null) return problem(`lines must look like "120-180" or "120", got ${JSON.stringify(lines)}.`);
+  const r = await engine.get({ source: str(args.source)!, lines: range, chunk, around: num(args.around) });
+  if (!r.ok) return problem(r.message);
+  const header = `[${r.sourceId} lines ${r.lineStart}-${r.lineEnd} of ${r.totalLines}]`;
+  const footer = r.truncated ? `\n[cut at the size cap; continue with ${r.next}]` : "";
+  return {
+    text: `${header}\n${r.text}${footer}`,
+    isError: false,
+    details: { sourceId: r.sourceId, lineStart: r.lineStart, lineEnd: r.lineEnd, truncated: r.truncated },
+  };
+};
+
+const contextStats: Handler = async (engine, _args, scope) => {
+  const all = await engine.stats({});
+  const session = scope.session ? await engine.stats({ session: scope.session }) : null;
+  return { text: formatStatsBrief(session, all), isError: false, details: { session: session?.totals ?? null, all: all.totals } };
+};
+
+const contextPurge: Handler = async (engine, args, scope) => {
+  const source = str(args.source);
+  const olderThan = str(args.older_than);
+  const thisSession = args.this_session === true;
+  const olderThanMs = olderThan === undefined ? undefined : parseDuration(olderThan);
+  if (olderThanMs === null) return problem(`older_than must be an age like 30m, 12h or 7d, got ${JSON.stringify(olderThan)}.`);
+  if (thisSession && !scope.session) return problem("This client has no session id; purge by source or older_than instead.");
+  if (source === undefined && olderThanMs === undefined && !thisSession)
+    return problem("Say what to purge: source, older_than, or this_session: true.");
+  const r = await engine.purge({ source, olderThanMs, session: thisSession ? scope.session : undefined });
+  return {
+    text: `Purged ${r.sources} source${r.sources === 1 ? "" : "s"} (${formatBytes(r.bytes)} of stored text freed).`,
+    isError: false,
+    details: { ...r },
+  };
+};
+
+const contextIndex: Handler = async (engine, args, scope) => {
+  const path = str(args.path);
+  const given = str(args.text);
+  if ((path === undefined) === (given === undefined)) return problem("context_index needs exactly one of path or text.");
+  let text = given;
+  if (path !== undefined) {
+    const full = isAbsolute(path) ? path : resolve(scope.project, path);
+    let size: number;
+    try {
+      size = statSync(full).size;
+    } catch (error) {
+      return problem(`Cannot read ${full}: ${errorMessage(error)}. Give an existing file path.`);
     }
+    if (size > MAX_INDEX_FILE)
+      return problem(`${full} is ${formatBytes(size)}; files over ${formatBytes(MAX_INDEX_FILE)} are not indexed.`);
+    text = readFileSync(full, "utf8");
+  }
+  const r = await engine.capture({
+    text: text!,
+    tool: path !== undefined ? "file" : "context_index",
+    force: true,
+    session: scope.session ?? null,
+    project: scope.project,
+    label: str(args.label) ?? path ?? null,
+  });
+  if (!r.stored) return problem(`Nothing stored: ${r.reason}.`);
+  return { text: r.receipt, isError: false, details: { sourceId: r.sourceId, bytes: r.bytes, lines: r.lines, chunks: r.chunks } };
+};
+
+const TOOLS: Record<string, { spec: ToolSpec; handler: Handler }> = {
+  [CONTEXT_SEARCH.name]: { spec: CONTEXT_SEARCH, handler: contextSearch },
+  [CONTEXT_GET.name]: { spec: CONTEXT_GET, handler: contextGet },
+  [CONTEXT_STATS.name]: { spec: CONTEXT_STATS, handler: contextStats },
+  [CONTEXT_PURGE.name]: { spec: CONTEXT_PURGE, handler: contextPurge },
+  [CONTEXT_INDEX.name]: { spec: CONTEXT_INDEX, handler: contextIndex },
+};
+
+export async function runTool(engine: Engine, name: string, raw: Record<string, unknown>, scope: ToolScope): Promise<ToolOutcome> {
+  const tool = TOOLS[name];
+  if (!tool) return problem(`Unknown tool ${name}. Tools: ${Object.keys(TOOLS).join(", ")}.`);
+  const checked = checkArguments(tool.spec, raw);
+  if (!checked.ok) return problem(checked.message);
+  try {
+    return await tool.handler(engine, checked.args, scope);
   } catch (error) {
     return problem(`pi-sidecar could not run ${name}: ${errorMessage(error)}`);
   }

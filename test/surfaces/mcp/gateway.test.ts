@@ -9,7 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { agentWith, registryServers, testServer } from "../../gateway/servers.ts";
-import { cleanupTempDirs, ROOT, tempDir } from "../../helpers.ts";
+import { cleanupTempDirs, ROOT, tempDir, waitFor } from "../../helpers.ts";
 
 afterAll(cleanupTempDirs);
 const BIN = join(ROOT, "dist/pi-sidecar");
@@ -50,7 +50,7 @@ describe("pi-sidecar mcp as a gateway", () => {
       expect(before.find((t) => t.name === "filesystem__list_directory")!.description).toContain("(path: string)");
       const r = await client.callTool({ name: "filesystem__list_directory", arguments: { path: files } });
       expect(textOf(r)).toContain("[FILE] a.txt");
-      for (let i = 0; i < 50 && changed === 0; i++) await Bun.sleep(20);
+      await waitFor(() => changed > 0, "tools/list_changed");
       expect(changed).toBe(1);
       const after = (await client.listTools()).tools;
       expect(Object.keys(after.find((t) => t.name === "filesystem__list_directory")!.inputSchema.properties ?? {})).toEqual(["path"]);

@@ -73,8 +73,8 @@ describe("pi-sidecar mcp (stdio)", () => {
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "context_index", arguments: { text: noisyLog(500, 1) } } },
       { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "context_search", arguments: { query: '"((NEAR' } } },
     ];
+    // As a real client does: the last request, then stdin closes at once; every request is still answered.
     for (const f of frames) proc.stdin.write(`${JSON.stringify(f)}\n`);
-    await Bun.sleep(1500);
     proc.stdin.end();
     const out = await new Response(proc.stdout).text();
     const err = await new Response(proc.stderr).text();
@@ -84,6 +84,57 @@ describe("pi-sidecar mcp (stdio)", () => {
     for (const l of lines) expect(JSON.parse(l).jsonrpc).toBe("2.0");
     expect(err).toContain("PI_SIDECAR_THRESHOLD_LINES"); // the config warning went to stderr
   });
+});
+
+describe("pi-sidecar mcp (stdio): hostile frames", () => {
+  test("every malformed frame gets its JSON-RPC error, an oversized one an error naming the limit, and the server keeps serving", async () => {
+    const proc = Bun.spawn([BUN, join(ROOT, "src/main.ts"), "mcp", "--no-servers"], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { HOME: tempDir(), PATH: process.env.PATH ?? "" },
+    });
+    const hostile: [string, number][] = [
+      ["not json", -32700],
+      ['{"jsonrpc": "2.0", "id": 1, "method": "ping"', -32700],
+      ["[]", -32600],
+      ['[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]', -32600],
+      ["42", -32600],
+      ['"ping"', -32600],
+      ["null", -32600],
+      ['{"jsonrpc": "1.0", "id": 2, "method": "ping"}', -32600],
+      ['{"id": 3, "method": "ping"}', -32600],
+      ['{"jsonrpc": "2.0", "id": null, "method": "ping"}', -32600],
+      ['{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}', -32600],
+      ['{"jsonrpc": "2.0", "id": {}, "method": "ping"}', -32600],
+      ['{"jsonrpc": "2.0", "id": 4, "method": 7}', -32600],
+      ['{"jsonrpc": "2.0", "id": 5}', -32600],
+      ['{"jsonrpc": "2.0", "id": 6, "method": "ping", "params": "x"}', -32600],
+    ];
+    const init = {
+      jsonrpc: "2.0",
+      id: 100,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
+    proc.stdin.write(`${JSON.stringify(init)}\n`);
+    for (const [frame] of hostile) proc.stdin.write(`${frame}\n`);
+    proc.stdin.write(`{"jsonrpc": "2.0", "id": 200, "method": "ping", "pad": "${"x".repeat(11 * 1024 * 1024)}"}\n`);
+    proc.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 300, method: "ping" })}\n`);
+    proc.stdin.end();
+    const out = await new Response(proc.stdout).text();
+    expect(await proc.exited).toBe(0);
+    const replies = out
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    const errors = replies.filter((r) => r.error);
+    expect(errors.map((r) => r.error.code)).toEqual([...hostile.map(([, code]) => code), -32600]);
+    expect(errors.at(-1).error.message).toContain("10.0 MiB");
+    for (const r of errors) expect(r.id === null || typeof r.id === "number").toBe(true);
+    expect(replies.find((r) => r.id === 100)?.result?.serverInfo?.name).toBe("pi-sidecar");
+    expect(replies.find((r) => r.id === 300)?.result).toEqual({});
+  }, 60_000);
 });
 
 describe("MCP conformance suite (@modelcontextprotocol/conformance)", () => {
