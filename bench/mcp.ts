@@ -15,7 +15,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { createCatalogCache } from "../src/gateway/catalog-cache.ts";
 import type { ExposedTool } from "../src/gateway/exposed-tools.ts";
 import { createGateway, type Gateway } from "../src/gateway/gateway.ts";
-import { loadServerConfigs, type ServerMode } from "../src/gateway/server-config.ts";
+import { loadServerConfigs } from "../src/gateway/server-config.ts";
+import type { ServerMode } from "../src/gateway/server-spec.ts";
 import { createMcpState } from "../src/gateway/state.ts";
 import { countTokens } from "../src/tokens/count.ts";
 import { median, percentile } from "./stats-math.ts";

@@ -76,6 +76,15 @@ export function alive(pid: number): boolean {
   }
 }
 
+/**
+ * A random seed for one test, printed so a failure can be replayed: TEST_SEED=<n> fixes it.
+ */
+export function testSeed(label: string): number {
+  const seed = process.env.TEST_SEED ? Number(process.env.TEST_SEED) : Date.now() % 100_000;
+  console.log(`seed for ${label}: ${seed} (replay with TEST_SEED=${seed})`);
+  return seed;
+}
+
 /** Seeded PRNG (mulberry32): tests are random but reproducible from the printed seed. */
 export function rng(seed: number): () => number {
   let a = seed >>> 0;

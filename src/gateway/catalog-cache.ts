@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { readJson, writeJsonAtomic } from "./json-file.ts";
-import type { ServerSpec } from "./server-config.ts";
+import type { ServerSpec } from "./server-spec.ts";
 import { sidecarDir } from "./state.ts";
 
 export type CatalogEntry = { server: string; fingerprint: string; listedAt: number; tools: Tool[] };

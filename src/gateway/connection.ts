@@ -17,7 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AppError, errorMessage } from "../errors.ts";
 import { VERSION } from "../version.ts";
-import type { ServerSpec } from "./server-config.ts";
+import type { ServerSpec } from "./server-spec.ts";
 
 export type ConnectionStatus = "idle" | "connecting" | "ready" | "crashed" | "failed";
 

@@ -25,8 +25,8 @@ import {
 } from "./exposed-tools.ts";
 import { type Audience, type GatewayFailure, PI_MODEL, phrase } from "./phrasing.ts";
 import { inlineRefs, type JsonSchema } from "./schema.ts";
-import type { ServerConfigLoad, ServerSpec } from "./server-config.ts";
 import { createServerPool, type GatewaySettings, type ServerStatus } from "./server-pool.ts";
+import type { ServerConfigLoad, ServerSpec } from "./server-spec.ts";
 import type { McpState } from "./state.ts";
 import { listRefs, resolveTool } from "./tool-resolver.ts";
 import { describeRef, searchTools } from "./tool-search.ts";

@@ -9,7 +9,7 @@ import { globMatch } from "../glob.ts";
 import type { CatalogCache } from "./catalog-cache.ts";
 import { ServerConnection } from "./connection.ts";
 import { type GatewayFailure, gatewayFail } from "./phrasing.ts";
-import type { ServerConfigLoad, ServerMode, ServerSpec } from "./server-config.ts";
+import type { ServerConfigLoad, ServerMode, ServerSpec } from "./server-spec.ts";
 import type { McpState } from "./state.ts";
 
 export type GatewaySettings = { mode: ServerMode; force: ServerMode | null; requestTimeoutMs: number };

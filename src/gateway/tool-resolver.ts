@@ -5,8 +5,8 @@
 import type { Result } from "../errors.ts";
 import { exposedName } from "./exposed-tools.ts";
 import { type GatewayFailure, gatewayFail } from "./phrasing.ts";
-import type { ServerSpec } from "./server-config.ts";
 import type { ServerPool } from "./server-pool.ts";
+import type { ServerSpec } from "./server-spec.ts";
 import { describeRef, searchTools, type ToolRef } from "./tool-search.ts";
 
 export type ToolTarget = { spec: ServerSpec; tool: string };

@@ -5,7 +5,7 @@
  * `unchanged_range` needs the same lines trusted in an earlier version and identical now.
  */
 import { sha256 } from "../hash.ts";
-import { countLines } from "../store/chunk.ts";
+import { countLines } from "../text.ts";
 import { diffWorthIt, tooBigToDiff, unifiedPatch } from "./diff.ts";
 import type { ObjectStore } from "./objects.ts";
 import { covers, type Range } from "./ranges.ts";

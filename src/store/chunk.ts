@@ -6,37 +6,11 @@
  * or before a markdown heading, so paragraphs and sections stay whole.
  */
 
+import { isAscii, utf8Length } from "../text.ts";
+
 export type RawChunk = { lineStart: number; lineEnd: number; text: string };
 
 const HEADING = /^#{1,6}[ \t]+\S/;
-
-/** UTF-8 byte length of s[from, to). */
-export function utf8Length(s: string, from = 0, to = s.length): number {
-  let bytes = 0;
-  for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < to) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
-}
-
-export function isAscii(s: string): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL on purpose
-  return !/[^\x00-\x7f]/.test(s);
-}
-
-/** Number of lines: newlines, plus one for a last line with no newline. */
-export function countLines(text: string): number {
-  if (text.length === 0) return 0;
-  let n = 0;
-  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
-  return text.endsWith("\n") ? n : n + 1;
-}
 
 /** Splits one over-long line into pieces of at most capBytes. */
 function splitLine(line: string, capBytes: number, ascii: boolean): string[] {

@@ -7,7 +7,7 @@ import { closeSync, openSync, writeSync } from "node:fs";
 import type { EngineDeps } from "../engine-deps.ts";
 import { AppError, errorMessage, fail, type Result } from "../errors.ts";
 import { sha256Stream } from "../hash.ts";
-import { utf8Length } from "./chunk.ts";
+import { utf8Length } from "../text.ts";
 import { type SourceFilter, sourceConditions } from "./source-filter.ts";
 
 export type GetInput = { source: string; chunk?: number; lines?: { from: number; to: number }; around?: number };

@@ -6,7 +6,7 @@
 
 import type { EngineDeps } from "../engine-deps.ts";
 import { fail, type Result } from "../errors.ts";
-import { isAscii } from "./chunk.ts";
+import { isAscii } from "../text.ts";
 import { type HitLine, type Matcher, matchersFor, matchingLines } from "./hit-lines.ts";
 import { isIdentifierLike, parseQuery, quote, substringsAnd, trigramsOf, wordsAnd, wordsOr, wordsPrefixAnd } from "./query.ts";
 import { type SourceFilter, sourceConditions } from "./source-filter.ts";

@@ -16,7 +16,7 @@ import type { Range } from "../../readcache/ranges.ts";
 import { REFRESH_ENTRY, readRecordOf, replay } from "../../readcache/replay.ts";
 import { isSensitiveFile } from "../../readcache/sensitive.ts";
 import { createTrust, type ReadRecord } from "../../readcache/trust.ts";
-import { countLines } from "../../store/chunk.ts";
+import { countLines } from "../../text.ts";
 import { formatCount, parseLineRange } from "../../units.ts";
 
 const IMAGE = new Set([".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".ico", ".svgz"]);

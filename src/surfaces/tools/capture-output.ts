@@ -9,7 +9,7 @@ import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import { absolutePath } from "../../paths.ts";
 import { isSensitiveFile } from "../../readcache/sensitive.ts";
-import { countLines } from "../../store/chunk.ts";
+import { countLines } from "../../text.ts";
 import { fallbackResult } from "./fallback.ts";
 
 type Content = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string };

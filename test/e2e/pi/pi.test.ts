@@ -4,13 +4,13 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { cleanupTempDirs, ROOT, tempDir } from "../../helpers.ts";
+import { cleanupTempDirs, ROOT, tempDir, testSeed } from "../../helpers.ts";
 import { agentDir, PI_CLI, RUNTIMES, type Runtime, runPi, toolCallsOf, toolResultsOf, writeScript } from "./harness.ts";
 import { noisyLog, SCENARIOS, type Scenario } from "./scenarios.ts";
 
 afterAll(cleanupTempDirs);
 
-function play(s: Scenario, runtime: Runtime, control: boolean, seed = Date.now() % 100_000) {
+function play(s: Scenario, runtime: Runtime, control: boolean, seed = testSeed(`${s.name} on ${runtime}`)) {
   const cwd = tempDir("pi-cwd-");
   const expected = s.setup(cwd, seed);
   const run = runPi({

@@ -1,0 +1,98 @@
+/**
+ * The shape of src/, checked: no import cycles, no subsystem reaching into a sibling's files (what
+ * spans subsystems goes through the engine and maintenance.ts), surfaces never touch SQLite, and
+ * no file grows past 400 lines. Each rule says, when it fails, which import or file breaks it.
+ */
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { Glob } from "bun";
+import { ROOT } from "./helpers.ts";
+
+const SRC = join(ROOT, "src");
+/** Folders that hold one subsystem each; they may use shared infrastructure but not each other. */
+const SUBSYSTEMS = ["store", "readcache", "gateway", "kota", "prune", "memory"];
+/** Shared by every subsystem. */
+const INFRASTRUCTURE = ["db", "redact", "tokens"];
+
+const files = [...new Glob("**/*.ts").scanSync({ cwd: SRC })].map((f) => join(SRC, f));
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, "utf8");
+  const specs = [
+    ...text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^;]*?from\s*["']([^"']+)["']/g),
+    ...text.matchAll(/import\(\s*["']([^"']+)["']\s*\)/g),
+  ];
+  return specs.map((m) => m[1]!);
+}
+
+const rel = (file: string) => relative(SRC, file);
+const folderOf = (file: string) => (rel(file).includes("/") ? rel(file).split("/")[0]! : "");
+
+const graph = new Map<string, string[]>(
+  files.map((f) => [
+    f,
+    importsOf(f)
+      .filter((s) => s.startsWith("."))
+      .map((s) => resolve(dirname(f), s))
+      .filter((t) => t.endsWith(".ts")),
+  ]),
+);
+
+describe("architecture", () => {
+  test("no import cycles", () => {
+    const cycles: string[] = [];
+    const state = new Map<string, "open" | "done">();
+    const stack: string[] = [];
+    const visit = (f: string) => {
+      state.set(f, "open");
+      stack.push(f);
+      for (const t of graph.get(f) ?? []) {
+        if (state.get(t) === "open") cycles.push([...stack.slice(stack.indexOf(t)), t].map(rel).join(" -> "));
+        else if (!state.has(t)) visit(t);
+      }
+      stack.pop();
+      state.set(f, "done");
+    };
+    for (const f of files) if (!state.has(f)) visit(f);
+    expect(cycles).toEqual([]);
+  });
+
+  test("a subsystem never imports another subsystem's files", () => {
+    const crossings: string[] = [];
+    for (const [f, targets] of graph) {
+      const from = folderOf(f);
+      if (!SUBSYSTEMS.includes(from)) continue;
+      for (const t of targets) {
+        const to = folderOf(t);
+        if (to !== from && (SUBSYSTEMS.includes(to) || to === "surfaces")) crossings.push(`${rel(f)} imports ${rel(t)}`);
+      }
+    }
+    expect(crossings).toEqual([]);
+  });
+
+  test("infrastructure (db, redact, tokens) depends on no subsystem or surface", () => {
+    const crossings: string[] = [];
+    for (const [f, targets] of graph) {
+      if (!INFRASTRUCTURE.includes(folderOf(f))) continue;
+      for (const t of targets) if ([...SUBSYSTEMS, "surfaces"].includes(folderOf(t))) crossings.push(`${rel(f)} imports ${rel(t)}`);
+    }
+    expect(crossings).toEqual([]);
+  });
+
+  test("surfaces never touch SQLite: they go through the engine", () => {
+    const touching = files
+      .filter((f) => folderOf(f) === "surfaces")
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((s) => s === "bun:sqlite" || /\/db\//.test(s))
+          .map((s) => `${rel(f)} imports ${s}`),
+      );
+    expect(touching).toEqual([]);
+  });
+
+  test("no file over 400 lines (split it by concept)", () => {
+    const long = files.map((f) => ({ f: rel(f), n: readFileSync(f, "utf8").split("\n").length })).filter((x) => x.n > 400);
+    expect(long).toEqual([]);
+  });
+});
