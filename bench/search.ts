@@ -13,7 +13,7 @@
 import { defaultConfig } from "../src/config.ts";
 import { type Db, openDatabase } from "../src/db/open.ts";
 import { createEngine, type Engine } from "../src/engine.ts";
-import { parseQuery, substringsAnd, wordsAnd } from "../src/store/query.ts";
+import { parseQuery, substringsAnd, wordsAnd } from "../src/store/search/query.ts";
 import { type BenchQuery, QUERY_KINDS, WARM_UP } from "./queries.ts";
 import { log, timeAsync, timeSync } from "./timing.ts";
 

@@ -2,6 +2,7 @@
  * The one typed interface every surface uses. A surface never touches SQLite; a capability
  * never knows which surface called it. Methods are async so an RPC client can stand in.
  */
+import { type Background, inlineBackground, workerBackground } from "./background.ts";
 import type { Config } from "./config.ts";
 import { type Db, openDatabase } from "./db/open.ts";
 import type { EngineDeps } from "./engine-deps.ts";
@@ -11,13 +12,13 @@ import type { DecideInput, Decision } from "./readcache/decide.ts";
 import { readWithCache } from "./readcache/read.ts";
 import { type CaptureInput, type CaptureResult, capture } from "./store/capture.ts";
 import { exportSource, type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./store/get.ts";
+import { hasUnindexed, type SettleResult } from "./store/index-queue.ts";
 import { CLI_CALLS, type NextCalls } from "./store/next-calls.ts";
 import type { PurgeFilter, PurgeResult } from "./store/purge.ts";
 import { createRetrievalLog } from "./store/retrieval-log.ts";
-import { type SearchAnswer, type SearchInput, search } from "./store/search.ts";
+import { type SearchAnswer, type SearchInput, search } from "./store/search/search.ts";
 import type { SourceFilter } from "./store/source-filter.ts";
 import { getStats, type Stats, type StatsFilter } from "./store/stats.ts";
-import { type TokenCounter, workerTokenCounter } from "./tokens/counter.ts";
 
 export type { SourceFilter } from "./store/source-filter.ts";
 
@@ -33,6 +34,8 @@ export type Engine = {
   retention(): Promise<PurgeResult>;
   /** The read cache's decision for one read (objects live in this database). */
   readcache(input: DecideInput): Promise<Decision>;
+  /** Finishes queued indexing and token counting now (stats do this themselves). */
+  settle(): Promise<SettleResult>;
   close(): Promise<void>;
 };
 
@@ -43,7 +46,11 @@ export type EngineOptions = {
   now?: () => number;
   /** How receipts and hits phrase the next call: CLI commands or tool calls. */
   calls?: NextCalls;
-  tokens?: TokenCounter;
+  /**
+   * Where indexing and token counting run: a worker thread (long-lived hosts: pi, serve, mcp),
+   * or inline (one-shot commands, which finish the work before they exit).
+   */
+  background?: "worker" | "inline";
   /** Inside a host's process (pi on Bun): wait for other writers with async retries, not in SQLite. */
   busyTimeoutMs?: number;
 };
@@ -58,17 +65,27 @@ function serial() {
   };
 }
 
+type Opened = EngineDeps & { background: Background };
+
 export function createEngine(options: EngineOptions): Engine {
   const { config } = options;
-  let db = options.db ?? null;
-  let deps: EngineDeps | null = null;
-  const tokens = options.tokens ?? workerTokenCounter();
-  const store = (): EngineDeps => {
-    if (!deps) {
-      db ??= openDatabase(config.db, { busyTimeoutMs: options.busyTimeoutMs });
-      deps = { db, config, now: options.now ?? Date.now, calls: options.calls ?? CLI_CALLS, tokens, retrievals: createRetrievalLog(db) };
+  let opened: Opened | null = null;
+  const store = (): Opened => {
+    if (!opened) {
+      const db = options.db ?? openDatabase(config.db, { busyTimeoutMs: options.busyTimeoutMs });
+      const now = options.now ?? Date.now;
+      const background = options.background === "inline" ? inlineBackground(db) : workerBackground(db, config.db);
+      opened = {
+        db,
+        config,
+        now,
+        calls: options.calls ?? CLI_CALLS,
+        tokens: background,
+        background,
+        retrievals: createRetrievalLog(db, now),
+      };
     }
-    return deps;
+    return opened;
   };
   const one = serial();
   // Retrieval accounting is written a second after a search or get, or at once when stats are read.
@@ -76,42 +93,61 @@ export function createEngine(options: EngineOptions): Engine {
   const flush = async () => {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = null;
-    await deps?.retrievals.flushAsync();
+    await opened?.retrievals.flushAsync();
   };
   const later = <T>(result: T): T => {
-    if (!flushTimer && deps && deps.retrievals.pending() > 0) {
+    if (!flushTimer && opened && opened.retrievals.pending() > 0) {
       flushTimer = setTimeout(() => void one(flush), 1000);
       flushTimer.unref?.();
     }
     return result;
   };
-  /** Retention runs after writes, when it is due (see maintenance.ts). */
+  /** Indexes what captures queued, before anything reads the indexes. */
+  const indexed = async () => {
+    const s = store();
+    if (hasUnindexed(s.db)) await s.background.settle(true);
+  };
+  /** After a write: retention when due, and the queued work started in the background. */
   const afterWrite = <T>(result: T): T => {
-    maybeRunMaintenance(store());
+    const s = store();
+    maybeRunMaintenance(s);
+    if (options.background !== "inline") void s.background.settle().catch(() => {});
     return result;
   };
   return {
     config,
     capture: (input) => one(async () => afterWrite(await capture(store(), input))),
-    search: (input) => one(() => later(search(store(), input))),
+    search: (input) =>
+      one(async () => {
+        await indexed();
+        return later(search(store(), input));
+      }),
     get: (input) => one(() => later(get(store(), input))),
     exportSource: (id, out, overwrite) => one(() => exportSource(store(), id, out, overwrite)),
     list: (filter, limit) => one(() => listSources(store(), filter, limit)),
     stats: (filter) =>
       one(async () => {
         await flush();
+        await store().background.settle();
         return getStats(store(), filter);
       }),
     purge: (filter) => one(() => purgeAll(store(), filter)),
     retention: () => one(() => runMaintenance(store())),
     readcache: (input) => one(async () => afterWrite(await readWithCache(store(), input))),
-    close: () =>
+    settle: () =>
       one(async () => {
         await flush();
-        tokens.close();
-        db?.close();
-        db = null;
-        deps = null;
+        return store().background.settle();
+      }),
+    close: () =>
+      one(async () => {
+        if (!opened) return;
+        await flush();
+        // A one-shot command finishes the queued work before it exits; a host leaves it for the next process.
+        if (options.background === "inline") await opened.background.settle();
+        opened.background.close();
+        if (!options.db) opened.db.close();
+        opened = null;
       }),
   };
 }

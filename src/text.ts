@@ -27,3 +27,15 @@ export function countLines(text: string): number {
   for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
   return text.endsWith("\n") ? n : n + 1;
 }
+
+/**
+ * Terminal escape sequences (colours, cursor moves, hyperlinks) removed: a model reads them as
+ * noise, and they split words ("\x1b[0mCannot" is not the word "Cannot"). Linear: each pattern
+ * is a fixed prefix and one bounded class run.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ESC and BEL are what this removes
+const ANSI = /\x1b\[[0-9;:?<=>]{0,64}[ -\/]{0,8}[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)|\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\-_0-9=>]/g;
+
+export function stripAnsi(text: string): string {
+  return text.includes("\x1b") ? text.replace(ANSI, "") : text;
+}

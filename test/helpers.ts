@@ -5,8 +5,11 @@ import { type Config, defaultConfig } from "../src/config.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { createEngine, type Engine } from "../src/engine.ts";
 import type { EngineDeps } from "../src/engine-deps.ts";
+import { type CaptureInput, type CaptureResult, capture } from "../src/store/capture.ts";
+import { settle } from "../src/store/index-queue.ts";
 import { CLI_CALLS } from "../src/store/next-calls.ts";
 import { createRetrievalLog } from "../src/store/retrieval-log.ts";
+import { countTokens } from "../src/tokens/count.ts";
 import { inlineTokenCounter } from "../src/tokens/counter.ts";
 
 export const ROOT = join(import.meta.dir, "..");
@@ -31,6 +34,18 @@ export function testConfig(dbPath: string, patch: (c: Config) => void = () => {}
   return config;
 }
 
+/** What the engine does after a write: queued indexing and token counting, finished (inline here). */
+export function settleStore(store: EngineDeps) {
+  return settle(store.db, (texts) => texts.reduce((n, t) => n + countTokens(t), 0));
+}
+
+/** A capture as the engine completes it: stored, then indexed and counted. */
+export async function captureIndexed(store: EngineDeps, input: CaptureInput): Promise<CaptureResult> {
+  const r = await capture(store, input);
+  await settleStore(store);
+  return r;
+}
+
 /** A real store on a real SQLite file in a temp dir, with a controllable clock. */
 export function testStore(patch?: (c: Config) => void): EngineDeps & { clock: { t: number }; path: string } {
   const path = join(tempDir(), "sidecar.db");
@@ -43,7 +58,7 @@ export function testStore(patch?: (c: Config) => void): EngineDeps & { clock: { 
     now: () => clock.t,
     calls: CLI_CALLS,
     tokens: inlineTokenCounter(),
-    retrievals: createRetrievalLog(db, true),
+    retrievals: createRetrievalLog(db, () => clock.t, true),
     clock,
     path,
   };

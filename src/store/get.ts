@@ -143,7 +143,8 @@ export function get(deps: EngineDeps, input: GetInput): Result<GetAnswer> {
       next = deps.calls.chunk(src.handle, holding.ordinal);
     }
   }
-  deps.retrievals.add([{ sourceId: src.handle, text: cutText }]);
+  const asked = input.chunk !== undefined ? `chunk ${input.chunk}` : input.lines ? `lines ${input.lines.from}-${input.lines.to}` : "start";
+  deps.retrievals.add({ kind: "get", query: asked, mode: null, hits: 1, parts: [{ sourceId: src.handle, text: cutText }] });
   return {
     ok: true,
     sourceId: src.handle,

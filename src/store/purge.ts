@@ -19,14 +19,17 @@ export function deleteSources(db: Db, sourceIds: number[]): PurgeResult {
   if (sourceIds.length === 0) return { sources: 0, blobs: 0, bytes: 0 };
   return immediate(db, () => {
     const blobIds = new Set<number>();
-    const getBlob = db.query<{ blob_id: number }, [number]>("SELECT blob_id FROM sources WHERE id = ?");
+    const getBlob = db.query<{ blob_id: number; handle: string }, [number]>("SELECT blob_id, handle FROM sources WHERE id = ?");
     const del = db.query("DELETE FROM sources WHERE id = ?");
+    // Copies of its text waiting in the retrieval log go with it.
+    const copies = db.query("UPDATE retrieval_parts SET text = NULL WHERE source = ? AND text IS NOT NULL");
     let sources = 0;
     for (const id of sourceIds) {
       const row = getBlob.get(id);
       if (!row) continue;
       blobIds.add(row.blob_id);
       del.run(id);
+      copies.run(row.handle);
       sources++;
     }
     let blobs = 0;
@@ -50,10 +53,13 @@ function deleteAll(db: Db): PurgeResult {
     const blobs = db.query<{ blobs: number; bytes: number }, []>("SELECT count(*) AS blobs, total(bytes) AS bytes FROM blobs").get()!;
     db.exec("INSERT INTO meta (key, value) VALUES ('bulk_delete', '1')");
     db.exec("INSERT INTO chunks_words (chunks_words) VALUES ('delete-all')");
-    db.exec("INSERT INTO chunks_trigrams (chunks_trigrams) VALUES ('delete-all')");
+    db.exec("INSERT INTO chunk_idents (chunk_idents) VALUES ('delete-all')");
     db.exec("DELETE FROM chunks");
     db.exec("DELETE FROM sources");
     db.exec("DELETE FROM blobs");
+    db.exec("DELETE FROM retrieval_parts");
+    db.exec("DELETE FROM retrievals");
+    db.exec("DELETE FROM vocabulary");
     db.exec("DELETE FROM meta WHERE key = 'bulk_delete'");
     return { sources: counts.sources, blobs: blobs.blobs, bytes: blobs.bytes };
   });
@@ -66,7 +72,7 @@ function deleteAll(db: Db): PurgeResult {
 export function reclaimSpace(db: Db): void {
   immediate(db, () => {
     db.exec("INSERT INTO chunks_words (chunks_words, rank) VALUES ('merge', -500)");
-    db.exec("INSERT INTO chunks_trigrams (chunks_trigrams, rank) VALUES ('merge', -500)");
+    db.exec("INSERT INTO chunk_idents (chunk_idents, rank) VALUES ('merge', -500)");
   });
   db.exec("PRAGMA incremental_vacuum");
   db.exec("PRAGMA wal_checkpoint(PASSIVE)");

@@ -1,52 +1,63 @@
 /**
- * What searches and gets returned, added to their sources' retrieved bytes and tokens. The
- * engine buffers it and writes it in batches, off the search path (counting tokens and a write
- * transaction per search would be most of a search's time).
+ * What searches and gets returned: one row per answer (query, mode, hits, bytes) and one part
+ * per source it drew from, with the text kept until its tokens are counted (index-queue.ts
+ * counts them later, off the answer's path, and adds them to the source's retrieved tokens).
+ * Long-lived engines buffer answers and write them in batches; `flush` writes them now.
  */
 import { type Db, immediate, immediateAsync } from "../db/open.ts";
-import { countTokens } from "../tokens/count.ts";
 
 export type RetrievalPart = { sourceId: string; text: string };
 
-/**
- * What searches and gets returned, to be added to their sources' retrieved bytes and tokens.
- * The engine buffers it and writes it in batches, off the search path (counting tokens and a
- * write transaction per search would be most of a search's time); `flush` writes it now.
- */
+export type Retrieval = {
+  kind: "search" | "get";
+  query: string | null;
+  mode: string | null;
+  session?: string | null;
+  hits: number;
+  /** Text shared by the whole answer (its summary line): charged to the first source. */
+  shared?: string;
+  parts: RetrievalPart[];
+};
+
 export type RetrievalLog = {
-  add(parts: RetrievalPart[], shared?: string): void;
-  /** Writes what is buffered now (waits for the write lock in SQLite: for tests and one-shot tools). */
+  add(r: Retrieval): void;
+  /** Writes what is buffered now (waits for the write lock in SQLite: for one-shot tools). */
   flush(): void;
   /** The same, waiting for the write lock with async retries (inside a host's event loop). */
   flushAsync(): Promise<void>;
   pending(): number;
 };
 
-export function createRetrievalLog(db: Db, immediately = false): RetrievalLog {
-  let buffer: { sourceId: string; text: string }[] = [];
-  /** Takes the buffer and returns the writes to make, tokens already counted. */
-  const take = () => {
-    const totals = new Map<string, { bytes: number; tokens: number; calls: number }>();
-    for (const { sourceId, text } of buffer) {
-      const t = totals.get(sourceId) ?? { bytes: 0, tokens: 0, calls: 0 };
-      t.bytes += Buffer.byteLength(text) + 1;
-      t.tokens += countTokens(text);
-      t.calls += 1;
-      totals.set(sourceId, t);
-    }
-    buffer = [];
-    const update = db.query(
-      "UPDATE sources SET retrieved_bytes = retrieved_bytes + ?, retrieved_tokens = retrieved_tokens + ?, retrievals = retrievals + ? WHERE handle = ?",
+export function createRetrievalLog(db: Db, now: () => number, immediately = false): RetrievalLog {
+  let buffer: (Retrieval & { at: number })[] = [];
+  const write = (batch: typeof buffer) => {
+    const row = db.query(
+      "INSERT INTO retrievals (at, kind, query, mode, session, hits, bytes, first_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
-    return () => {
-      for (const [id, t] of totals) update.run(t.bytes, t.tokens, t.calls, id);
-    };
+    const part = db.query("INSERT INTO retrieval_parts (retrieval_id, source, bytes, text) VALUES (?, ?, ?, ?)");
+    const counted = db.query("UPDATE sources SET retrieved_bytes = retrieved_bytes + ?, retrievals = retrievals + 1 WHERE handle = ?");
+    for (const r of batch) {
+      const texts = r.parts.map((p, i) => (i === 0 && r.shared ? `${r.shared}\n${p.text}` : p.text));
+      const bytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t) + 1, 0);
+      const id = Number(
+        row.run(r.at, r.kind, r.query, r.mode, r.session ?? null, r.hits, bytes, r.parts[0]?.sourceId ?? null).lastInsertRowid,
+      );
+      r.parts.forEach((p, i) => {
+        const b = Buffer.byteLength(texts[i]!) + 1;
+        part.run(id, p.sourceId, b, texts[i]!);
+        counted.run(b, p.sourceId);
+      });
+    }
+  };
+  const take = () => {
+    const batch = buffer;
+    buffer = [];
+    return () => write(batch);
   };
   const log: RetrievalLog = {
-    add(parts, shared = "") {
-      // Text shared by the whole answer (its summary line) is charged to the first source.
-      for (const [i, p] of parts.entries())
-        buffer.push({ sourceId: p.sourceId, text: i === 0 && shared ? `${shared}\n${p.text}` : p.text });
+    add(r) {
+      if (r.parts.length === 0) return;
+      buffer.push({ ...r, at: now() });
       if (immediately) log.flush();
     },
     flush() {
@@ -54,8 +65,8 @@ export function createRetrievalLog(db: Db, immediately = false): RetrievalLog {
     },
     async flushAsync() {
       if (buffer.length === 0) return;
-      const write = take();
-      await immediateAsync(db, async () => write());
+      const run = take();
+      await immediateAsync(db, async () => run());
     },
     pending: () => buffer.length,
   };

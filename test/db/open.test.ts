@@ -90,7 +90,7 @@ describe("several processes on one database", () => {
     expect(db.query("SELECT count(*) AS n FROM sources").get()).toEqual({ n: workers * each });
     expect(db.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
     db.exec("INSERT INTO chunks_words (chunks_words) VALUES ('integrity-check')");
-    db.exec("INSERT INTO chunks_trigrams (chunks_trigrams) VALUES ('integrity-check')");
+    db.exec("INSERT INTO chunk_idents (chunk_idents) VALUES ('integrity-check')");
     // Every worker's last capture is searchable.
     for (let w = 0; w < workers; w++) {
       expect(db.query("SELECT count(*) AS n FROM chunks_words WHERE chunks_words MATCH ?").get(`"worker${w}marker${each - 1}"`)).toEqual({

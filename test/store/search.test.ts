@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { capture } from "../../src/store/capture.ts";
-import { type SearchAnswer, search } from "../../src/store/search.ts";
-import { cleanupTempDirs, noisyLog, rng, testStore } from "../helpers.ts";
+import { type SearchAnswer, search } from "../../src/store/search/search.ts";
+import { captureIndexed, settleStore, cleanupTempDirs, noisyLog, rng, testStore } from "../helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -15,7 +15,7 @@ async function seeded() {
   const uuid = crypto.randomUUID();
   const line = 500 + Math.floor(Math.random() * 400);
   const log = noisyLog(1400, Date.now() % 1000, { line, text: `2026-11-22T08:00:00Z [w3] deploy check TARGET_VALUE=${uuid} status=ok` });
-  const r = await capture(store, { text: log, tool: "bash", session: "s1", project: "/proj" });
+  const r = await captureIndexed(store, { text: log, tool: "bash", session: "s1", project: "/proj" });
   if (!r.stored) throw new Error("not stored");
   return { store, uuid, line, sourceId: r.sourceId };
 }
@@ -47,7 +47,7 @@ describe("search", () => {
   test("typos: a misspelled word still finds the line", async () => {
     const store = testStore();
     const log = noisyLog(800, 11, { line: 420, text: "FATAL: the authentication handshake with upstream failed" });
-    await capture(store, { text: log, tool: "bash" });
+    await captureIndexed(store, { text: log, tool: "bash" });
     for (const query of ["authentcation", "handshak upstream", "authetnication"]) {
       const r = ok(search(store, { query }));
       expect(r.hits.length).toBeGreaterThan(0);
@@ -59,14 +59,14 @@ describe("search", () => {
 
   test("stemming: 'failing connections' finds 'connection failed'", async () => {
     const store = testStore();
-    await capture(store, { text: noisyLog(600, 5, { line: 300, text: "worker: connection failed after 3 retries" }), tool: "bash" });
+    await captureIndexed(store, { text: noisyLog(600, 5, { line: 300, text: "worker: connection failed after 3 retries" }), tool: "bash" });
     const r = ok(search(store, { query: "failing connections" }));
     expect(r.hits[0]!.lines.map((l) => l.line)).toContain(300);
   });
 
   test("AND first, OR when no chunk has every word", async () => {
     const store = testStore();
-    await capture(store, { text: noisyLog(600, 9, { line: 100, text: "alpha bravo charlie" }), tool: "bash" });
+    await captureIndexed(store, { text: noisyLog(600, 9, { line: 100, text: "alpha bravo charlie" }), tool: "bash" });
     expect(ok(search(store, { query: "alpha bravo" })).mode).toBe("all words");
     const r = ok(search(store, { query: "alpha zulu" }));
     expect(r.mode).toBe("any word");
@@ -129,13 +129,13 @@ describe("search", () => {
 
   test("filters by source, tool, session and project", async () => {
     const store = testStore();
-    const a = await capture(store, {
+    const a = await captureIndexed(store, {
       text: noisyLog(400, 1, { line: 10, text: "shared marker zebra" }),
       tool: "bash",
       session: "s1",
       project: "/a",
     });
-    const b = await capture(store, {
+    const b = await captureIndexed(store, {
       text: noisyLog(400, 2, { line: 20, text: "shared marker zebra" }),
       tool: "mcp",
       session: "s2",
@@ -155,7 +155,7 @@ describe("search", () => {
 
   test("responses stay bounded however many chunks match", async () => {
     const store = testStore();
-    await capture(store, {
+    await captureIndexed(store, {
       text: Array.from({ length: 3000 }, (_, i) => `error ${i}: something failed in module ${i % 13}`).join("\n"),
       tool: "bash",
     });
@@ -169,6 +169,7 @@ describe("search", () => {
     const { store, sourceId } = await seeded();
     const before = store.db.query<{ t: number }, [string]>("SELECT retrieved_tokens AS t FROM sources WHERE handle = ?").get(sourceId)!.t;
     ok(search(store, { query: "TARGET_VALUE" }));
+    await settleStore(store); // counted off the search's path
     const after = store.db.query<{ t: number }, [string]>("SELECT retrieved_tokens AS t FROM sources WHERE handle = ?").get(sourceId)!.t;
     expect(after).toBeGreaterThan(before);
   });
@@ -183,7 +184,7 @@ describe("typo correction against stems and crowded vocabularies", () => {
       () => `id=${Array.from({ length: 12 }, () => "abcdef0123456789"[Math.floor(r() * 16)]).join("")} dbg`,
     );
     hexLines[2500] = "rolling deployment finished for service billing";
-    await capture(store, { text: hexLines.join("\n"), tool: "bash" });
+    await captureIndexed(store, { text: hexLines.join("\n"), tool: "bash" });
     const res = ok(search(store, { query: "deplomyent" }));
     expect(res.mode).toBe("typo-tolerant");
     expect(res.hits[0]!.lines.map((l) => l.line)).toContain(2501);
@@ -191,10 +192,10 @@ describe("typo correction against stems and crowded vocabularies", () => {
 
   test("one misspelled word of two is corrected, not dropped", async () => {
     const store = testStore();
-    await capture(store, { text: noisyLog(800, 21, { line: 400, text: "feature component crashed on mount" }), tool: "bash" });
-    await capture(store, { text: noisyLog(800, 22, { line: 10, text: "component rendered fine" }), tool: "bash" });
+    await captureIndexed(store, { text: noisyLog(800, 21, { line: 400, text: "feature component crashed on mount" }), tool: "bash" });
+    await captureIndexed(store, { text: noisyLog(800, 22, { line: 10, text: "component rendered fine" }), tool: "bash" });
     const res = ok(search(store, { query: "featurre component" }));
-    expect(res.corrections).toEqual({ featurre: "featur" });
+    expect(res.corrections).toEqual({ featurre: "feature" }); // a word that exists, not a stem
     expect(res.hits[0]!.lines.map((l) => l.text)).toContain("feature component crashed on mount");
   });
 });
@@ -203,7 +204,7 @@ describe("numbers inside longer tokens", () => {
   test("a digits-only piece of a uuid finds its line", async () => {
     const store = testStore();
     const uuid = "4cb7ef3f-15e1-4122-9876-b88b5dc901dc";
-    await capture(store, { text: noisyLog(700, 31, { line: 350, text: `request ${uuid} done` }), tool: "bash" });
+    await captureIndexed(store, { text: noisyLog(700, 31, { line: 350, text: `request ${uuid} done` }), tool: "bash" });
     const r = ok(search(store, { query: "4122-98" }));
     expect(r.hits[0]!.lines.map((l) => l.line)).toContain(350);
     const digits = ok(search(store, { query: uuid.slice(19, 23) })); // "9876"

@@ -10,7 +10,7 @@ import { loadConfig } from "../../config.ts";
 import { debugLog } from "../../debug.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
-import { formatCount, parseLineRange } from "../../units.ts";
+import { formatBytes, parseLineRange } from "../../units.ts";
 import { captureToolResult } from "../tools/capture-output.ts";
 import { PI_TOOLS, type ToolSpec } from "../tools/definitions.ts";
 import { formatStatsBrief, runTool } from "../tools/handlers.ts";
@@ -81,11 +81,11 @@ export default async function piSidecar(pi: ExtensionAPI): Promise<void> {
       if (replacement && rc) replacement.details.readcache = { ...rc, trusted: [], mode: "stored" };
       readcache.onReadResult(replacement?.details ?? event.details);
     }
-    const info = replacement?.details.piSidecar as { sourceId?: string; tokens?: number } | undefined;
+    const info = replacement?.details.piSidecar as { sourceId?: string; bytes?: number } | undefined;
     if (info?.sourceId) {
       stored++;
-      keptOut += info.tokens ?? 0;
-      ctx.ui.setStatus("pi-sidecar", `sidecar: ${stored} stored, ${formatCount(keptOut)} tokens kept out`);
+      keptOut += info.bytes ?? 0;
+      ctx.ui.setStatus("pi-sidecar", `sidecar: ${stored} stored, ${formatBytes(keptOut)} kept out`);
     }
     return replacement;
   });

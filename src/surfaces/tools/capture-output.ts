@@ -97,7 +97,7 @@ export async function captureToolResult(
         content: [{ type: "text", text: receipt }, ...images],
         details: {
           ...slimDetails(event.details),
-          piSidecar: { sourceId: r.sourceId, bytes: r.bytes, lines: r.lines, chunks: r.chunks, tokens: r.tokens },
+          piSidecar: { sourceId: r.sourceId, bytes: r.bytes, lines: r.lines, chunks: r.chunks },
         },
       };
     } catch (error) {

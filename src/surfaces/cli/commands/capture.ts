@@ -38,7 +38,7 @@ export const captureCommand: Command = {
               bytes: result.bytes,
               lines: result.lines,
               chunks: result.chunks,
-              tokens: result.tokens,
+              tokens: null, // counted after the receipt: see stats
               redactions: result.redactions,
               duplicateOf: result.duplicateOf,
               receipt: result.receipt,

@@ -1,16 +1,19 @@
 /**
  * Turns any user query string into safe FTS5 queries. Nothing the user typed reaches FTS5
- * syntax: words become quoted terms, substrings become quoted trigrams, so quotes, colons,
- * parentheses, `-`, `*`, NEAR, AND/OR and any unicode are just text.
+ * syntax: words become quoted terms, identifier substrings become quoted trigrams, so quotes,
+ * colons, parentheses, `-`, `*`, NEAR, AND/OR and any unicode are just text.
  */
+import { identifierTokens } from "../idents.ts";
 
 export type ParsedQuery = {
   /** Lower-cased words for the word index (unicode letters and digits). */
   words: string[];
-  /** Quoted phrases: their words, in order, matched as FTS5 phrases; and their text, lower-cased. */
+  /** Quoted phrases: their words, in order, and their text, lower-cased. */
   phrases: { words: string[]; text: string }[];
-  /** Lower-cased tokens outside quotes (>= 3 characters), for substring matching. */
-  substrings: string[];
+  /** Identifier-like tokens outside quotes (paths, ids, versions, camelCase), lower-cased. */
+  idents: string[];
+  /** The whole query, lower-cased and with runs of space collapsed (to find it verbatim). */
+  whole: string;
 };
 
 const STOP_WORDS = new Set(
@@ -21,6 +24,9 @@ const STOP_WORDS = new Set(
 const MAX_TERMS = 12;
 const MAX_TRIGRAMS = 8;
 
+const wordsOf = (text: string) => [...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
+const unique = <T>(xs: T[]): T[] => [...new Set(xs)];
+
 export function parseQuery(raw: string): ParsedQuery {
   const text = raw.normalize("NFC").slice(0, 2000);
   const phrases: string[] = [];
@@ -28,28 +34,16 @@ export function parseQuery(raw: string): ParsedQuery {
     if (p.trim()) phrases.push(p.trim());
     return " ";
   });
-  const words = unique([...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]));
-  const tokens = rest
-    .split(/\s+/)
-    .map((t) => t.replace(/^[\s"'`([{<,;]+|[\s"'`)\]}>,;.:!?]+$/g, ""))
-    .filter((t) => [...t].length >= 3);
-  const substrings = unique(tokens.map((s) => s.toLowerCase())).slice(0, MAX_TERMS);
-  const phraseWords = phrases
-    .map((p) => ({ words: [...p.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]), text: p.toLowerCase() }))
-    .filter((p) => p.words.length > 0);
-  return { words: words.slice(0, MAX_TERMS * 2), phrases: phraseWords, substrings };
+  return {
+    words: unique(wordsOf(text)).slice(0, MAX_TERMS * 2),
+    phrases: phrases.map((p) => ({ words: wordsOf(p), text: p.toLowerCase() })).filter((p) => p.words.length > 0),
+    idents: unique(identifierTokens(rest).map((s) => s.toLowerCase())).slice(0, MAX_TERMS),
+    whole: text.toLowerCase().replace(/"/g, "").replace(/\s+/g, " ").trim(),
+  };
 }
 
-/**
- * Worth a trigram lookup: identifiers, paths, hex ids, numbers (which may sit inside longer
- * tokens); not plain words, which the word index finds whole or by their start.
- */
-export function isIdentifierLike(s: string): boolean {
-  return [...s].length >= 4 && /[^\p{L}]/u.test(s);
-}
-
-function unique<T>(xs: T[]): T[] {
-  return [...new Set(xs)];
+export function isStopWord(word: string): boolean {
+  return STOP_WORDS.has(word);
 }
 
 export function quote(term: string): string {

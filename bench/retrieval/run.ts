@@ -1,0 +1,160 @@
+/**
+ * Retrieval on real tool outputs (fixtures/, see its README): every fixture stored in a fresh
+ * pi-sidecar store and in context-mode's store, then every question's query searched in its
+ * source with 3 hits. A hit of ours answers when it shows an answer line (by number) with the
+ * answer's text on it; a peer hit (no line numbers) when its text holds the answer's text.
+ * Receipts answer a "what failed / which / how many" question when the answer's text is in them.
+ *
+ *   bun bench/retrieval/run.ts [--no-peer]      prints the result as JSON
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { defaultConfig } from "../../src/config.ts";
+import { createEngine } from "../../src/engine.ts";
+import { TOOL_CALLS } from "../../src/store/next-calls.ts";
+import { isContextModeSkipped, openContextMode } from "../peers/context-mode.ts";
+import { median, percentile } from "../stats-math.ts";
+import type { Scratch } from "../temp.ts";
+
+export type Question = {
+  id: string;
+  fixture: string;
+  style: string;
+  query: string;
+  answer: { lines: number[]; text: string };
+  neighbour: boolean;
+  receiptQuestion: boolean;
+};
+
+type Outcome = { id: string; style: string; neighbour: boolean; rank: number | null; bytes: number; lenientRank: number | null };
+
+export type SideResult = {
+  name: string;
+  questions: number;
+  recallAt1: number;
+  recallAt3: number;
+  /** Ours also scored as the peer is (answer text anywhere in a hit). */
+  lenientRecallAt3?: number;
+  byStyle: Record<string, { n: number; at3: number }>;
+  neighbour: { n: number; at3: number };
+  bytesMedian: number;
+  bytesP90: number;
+  misses: { id: string; query: string }[];
+};
+
+export type RetrievalResult = {
+  fixtures: number;
+  kinds: number;
+  ours: SideResult;
+  peer: SideResult | { skipped: string };
+  receipts: { questions: number; answered: number; ids: string[] };
+};
+
+const DIR = import.meta.dir;
+
+export function loadFixture(name: string): string {
+  const raw = readFileSync(join(DIR, "fixtures", name));
+  return new TextDecoder().decode(name.endsWith(".gz") ? gunzipSync(raw) : raw);
+}
+
+export function loadQuestions(): Question[] {
+  return JSON.parse(readFileSync(join(DIR, "questions.json"), "utf8"));
+}
+
+function summarize(name: string, outcomes: Outcome[], misses: { id: string; query: string }[], lenient = false): SideResult {
+  const at = (k: number, o: Outcome[], key: "rank" | "lenientRank" = "rank") => o.filter((x) => x[key] !== null && x[key]! < k).length;
+  const byStyle: SideResult["byStyle"] = {};
+  for (const o of outcomes) {
+    const s = (byStyle[o.style] ??= { n: 0, at3: 0 });
+    s.n++;
+    if (o.rank !== null && o.rank < 3) s.at3++;
+  }
+  const nb = outcomes.filter((o) => o.neighbour);
+  const bytes = outcomes.map((o) => o.bytes);
+  return {
+    name,
+    questions: outcomes.length,
+    recallAt1: at(1, outcomes) / outcomes.length,
+    recallAt3: at(3, outcomes) / outcomes.length,
+    ...(lenient ? { lenientRecallAt3: at(3, outcomes, "lenientRank") / outcomes.length } : {}),
+    byStyle,
+    neighbour: { n: nb.length, at3: at(3, nb) },
+    bytesMedian: median(bytes),
+    bytesP90: percentile(bytes, 90),
+    misses,
+  };
+}
+
+async function ours(scratch: Scratch, questions: Question[], fixtures: string[]) {
+  const config = defaultConfig({ HOME: scratch.dir });
+  config.db = join(scratch.dir, "retrieval.db");
+  const engine = createEngine({ config, calls: TOOL_CALLS, background: "inline" });
+  const ids = new Map<string, string>();
+  const receipts = new Map<string, string>();
+  for (const f of fixtures) {
+    const r = await engine.capture({ text: loadFixture(f), tool: "bash", force: true, label: f, project: scratch.dir });
+    if (!r.stored) throw new Error(`${f} was not stored`);
+    ids.set(f, r.sourceId);
+    receipts.set(f, r.receipt);
+  }
+  const outcomes: Outcome[] = [];
+  const misses: { id: string; query: string }[] = [];
+  for (const q of questions) {
+    const r = await engine.search({ query: q.query, source: ids.get(q.fixture), limit: 3 });
+    const hits = r.ok ? r.hits : [];
+    const shows = (h: (typeof hits)[number]) => h.lines.some((l) => q.answer.lines.includes(l.line) && l.text.includes(q.answer.text));
+    const rank = hits.findIndex(shows);
+    const lenient = hits.findIndex((h) => h.text.includes(q.answer.text));
+    outcomes.push({ id: q.id, style: q.style, neighbour: q.neighbour, rank: rank < 0 ? null : rank, lenientRank: lenient < 0 ? null : lenient, bytes: r.ok ? Buffer.byteLength(r.text) : 0 });
+    if (rank < 0 || rank >= 3) misses.push({ id: q.id, query: q.query });
+  }
+  await engine.close();
+  const receiptQs = questions.filter((q) => q.receiptQuestion);
+  const answered = receiptQs.filter((q) => receipts.get(q.fixture)!.includes(q.answer.text)).map((q) => q.id);
+  return { side: summarize("pi-sidecar", outcomes, misses, true), receipts: { questions: receiptQs.length, answered: answered.length, ids: answered } };
+}
+
+async function peer(scratch: Scratch, questions: Question[], fixtures: string[]): Promise<SideResult | { skipped: string }> {
+  if (isContextModeSkipped()) return { skipped: "BENCH_SKIP_PEERS is set" };
+  const store = await openContextMode(join(scratch.dir, "context-mode"), { toolLimit: false });
+  try {
+    const ids = new Map<string, string>();
+    for (const f of fixtures) ids.set(f, (await store.index(loadFixture(f), f)).sourceId);
+    const outcomes: Outcome[] = [];
+    const misses: { id: string; query: string }[] = [];
+    for (const q of questions) {
+      const r = await store.search(q.query, { source: ids.get(q.fixture), limit: 3 });
+      const rank = r.hits.findIndex((h) => h.text.includes(q.answer.text));
+      outcomes.push({ id: q.id, style: q.style, neighbour: q.neighbour, rank: rank < 0 ? null : rank, lenientRank: null, bytes: Buffer.byteLength(r.raw) });
+      if (rank < 0) misses.push({ id: q.id, query: q.query });
+    }
+    return summarize(`context-mode ${store.version}`, outcomes, misses);
+  } finally {
+    await store.close();
+  }
+}
+
+export async function benchRetrieval(scratch: Scratch, options: { peer: boolean } = { peer: true }): Promise<RetrievalResult> {
+  const questions = loadQuestions();
+  const fixtures = [...new Set(questions.map((q) => q.fixture))];
+  const mine = await ours(scratch, questions, fixtures);
+  const kinds = new Set(fixtures.map((f) => f.replace(/\.(txt|json|js)(\.gz)?$/, "").replace(/-.*$/, ""))).size;
+  return {
+    fixtures: fixtures.length,
+    kinds,
+    ours: mine.side,
+    peer: options.peer ? await peer(scratch, questions, fixtures) : { skipped: "--no-peer" },
+    receipts: mine.receipts,
+  };
+}
+
+if (import.meta.main) {
+  const { createScratch } = await import("../temp.ts");
+  const scratch = createScratch();
+  try {
+    console.log(JSON.stringify(await benchRetrieval(scratch, { peer: !process.argv.includes("--no-peer") }), null, 2));
+  } finally {
+    scratch.remove();
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The background worker thread: finishes what captures leave queued (indexes, token counts) on
+ * its own database connection, and counts tokens for the engine, so neither blocks the thread
+ * that serves the host (pi's event loop, or a server). Loaded by src/background.ts.
+ */
+import { type Db, openDatabase } from "./db/open.ts";
+import { settle } from "./store/index-queue.ts";
+import { countTokens } from "./tokens/count.ts";
+
+declare const self: Worker;
+
+export type WorkerRequest = { id: number; op: "count"; texts: string[] } | { id: number; op: "settle"; path: string; indexOnly: boolean };
+export type WorkerReply = { id: number; value?: unknown; error?: string };
+
+const count = (texts: string[]) => texts.reduce((sum, t) => sum + countTokens(t), 0);
+let db: Db | null = null;
+let dbPath = "";
+
+/** One request at a time, in order (one connection). */
+let chain: Promise<void> = Promise.resolve();
+self.onmessage = (event: MessageEvent<WorkerRequest>) => {
+  chain = chain.then(() => handle(event.data));
+};
+
+async function handle(m: WorkerRequest): Promise<void> {
+  try {
+    if (m.op === "count") {
+      self.postMessage({ id: m.id, value: count(m.texts) } satisfies WorkerReply);
+      return;
+    }
+    if (!db || dbPath !== m.path) {
+      db?.close();
+      db = openDatabase(m.path);
+      dbPath = m.path;
+    }
+    self.postMessage({ id: m.id, value: await settle(db, count, { indexOnly: m.indexOnly }) } satisfies WorkerReply);
+  } catch (error) {
+    self.postMessage({ id: m.id, error: error instanceof Error ? error.message : String(error) } satisfies WorkerReply);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The work a capture leaves for after its receipt: put the blob's chunks in the word and
+ * identifier indexes, add its words to the vocabulary, and count tokens (the blob's, each new
+ * receipt's, and what searches and gets returned). Runs in the background (index-worker.ts) or
+ * inline before a search or stats need it. Every step is idempotent and claimed inside a write
+ * transaction, so two processes finishing the same queue never do a row twice, and a process
+ * killed halfway leaves the queue for the next one.
+ */
+import { type Db, immediate } from "../db/open.ts";
+import { identifierText } from "./idents.ts";
+
+/** Counts the tokens of each text (a real tokenizer); may run on another thread. */
+export type CountTokens = (texts: string[]) => number | Promise<number>;
+
+const WORD = /\p{L}{4,32}/gu;
+
+export function hasPendingWork(db: Db): boolean {
+  return (
+    db.query("SELECT 1 FROM index_queue LIMIT 1").get() !== null ||
+    db.query("SELECT 1 FROM count_queue LIMIT 1").get() !== null ||
+    db.query("SELECT 1 FROM retrieval_parts WHERE text IS NOT NULL LIMIT 1").get() !== null
+  );
+}
+
+export function hasUnindexed(db: Db): boolean {
+  return db.query("SELECT 1 FROM index_queue LIMIT 1").get() !== null;
+}
+
+type ChunkRow = { id: number; title: string; content: string };
+
+/** Indexes one queued blob; false when another process got to it first. */
+async function indexBlob(db: Db, blobId: number, count: CountTokens): Promise<boolean> {
+  const chunks = db.query<ChunkRow, [number]>("SELECT id, title, content FROM chunks WHERE blob_id = ? ORDER BY ordinal").all(blobId);
+  // The CPU work happens before the write lock is taken.
+  const idents = chunks.map((c) => identifierText(c.content));
+  const words = new Set<string>();
+  for (const c of chunks) for (const m of c.content.toLowerCase().matchAll(WORD)) words.add(m[0]);
+  const tokens = await count(chunks.map((c) => c.content));
+  return immediate(db, () => {
+    if (!db.query("SELECT 1 FROM index_queue WHERE blob_id = ?").get(blobId)) return false;
+    const word = db.query("INSERT INTO chunks_words (rowid, title, content) VALUES (?, ?, ?)");
+    const ident = db.query("INSERT INTO chunk_idents (rowid, idents) VALUES (?, ?)");
+    chunks.forEach((c, i) => {
+      word.run(c.id, c.title, c.content);
+      if (idents[i]) ident.run(c.id, idents[i]!);
+    });
+    const vocab = db.query("INSERT INTO vocabulary (word, docs) VALUES (?, 1) ON CONFLICT (word) DO UPDATE SET docs = docs + 1");
+    for (const w of words) vocab.run(w);
+    db.query("UPDATE blobs SET tokens = ? WHERE id = ?").run(tokens, blobId);
+    db.query("DELETE FROM index_queue WHERE blob_id = ?").run(blobId);
+    return true;
+  });
+}
+
+async function countReceipts(db: Db, count: CountTokens): Promise<number> {
+  const rows = db
+    .query<{ id: number; receipt: string | null }, []>(
+      "SELECT s.id, s.receipt FROM count_queue q JOIN sources s ON s.id = q.source_id LIMIT 500",
+    )
+    .all();
+  if (rows.length === 0) return 0;
+  const counted = await Promise.all(rows.map(async (r) => ({ id: r.id, tokens: r.receipt ? await count([r.receipt]) : 0 })));
+  immediate(db, () => {
+    const update = db.query("UPDATE sources SET receipt_tokens = ? WHERE id = ?");
+    const done = db.query("DELETE FROM count_queue WHERE source_id = ?");
+    for (const r of counted) {
+      update.run(r.tokens, r.id);
+      done.run(r.id);
+    }
+  });
+  return rows.length;
+}
+
+type PartRow = { rowid: number; retrieval_id: number; source: string; text: string };
+
+async function countRetrievals(db: Db, count: CountTokens): Promise<number> {
+  const parts = db
+    .query<PartRow, []>("SELECT rowid, retrieval_id, source, text FROM retrieval_parts WHERE text IS NOT NULL ORDER BY rowid LIMIT 2000")
+    .all();
+  if (parts.length === 0) return 0;
+  const counted = await Promise.all(parts.map(async (p) => ({ ...p, tokens: await count([p.text]) })));
+  immediate(db, () => {
+    const claim = db.query("UPDATE retrieval_parts SET text = NULL WHERE rowid = ? AND text IS NOT NULL");
+    const toSource = db.query("UPDATE sources SET retrieved_tokens = retrieved_tokens + ? WHERE handle = ?");
+    const toRetrieval = db.query("UPDATE retrievals SET tokens = coalesce(tokens, 0) + ? WHERE id = ?");
+    for (const p of counted) {
+      if (claim.run(p.rowid).changes === 0) continue; // counted by another process meanwhile
+      toSource.run(p.tokens, p.source);
+      toRetrieval.run(p.tokens, p.retrieval_id);
+    }
+  });
+  return parts.length;
+}
+
+export type SettleResult = { blobs: number; receipts: number; retrievals: number };
+
+/**
+ * Does all queued work (`indexOnly`: just the indexes, what a search waits for). Returns what it
+ * did; work another process claimed is skipped.
+ */
+export async function settle(db: Db, count: CountTokens, options: { indexOnly?: boolean } = {}): Promise<SettleResult> {
+  const done: SettleResult = { blobs: 0, receipts: 0, retrievals: 0 };
+  for (;;) {
+    const next = db.query<{ blob_id: number }, []>("SELECT blob_id FROM index_queue ORDER BY blob_id LIMIT 1").get();
+    if (!next) break;
+    if (await indexBlob(db, next.blob_id, count)) done.blobs++;
+  }
+  if (options.indexOnly) return done;
+  for (let n = await countReceipts(db, count); n > 0; n = await countReceipts(db, count)) done.receipts += n;
+  for (let n = await countRetrievals(db, count); n > 0; n = await countRetrievals(db, count)) done.retrievals += n;
+  return done;
+}

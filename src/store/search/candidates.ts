@@ -1,0 +1,86 @@
+/**
+ * Chunks worth looking at for a query, from the two indexes: the word index (stemmed, ranked
+ * by bm25 with the title weighted up) and the identifier trigram index (substrings, verified on
+ * the chunk text). Filters narrow to some sources; one source is a row-id range FTS5 can skip by.
+ */
+import type { EngineDeps } from "../../engine-deps.ts";
+import { isAscii } from "../../text.ts";
+import { type SourceFilter, sourceConditions } from "../source-filter.ts";
+import { substringsAnd } from "./query.ts";
+
+export const CANDIDATES = 50;
+/** Past this many matching chunks, ranking costs more than it tells: the newest matches win. */
+const COMMON = 1000;
+
+/**
+ * Conditions on the sources table `s`, and the same as an EXISTS clause for a chunk `c`. With
+ * one source, `range` is its chunks' row ids (contiguous: a blob's chunks are inserted in one
+ * transaction), which lets FTS5 skip every other source instead of testing each match.
+ */
+export type Filter = { and: string; sql: string; params: string[]; range: [number, number] | null };
+
+export function filterSql(deps: EngineDeps, f: SourceFilter): Filter {
+  const { conds, params } = sourceConditions(f);
+  const and = conds.map((c) => ` AND ${c}`).join("");
+  const sql = conds.length > 0 ? ` AND EXISTS (SELECT 1 FROM sources s WHERE s.blob_id = c.blob_id${and})` : "";
+  const range = f.source
+    ? deps.db
+        .query<{ lo: number | null; hi: number | null }, [string]>(
+          "SELECT min(c.id) AS lo, max(c.id) AS hi FROM chunks c JOIN sources s ON s.blob_id = c.blob_id WHERE s.handle = ?",
+        )
+        .get(f.source)
+    : null;
+  return { and, sql, params, range: range && range.lo !== null && range.hi !== null ? [range.lo, range.hi] : null };
+}
+
+function rangeSql(table: string, f: Filter): { sql: string; params: number[] } {
+  return f.range ? { sql: ` AND ${table}.rowid BETWEEN ? AND ?`, params: f.range } : { sql: "", params: [] };
+}
+
+/** Chunks matching an FTS5 word query, best bm25 first (newest first when very common). */
+export function wordHits(deps: EngineDeps, match: string | null, f: Filter): number[] {
+  if (!match) return [];
+  const r = rangeSql("chunks_words", f);
+  const matches = deps.db
+    .query<{ n: number }, (string | number)[]>(
+      `SELECT count(*) AS n FROM (SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?${r.sql} LIMIT ?)`,
+    )
+    .get(match, ...r.params, COMMON)!.n;
+  const order = matches >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0)";
+  return deps.db
+    .query<{ id: number }, (string | number)[]>(
+      `SELECT c.id AS id FROM chunks_words JOIN chunks c ON c.id = chunks_words.rowid
+       WHERE chunks_words MATCH ?${r.sql}${f.sql} ORDER BY ${order} LIMIT ?`,
+    )
+    .all(match, ...r.params, ...f.params, CANDIDATES)
+    .map((row) => row.id);
+}
+
+/**
+ * Chunks holding every identifier substring (and, when given, matching a word query too):
+ * candidates from the trigram index, each verified on the chunk's text. The index has no
+ * positions to rank by: the newest text first, and within a text its first occurrence first.
+ */
+export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: string | null = null): number[] {
+  const match = substringsAnd(idents);
+  if (!match) return [];
+  const ascii = idents.filter(isAscii);
+  const check = ascii.map(() => " AND instr(lower(c.content), ?) > 0").join("");
+  const also = words ? " AND c.id IN (SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?)" : "";
+  const r = rangeSql("chunk_idents", f);
+  return deps.db
+    .query<{ id: number }, (string | number)[]>(
+      `SELECT c.id AS id FROM chunk_idents JOIN chunks c ON c.id = chunk_idents.rowid
+       WHERE chunk_idents MATCH ?${r.sql}${check}${also}${f.sql} ORDER BY c.blob_id DESC, c.id LIMIT ?`,
+    )
+    .all(match, ...r.params, ...ascii, ...(words ? [words] : []), ...f.params, CANDIDATES)
+    .map((row) => row.id);
+}
+
+/** Reciprocal rank fusion of ranked id lists (a list may be weighted up). */
+export function fuse(lists: { ids: number[]; weight?: number }[]): { id: number; score: number }[] {
+  const scores = new Map<number, number>();
+  for (const { ids, weight = 1 } of lists)
+    for (const [rank, id] of ids.entries()) scores.set(id, (scores.get(id) ?? 0) + weight / (60 + rank + 1));
+  return [...scores].map(([id, score]) => ({ id, score })).sort((a, b) => b.score - a.score);
+}

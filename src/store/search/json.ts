@@ -1,0 +1,84 @@
+/**
+ * Pretty-printed JSON around a hit: the record (object) a matching line belongs to, so a key is
+ * shown with its value, and the key path of a line, so a hit's title says where it is.
+ */
+
+const MAX_RECORD_LINES = 14;
+const MAX_SCAN = 400;
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+/**
+ * Rows of the record around row i: all of it when it is short, else the lines at its own
+ * depth (its fields), never more than MAX_RECORD_LINES; [i] when there is no enclosing object.
+ */
+export function jsonRecord(rows: string[], i: number): number[] {
+  const indent = indentOf(rows[i]!);
+  let open = -1;
+  for (let k = i; k >= 0 && i - k < MAX_SCAN; k--) {
+    // The line itself may open the record ("key": {), else the nearest shallower opener.
+    if ((k === i || indentOf(rows[k]!) < indent) && rows[k]!.trimEnd().endsWith("{")) {
+      open = k;
+      break;
+    }
+  }
+  if (open < 0) return [i];
+  const openIndent = indentOf(rows[open]!);
+  let close = -1;
+  for (let k = open + 1; k < rows.length && k - open < MAX_SCAN; k++) {
+    if (indentOf(rows[k]!) === openIndent && rows[k]!.trim().startsWith("}")) {
+      close = k;
+      break;
+    }
+  }
+  const end = close < 0 ? Math.min(rows.length - 1, open + MAX_RECORD_LINES) : close;
+  const all = Array.from({ length: end - open + 1 }, (_, k) => open + k);
+  if (all.length <= MAX_RECORD_LINES) return all;
+  const fieldIndent = indentOf(rows[Math.min(open + 1, rows.length - 1)]!);
+  const fields = all.filter((k) => k === open || k === close || k === i || indentOf(rows[k]!) === fieldIndent);
+  return fields.length <= MAX_RECORD_LINES ? fields : [open, i];
+}
+
+const KEY = /^\s*"((?:[^"\\]|\\.)*)"\s*:/;
+
+function keyOf(line: string): string | null {
+  const m = KEY.exec(line);
+  if (!m) return null;
+  try {
+    return JSON.parse(`"${m[1]}"`) as string;
+  } catch {
+    return m[1]!;
+  }
+}
+
+function render(keys: string[]): string {
+  return keys.map((k) => (/^[A-Za-z_$][\w$]*$/.test(k) ? `.${k}` : `[${JSON.stringify(k)}]`)).join("");
+}
+
+/**
+ * The key path of row i in pretty-printed JSON, found by walking up to shallower lines. When
+ * the rows end before the top-level object, `prefix` (the path where the rows start, from the
+ * stored chunk title) goes in front.
+ */
+export function jsonPathAt(rows: string[], i: number, prefix: string): string {
+  const keys: string[] = [];
+  const own = keyOf(rows[i]!);
+  if (own !== null) keys.push(own);
+  let indent = indentOf(rows[i]!);
+  let reachedTop = indent === 0;
+  for (let k = i - 1; k >= 0 && indent > 0 && i - k < MAX_SCAN * 4; k--) {
+    const line = rows[k]!;
+    if (line.trim() === "" || indentOf(line) >= indent) continue;
+    indent = indentOf(line);
+    const trimmed = line.trimEnd();
+    if (trimmed.endsWith("{") || trimmed.endsWith("[")) {
+      const key = keyOf(line);
+      if (key !== null) keys.unshift(key);
+    }
+    if (indent === 0) reachedTop = true;
+  }
+  const tail = render(keys);
+  if (reachedTop) return `$${tail}`;
+  const base = prefix.split(" … ")[0] ?? "";
+  return base.startsWith("$") ? `${base}…${tail}` : `…${tail}`;
+}

@@ -1,0 +1,171 @@
+/**
+ * Search: every word (stemmed) and identifier first; words as prefixes when nothing matches
+ * whole; misspelled words corrected from the store's vocabulary; any word last. Candidate
+ * chunks are then read line by line: hits are the places that answer best (identifiers and
+ * phrases, then rare words together), shown with the lines around them.
+ */
+import type { EngineDeps } from "../../engine-deps.ts";
+import { fail, type Result } from "../../errors.ts";
+import type { SourceFilter } from "../source-filter.ts";
+import { CANDIDATES, type Filter, filterSql, fuse, identHits, wordHits } from "./candidates.ts";
+import { termsFor } from "./lines.ts";
+import { isStopWord, type ParsedQuery, parseQuery, wordsAnd, wordsOr, wordsPrefixAnd } from "./query.ts";
+import { type Hit, renderHits, type SourcedWindow } from "./render.ts";
+import { correctWord } from "./typo.ts";
+import { type CandidateChunk, findWindows, rowsOf } from "./windows.ts";
+
+export type { Hit, HitLine } from "./render.ts";
+
+export type SearchInput = SourceFilter & { query: string; limit?: number };
+export type SearchMode = "all words" | "word starts" | "typo-tolerant" | "any word" | "no match";
+
+export type SearchAnswer = {
+  query: string;
+  mode: SearchMode;
+  corrections: Record<string, string>;
+  hits: Hit[];
+  omitted: number;
+  text: string;
+};
+
+type Found = { mode: SearchMode; ids: number[]; query: ParsedQuery; corrections: Record<string, string> };
+
+/** Words of the query that are not part of one of its identifiers (those are matched whole). */
+function looseWords(q: ParsedQuery): string[] {
+  return q.words.filter((w) => !q.idents.some((i) => i.includes(w)));
+}
+
+/** Every term: identifiers as substrings, the other words and phrases through the word index. */
+function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
+  const all = wordHits(deps, wordsAnd(q.words, q.phrases), f);
+  if (q.idents.length === 0) return all;
+  const withIdents = identHits(deps, q.idents, f, wordsAnd(looseWords(q), q.phrases));
+  const ranked = new Set(withIdents);
+  return fuse([{ ids: withIdents, weight: 2 }, { ids: all.filter((id) => ranked.has(id)) }]).map((x) => x.id);
+}
+
+/** All words but one, for each word: what a query with one wrong or missing word still finds. */
+function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
+  const words = q.words.filter((w) => !isStopWord(w));
+  if (words.length < 3 || words.length > 6) return [];
+  return fuse(words.map((w) => ({ ids: wordHits(deps, wordsAnd(words.filter((x) => x !== w), q.phrases), f) }))).map((x) => x.id);
+}
+
+/** The first stage that finds anything. */
+function candidates(deps: EngineDeps, q: ParsedQuery, f: Filter): Found {
+  const corrections: Record<string, string> = {};
+  let ids = exact(deps, q, f);
+  if (ids.length > 0) return { mode: "all words", ids, query: q, corrections };
+  if (q.idents.length === 0) {
+    ids = wordHits(deps, wordsPrefixAnd(q.words), f);
+    if (ids.length > 0) return { mode: "word starts", ids, query: q, corrections };
+    // Inside longer identifiers: "webpmux" in "libwebpmux3".
+    const inside = q.words.filter((w) => w.length >= 4);
+    ids = inside.length === q.words.length ? identHits(deps, inside, f) : [];
+    if (ids.length > 0) return { mode: "word starts", ids, query: { ...q, idents: inside }, corrections };
+  }
+  for (const w of q.words) {
+    const fixed = correctWord(deps.db, w);
+    if (fixed) corrections[w] = fixed;
+  }
+  if (Object.keys(corrections).length > 0) {
+    const fix = (s: string) => Object.entries(corrections).reduce((t, [a, b]) => t.split(a).join(b), s);
+    q = {
+      words: q.words.map((w) => corrections[w] ?? w),
+      phrases: q.phrases.map((p) => ({ words: p.words.map((w) => corrections[w] ?? w), text: fix(p.text) })),
+      idents: q.idents.map(fix),
+      whole: fix(q.whole),
+    };
+    ids = exact(deps, q, f);
+    if (ids.length > 0) return { mode: "typo-tolerant", ids, query: q, corrections };
+  }
+  ids = mostWords(deps, q, f);
+  if (ids.length > 0) return { mode: "any word", ids, query: q, corrections };
+  if (q.words.length > 1) {
+    ids = fuse([{ ids: wordHits(deps, wordsOr(q.words), f) }, ...q.idents.map((s) => ({ ids: identHits(deps, [s], f), weight: 2 }))]).map((x) => x.id);
+    if (ids.length > 0) return { mode: "any word", ids, query: q, corrections };
+  }
+  return { mode: "no match", ids: [], query: q, corrections };
+}
+
+function loadChunks(deps: EngineDeps, ids: number[]): CandidateChunk[] {
+  if (ids.length === 0) return [];
+  const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, c.content, b.chunk_count, b.kind
+    FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (${ids.map(() => "?").join(",")})`;
+  const rank = new Map(ids.map((id, i) => [id, i]));
+  return deps.db
+    .query<Omit<CandidateChunk, "rank">, number[]>(sql)
+    .all(...ids)
+    .map((c) => ({ ...c, rank: rank.get(c.id)! }))
+    .sort((a, b) => a.rank - b.rank);
+}
+
+export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswer> {
+  const { db, config } = deps;
+  const limit = Math.max(1, Math.min(input.limit ?? config.search.limit, 50));
+  if (input.source && !db.query("SELECT 1 FROM sources WHERE handle = ?").get(input.source)) {
+    return fail(
+      "NO_SUCH_SOURCE",
+      `No source "${input.source}" in the store (it may have been purged). Search without a source filter, or list the sources.`,
+    );
+  }
+  const parsed = parseQuery(input.query);
+  if (parsed.words.length === 0 && parsed.idents.length === 0) {
+    return fail(
+      "EMPTY_QUERY",
+      "The query has no letters or digits to search for. Search with distinctive words from the output, e.g. an error message or an identifier.",
+    );
+  }
+  const f = filterSql(deps, input);
+  const found = candidates(deps, parsed, f);
+  const chunks = loadChunks(deps, found.ids.slice(0, CANDIDATES));
+  const terms = termsFor(
+    found.query,
+    chunks.flatMap((c) => rowsOf(c.content)),
+  );
+  const windows = findWindows(chunks, terms, found.mode === "all words" || found.mode === "typo-tolerant", config.search.maxLinesPerHit);
+
+  const sourceOf = db.query<{ handle: string; tool: string }, (string | number)[]>(
+    `SELECT s.handle, s.tool FROM sources s WHERE s.blob_id = ?${f.and} ORDER BY s.id DESC LIMIT 1`,
+  );
+  const sourced: SourcedWindow[] = [];
+  for (const w of windows) {
+    if (sourced.length >= limit) break;
+    const src = sourceOf.get(w.chunk.blob_id, ...f.params);
+    if (src) sourced.push({ ...w, sourceId: src.handle, tool: src.tool });
+  }
+  const summaryRoom = 240;
+  const { hits, omitted: dropped } = renderHits(db, sourced, config.search.maxResponseBytes - summaryRoom, deps.calls);
+  const omitted = dropped + Math.max(0, windows.length - sourced.length);
+  const summary = describe(input, found.mode, hits.length, omitted, found.corrections);
+  const text = [summary, ...hits.map((h) => h.text)].join("\n");
+  deps.retrievals.add({
+    kind: "search",
+    query: input.query,
+    mode: found.mode,
+    hits: hits.length,
+    shared: summary,
+    parts: hits.map((h) => ({ sourceId: h.sourceId, text: h.text })),
+  });
+  return { ok: true, query: input.query, mode: found.mode, corrections: found.corrections, hits, omitted, text };
+}
+
+function describe(input: SearchInput, mode: SearchMode, n: number, omitted: number, corrections: Record<string, string>): string {
+  const quoted = JSON.stringify(input.query);
+  if (n === 0)
+    return `No match for ${quoted}. Try fewer or different words: an exact identifier, error text, or a file name from the output.`;
+  const fixes = Object.entries(corrections)
+    .map(([a, b]) => `${a} -> ${b}`)
+    .join(", ");
+  const how =
+    mode === "all words"
+      ? ""
+      : mode === "word starts"
+        ? " (as the start of longer words)"
+        : mode === "typo-tolerant"
+          ? ` (corrected: ${fixes})`
+          : ` (no place has every word; showing places with some${fixes ? `; corrected: ${fixes}` : ""})`;
+  const narrow = input.source ? "add words to narrow" : "add words or filter by source to narrow";
+  const rest = omitted > 0 ? ` ${omitted} more not shown: ${narrow}.` : "";
+  return `${n} hit${n === 1 ? "" : "s"} for ${quoted}${how}.${rest}`;
+}

@@ -1,0 +1,75 @@
+/**
+ * Typo tolerance: a word with no match is replaced by a word that exists in the store's
+ * vocabulary (words as written, lower-cased), within an edit distance of 1 (short words) or 2,
+ * preferring the closest and then the most common. Never a prefix fragment of the word: a
+ * correction is a whole word, as long as the word or longer. Digits inside a word are kept and
+ * its letter runs corrected ("pyhton2" -> "python2").
+ */
+import type { Db } from "../../db/open.ts";
+import { quote } from "./query.ts";
+
+const MAX_CANDIDATES = 5_000;
+
+/** Optimal string alignment distance, giving up past `max`. */
+export function editDistance(a: string, b: string, max: number): number {
+  if (Math.abs(a.length - b.length) > max) return max + 1;
+  const prev2 = new Array<number>(b.length + 1).fill(0);
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let cur = new Array<number>(b.length + 1).fill(0);
+  for (let i = 1; i <= a.length; i++) {
+    cur[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2]! + 1);
+      cur[j] = v;
+      rowMin = Math.min(rowMin, v);
+    }
+    if (rowMin > max) return max + 1;
+    for (let j = 0; j <= b.length; j++) prev2[j] = prev[j]!;
+    [prev, cur] = [cur, prev];
+  }
+  return prev[b.length]!;
+}
+
+export function wordExists(db: Db, word: string): boolean {
+  return (
+    db.query<{ one: number }, [string]>("SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ? LIMIT 1").get(quote(word)) !== null
+  );
+}
+
+/** The closest vocabulary word to a run of letters, or null. */
+function correctLetters(db: Db, word: string): string | null {
+  if (word.length < 4) return null;
+  const max = word.length <= 5 ? 1 : 2;
+  // Candidates share the first two letters, allowing for a typo in them (swapped, or the second missing).
+  const prefixes = [...new Set([word.slice(0, 2), word[1]! + word[0]!, word[0]! + word[2]!])];
+  const ranges = prefixes.map((p) => [p, `${p}\u{10ffff}`] as const);
+  const scan = db.query<{ word: string; docs: number }, [string, string, number, number, number]>(
+    "SELECT word, docs FROM vocabulary WHERE word >= ? AND word < ? AND length(word) BETWEEN ? AND ? LIMIT ?",
+  );
+  let best: { word: string; d: number; docs: number } | null = null;
+  for (const [lo, hi] of ranges) {
+    for (const c of scan.all(lo, hi, word.length - max, word.length + max, MAX_CANDIDATES)) {
+      if (c.word === word || (c.word.length < word.length && word.startsWith(c.word))) continue;
+      const d = editDistance(word, c.word, max);
+      if (d > max) continue;
+      if (!best || d < best.d || (d === best.d && c.docs > best.docs)) best = { word: c.word, d, docs: c.docs };
+    }
+  }
+  return best?.word ?? null;
+}
+
+/** The word with its misspelled letter runs corrected, or null when nothing changed. */
+export function correctWord(db: Db, word: string): string | null {
+  if (word.length < 4 || wordExists(db, word)) return null;
+  let changed = false;
+  const fixed = word.replace(/\p{L}{4,}/gu, (run) => {
+    if (run !== word && wordExists(db, run)) return run;
+    const c = correctLetters(db, run);
+    if (c) changed = true;
+    return c ?? run;
+  });
+  return changed ? fixed : null;
+}
