@@ -1,16 +1,22 @@
 /**
  * Builds, in order:
- *   dist/extension/{index,engine,token-worker}.js  the pi extension (index.js runs under Node or
- *                                                  Bun; engine.js is the in-process engine, Bun only)
- *   dist/pi-sidecar                                one executable: SQL, token worker and the extension
- *                                                  files embedded; no dotenv/bunfig autoloading
+ *   dist/extension/  the pi extension:
+ *     index.js               the file pi loads (and transpiles): a few lines that hand pi's modules over
+ *     sidecar.cjs            the extension itself, loaded with the runtime's own require (Node or Bun)
+ *     engine.cjs             the in-process engine (Bun only: bun:sqlite), loaded on first use
+ *     background-worker.js   indexing and token counting on a worker thread (Bun)
+ *     tokenizer.cjs          the o200k tables, loaded only by what counts tokens
+ *   dist/pi-sidecar  one executable: SQL, worker and the extension files embedded; no dotenv/bunfig
  * then smoke-runs `dist/pi-sidecar --version`. Any failure exits non-zero with the reason.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import pkg from "./package.json" with { type: "json" };
 
 const OUTFILE = "dist/pi-sidecar";
 const EXTENSION_DIR = "dist/extension";
+/** What pi provides to its extensions (its own copies): never bundled, never resolved elsewhere. */
+const PI_MODULES = ["typebox", "@sinclair/typebox", "@earendil-works/*", "@mariozechner/*"];
+export const EXTENSION_FILES = ["index.js", "sidecar.cjs", "engine.cjs", "background-worker.js", "tokenizer.cjs"] as const;
 
 function check(result: Awaited<ReturnType<typeof Bun.build>>, what: string): void {
   if (!result.success) {
@@ -19,50 +25,60 @@ function check(result: Awaited<ReturnType<typeof Bun.build>>, what: string): voi
   }
 }
 
-async function bundle(
-  entry: string,
-  name: string,
-  target: "node" | "bun",
-  define: Record<string, string> = {},
-  format: "esm" | "cjs" = "esm",
-): Promise<void> {
+type Bundle = { entry: string; name: (typeof EXTENSION_FILES)[number]; target: "node" | "bun"; format: "esm" | "cjs"; external?: string[] };
+
+async function bundle(b: Bundle): Promise<void> {
   const result = await Bun.build({
-    entrypoints: [entry],
+    entrypoints: [b.entry],
     outdir: EXTENSION_DIR,
-    naming: name,
-    target,
-    format,
-    // pi provides these to its extensions (its own copies).
-    external: ["typebox", "@sinclair/typebox", "@earendil-works/*", "@mariozechner/*"],
-    define,
+    naming: b.name,
+    target: b.target,
+    format: b.format,
+    external: [...PI_MODULES, ...(b.external ?? [])],
+    minify: { syntax: true, whitespace: true, identifiers: false },
   });
-  check(result, name);
+  check(result, b.name);
   // A text copy for the binary to embed (`install pi` writes these files out).
-  copyFileSync(`${EXTENSION_DIR}/${name}`, `${EXTENSION_DIR}/${name}.txt`);
+  copyFileSync(`${EXTENSION_DIR}/${b.name}`, `${EXTENSION_DIR}/${b.name}.txt`);
 }
 
 export async function buildExtension(): Promise<void> {
+  rmSync(EXTENSION_DIR, { recursive: true, force: true });
   mkdirSync(EXTENSION_DIR, { recursive: true });
-  await bundle("./src/surfaces/pi/extension.ts", "index.js", "node");
-  // CommonJS, so the extension can load it with the runtime's own require instead of jiti.
-  await bundle(
-    "./src/surfaces/pi/in-process-engine.ts",
-    "engine.js",
-    "bun",
-    { PI_SIDECAR_TOKEN_WORKER: JSON.stringify("./token-worker.js") },
-    "cjs",
-  );
-  await bundle("./src/tokens/worker.ts", "token-worker.js", "bun");
+  await bundle({ entry: "./src/surfaces/pi/loader.ts", name: "index.js", target: "node", format: "esm", external: ["./sidecar.cjs"] });
+  // The tokenizer tables are a file of their own (tokenizer.cjs): the engine names it at run time.
+  await bundle({
+    entry: "./src/surfaces/pi/extension.ts",
+    name: "sidecar.cjs",
+    target: "node",
+    format: "cjs",
+    external: ["gpt-tokenizer"],
+  });
+  await bundle({
+    entry: "./src/surfaces/pi/in-process-engine.ts",
+    name: "engine.cjs",
+    target: "bun",
+    format: "cjs",
+    external: ["gpt-tokenizer"],
+  });
+  await bundle({
+    entry: "./src/background-worker.ts",
+    name: "background-worker.js",
+    target: "bun",
+    format: "esm",
+    external: ["gpt-tokenizer"],
+  });
+  await bundle({ entry: "./src/tokens/tables.ts", name: "tokenizer.cjs", target: "node", format: "cjs" });
 }
 
 export async function build(outfile = OUTFILE): Promise<void> {
   await buildExtension();
   const result = await Bun.build({
-    // The token-counting worker is a second entry point so the binary carries it.
-    entrypoints: ["./src/main.ts", "./src/tokens/worker.ts"],
+    // The background worker is a second entry point so the binary carries it.
+    entrypoints: ["./src/main.ts", "./src/background-worker.ts"],
     compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
     // Entry points land in the embedded file system relative to their common folder (src/).
-    define: { PI_SIDECAR_TOKEN_WORKER: JSON.stringify("/$bunfs/root/tokens/worker.js") },
+    define: { PI_SIDECAR_WORKER: JSON.stringify("/$bunfs/root/background-worker.js") },
     minify: true,
     sourcemap: "linked",
     target: "bun",

@@ -5,11 +5,14 @@
  */
 import { type Db, openDatabase } from "./db/open.ts";
 import { settle } from "./store/index-queue.ts";
-import { countTokens } from "./tokens/count.ts";
+import { countTokens, useTokenizerFile } from "./tokens/count.ts";
 
 declare const self: Worker;
 
-export type WorkerRequest = { id: number; op: "count"; texts: string[] } | { id: number; op: "settle"; path: string; indexOnly: boolean };
+/** `tokenizer`: the tables' file when they are not bundled in (the pi extension). */
+export type WorkerRequest =
+  | { id: number; op: "count"; texts: string[]; tokenizer: string | null }
+  | { id: number; op: "settle"; path: string; indexOnly: boolean; tokenizer: string | null };
 export type WorkerReply = { id: number; value?: unknown; error?: string };
 
 const count = (texts: string[]) => texts.reduce((sum, t) => sum + countTokens(t), 0);
@@ -24,6 +27,7 @@ self.onmessage = (event: MessageEvent<WorkerRequest>) => {
 
 async function handle(m: WorkerRequest): Promise<void> {
   try {
+    if (m.tokenizer) useTokenizerFile(m.tokenizer);
     if (m.op === "count") {
       self.postMessage({ id: m.id, value: count(m.texts) } satisfies WorkerReply);
       return;

@@ -4,6 +4,7 @@
  * one-shot CLI command, or where a worker cannot start, it runs inline on the caller's thread.
  * The numbers are the same either way.
  */
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { WorkerReply, WorkerRequest } from "./background-worker.ts";
 import type { Db } from "./db/open.ts";
@@ -13,22 +14,30 @@ import { countTokens } from "./tokens/count.ts";
 import type { TokenCounter } from "./tokens/counter.ts";
 
 export type Background = TokenCounter & {
-  /** Finishes the queued work (`indexOnly`: just the indexes a search needs). */
-  settle(indexOnly?: boolean): Promise<SettleResult>;
+  /**
+   * Finishes the queued work (`indexOnly`: just the indexes a search needs). `detached`: nobody
+   * waits for it, so it never keeps the process alive (what is left is finished by the next one).
+   */
+  settle(indexOnly?: boolean, detached?: boolean): Promise<SettleResult>;
 };
 
-/**
- * Set by build.ts: an absolute path in the compiled binary's embedded file system, or a path
- * relative to this bundle ("./background-worker.js") for the pi extension's engine bundle.
- */
+/** Set by build.ts for the compiled binary: the worker's path in its embedded file system. */
 declare const PI_SIDECAR_WORKER: string | undefined;
 
-function workerUrl(): string {
-  const built = typeof PI_SIDECAR_WORKER === "string" ? PI_SIDECAR_WORKER : "./background-worker.ts";
-  if (!built.startsWith("./")) return built;
-  // In the CommonJS engine bundle, import.meta.url would be frozen at build time; __filename is not.
-  const here = typeof __filename === "string" ? pathToFileURL(__filename).href : import.meta.url;
-  return new URL(built, here).href;
+/**
+ * Where the worker's code and the tokenizer tables are: files beside the pi extension's bundles,
+ * or (no assets) inside the compiled binary, or the sources when run from a checkout.
+ */
+export type Assets = { worker: string; tokenizer: string };
+
+export function assetsIn(dir: string): Assets {
+  return { worker: join(dir, "background-worker.js"), tokenizer: join(dir, "tokenizer.cjs") };
+}
+
+function workerUrl(assets: Assets | null): string {
+  if (assets) return pathToFileURL(assets.worker).href;
+  if (typeof PI_SIDECAR_WORKER === "string") return PI_SIDECAR_WORKER;
+  return new URL("./background-worker.ts", import.meta.url).href;
 }
 
 const countInline = (texts: string[]) => texts.reduce((sum, t) => sum + countTokens(t), 0);
@@ -44,7 +53,7 @@ export function inlineBackground(db: Db): Background {
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
 /** The worker thread for `path`, falling back to inline work on `db` when it cannot run. */
-export function workerBackground(db: Db, path: string, log = debugLog()): Background {
+export function workerBackground(db: Db, path: string, assets: Assets | null = null, log = debugLog()): Background {
   const inline = inlineBackground(db);
   let worker: Worker | null = null;
   let broken = path === ":memory:"; // another connection would see another database
@@ -62,13 +71,12 @@ export function workerBackground(db: Db, path: string, log = debugLog()): Backgr
   const start = (): Worker | null => {
     if (worker || broken) return worker;
     try {
-      worker = new Worker(workerUrl());
+      worker = new Worker(workerUrl(assets));
       worker.unref(); // an idle worker never keeps the process alive
       worker.onmessage = (event: MessageEvent<WorkerReply>) => {
         const p = pending.get(event.data.id);
         if (!p) return;
         pending.delete(event.data.id);
-        if (pending.size === 0) worker?.unref();
         if (event.data.error !== undefined) p.reject(new Error(event.data.error));
         else p.resolve(event.data.value);
       };
@@ -79,26 +87,41 @@ export function workerBackground(db: Db, path: string, log = debugLog()): Backgr
     return worker;
   };
 
+  /** Requests somebody waits for keep the process alive until answered; detached ones never do. */
+  let waited = 0;
   const ask = <T>(
     request: WorkerRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never,
+    detached = false,
   ): Promise<T> | null => {
     const w = start();
     if (!w) return null;
     const id = nextId++;
+    if (!detached && waited++ === 0) w.ref();
+    const done = () => {
+      if (!detached && --waited === 0) w.unref();
+    };
     return new Promise<T>((resolve, reject) => {
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      w.ref(); // work in flight keeps the process alive until it is done
+      pending.set(id, {
+        resolve: (v) => {
+          done();
+          resolve(v as T);
+        },
+        reject: (e) => {
+          done();
+          reject(e);
+        },
+      });
       w.postMessage({ ...request, id } as WorkerRequest);
     });
   };
 
   return {
     async count(texts) {
-      const asked = ask<number>({ op: "count", texts });
+      const asked = ask<number>({ op: "count", texts, tokenizer: assets?.tokenizer ?? null });
       return asked ? asked.catch(() => inline.count(texts)) : inline.count(texts);
     },
-    async settle(indexOnly = false) {
-      const asked = ask<SettleResult>({ op: "settle", path, indexOnly });
+    async settle(indexOnly = false, detached = false) {
+      const asked = ask<SettleResult>({ op: "settle", path, indexOnly, tokenizer: assets?.tokenizer ?? null }, detached);
       // A worker that failed mid-way leaves its queue rows: the inline pass finishes them.
       return asked ? asked.catch(() => inline.settle(indexOnly)) : inline.settle(indexOnly);
     },

@@ -2,15 +2,14 @@
  * The one typed interface every surface uses. A surface never touches SQLite; a capability
  * never knows which surface called it. Methods are async so an RPC client can stand in.
  */
-import { type Background, inlineBackground, workerBackground } from "./background.ts";
+import { type Assets, type Background, inlineBackground, workerBackground } from "./background.ts";
 import type { Config } from "./config.ts";
 import { type Db, openDatabase } from "./db/open.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import type { Result } from "./errors.ts";
 import { maybeRunMaintenance, purgeAll, runMaintenance } from "./maintenance.ts";
 import type { DecideInput, Decision } from "./readcache/decide.ts";
-import { readWithCache } from "./readcache/read.ts";
-import { type CaptureInput, type CaptureResult, capture } from "./store/capture.ts";
+import type { CaptureInput, CaptureResult } from "./store/capture.ts";
 import { exportSource, type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./store/get.ts";
 import { hasUnindexed, type SettleResult } from "./store/index-queue.ts";
 import { CLI_CALLS, type NextCalls } from "./store/next-calls.ts";
@@ -19,6 +18,7 @@ import { createRetrievalLog } from "./store/retrieval-log.ts";
 import { type SearchAnswer, type SearchInput, search } from "./store/search/search.ts";
 import type { SourceFilter } from "./store/source-filter.ts";
 import { getStats, type Stats, type StatsFilter } from "./store/stats.ts";
+import { useTokenizerFile } from "./tokens/count.ts";
 
 export type { SourceFilter } from "./store/source-filter.ts";
 
@@ -53,6 +53,8 @@ export type EngineOptions = {
   background?: "worker" | "inline";
   /** Inside a host's process (pi on Bun): wait for other writers with async retries, not in SQLite. */
   busyTimeoutMs?: number;
+  /** The worker's code and the tokenizer tables as files (the pi extension's folder); else built in. */
+  assets?: Assets;
 };
 
 /** Runs async operations one at a time, in call order (one connection, no interleaving). */
@@ -74,7 +76,8 @@ export function createEngine(options: EngineOptions): Engine {
     if (!opened) {
       const db = options.db ?? openDatabase(config.db, { busyTimeoutMs: options.busyTimeoutMs });
       const now = options.now ?? Date.now;
-      const background = options.background === "inline" ? inlineBackground(db) : workerBackground(db, config.db);
+      if (options.assets) useTokenizerFile(options.assets.tokenizer);
+      const background = options.background === "inline" ? inlineBackground(db) : workerBackground(db, config.db, options.assets ?? null);
       opened = {
         db,
         config,
@@ -111,12 +114,17 @@ export function createEngine(options: EngineOptions): Engine {
   const afterWrite = <T>(result: T): T => {
     const s = store();
     maybeRunMaintenance(s);
-    if (options.background !== "inline") void s.background.settle().catch(() => {});
+    if (options.background !== "inline") void s.background.settle(false, true).catch(() => {});
     return result;
   };
   return {
     config,
-    capture: (input) => one(async () => afterWrite(await capture(store(), input))),
+    // Capture (redaction rules) and the read cache (diffs) load on first use: a search never pays for them.
+    capture: (input) =>
+      one(async () => {
+        const { capture } = await import("./store/capture.ts");
+        return afterWrite(await capture(store(), input));
+      }),
     search: (input) =>
       one(async () => {
         await indexed();
@@ -133,7 +141,11 @@ export function createEngine(options: EngineOptions): Engine {
       }),
     purge: (filter) => one(() => purgeAll(store(), filter)),
     retention: () => one(() => runMaintenance(store())),
-    readcache: (input) => one(async () => afterWrite(await readWithCache(store(), input))),
+    readcache: (input) =>
+      one(async () => {
+        const { readWithCache } = await import("./readcache/read.ts");
+        return afterWrite(await readWithCache(store(), input));
+      }),
     settle: () =>
       one(async () => {
         await flush();

@@ -130,7 +130,7 @@ export function createGateway(o: GatewayOptions) {
         tool,
       };
     if (validate) {
-      const v = validateArguments(def.inputSchema as JsonSchema, args);
+      const v = await validateArguments(def.inputSchema as JsonSchema, args);
       if (!v.ok) {
         const problems = v.problems.map((p) => `- ${p}`).join("\n");
         const schema = JSON.stringify(inlineRefs(def.inputSchema as JsonSchema));
@@ -141,7 +141,7 @@ export function createGateway(o: GatewayOptions) {
         };
       }
     }
-    return { result: await pool.connection(spec).call(tool, args, options), server: spec.name, tool };
+    return { result: await (await pool.connection(spec)).call(tool, args, options), server: spec.name, tool };
   }
 
   type Handler = (args: Record<string, unknown>, options: CallOptions) => Promise<GatewayResult>;
@@ -245,7 +245,7 @@ export function createGateway(o: GatewayOptions) {
         starting.map((s) =>
           pool
             .connection(s)
-            .ensure()
+            .then((c) => c.ensure())
             .catch((error) => void problems.push(pool.startFailure(s, error))),
         ),
       );
@@ -262,7 +262,7 @@ export function createGateway(o: GatewayOptions) {
     },
     async disconnect(name: string): Promise<Result<{ server: string }, GatewayFailure>> {
       if (!pool.specs.has(name)) return pool.missing(name);
-      await pool.connection(pool.specs.get(name)!).close();
+      await pool.disconnect(name);
       return { ok: true, server: name };
     },
     async setEnabled(names: string[], on: boolean): Promise<Result<{ servers: string[] }, GatewayFailure>> {

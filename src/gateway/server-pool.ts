@@ -7,7 +7,7 @@ import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { AppError, type Result } from "../errors.ts";
 import { globMatch } from "../glob.ts";
 import type { CatalogCache } from "./catalog-cache.ts";
-import { ServerConnection } from "./connection.ts";
+import type { ServerConnection } from "./connection.ts";
 import { type GatewayFailure, gatewayFail } from "./phrasing.ts";
 import type { ServerConfigLoad, ServerMode, ServerSpec } from "./server-spec.ts";
 import type { McpState } from "./state.ts";
@@ -50,9 +50,17 @@ export function createServerPool(o: PoolOptions) {
   const isEnabled = (name: string) => enabled.get(name) === true;
   const active = () => [...specs.values()].filter((s) => isEnabled(s.name));
 
-  const connection = (s: ServerSpec): ServerConnection => {
+  // The MCP SDK is loaded when the first server starts, not when tools are registered.
+  let connectionModule: Promise<typeof import("./connection.ts")> | null = null;
+  const loadConnections = () => {
+    connectionModule ??= import("./connection.ts");
+    return connectionModule;
+  };
+  const connection = async (s: ServerSpec): Promise<ServerConnection> => {
     let c = connections.get(s.name);
     if (!c) {
+      const { ServerConnection } = await loadConnections();
+      if (connections.has(s.name)) return connections.get(s.name)!;
       c = new ServerConnection(s, {
         requestTimeoutMs: o.settings.requestTimeoutMs,
         now: o.now,
@@ -123,7 +131,7 @@ export function createServerPool(o: PoolOptions) {
     knownTools,
     /** Live tools of a server, starting it if needed (throws AppError START_FAILED / COOLING_DOWN). */
     async liveTools(s: ServerSpec): Promise<Tool[]> {
-      const c = connection(s);
+      const c = await connection(s);
       await c.ensure();
       return (c.tools ?? []).filter((t) => allowed(s, t.name));
     },
@@ -150,6 +158,10 @@ export function createServerPool(o: PoolOptions) {
           lastError: c?.lastError ?? null,
         };
       });
+    },
+    /** Disconnects a server if it runs (it starts again on the next call). */
+    async disconnect(name: string): Promise<void> {
+      await connections.get(name)?.close();
     },
     async closeAll(): Promise<void> {
       await Promise.all([...connections.values()].map((c) => c.close()));

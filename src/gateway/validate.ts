@@ -2,15 +2,21 @@
  * Arguments checked against a tool's full input schema before the call leaves: a model that
  * guessed gets told exactly what was wrong instead of a server's stack trace.
  */
-import Ajv, { type ValidateFunction } from "ajv";
+import type Ajv from "ajv";
+import type { ValidateFunction } from "ajv";
 import { inlineRefs, type JsonSchema } from "./schema.ts";
 
 export type Validation = { ok: true } | { ok: false; problems: string[] };
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateFormats: false });
+// Ajv is loaded at the first validated call, not with the tools.
+let ajv: Ajv | null = null;
 const compiled = new WeakMap<object, ValidateFunction | null>();
 
-function validator(schema: JsonSchema): ValidateFunction | null {
+async function validator(schema: JsonSchema): Promise<ValidateFunction | null> {
+  if (!ajv) {
+    const { default: AjvClass } = await import("ajv");
+    ajv = new AjvClass({ allErrors: true, strict: false, validateFormats: false });
+  }
   if (compiled.has(schema)) return compiled.get(schema)!;
   let fn: ValidateFunction | null;
   try {
@@ -22,8 +28,8 @@ function validator(schema: JsonSchema): ValidateFunction | null {
   return fn;
 }
 
-export function validateArguments(schema: JsonSchema, args: unknown): Validation {
-  const fn = validator(schema);
+export async function validateArguments(schema: JsonSchema, args: unknown): Promise<Validation> {
+  const fn = await validator(schema);
   if (!fn || fn(args)) return { ok: true };
   const problems = (fn.errors ?? []).map((e) => {
     const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, ".") : "arguments";

@@ -5,7 +5,6 @@
 import { immediateAsync } from "../db/open.ts";
 import type { EngineDeps } from "../engine-deps.ts";
 import { redact } from "../redact/redact.ts";
-import { countTokens } from "../tokens/count.ts";
 import { type DecideInput, type Decision, decide } from "./decide.ts";
 import { createObjectStore } from "./objects.ts";
 
@@ -34,7 +33,7 @@ export async function readWithCache(deps: EngineDeps, input: DecideInput): Promi
       ? { bytes: 0, tokens: 0 }
       : {
           bytes: Buffer.byteLength(input.builtIn) - Buffer.byteLength(decision.text),
-          tokens: countTokens(input.builtIn) - countTokens(decision.text),
+          tokens: (await deps.tokens.count([input.builtIn])) - (await deps.tokens.count([decision.text])),
         };
   return { ...decision, record: { ...decision.record, saved } };
 }

@@ -5,10 +5,12 @@
  * acknowledged is ever lost and a search waits for them. Every capture gets its own source id;
  * identical text in a project is stored once.
  */
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { toolThresholds } from "../config.ts";
 import { immediateAsync } from "../db/open.ts";
 import type { EngineDeps } from "../engine-deps.ts";
+import { AppError } from "../errors.ts";
 import { sha256 } from "../hash.ts";
 import { redact } from "../redact/redact.ts";
 import { countLines, stripAnsi } from "../text.ts";
@@ -19,7 +21,9 @@ import { buildReceipt } from "./receipt.ts";
 import { detectKind, type TextKind, titleChunks } from "./titles.ts";
 
 export type CaptureInput = {
-  text: string;
+  /** The output; or `file`, a file holding it (pi's full output of a cut result), which is read here. */
+  text?: string;
+  file?: string;
   tool: string;
   session?: string | null;
   project?: string;
@@ -58,16 +62,29 @@ function prepareChunks(text: string, kind: TextKind, capBytes: number) {
   return { chunks, titles: titleChunks(text, kind, chunks) };
 }
 
+/** The output to store: given, or read from the file named (a file must be regular and at most 256 MiB). */
+function outputOf(input: CaptureInput): string {
+  if (input.text !== undefined) return input.text;
+  if (input.file === undefined) throw new AppError("BAD_INPUT", "capture needs text or a file");
+  const st = statSync(input.file);
+  if (!st.isFile() || st.size > MAX_FILE_BYTES)
+    throw new AppError("BAD_INPUT", `${input.file} is not a regular file of at most ${formatBytes(MAX_FILE_BYTES)}`);
+  return readFileSync(input.file, "utf8");
+}
+
+const MAX_FILE_BYTES = 256 * 1024 * 1024;
+
 export async function capture(deps: EngineDeps, input: CaptureInput): Promise<CaptureResult> {
   const { db, config, now } = deps;
-  const bytes = Buffer.byteLength(input.text);
-  const lines = countLines(input.text);
+  const original = outputOf(input);
+  const bytes = Buffer.byteLength(original);
+  const lines = countLines(original);
   const decision = decideStore(deps, input, bytes, lines);
-  if ("passReason" in decision) return { stored: false, reason: decision.passReason, bytes, lines, text: input.text };
+  if ("passReason" in decision) return { stored: false, reason: decision.passReason, bytes, lines, text: original };
 
   const project = resolve(input.project ?? process.cwd());
   // What is stored is what a model should read: no terminal colour codes.
-  const redacted = redact(stripAnsi(input.text));
+  const redacted = redact(stripAnsi(original));
   const text = redacted.text;
   const hash = sha256(text);
   const storedBytes = Buffer.byteLength(text);

@@ -11,10 +11,25 @@ const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
 const FENCE = /^\s*(```|~~~)/;
 const LABEL_KEYS = new Set(["id", "name", "title", "key", "slug", "ref", "uid", "path"]);
 
-export function detectKind(text: string): TextKind {
-  const head = text.trimStart()[0];
+/** Lines a tool may print before its JSON (`npm warn ...` on stderr, mixed in): at most this many. */
+const MAX_PREAMBLE_LINES = 5;
+
+/** Where the JSON document starts: at the top, or after a few lines of warnings; -1 when it is not JSON. */
+export function jsonStart(text: string): number {
   const tail = text.trimEnd().at(-1);
-  if ((head === "{" && tail === "}") || (head === "[" && tail === "]")) return "json";
+  let at = 0;
+  for (let line = 0; line <= MAX_PREAMBLE_LINES && at < text.length; line++) {
+    const head = text.slice(at, at + 64).trimStart()[0];
+    if ((head === "{" && tail === "}") || (head === "[" && tail === "]")) return at;
+    const nl = text.indexOf("\n", at);
+    if (nl === -1) break;
+    at = nl + 1;
+  }
+  return -1;
+}
+
+export function detectKind(text: string): TextKind {
+  if (jsonStart(text) >= 0) return "json";
   if (/^#{1,6}[ \t]+\S/m.test(text)) return "markdown";
   return "text";
 }
@@ -108,7 +123,13 @@ function jsonTitles(text: string, chunks: RawChunk[]): string[] | null {
     const top = stack[stack.length - 1];
     if (top?.t === "a" && top.i < 0) top.i = 0;
   };
-  for (let p = 0; p < text.length; p++) {
+  // Warnings printed before the document are outside it: the scan starts at the document.
+  const start = Math.max(0, jsonStart(text));
+  while (next < marks.length && marks[next]! < start) {
+    snaps.push(snapshot());
+    next++;
+  }
+  for (let p = start; p < text.length; p++) {
     while (next < marks.length && marks[next] === p) {
       snaps.push(snapshot());
       next++;

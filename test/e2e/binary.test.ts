@@ -43,12 +43,25 @@ describe("the compiled binary", () => {
     expect(existsSync(join(home, ".pi", "agent", "sidecar.db"))).toBe(true);
   });
 
-  test("counts tokens on its worker thread (no fallback to the main thread)", () => {
+  test("a one-shot capture counts its tokens before it exits; a server counts them on its worker thread", () => {
     const env = { HOME: tempDir(), PI_SIDECAR_DEBUG: "1" };
     const r = runCli(["capture", "--tool", "t", "--json"], { bin: BIN, env, stdin: noisyLog(3000, 3) });
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
-    expect(JSON.parse(r.stdout).tokens).toBeGreaterThan(10_000);
+    expect(JSON.parse(r.stdout).tokens).toBeNull(); // the receipt does not wait for the count
+    expect(JSON.parse(runCli(["stats", "--json"], { bin: BIN, env }).stdout).totals.storedTokens).toBeGreaterThan(10_000);
+    const frames = [
+      { jsonrpc: "2.0", id: 1, method: "capture", params: [{ text: noisyLog(3000, 4), tool: "t", project: "/p" }] },
+      { jsonrpc: "2.0", id: 2, method: "stats", params: [{ project: "/p" }] },
+    ];
+    const served = runCli(["serve", "--stdio"], { bin: BIN, env, stdin: frames.map((f) => `${JSON.stringify(f)}\n`).join("") });
+    expect(served.stderr).not.toContain("background worker unavailable"); // the embedded worker ran
+    const stats = served.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .find((f) => f.id === 2);
+    expect(stats.result.totals.storedTokens).toBeGreaterThan(10_000);
   });
 
   test("exit codes: 0 ok, 1 failure, 2 usage", () => {

@@ -1,7 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { capture } from "../../src/store/capture.ts";
 import { type SearchAnswer, search } from "../../src/store/search/search.ts";
-import { captureIndexed, settleStore, cleanupTempDirs, noisyLog, rng, testStore } from "../helpers.ts";
+import { captureIndexed, cleanupTempDirs, noisyLog, rng, settleStore, testStore } from "../helpers.ts";
 
 afterAll(cleanupTempDirs);
 

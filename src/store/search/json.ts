@@ -34,9 +34,12 @@ export function jsonRecord(rows: string[], i: number): number[] {
   const end = close < 0 ? Math.min(rows.length - 1, open + MAX_RECORD_LINES) : close;
   const all = Array.from({ length: end - open + 1 }, (_, k) => open + k);
   if (all.length <= MAX_RECORD_LINES) return all;
+  // A long record: its own fields (the lines that open a key at its first level), the matching line, its ends.
   const fieldIndent = indentOf(rows[Math.min(open + 1, rows.length - 1)]!);
-  const fields = all.filter((k) => k === open || k === close || k === i || indentOf(rows[k]!) === fieldIndent);
-  return fields.length <= MAX_RECORD_LINES ? fields : [open, i];
+  const isField = (k: number) => indentOf(rows[k]!) === fieldIndent && /^\s*"/.test(rows[k]!);
+  const fields = all.filter((k) => k === open || k === i || isField(k));
+  const kept = fields.length <= MAX_RECORD_LINES ? fields : [...fields.slice(0, MAX_RECORD_LINES - 1), i];
+  return [...new Set(kept)].sort((a, b) => a - b);
 }
 
 const KEY = /^\s*"((?:[^"\\]|\\.)*)"\s*:/;

@@ -63,31 +63,78 @@ export function termsFor(q: { words: string[]; idents: string[]; phrases: { text
   return terms;
 }
 
-/** Every line that matches some term, with its score; `at` is where its strongest term is. */
+/** Lines longer than this are scored by their best stretch, not as a whole (minified code, JSON on one line). */
+const LONG_LINE = 600;
+const SPAN = 240;
+const MAX_PLACES = 200;
+
+type Found = { term: Term; at: number; whole: boolean; zero: boolean };
+
+/** "0 failed", "0 ignored", "no errors": the word is there to say there is none. */
+const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero) $/;
+
+/** Where each term occurs on the line: the first place, or (long lines) up to MAX_PLACES places. */
+function places(lower: string, terms: Term[], all: boolean): Found[] {
+  const out: Found[] = [];
+  for (const term of terms) {
+    let i = find(lower, term);
+    for (let n = 0; i >= 0 && n < (all ? MAX_PLACES : 1); n++) {
+      out.push({
+        term,
+        at: i,
+        whole: term.kind !== "phrase" && wholeToken(lower, i, term.needle.length),
+        zero: term.kind === "word" && ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
+      });
+      i = term.kind === "word" ? findWordStart(lower, term.needle, i + 1) : lower.indexOf(term.needle, i + 1);
+    }
+  }
+  return out;
+}
+
+/** The stretch of SPAN characters holding the most (then the heaviest) distinct terms. */
+function bestStretch(found: Found[]): Found[] {
+  const sorted = [...found].sort((a, b) => a.at - b.at);
+  let best: Found[] = [];
+  let bestValue = -1;
+  for (let lo = 0, hi = 0; lo < sorted.length; lo++) {
+    while (hi < sorted.length && sorted[hi]!.at - sorted[lo]!.at <= SPAN) hi++;
+    const inside = new Map<Term, Found>();
+    for (let k = lo; k < hi; k++) if (!inside.has(sorted[k]!.term)) inside.set(sorted[k]!.term, sorted[k]!);
+    const value = inside.size * 1e6 + [...inside.keys()].reduce((v, t) => v + t.weight, 0);
+    if (value > bestValue) {
+      bestValue = value;
+      best = [...inside.values()];
+    }
+  }
+  return best;
+}
+
+/**
+ * Every line that matches some term, with its score; `at` is where its strongest term is. How
+ * many of the query's words a line holds counts before how rare they are; a whole token beats a
+ * piece of a compound name; a long line counts only its best stretch.
+ */
 export function scoreLines(rows: string[], terms: Term[]): LineMatch[] {
   const out: LineMatch[] = [];
-  const wordCount = terms.filter((t) => t.kind === "word").length;
+  const wordTerms = terms.filter((t) => t.kind === "word");
+  const strongest = Math.max(1, ...terms.map((t) => t.weight));
   rows.forEach((text, row) => {
     const lower = text.toLowerCase();
-    let score = 0;
-    let at = -1;
-    let best = 0;
+    const long = lower.length > LONG_LINE;
+    let found = places(lower, terms, long);
+    if (found.length === 0) return;
+    if (long) found = bestStretch(found);
     const m = { words: 0, idents: 0, phrases: 0 };
-    for (const t of terms) {
-      const i = find(lower, t);
-      if (i < 0) continue;
-      // A whole token is a better match than a piece of a compound name.
-      score += t.kind === "phrase" ? t.weight : t.weight * (wholeToken(lower, i, t.needle.length) ? 1.5 : 1);
-      m[t.kind === "word" ? "words" : t.kind === "ident" ? "idents" : "phrases"]++;
-      if (t.weight > best) {
-        best = t.weight;
-        at = i;
-      }
+    let score = 0;
+    let top: Found | null = null;
+    for (const f of found) {
+      score += (f.whole ? f.term.weight * 1.5 : f.term.weight) * (f.zero ? 0.25 : 1);
+      m[f.term.kind === "word" ? "words" : f.term.kind === "ident" ? "idents" : "phrases"]++;
+      if (!top || f.term.weight > top.term.weight) top = f;
     }
-    if (score === 0) return;
-    // Every word on one line is worth more than the same words scattered.
-    if (wordCount > 1 && m.words === wordCount) score *= 1.5;
-    out.push({ row, score, at, ...m });
+    // Coverage first: each word the line holds is worth the strongest term again.
+    if (wordTerms.length > 1) score += strongest * m.words * (m.words === wordTerms.length ? 2 : 1);
+    out.push({ row, score, at: long ? Math.min(...found.map((f) => f.at)) : top!.at, ...m });
   });
   return out;
 }

@@ -78,19 +78,24 @@ function titleFor(w: Window, m: Material, row: number): string {
   return "";
 }
 
-type Draft = { w: SourcedWindow; m: Material; shown: Map<number, boolean>; before: number; after: number; title: string };
+/** `record`: the hit shows a whole JSON record, which is its context (lines of the next record would mislead). */
+type Draft = { w: SourcedWindow; m: Material; shown: Map<number, boolean>; before: number; after: number; title: string; record: boolean };
 
 function draft(db: Db, w: SourcedWindow): Draft {
   const m = material(db, w);
   const shown = new Map<number, boolean>();
   const rowOf = (line: number) => Math.max(0, Math.min(m.rows.length - 1, line - m.first));
   for (const match of w.matches) shown.set(rowOf(match.line), true);
+  let record = false;
   if (w.chunk.kind === "json") {
-    for (const match of w.matches.slice(0, 2))
-      for (const r of jsonRecord(m.rows, rowOf(match.line))) if (!shown.has(r)) shown.set(r, false);
+    for (const match of w.matches.slice(0, 2)) {
+      const rows = jsonRecord(m.rows, rowOf(match.line));
+      record ||= rows.length > 1;
+      for (const r of rows) if (!shown.has(r)) shown.set(r, false);
+    }
   }
   const rows = [...shown.keys()];
-  return { w, m, shown, before: Math.min(...rows), after: Math.max(...rows), title: titleFor(w, m, rowOf(w.matches[0]!.line)) };
+  return { w, m, shown, before: Math.min(...rows), after: Math.max(...rows), title: titleFor(w, m, rowOf(w.matches[0]!.line)), record };
 }
 
 function renderDraft(d: Draft, index: number, calls: NextCalls): { text: string; lines: HitLine[] } {
@@ -132,11 +137,13 @@ export function renderHits(db: Db, windows: SourcedWindow[], budget: number, cal
   const size = (d: Draft, i: number) => Buffer.byteLength(renderDraft(d, i + 1, calls).text) + 1;
   let kept = drafts;
   while (kept.length > 1 && kept.reduce((s, d, i) => s + size(d, i), 0) > budget) kept = kept.slice(0, -1);
-  const maxContext = Math.max(2, Math.floor(12 / Math.max(1, kept.length)));
+  // Context for neighbouring answers: a few lines each side, a couple more when there are fewer hits.
+  const maxContext = kept.length <= 1 ? 6 : kept.length === 2 ? 5 : 4;
   let total = kept.reduce((s, d, i) => s + size(d, i), 0);
   for (let step = 0; step < maxContext; step++) {
     let grew = false;
     for (const [i, d] of kept.entries()) {
+      if (d.record) continue;
       for (const side of ["before", "after"] as const) {
         const next = side === "before" ? d.before - 1 : d.after + 1;
         if (next < 0 || next >= d.m.rows.length) continue;

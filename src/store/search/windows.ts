@@ -55,7 +55,7 @@ function cluster(chunk: CandidateChunk, lines: LineMatch[], maxLines: number): W
     return {
       chunk,
       matches: g.map((m) => ({ line: chunk.line_start + m.row, at: m.at, score: m.score, ordinal: chunk.ordinal })),
-      score: best + Math.min(rest * 0.3, best) - chunk.rank * 1e-3,
+      score: best + Math.min(rest * 0.3, best * 0.5) - chunk.rank * 1e-3,
       more: 0,
     };
   });
@@ -69,12 +69,21 @@ export function findWindows(chunks: CandidateChunk[], terms: Term[], allWords: b
   const words = terms.filter((t) => t.kind === "word").length;
   const out: Window[] = [];
   for (const chunk of chunks) {
-    let lines = scoreLines(rowsOf(chunk.content), terms);
+    const rows = rowsOf(chunk.content);
+    let lines = scoreLines(rows, terms);
+    // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency
+    // before the same package nested under another).
+    if (chunk.kind === "json") for (const l of lines) l.score *= 1 + 1 / (2 + (rows[l.row]!.length - rows[l.row]!.trimStart().length) / 2);
     const complete = lines.filter((l) => l.idents > 0 || l.phrases > 0 || l.words === words);
     if (allWords && complete.length > 0) lines = complete;
     if (lines.length === 0) {
       // Matched by its title (a heading, or a JSON record that began in the chunk before).
-      out.push({ chunk, matches: [{ line: chunk.line_start, at: 0, score: 0, ordinal: chunk.ordinal }], score: -chunk.rank * 1e-3, more: 0 });
+      out.push({
+        chunk,
+        matches: [{ line: chunk.line_start, at: 0, score: 0, ordinal: chunk.ordinal }],
+        score: -chunk.rank * 1e-3,
+        more: 0,
+      });
       continue;
     }
     // Lines far weaker than the best one (one common word of several) are noise, not hits.

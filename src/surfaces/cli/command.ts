@@ -20,6 +20,7 @@ export type CommandContext = {
   env: Record<string, string | undefined>;
   cwd: string;
   /** Engine options beyond the config (how hints are phrased). */
+  /** A long-lived engine (servers): its indexing and token counting run on a worker thread. */
   createEngine: (options?: { calls?: NextCalls }) => Engine;
 };
 

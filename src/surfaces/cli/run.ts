@@ -137,7 +137,8 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     positionals,
     json: values.json === true,
     loaded,
-    engine: () => (engine ??= createEngine({ config: loaded.config })),
+    // A one-shot command finishes indexing and counting inline before it exits; servers use the worker.
+    engine: () => (engine ??= createEngine({ config: loaded.config, background: "inline" })),
     createEngine: (options) => (engine ??= createEngine({ config: loaded.config, ...options })),
     out: io.out,
     outBytes: io.outBytes,

@@ -40,7 +40,7 @@ export type ServeOptions = { engine: Engine; scope: ToolScope; config: Readonly<
 async function captured(o: ServeOptions, tool: string, input: Record<string, unknown>, result: CallToolResult): Promise<CallToolResult> {
   const texts = result.content.filter((c) => c.type === "text") as { type: "text"; text: string }[];
   const replacement = await captureToolResult(
-    o.engine,
+    async () => o.engine,
     o.config,
     { toolName: tool, input, content: texts, details: undefined, isError: result.isError === true },
     { session: o.scope.session ?? "mcp", project: o.scope.project ?? process.cwd() },

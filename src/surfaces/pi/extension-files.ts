@@ -3,12 +3,16 @@
  * dist/extension/). Imported lazily by `install pi` only: in a source checkout that was never
  * built, this module fails to load and the install says to build first.
  */
-import engineJs from "../../../dist/extension/engine.js.txt" with { type: "text" };
-import indexJs from "../../../dist/extension/index.js.txt" with { type: "text" };
-import tokenWorkerJs from "../../../dist/extension/token-worker.js.txt" with { type: "text" };
+import worker from "../../../dist/extension/background-worker.js.txt" with { type: "text" };
+import engine from "../../../dist/extension/engine.cjs.txt" with { type: "text" };
+import index from "../../../dist/extension/index.js.txt" with { type: "text" };
+import sidecar from "../../../dist/extension/sidecar.cjs.txt" with { type: "text" };
+import tokenizer from "../../../dist/extension/tokenizer.cjs.txt" with { type: "text" };
 
 export const EXTENSION_FILES: Readonly<Record<string, string>> = {
-  "index.js": indexJs,
-  "engine.js": engineJs,
-  "token-worker.js": tokenWorkerJs,
+  "index.js": index,
+  "sidecar.cjs": sidecar,
+  "engine.cjs": engine,
+  "background-worker.js": worker,
+  "tokenizer.cjs": tokenizer,
 };

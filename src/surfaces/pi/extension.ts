@@ -1,86 +1,68 @@
 /**
- * The pi extension: oversized tool results go to the context store and the model gets a
- * receipt plus four tools to get back what it needs. In-process under Bun, stdio under Node.
- * Loaded by pi from the bundle (dist/extension/index.js) that `pi-sidecar install pi` writes.
+ * The pi extension: oversized tool results go to the context store and the model gets a receipt
+ * plus tools to get back what it needs; `read` goes through the read cache; the user's MCP servers
+ * sit behind the gateway. Nothing heavy happens at pi's start: the engine starts with the first
+ * output that has to be stored (in-process under Bun, a stdio child under Node), the MCP SDK with
+ * the first server call, the tokenizer on a worker thread.
  */
-import { writeSync } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { type TSchema, Type } from "typebox";
 import { loadConfig } from "../../config.ts";
 import { debugLog } from "../../debug.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
-import { formatBytes, parseLineRange } from "../../units.ts";
+import { formatBytes } from "../../units.ts";
 import { captureToolResult } from "../tools/capture-output.ts";
-import { PI_TOOLS, type ToolSpec } from "../tools/definitions.ts";
-import { formatStatsBrief, runTool } from "../tools/handlers.ts";
+import { registerCommands, say } from "./commands.ts";
 import { type Connection, connect } from "./connect.ts";
+import type { PiHost } from "./host.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerReadCache } from "./readcache.ts";
+import { registerContextTools } from "./tools.ts";
 
-function typeboxParams(spec: ToolSpec): TSchema {
-  const props: Record<string, TSchema> = {};
-  for (const [name, p] of Object.entries(spec.params)) {
-    const opts = {
-      description: p.description,
-      ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
-      ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
-    };
-    const schema = p.type === "string" ? Type.String(opts) : p.type === "integer" ? Type.Integer(opts) : Type.Boolean(opts);
-    props[name] = p.required ? schema : Type.Optional(schema);
-  }
-  return Type.Object(props);
-}
+export type EngineHandle = {
+  /** The engine, started on first use; null when it cannot run (`problem()` says why). */
+  get(): Promise<Engine | null>;
+  problem(): string;
+};
 
-/** Prints a command's answer where the user sees it, in every mode. */
-function say(ctx: ExtensionContext, text: string): void {
-  if (ctx.mode === "print") writeSync(1, `${text}\n`);
-  else if (ctx.mode === "json") writeSync(1, `${JSON.stringify({ type: "pi_sidecar", text })}\n`);
-  else ctx.ui.notify(text, "info");
-}
-
-export default async function piSidecar(pi: ExtensionAPI): Promise<void> {
+export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
   const { config, errors } = loadConfig({ cwd: process.cwd() });
   for (const problem of errors) process.stderr.write(`pi-sidecar: config: ${problem}\n`);
   const log = debugLog();
   let connection: Promise<Connection | null> | null = null;
   let problem = "the engine was not started";
-  let stored = 0;
-  let keptOut = 0;
-
-  const engine = async (): Promise<Engine | null> => {
-    const started = Date.now();
-    connection ??= connect(config, log)
-      .then((c) => {
-        log(`engine: ${c.transport} (${Date.now() - started} ms)`);
-        return c;
-      })
-      .catch((error) => {
-        problem = `cannot start the engine: ${errorMessage(error)}`;
-        log(problem);
-        return null;
-      });
-    return (await connection)?.engine ?? null;
+  const engine: EngineHandle = {
+    async get() {
+      const started = Date.now();
+      connection ??= connect(config, log, host.dir)
+        .then((c) => {
+          log(`engine: ${c.transport} (${Date.now() - started} ms)`);
+          return c;
+        })
+        .catch((error) => {
+          problem = `cannot start the engine: ${errorMessage(error)}`;
+          log(problem);
+          return null;
+        });
+      return (await connection)?.engine ?? null;
+    },
+    problem: () => problem,
   };
   const scope = (ctx: ExtensionContext) => ({ session: ctx.sessionManager.getSessionId(), project: ctx.cwd });
+  const readcache = config.readcache.enabled ? registerReadCache(pi, host, config, engine.get, log) : null;
 
-  const readcache = config.readcache.enabled ? registerReadCache(pi, config, engine, log) : null;
-
+  let stored = 0;
+  let keptOut = 0;
   pi.on("tool_result", async (event, ctx) => {
     let replacement: Awaited<ReturnType<typeof captureToolResult>>;
     try {
-      replacement = await captureToolResult(await engine(), config, event, scope(ctx), () => problem);
+      replacement = await captureToolResult(engine.get, config, event, scope(ctx), engine.problem);
     } catch (error) {
       // A sidecar bug must never break a tool call: the result goes through unchanged.
       log(`tool_result: ${errorMessage(error)}`);
       return undefined;
     }
-    if (event.toolName === "read" && readcache) {
-      // A read the store replaced with a receipt showed the model nothing: it trusts no lines.
-      const rc = (replacement?.details as { readcache?: { trusted?: unknown } } | undefined)?.readcache;
-      if (replacement && rc) replacement.details.readcache = { ...rc, trusted: [], mode: "stored" };
-      readcache.onReadResult(replacement?.details ?? event.details);
-    }
+    if (event.toolName === "read") readcache?.onReadResult(event.details);
     const info = replacement?.details.piSidecar as { sourceId?: string; bytes?: number } | undefined;
     if (info?.sourceId) {
       stored++;
@@ -90,51 +72,8 @@ export default async function piSidecar(pi: ExtensionAPI): Promise<void> {
     return replacement;
   });
 
-  for (const spec of PI_TOOLS) {
-    pi.registerTool({
-      name: spec.name,
-      label: spec.label,
-      description: spec.description,
-      promptSnippet: spec.name === "context_search" ? "Search stored tool output named by a pi-sidecar receipt" : undefined,
-      parameters: typeboxParams(spec),
-      async execute(_id, params, _signal, _onUpdate, ctx) {
-        const e = await engine();
-        if (!e) throw new Error(`pi-sidecar is unavailable (${problem}).`);
-        const outcome = await runTool(e, spec.name, params as Record<string, unknown>, scope(ctx));
-        if (outcome.isError) throw new Error(outcome.text);
-        return { content: [{ type: "text", text: outcome.text }], details: outcome.details };
-      },
-    });
-  }
-
-  pi.registerCommand("context-stats", {
-    description: "pi-sidecar: tokens kept out of the context, spent on receipts and retrieval, and net saved",
-    handler: async (_args, ctx) => {
-      const e = await engine();
-      if (!e) return say(ctx, `pi-sidecar is unavailable (${problem}).`);
-      const session = await e.stats({ session: ctx.sessionManager.getSessionId() });
-      const all = await e.stats({});
-      say(ctx, formatStatsBrief(session, all));
-    },
-  });
-
-  if (readcache) {
-    pi.registerCommand("readcache-status", {
-      description: "pi-sidecar read cache: tracked files, modes served, tokens saved",
-      handler: async (_args, ctx) => say(ctx, readcache.status()),
-    });
-    pi.registerCommand("readcache-refresh", {
-      description: "pi-sidecar read cache: forget a file (or lines A-B) so the next read returns the text",
-      handler: async (args, ctx) => {
-        const [path, lines] = (args ?? "").trim().split(/\s+/);
-        if (!path) return say(ctx, "Usage: /readcache-refresh PATH [A-B]");
-        const range = lines ? parseLineRange(lines) : undefined;
-        if (range === null) return say(ctx, `Lines must look like 10-40, got ${lines}.`);
-        readcache.refresh(ctx.cwd, path, range ? [range.from, range.to] : undefined);
-        say(ctx, `The next read of ${path}${range ? ` lines ${range.from}-${range.to}` : ""} returns the text.`);
-      },
-    });
-  }
+  registerContextTools(pi, host, engine, scope);
+  registerCommands(pi, engine, readcache);
 
   try {
     await registerMcp(pi, config, say, log);

@@ -6,8 +6,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
-import { createReadToolDefinition, type ExtensionAPI, type ExtensionContext } from "@earendil-works/pi-coding-agent";
-import { Type } from "typebox";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
@@ -18,6 +17,7 @@ import { isSensitiveFile } from "../../readcache/sensitive.ts";
 import { createTrust, type ReadRecord } from "../../readcache/trust.ts";
 import { countLines } from "../../text.ts";
 import { formatCount, parseLineRange } from "../../units.ts";
+import type { PiHost } from "./host.ts";
 
 const IMAGE = new Set([".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".ico", ".svgz"]);
 
@@ -45,8 +45,11 @@ function textOf(bytes: Buffer): string | null {
   }
 }
 
+export type ReadCacheHandle = ReturnType<typeof registerReadCache>;
+
 export function registerReadCache(
   pi: ExtensionAPI,
+  { createReadToolDefinition, Type }: PiHost,
   config: Readonly<Config>,
   engine: () => Promise<Engine | null>,
   log: (line: string) => void,

@@ -1,8 +1,6 @@
 import { debugLog } from "../../../debug.ts";
-import { openGateway } from "../../../gateway/open-gateway.ts";
 import { CLI_MODEL, CLI_USER, phrase } from "../../../gateway/phrasing.ts";
 import { TOOL_CALLS } from "../../../store/next-calls.ts";
-import { serveMcpHttp, serveMcpStdio } from "../../mcp/server.ts";
 import { type Command, positiveInt } from "../command.ts";
 
 export const mcpCommand: Command = {
@@ -16,6 +14,9 @@ export const mcpCommand: Command = {
     session: { type: "string", help: "the session id to record captures under (default: one per server process)", value: "ID" },
   },
   async run(ctx) {
+    // Loaded here, not at start: other commands never pay for the MCP SDK.
+    const { openGateway } = await import("../../../gateway/open-gateway.ts");
+    const { serveMcpHttp, serveMcpStdio } = await import("../../mcp/server.ts");
     const session = typeof ctx.values.session === "string" ? ctx.values.session : `mcp-${Date.now().toString(36)}-${process.pid}`;
     const engine = ctx.createEngine({ calls: TOOL_CALLS });
     const scope = { session, project: ctx.cwd };

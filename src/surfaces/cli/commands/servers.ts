@@ -1,6 +1,4 @@
-import { openGateway } from "../../../gateway/open-gateway.ts";
 import { CLI_MODEL, CLI_USER } from "../../../gateway/phrasing.ts";
-import { runServersCommand } from "../../../gateway/servers-command.ts";
 import { type Command, UsageError } from "../command.ts";
 
 export const serversCommand: Command = {
@@ -10,6 +8,8 @@ export const serversCommand: Command = {
     "pi-sidecar servers [list | connect NAME | disconnect NAME | enable NAME.. | disable NAME.. | expand NAME|all | approve | backup | restore [BACKUP] | profile list|use NAME|save NAME]",
   options: {},
   async run(ctx) {
+    const { openGateway } = await import("../../../gateway/open-gateway.ts");
+    const { runServersCommand } = await import("../../../gateway/servers-command.ts");
     const opened = openGateway({ config: ctx.loaded.config, cwd: ctx.cwd, env: ctx.env, audience: CLI_MODEL });
     if (!opened) {
       ctx.err(

@@ -1,0 +1,248 @@
+/**
+ * The built-in code index backend: our own index of a repository's TS/JS in the sidecar database,
+ * parsed with oxc, resolved like TypeScript resolves modules, kept current by mtime + hash.
+ * Every query first notices files changed on disk and re-indexes them, then answers.
+ */
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Db } from "../db/open.ts";
+import { fail, type Result } from "../errors.ts";
+import { type CodeIndexBackend, type IndexOptions, type IndexResult, KOTA_ERRORS, type StatusResult } from "./contract.ts";
+import { detectChanges } from "./freshness.ts";
+import { buildGraph, type Graph } from "./graph.ts";
+import { type ApplyOutcome, applyChanges, type Changes } from "./indexer.ts";
+import { queryDeps } from "./query-deps.ts";
+import type { QueryEnv } from "./query-env.ts";
+import { queryImpact } from "./query-impact.ts";
+import { querySearch } from "./query-search.ts";
+import { queryTaskContext } from "./query-task-context.ts";
+import { queryUsages } from "./query-usages.ts";
+import { type ConfigTextCache, resolveImports } from "./resolve-imports.ts";
+import { scanRepository } from "./scan.ts";
+import { createCodeStore, type FileRow, type RepoRow, type WatchRow } from "./store.ts";
+
+export type BuiltinIndexDeps = {
+  db: Db;
+  /** The repository root (absolute, or relative to the working directory). */
+  root: string;
+  now?: () => number;
+  /** Queries within this many ms of the last disk check skip the next one (default 500; 0 = always check). */
+  freshnessMs?: number;
+};
+
+function realRoot(root: string): string {
+  const abs = resolve(root);
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
+export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
+  const { db } = deps;
+  const root = realRoot(deps.root);
+  const now = deps.now ?? Date.now;
+  const freshnessMs = deps.freshnessMs ?? 500;
+  const store = createCodeStore(db);
+  let graph: Graph | null = null;
+  const configText: ConfigTextCache = new Map();
+  // The indexed files' stat data, for the freshness check; reloaded when the index changes.
+  let files: { generation: number; rows: FileRow[] } | null = null;
+  const indexedFiles = (repo: RepoRow): FileRow[] => {
+    if (!files || files.generation !== repo.generation) files = { generation: repo.generation, rows: store.files(repo.id) };
+    return files.rows;
+  };
+  let lastCheck = Number.NEGATIVE_INFINITY;
+  let chain: Promise<unknown> = Promise.resolve();
+
+  /** One operation at a time per instance: a query never sees an index run half-applied. */
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = chain.then(fn, fn);
+    chain = run.catch(() => undefined);
+    return run;
+  };
+
+  const rootProblem = (): Result<Record<never, never>> => {
+    try {
+      if (statSync(root).isDirectory()) return { ok: true };
+    } catch {
+      // falls through
+    }
+    return fail(KOTA_ERRORS.BAD_INPUT, `The repository folder ${root} does not exist or is not a folder; pass the root of a checkout.`);
+  };
+
+  const fullIndex = async (opts: IndexOptions = {}): Promise<Result<IndexResult>> => {
+    const started = performance.now();
+    const problem = rootProblem();
+    if (!problem.ok) return problem;
+    const repo = store.ensureRepo(root);
+    const scan = scanRepository(root, () => opts.signal?.aborted === true);
+    if (!scan) {
+      return fail(
+        KOTA_ERRORS.CANCELLED,
+        "Indexing was cancelled while listing files; the index is as it was. Run kota index again to finish.",
+      );
+    }
+    const known = new Map(store.files(repo.id).map((f) => [f.path, f]));
+    const seen = new Set(scan.sources.map((s) => s.path));
+    const oldConfigs = new Map(
+      store
+        .watch(repo.id)
+        .filter((w) => w.is_dir === 0)
+        .map((w) => [w.path, w.mtime_ms]),
+    );
+    const configsChanged = oldConfigs.size !== scan.configs.length || scan.configs.some((c) => oldConfigs.get(c.path) !== c.mtimeMs);
+    const watch: WatchRow[] = [
+      ...scan.dirs.map((d) => ({ path: d.path, is_dir: 1, mtime_ms: d.mtimeMs })),
+      ...scan.configs.map((c) => ({ path: c.path, is_dir: 0, mtime_ms: c.mtimeMs })),
+    ];
+    const changes: Changes = {
+      parse: scan.sources.filter((s) => {
+        const k = known.get(s.path);
+        return opts.full || !k || k.size !== s.size || k.mtime_ms !== s.mtimeMs;
+      }),
+      remove: [...known.values()].filter((k) => !seen.has(k.path)),
+      watch,
+      replaceWatch: true,
+      removedWatch: [],
+      configsChanged,
+    };
+    return finish(repo, changes, await applyChanges({ db, store, root, repo, now, configText }, changes, opts), started);
+  };
+
+  const finish = (repo: RepoRow, changes: Changes, outcome: ApplyOutcome, started: number): Result<IndexResult> => {
+    graph = null;
+    files = null;
+    lastCheck = now();
+    if (outcome.cancelled) {
+      return fail(
+        KOTA_ERRORS.CANCELLED,
+        `Indexing was cancelled after ${outcome.changed} of ${changes.parse.length} changed files; those are kept. ` +
+          "Run kota index again (or just query) to finish the rest.",
+      );
+    }
+    const totals = store.totals(repo.id);
+    const result: IndexResult = {
+      repository: root,
+      files: totals.files,
+      symbols: totals.symbols,
+      references: totals.references,
+      ms: Math.round(performance.now() - started),
+      changed: outcome.changed,
+      removed: outcome.removed,
+    };
+    if (outcome.errors.length > 0) result.errors = outcome.errors;
+    return { ok: true, ...result };
+  };
+
+  /**
+   * After a completed run, the stat-based check finds what changed without walking the tree; a new
+   * or changed .gitignore, a cancelled run, or `full` take the full walk.
+   */
+  const index = async (opts: IndexOptions = {}): Promise<Result<IndexResult>> => {
+    const repo = store.repo(root);
+    if (opts.full || !repo || repo.indexed_at === null || repo.needs_resolve === 1 || !rootProblem().ok) return fullIndex(opts);
+    const started = performance.now();
+    const detected = detectChanges(store, root, repo, store.files(repo.id));
+    if (detected.kind === "rescan") return fullIndex(opts);
+    const changes: Changes =
+      detected.kind === "changes"
+        ? detected.changes
+        : { parse: [], remove: [], watch: [], replaceWatch: false, removedWatch: [], configsChanged: false };
+    if (detected.kind === "none") {
+      opts.onProgress?.(0, 0);
+      lastCheck = now();
+      return finish(repo, changes, { changed: 0, removed: 0, errors: [], cancelled: false }, started);
+    }
+    return finish(repo, changes, await applyChanges({ db, store, root, repo, now, configText }, changes, opts), started);
+  };
+
+  const notIndexed = () =>
+    fail(
+      KOTA_ERRORS.REPO_NOT_INDEXED,
+      `The repository ${root} has not been indexed yet. Run kota index first (hono-sized repos take about a second).`,
+    );
+
+  /** Brings the index up to date with the disk (cheaply), then hands out the query environment. */
+  const fresh = async (): Promise<Result<{ env: QueryEnv }>> => {
+    const problem = rootProblem();
+    if (!problem.ok) return problem;
+    let repo: RepoRow | null = store.repo(root);
+    if (!repo || (repo.indexed_at === null && store.files(repo.id).length === 0)) return notIndexed();
+    if (repo.indexed_at === null) {
+      // The first index run was cancelled part way: finish it rather than answer from half an index.
+      const r = await fullIndex();
+      if (!r.ok) return r;
+      repo = store.repo(root)!;
+    } else if (now() - lastCheck >= freshnessMs) {
+      lastCheck = now();
+      const detected = detectChanges(store, root, repo, indexedFiles(repo));
+      if (detected.kind === "rescan") {
+        const r = await fullIndex();
+        if (!r.ok) return r;
+      } else if (detected.kind === "changes") {
+        await applyChanges({ db, store, root, repo, now, configText }, detected.changes);
+        files = null;
+      } else if (repo.needs_resolve === 1) {
+        resolveImports(db, root, repo.id, undefined, configText);
+        store.markDone(repo.id, now(), true);
+      }
+      repo = store.repo(root)!;
+    }
+    if (!graph || graph.generation !== repo.generation) graph = buildGraph(db, repo.id, repo.generation);
+    return { ok: true, env: { db, root, repoId: repo.id, graph } };
+  };
+
+  const query =
+    <O, T>(run: (env: QueryEnv, opts: O) => Result<T>) =>
+    (opts: O): Promise<Result<T>> =>
+      serial(async () => {
+        const f = await fresh();
+        return f.ok ? run(f.env, opts) : f;
+      });
+
+  return {
+    name: "builtin",
+    root,
+    index: (opts) => serial(() => index(opts)),
+    search: query(querySearch),
+    deps: query(queryDeps),
+    usages: query(queryUsages),
+    impact: query(queryImpact),
+    taskContext: query(queryTaskContext),
+    status: () =>
+      serial(async (): Promise<Result<StatusResult>> => {
+        const base: StatusResult = {
+          backend: "builtin",
+          repository: root,
+          indexed: false,
+          files: 0,
+          symbols: 0,
+          references: 0,
+          indexedAt: null,
+          stale: 0,
+          errors: 0,
+        };
+        const repo = existsSync(root) ? store.repo(root) : null;
+        if (!repo) return { ok: true, ...base };
+        const totals = store.totals(repo.id);
+        const detected = detectChanges(store, root, repo, indexedFiles(repo));
+        return {
+          ok: true,
+          ...base,
+          indexed: repo.indexed_at !== null,
+          files: totals.files,
+          symbols: totals.symbols,
+          references: totals.references,
+          errors: totals.errors,
+          indexedAt: repo.indexed_at === null ? null : new Date(repo.indexed_at).toISOString(),
+          stale: detected.kind === "changes" ? detected.count : detected.kind === "rescan" ? 1 : 0,
+        };
+      }),
+    close: async () => {
+      await chain;
+      graph = null;
+    },
+  };
+}

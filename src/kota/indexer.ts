@@ -1,0 +1,117 @@
+/**
+ * Applies a set of file changes to the index: parse and store changed files in batches (one
+ * transaction each, so memory stays bounded and a cancel keeps every finished batch), drop
+ * removed files, then resolve imports (all of them when the file set or a config changed).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Db, immediate } from "../db/open.ts";
+import { errorMessage } from "../errors.ts";
+import { sha256 } from "../hash.ts";
+import type { IndexFileError } from "./contract.ts";
+import { extractFacts } from "./extract.ts";
+import { type ConfigTextCache, resolveImports } from "./resolve-imports.ts";
+import type { ScannedFile } from "./scan.ts";
+import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
+import { isTestFile } from "./test-files.ts";
+
+const BATCH = 100;
+
+export type Changes = {
+  /** New files and files whose size or mtime changed (their hash decides whether they are re-parsed). */
+  parse: ScannedFile[];
+  remove: FileRow[];
+  watch: WatchRow[];
+  /** Replace all watch rows (a full scan) rather than update some. */
+  replaceWatch: boolean;
+  removedWatch: string[];
+  configsChanged: boolean;
+};
+
+export type ApplyOptions = { signal?: AbortSignal; onProgress?(done: number, total: number): void; full?: boolean };
+
+export type ApplyOutcome = { changed: number; removed: number; errors: IndexFileError[]; cancelled: boolean };
+
+type Ctx = { db: Db; store: CodeStore; root: string; repo: RepoRow; now: () => number; configText?: ConfigTextCache };
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOptions = {}): Promise<ApplyOutcome> {
+  const { db, store, root, repo } = ctx;
+  const known = new Map(store.files(repo.id).map((f) => [f.path, f]));
+  const needsResolveBefore = repo.needs_resolve === 1;
+  immediate(db, () => store.markWriting(repo.id));
+  const errors: IndexFileError[] = [];
+  let changed = 0;
+  let cancelled = false;
+  let fileSetChanged = changes.remove.length > 0;
+  const changedIds: number[] = [];
+
+  for (let i = 0; i < changes.remove.length; i += 500) {
+    immediate(db, () => {
+      for (const f of changes.remove.slice(i, i + 500)) store.deleteFile(f.id);
+    });
+  }
+
+  const total = changes.parse.length;
+  opts.onProgress?.(0, total);
+  for (let i = 0; i < total; i += BATCH) {
+    if (opts.signal?.aborted) {
+      cancelled = true;
+      break;
+    }
+    type Work =
+      | { kind: "touch"; id: number; file: ScannedFile }
+      | { kind: "write"; file: ScannedFile; hash: string; text: string; facts: ReturnType<typeof extractFacts> };
+    const work: Work[] = [];
+    for (const file of changes.parse.slice(i, i + BATCH)) {
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(join(root, file.path));
+      } catch (error) {
+        errors.push({ file: file.path, message: `could not read: ${errorMessage(error)}` });
+        continue;
+      }
+      const hash = sha256(bytes);
+      const old = known.get(file.path);
+      if (old && old.hash === hash && !opts.full) {
+        work.push({ kind: "touch", id: old.id, file });
+        continue;
+      }
+      const text = bytes.toString("utf8");
+      let facts: ReturnType<typeof extractFacts>;
+      try {
+        facts = extractFacts(file.path, text);
+      } catch (error) {
+        // A parser fault on one file must not stop the rest: keep its text, report it.
+        facts = { symbols: [], imports: [], exports: [], refs: [], error: { line: 1, message: `parser failed: ${errorMessage(error)}` } };
+      }
+      if (facts.error) errors.push({ file: file.path, line: facts.error.line, message: facts.error.message });
+      if (!old) fileSetChanged = true;
+      work.push({ kind: "write", file, hash, text, facts });
+    }
+    immediate(db, () => {
+      for (const w of work) {
+        if (w.kind === "touch") store.touchFile(w.id, w.file.mtimeMs, w.file.size);
+        else {
+          const f = w.file;
+          changedIds.push(store.writeFile(repo.id, { ...f, hash: w.hash, isTest: isTestFile(f.path) }, w.facts, w.text));
+          changed++;
+        }
+      }
+    });
+    opts.onProgress?.(Math.min(i + BATCH, total), total);
+    await yieldToLoop();
+  }
+
+  if (cancelled) {
+    // Folder mtimes are not recorded, so the next check still sees the files not reached yet;
+    // imports of the stored files stay unresolved until needs_resolve makes the next run finish them.
+    return { changed, removed: changes.remove.length, errors, cancelled };
+  }
+  immediate(db, () => store.setWatch(repo.id, changes.watch, changes.replaceWatch, changes.removedWatch));
+  if (fileSetChanged || changes.configsChanged || needsResolveBefore) resolveImports(db, root, repo.id, undefined, ctx.configText);
+  else if (changedIds.length > 0) resolveImports(db, root, repo.id, changedIds, ctx.configText);
+  immediate(db, () => store.markDone(repo.id, ctx.now(), true));
+  return { changed, removed: changes.remove.length, errors, cancelled };
+}

@@ -1,0 +1,44 @@
+/** deps: the files a file imports and the files that import it, by distance, up to depth 3. */
+import { fail, type Result } from "../errors.ts";
+import { type DepsLevels, type DepsOptions, type DepsResult, KOTA_ERRORS } from "./contract.ts";
+import { levels } from "./graph.ts";
+import { lookupFile, type QueryEnv } from "./query-env.ts";
+
+export const MAX_DEPTH = 3;
+
+function shape(env: QueryEnv, ls: number[][]): DepsLevels {
+  const name = (n: number) => env.graph.paths[n]!;
+  const sorted = (xs: number[]) => xs.map(name).sort();
+  const indirect: Record<string, string[]> = {};
+  ls.slice(1).forEach((l, i) => {
+    if (l.length > 0) indirect[String(i + 2)] = sorted(l);
+  });
+  return { direct: sorted(ls[0] ?? []), indirect };
+}
+
+export function queryDeps(env: QueryEnv, opts: DepsOptions): Result<DepsResult> {
+  const depth = opts.depth ?? 1;
+  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH) {
+    return fail(
+      KOTA_ERRORS.BAD_INPUT,
+      `depth must be 1, 2 or 3 (got ${opts.depth}); deeper levels of a hub file list most of the repository.`,
+    );
+  }
+  const direction = opts.direction ?? "both";
+  if (!["dependents", "dependencies", "both"].includes(direction)) {
+    return fail(KOTA_ERRORS.BAD_INPUT, `direction must be dependents, dependencies or both (got ${direction}).`);
+  }
+  const file = lookupFile(env, opts.file);
+  if (!file.ok) return file;
+  const skipTests = opts.includeTests === false;
+  const empty: DepsLevels = { direct: [], indirect: {} };
+  const dependencies = direction === "dependents" ? empty : shape(env, levels(env.graph, [file.node], "out", depth, skipTests).levels);
+  const dependents = direction === "dependencies" ? empty : shape(env, levels(env.graph, [file.node], "in", depth, skipTests).levels);
+  const unresolved = env.db
+    .query<{ specifier: string }, [number]>(
+      "SELECT DISTINCT specifier FROM code_imports WHERE file_id = ? AND status = 0 ORDER BY specifier",
+    )
+    .all(file.id)
+    .map((r) => r.specifier);
+  return { ok: true, file: file.path, dependencies, dependents, unresolved };
+}

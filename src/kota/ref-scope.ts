@@ -1,0 +1,79 @@
+/** Scopes for the reference walk: which names a block, function or class declares, hoisted before the walk. */
+import { eachChild, type N, patternNames } from "./ast.ts";
+import type { ModuleBinding } from "./facts.ts";
+
+export type Binding = ModuleBinding | "local";
+export type Scope = { vars: Map<string, Binding>; parent: Scope | null; owner: string | null };
+
+export function scopeOf(parent: Scope, owner: string | null = parent.owner): Scope {
+  return { vars: new Map(), parent, owner };
+}
+
+export function lookup(scope: Scope | null, name: string): Binding | undefined {
+  for (let s = scope; s; s = s.parent) {
+    const b = s.vars.get(name);
+    if (b !== undefined) return b;
+  }
+  return undefined;
+}
+
+export const FUNCTIONS = new Set([
+  "FunctionDeclaration",
+  "FunctionExpression",
+  "ArrowFunctionExpression",
+  "TSDeclareFunction",
+  "TSEmptyBodyFunctionExpression",
+]);
+export const SIGNATURES = new Set([
+  "TSMethodSignature",
+  "TSCallSignatureDeclaration",
+  "TSConstructSignatureDeclaration",
+  "TSFunctionType",
+  "TSConstructorType",
+]);
+export const MEMBER_KEYED = new Set([
+  "MethodDefinition",
+  "PropertyDefinition",
+  "AccessorProperty",
+  "TSAbstractMethodDefinition",
+  "TSAbstractPropertyDefinition",
+  "TSAbstractAccessorProperty",
+  "TSPropertySignature",
+  "TSMethodSignature",
+]);
+
+/** `var` anywhere in a function body (outside nested functions) belongs to the function. */
+export function collectVars(node: N | null | undefined, out: string[]): void {
+  if (!node || FUNCTIONS.has(node.type) || node.type.startsWith("Class")) return;
+  if (node.type === "VariableDeclaration") {
+    if (node.kind === "var") for (const d of node.declarations ?? []) for (const id of patternNames(d.id)) out.push(id.name ?? "");
+    return;
+  }
+  if (/Statement$|^SwitchCase$|^CatchClause$/.test(node.type)) eachChild(node, (c) => collectVars(c, out));
+}
+
+/** Block-level declarations of a statement list, hoisted before the walk (TDZ aside). */
+export function hoist(statements: N[], scope: Scope, functionBody: boolean): void {
+  for (const raw of statements) {
+    const s = raw.type === "ExportNamedDeclaration" || raw.type === "ExportDefaultDeclaration" ? (raw.declaration ?? raw) : raw;
+    if (s.type === "VariableDeclaration") {
+      if (s.kind !== "var" || !functionBody) for (const d of s.declarations ?? []) for (const id of patternNames(d.id)) declare(scope, id);
+    } else if (s.id && s.id.type === "Identifier" && (s.type.endsWith("Declaration") || s.type === "TSDeclareFunction")) {
+      declare(scope, s.id);
+    }
+  }
+  if (functionBody) {
+    const vars: string[] = [];
+    for (const s of statements) collectVars(s, vars);
+    for (const v of vars) if (!scope.vars.has(v)) scope.vars.set(v, "local");
+  }
+}
+
+/** Type parameters and JSX tags hold their name as a node, not a string. */
+export function nodeName(node: N): N | undefined {
+  return node.name as unknown as N | undefined;
+}
+
+export function declare(scope: Scope, id: N | null | undefined): void {
+  if (id?.name && !scope.vars.has(id.name)) scope.vars.set(id.name, "local");
+}

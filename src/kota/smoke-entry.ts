@@ -1,0 +1,21 @@
+/**
+ * A tiny entry for proving the built-in index works inside `bun build --compile` (the native
+ * parser embedded): `kota-smoke <repo> [symbol]` indexes into an in-memory database and prints
+ * the index result and the symbol's usages as JSON. Used by test/kota/compiled.test.ts.
+ */
+import { openDatabase } from "../db/open.ts";
+import { createBuiltinIndex } from "./builtin-index.ts";
+import schemaSql from "./schema.sql" with { type: "text" };
+
+const [root, symbol] = process.argv.slice(2);
+if (!root) {
+  console.error("usage: kota-smoke <repository> [symbol]");
+  process.exit(2);
+}
+const db = openDatabase(":memory:", { migrations: [schemaSql] });
+const kota = createBuiltinIndex({ db, root });
+const index = await kota.index();
+const usages = symbol ? await kota.usages({ symbol }) : null;
+console.log(JSON.stringify({ index, usages }));
+await kota.close();
+db.close();

@@ -1,0 +1,27 @@
+/** Offsets (UTF-16, as the parser reports them) to 1-based lines and columns. */
+export type LineMap = { line(offset: number): number; column(offset: number): number; text(line: number): string };
+
+export function lineMap(source: string): LineMap {
+  const starts = [0];
+  for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
+  const line = (offset: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+  return {
+    line,
+    column: (offset) => offset - starts[line(offset) - 1]! + 1,
+    text: (n) => {
+      const start = starts[n - 1];
+      if (start === undefined) return "";
+      const end = starts[n] ?? source.length + 1;
+      return source.slice(start, end - 1).replace(/\r$/, "");
+    },
+  };
+}

@@ -1,0 +1,43 @@
+/** The extension's slash commands: /context-stats, /readcache-status, /readcache-refresh. */
+import { writeSync } from "node:fs";
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import { parseLineRange } from "../../units.ts";
+import { formatStatsBrief } from "../tools/handlers.ts";
+import type { EngineHandle } from "./extension.ts";
+import type { ReadCacheHandle } from "./readcache.ts";
+
+/** Prints a command's answer where the user sees it, in every mode. */
+export function say(ctx: ExtensionContext, text: string): void {
+  if (ctx.mode === "print") writeSync(1, `${text}\n`);
+  else if (ctx.mode === "json") writeSync(1, `${JSON.stringify({ type: "pi_sidecar", text })}\n`);
+  else ctx.ui.notify(text, "info");
+}
+
+export function registerCommands(pi: ExtensionAPI, engine: EngineHandle, readcache: ReadCacheHandle | null): void {
+  pi.registerCommand("context-stats", {
+    description: "pi-sidecar: tokens kept out of the context, spent on receipts and retrieval, and net saved",
+    handler: async (_args, ctx) => {
+      const e = await engine.get();
+      if (!e) return say(ctx, `pi-sidecar is unavailable (${engine.problem()}).`);
+      const session = await e.stats({ session: ctx.sessionManager.getSessionId() });
+      const all = await e.stats({});
+      say(ctx, formatStatsBrief(session, all));
+    },
+  });
+  if (!readcache) return;
+  pi.registerCommand("readcache-status", {
+    description: "pi-sidecar read cache: tracked files, modes served, tokens saved",
+    handler: async (_args, ctx) => say(ctx, readcache.status()),
+  });
+  pi.registerCommand("readcache-refresh", {
+    description: "pi-sidecar read cache: forget a file (or lines A-B) so the next read returns the text",
+    handler: async (args, ctx) => {
+      const [path, lines] = (args ?? "").trim().split(/\s+/);
+      if (!path) return say(ctx, "Usage: /readcache-refresh PATH [A-B]");
+      const range = lines ? parseLineRange(lines) : undefined;
+      if (range === null) return say(ctx, `Lines must look like 10-40, got ${lines}.`);
+      readcache.refresh(ctx.cwd, path, range ? [range.from, range.to] : undefined);
+      say(ctx, `The next read of ${path}${range ? ` lines ${range.from}-${range.to}` : ""} returns the text.`);
+    },
+  });
+}

@@ -1,0 +1,45 @@
+/** The context tools in pi: the shared tool specs (surfaces/tools) as pi tools with TypeBox parameters. */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { TSchema } from "typebox";
+import { PI_TOOLS, type ToolSpec } from "../tools/definitions.ts";
+import { runTool, type ToolScope } from "../tools/handlers.ts";
+import type { EngineHandle } from "./extension.ts";
+import type { PiHost } from "./host.ts";
+
+function typeboxParams({ Type }: PiHost, spec: ToolSpec): TSchema {
+  const props: Record<string, TSchema> = {};
+  for (const [name, p] of Object.entries(spec.params)) {
+    const opts = {
+      description: p.description,
+      ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
+      ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
+    };
+    const schema = p.type === "string" ? Type.String(opts) : p.type === "integer" ? Type.Integer(opts) : Type.Boolean(opts);
+    props[name] = p.required ? schema : Type.Optional(schema);
+  }
+  return Type.Object(props);
+}
+
+export function registerContextTools(
+  pi: ExtensionAPI,
+  host: PiHost,
+  engine: EngineHandle,
+  scope: (ctx: ExtensionContext) => ToolScope,
+): void {
+  for (const spec of PI_TOOLS) {
+    pi.registerTool({
+      name: spec.name,
+      label: spec.label,
+      description: spec.description,
+      promptSnippet: spec.name === "context_search" ? "Search stored tool output named by a pi-sidecar receipt" : undefined,
+      parameters: typeboxParams(host, spec),
+      async execute(_id, params, _signal, _onUpdate, ctx) {
+        const e = await engine.get();
+        if (!e) throw new Error(`pi-sidecar is unavailable (${engine.problem()}).`);
+        const outcome = await runTool(e, spec.name, params as Record<string, unknown>, scope(ctx));
+        if (outcome.isError) throw new Error(outcome.text);
+        return { content: [{ type: "text", text: outcome.text }], details: outcome.details };
+      },
+    });
+  }
+}

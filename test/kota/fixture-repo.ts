@@ -1,0 +1,43 @@
+/** Small repositories written into temp folders, and a built-in index over each on a real SQLite file. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { openDatabase } from "../../src/db/open.ts";
+import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
+import type { CodeIndexBackend } from "../../src/kota/contract.ts";
+import schemaSql from "../../src/kota/schema.sql" with { type: "text" };
+
+// Own temp folders: test/helpers.ts pulls in the whole engine, which these tests do not need.
+const dirs: string[] = [];
+
+export function tempDir(prefix = "kota-test-"): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+}
+
+export function cleanupTempDirs(): void {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+
+export function writeRepo(files: Record<string, string>, root = tempDir("kota-repo-")): string {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(root, path)), { recursive: true });
+    writeFileSync(join(root, path), text);
+  }
+  return root;
+}
+
+export type TestIndex = { kota: CodeIndexBackend; root: string; dbPath: string; db: ReturnType<typeof openDatabase> };
+
+/** freshnessMs 0: every query checks the disk, so tests see their own edits at once. */
+export function openIndex(root: string, dbPath = join(tempDir("kota-db-"), "sidecar.db")): TestIndex {
+  const db = openDatabase(dbPath, { migrations: [schemaSql] });
+  return { kota: createBuiltinIndex({ db, root, freshnessMs: 0 }), root, dbPath, db };
+}
+
+/** Fails the test with the backend's own message when a call returns a failure. */
+export function ok<T>(r: ({ ok: true } & T) | { ok: false; code: string; message: string }): T {
+  if (!r.ok) throw new Error(`${r.code}: ${r.message}`);
+  return r;
+}
