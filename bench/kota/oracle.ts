@@ -6,7 +6,7 @@
 
 import { openDatabase } from "../../src/db/open.ts";
 import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
-import schemaSql from "../../src/kota/schema.sql" with { type: "text" };
+import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { createRng } from "../prng.ts";
 import { createScratch } from "../temp.ts";
 import { unpackCorpus } from "./corpora.ts";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
 import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
-import schemaSql from "../../src/kota/schema.sql" with { type: "text" };
+import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { checkpointedSize } from "../temp.ts";
 
 const PER_DIR = 100;

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
 import type { Result } from "../../src/errors.ts";
 import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
-import schemaSql from "../../src/kota/schema.sql" with { type: "text" };
+import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { median, percentile } from "../stats-math.ts";
 import { checkpointedSize, createScratch } from "../temp.ts";
 import { unpackCorpus } from "./corpora.ts";

@@ -5,7 +5,7 @@
  */
 import { openDatabase } from "../db/open.ts";
 import { createBuiltinIndex } from "./builtin-index.ts";
-import schemaSql from "./schema.sql" with { type: "text" };
+import schemaSql from "../db/migrations/004-code-index.sql" with { type: "text" };
 
 const [root, symbol] = process.argv.slice(2);
 if (!root) {

@@ -5,7 +5,7 @@ import { dirname, join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
 import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
 import type { CodeIndexBackend } from "../../src/kota/contract.ts";
-import schemaSql from "../../src/kota/schema.sql" with { type: "text" };
+import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 
 // Own temp folders: test/helpers.ts pulls in the whole engine, which these tests do not need.
 const dirs: string[] = [];
