@@ -34,8 +34,23 @@ export function countLines(text: string): number {
  * is a fixed prefix and one bounded class run.
  */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: ESC and BEL are what this removes
-const ANSI = /\x1b\[[0-9;:?<=>]{0,64}[ -\/]{0,8}[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)|\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\-_0-9=>]/g;
+const ANSI = /\x1b\[[0-9;:?<=>]{0,64}[ -/]{0,8}[@-~]|\x1b\][^\x07\x1b]{0,4096}(?:\x07|\x1b\\)|\x1b[()*+][0-9A-Za-z]|\x1b[@-Z\\-_0-9=>]/g;
 
 export function stripAnsi(text: string): string {
   return text.includes("\x1b") ? text.replace(ANSI, "") : text;
+}
+
+/**
+ * Bytes as UTF-8 text, a byte order mark kept (it is part of the input); invalid sequences become
+ * U+FFFD and are counted, so whoever stores the text can say so.
+ */
+export function decodeUtf8(bytes: Uint8Array): { text: string; invalid: number } {
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes), invalid: 0 };
+  } catch {
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(bytes);
+    let invalid = 0;
+    for (let i = text.indexOf("\ufffd"); i !== -1; i = text.indexOf("\ufffd", i + 1)) invalid++;
+    return { text, invalid };
+  }
 }

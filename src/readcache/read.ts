@@ -4,14 +4,14 @@
  */
 import { immediateAsync } from "../db/open.ts";
 import type { EngineDeps } from "../engine-deps.ts";
-import { redact } from "../redact/redact.ts";
+import { hasSecrets } from "../redact/redact.ts";
 import { type DecideInput, type Decision, decide } from "./decide.ts";
 import { createObjectStore } from "./objects.ts";
 
 export async function readWithCache(deps: EngineDeps, input: DecideInput): Promise<Decision> {
   const { db, now } = deps;
   // Nothing secret is persisted: a file with anything redaction would touch is not cached.
-  if (redact(input.text).count > 0) {
+  if (hasSecrets(input.text)) {
     return {
       mode: "full",
       text: input.builtIn,

@@ -13,7 +13,7 @@ import type { EngineDeps } from "../engine-deps.ts";
 import { AppError } from "../errors.ts";
 import { sha256 } from "../hash.ts";
 import { redact } from "../redact/redact.ts";
-import { countLines, stripAnsi } from "../text.ts";
+import { countLines, decodeUtf8, stripAnsi } from "../text.ts";
 import { formatBytes } from "../units.ts";
 import { chunkText } from "./chunk.ts";
 import { newHandle } from "./ids.ts";
@@ -24,6 +24,8 @@ export type CaptureInput = {
   /** The output; or `file`, a file holding it (pi's full output of a cut result), which is read here. */
   text?: string;
   file?: string;
+  /** Byte sequences of the original that were not valid UTF-8 (and became U+FFFD), when the caller decoded it. */
+  invalidUtf8?: number;
   tool: string;
   session?: string | null;
   project?: string;
@@ -62,21 +64,21 @@ function prepareChunks(text: string, kind: TextKind, capBytes: number) {
   return { chunks, titles: titleChunks(text, kind, chunks) };
 }
 
-/** The output to store: given, or read from the file named (a file must be regular and at most 256 MiB). */
-function outputOf(input: CaptureInput): string {
-  if (input.text !== undefined) return input.text;
+/** The output to store, and how many of its byte sequences were not valid UTF-8: given, or read from the file named. */
+function outputOf(input: CaptureInput): { text: string; invalid: number } {
+  if (input.text !== undefined) return { text: input.text, invalid: input.invalidUtf8 ?? 0 };
   if (input.file === undefined) throw new AppError("BAD_INPUT", "capture needs text or a file");
   const st = statSync(input.file);
   if (!st.isFile() || st.size > MAX_FILE_BYTES)
     throw new AppError("BAD_INPUT", `${input.file} is not a regular file of at most ${formatBytes(MAX_FILE_BYTES)}`);
-  return readFileSync(input.file, "utf8");
+  return decodeUtf8(readFileSync(input.file));
 }
 
 const MAX_FILE_BYTES = 256 * 1024 * 1024;
 
 export async function capture(deps: EngineDeps, input: CaptureInput): Promise<CaptureResult> {
   const { db, config, now } = deps;
-  const original = outputOf(input);
+  const { text: original, invalid } = outputOf(input);
   const bytes = Buffer.byteLength(original);
   const lines = countLines(original);
   const decision = decideStore(deps, input, bytes, lines);
@@ -99,10 +101,14 @@ export async function capture(deps: EngineDeps, input: CaptureInput): Promise<Ca
   let prepared = existing ? null : prepareChunks(text, kind, config.capture.chunkBytes);
   let sourceId = newHandle();
   while (taken.get(sourceId)) sourceId = newHandle();
+  // Every string that is stored goes through redaction, not only the text.
+  const label = input.label ? redact(input.label).text : null;
+  const tool = redact(input.tool).text;
+  const session = input.session ? redact(input.session).text : null;
   const receiptFor = (chunks: number, duplicateOf: string | null) =>
     buildReceipt({
       sourceId,
-      tool: input.tool,
+      tool,
       reason: decision.reason,
       bytes: storedBytes,
       lines: storedLines,
@@ -112,13 +118,16 @@ export async function capture(deps: EngineDeps, input: CaptureInput): Promise<Ca
       text,
       calls: deps.calls,
       budget: config.capture.receiptBytes,
+      notes:
+        invalid > 0
+          ? [`The input was not valid UTF-8: ${invalid} byte sequence${invalid === 1 ? " was" : "s were"} stored as U+FFFD.`]
+          : [],
     });
   const expected = existing
     ? { duplicateOf: lastHandle.get(existing.id)?.handle ?? null, chunks: existing.chunk_count }
     : { duplicateOf: null, chunks: prepared!.chunks.length };
   let receipt = receiptFor(expected.chunks, expected.duplicateOf);
   const createdAt = now();
-  const label = input.label ? redact(input.label).text : null;
 
   // Synchronous inside; async only while waiting for another process's write lock.
   const result = await immediateAsync(db, async () => {
@@ -150,8 +159,8 @@ export async function capture(deps: EngineDeps, input: CaptureInput): Promise<Ca
       .run(
         sourceId,
         blob.id,
-        input.tool,
-        input.session ?? null,
+        tool,
+        session,
         project,
         label,
         decision.reason,

@@ -10,7 +10,14 @@ import { sha256Stream } from "../hash.ts";
 import { utf8Length } from "../text.ts";
 import { type SourceFilter, sourceConditions } from "./source-filter.ts";
 
-export type GetInput = { source: string; chunk?: number; lines?: { from: number; to: number }; around?: number };
+export type GetInput = {
+  source: string;
+  chunk?: number;
+  lines?: { from: number; to: number };
+  around?: number;
+  /** The most to return (default: get.maxBytes from the config). */
+  maxBytes?: number;
+};
 
 export type GetAnswer = {
   sourceId: string;
@@ -118,7 +125,7 @@ export function get(deps: EngineDeps, input: GetInput): Result<GetAnswer> {
     }
     text = text.slice(start, end === -1 ? text.length : end);
   }
-  const cutText = cut(text, deps.config.get.maxBytes);
+  const cutText = cut(text, input.maxBytes ?? deps.config.get.maxBytes);
   const truncated = cutText.length < text.length;
   let lineEnd = to;
   let next: string | null = null;

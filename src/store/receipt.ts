@@ -24,6 +24,8 @@ export type ReceiptInput = {
   text: string;
   calls: NextCalls;
   budget: number;
+  /** Facts about how the text was stored (e.g. it was not valid UTF-8), shown after the header. */
+  notes?: string[];
 };
 
 /** Lines the "or:" call fetches around the line that matters most. */
@@ -42,13 +44,16 @@ export function buildReceipt(r: ReceiptInput): string {
       .join(", ");
     header.push(`Redacted ${r.redactions.count} secret${r.redactions.count === 1 ? "" : "s"} before storing (${kinds}).`);
   }
+  header.push(...(r.notes ?? []));
   const view = createTextView(r.text, r.lines);
   const analysis = analyzeView(view);
   // Around the line that matters most, or the last lines, where tools print their verdict.
   const focus = analysis.important[0]?.line;
   const from = focus === undefined ? Math.max(1, r.lines - CONTEXT_LINES + 1) : Math.max(1, focus - CONTEXT_LINES / 2);
   const to = Math.max(from, Math.min(r.lines, focus === undefined ? r.lines : from + CONTEXT_LINES));
-  header.push(`Next: ${r.calls.search(r.sourceId)}`, `  or: ${r.calls.lines(r.sourceId, from, to)}`);
+  // An empty output has no lines to fetch.
+  if (r.lines === 0) header.push("It is empty: there is nothing to search or fetch.");
+  else header.push(`Next: ${r.calls.search(r.sourceId)}`, `  or: ${r.calls.lines(r.sourceId, from, to)}`);
 
   const fixed = header.join("\n");
   const preview = fitPreview({ analysis, head: view.head(), tail: view.tail(), totalLines: r.lines }, Buffer.byteLength(fixed), r.budget);

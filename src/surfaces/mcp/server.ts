@@ -5,7 +5,6 @@
  * and nothing else.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
@@ -14,6 +13,7 @@ import { VERSION } from "../../version.ts";
 import { captureToolResult } from "../tools/capture-output.ts";
 import { jsonSchema, MCP_TOOLS } from "../tools/definitions.ts";
 import { runTool, type ToolScope } from "../tools/handlers.ts";
+import { RESOURCE_CAPABILITIES, registerResources } from "./resources.ts";
 import { StdioLineTransport } from "./stdio-transport.ts";
 
 const READ_ONLY = new Set(["context_search", "context_get", "context_stats"]);
@@ -57,7 +57,7 @@ export function createMcpServer(o: ServeOptions): Server {
   const server = new Server(
     { name: "pi-sidecar", title: "pi-sidecar context store", version: VERSION },
     {
-      capabilities: { tools: { listChanged: gateway !== null } },
+      capabilities: { tools: { listChanged: gateway !== null }, ...RESOURCE_CAPABILITIES },
       instructions:
         "Large outputs live in pi-sidecar's store. Index big files or texts with context_index instead of reading them, " +
         "then context_search with distinctive words and context_get the exact lines.",
@@ -98,6 +98,7 @@ export function createMcpServer(o: ServeOptions): Server {
     const outcome = await runTool(engine, name, (args ?? {}) as Record<string, unknown>, scope);
     return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };
   });
+  registerResources(server, engine, { project: scope.project ?? process.cwd() });
   return server;
 }
 
@@ -112,30 +113,4 @@ export async function serveMcpStdio(o: ServeOptions): Promise<void> {
   });
   await server.connect(transport);
   await closed;
-}
-
-/**
- * The same server over Streamable HTTP on 127.0.0.1 (for clients that only speak HTTP, and for
- * the conformance suite). Stateless: each request gets its own server and transport; the
- * engine behind them is shared. Host headers other than 127.0.0.1/localhost are refused.
- */
-export function serveMcpHttp(o: ServeOptions, port = 0): { url: string; stop: () => Promise<void> } {
-  const http: { port: number | undefined; stop: (force?: boolean) => Promise<void> } = Bun.serve({
-    hostname: "127.0.0.1",
-    port,
-    async fetch(request: Request): Promise<Response> {
-      const url = new URL(request.url);
-      if (url.pathname !== "/mcp") return new Response("pi-sidecar MCP endpoint is /mcp\n", { status: 404 });
-      const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: undefined,
-        enableJsonResponse: true,
-        enableDnsRebindingProtection: true,
-        allowedHosts: [`127.0.0.1:${http.port}`, `localhost:${http.port}`],
-      });
-      const server = createMcpServer(o);
-      await server.connect(transport);
-      return transport.handleRequest(request);
-    },
-  });
-  return { url: `http://127.0.0.1:${http.port}/mcp`, stop: () => http.stop(true) };
 }

@@ -95,14 +95,17 @@ const contextIndex: Handler = async (engine, args, scope) => {
   let text = given;
   if (path !== undefined) {
     const full = isAbsolute(path) ? path : resolve(scope.project, path);
-    let size: number;
+    let st: ReturnType<typeof statSync>;
     try {
-      size = statSync(full).size;
+      st = statSync(full);
     } catch (error) {
       return problem(`Cannot read ${full}: ${errorMessage(error)}. Give an existing file path.`);
     }
-    if (size > MAX_INDEX_FILE)
-      return problem(`${full} is ${formatBytes(size)}; files over ${formatBytes(MAX_INDEX_FILE)} are not indexed.`);
+    // Devices, pipes and sockets never end (or block): only regular files are read.
+    if (!st.isFile())
+      return problem(`${full} is not a regular file (a device, pipe, socket or folder); index a regular file, or pass its text.`);
+    if (st.size > MAX_INDEX_FILE)
+      return problem(`${full} is ${formatBytes(st.size)}; files over ${formatBytes(MAX_INDEX_FILE)} are not indexed.`);
     text = readFileSync(full, "utf8");
   }
   const r = await engine.capture({

@@ -1,3 +1,4 @@
+import { decodeUtf8 } from "../../../text.ts";
 import { type Command, pathOption, printJson, str, UsageError } from "../command.ts";
 
 export const captureCommand: Command = {
@@ -19,9 +20,11 @@ export const captureCommand: Command = {
     if (ctx.stdinIsTTY)
       throw new UsageError("capture reads the output from stdin: pipe it in, e.g. `make 2>&1 | pi-sidecar capture --tool make`");
     const bytes = await ctx.readStdin();
-    const text = new TextDecoder().decode(bytes);
+    // The byte order mark stays (it is part of the output); invalid UTF-8 is said in the receipt.
+    const { text, invalid } = decodeUtf8(bytes);
     const result = await ctx.engine().capture({
       text,
+      invalidUtf8: invalid,
       tool,
       force: ctx.values.force === true,
       session: str(ctx.values.session) ?? null,
