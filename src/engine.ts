@@ -4,13 +4,14 @@
  */
 import { type Assets, type Background, inlineBackground, workerBackground } from "./background.ts";
 import type { Config } from "./config.ts";
-import { type Db, openDatabase } from "./db/open.ts";
+import { type Db, isReadOnly, openDatabase } from "./db/open.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import type { Result } from "./errors.ts";
 import { maybeRunMaintenance, purgeAll, runMaintenance } from "./maintenance.ts";
 import type { DecideInput, Decision } from "./readcache/decide.ts";
 import type { CaptureInput, CaptureResult } from "./store/capture.ts";
-import { exportSource, type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./store/get.ts";
+import { exportSource } from "./store/export.ts";
+import { type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./store/get.ts";
 import { hasUnindexed, type SettleResult } from "./store/index-queue.ts";
 import { CLI_CALLS, type NextCalls } from "./store/next-calls.ts";
 import type { PurgeFilter, PurgeResult } from "./store/purge.ts";
@@ -67,7 +68,7 @@ function serial() {
   };
 }
 
-type Opened = EngineDeps & { background: Background };
+type Opened = EngineDeps & { background: Background; readOnly: boolean };
 
 export function createEngine(options: EngineOptions): Engine {
   const { config } = options;
@@ -77,15 +78,19 @@ export function createEngine(options: EngineOptions): Engine {
       const db = options.db ?? openDatabase(config.db, { busyTimeoutMs: options.busyTimeoutMs });
       const now = options.now ?? Date.now;
       if (options.assets) useTokenizerFile(options.assets.tokenizer);
-      const background = options.background === "inline" ? inlineBackground(db) : workerBackground(db, config.db, options.assets ?? null);
+      const readOnly = isReadOnly(db);
+      // A read-only database is searched as it is: nothing is indexed, counted or logged.
+      const background =
+        options.background === "inline" || readOnly ? inlineBackground(db) : workerBackground(db, config.db, options.assets ?? null);
       opened = {
+        readOnly,
         db,
         config,
         now,
         calls: options.calls ?? CLI_CALLS,
         tokens: background,
         background,
-        retrievals: createRetrievalLog(db, now),
+        retrievals: createRetrievalLog(db, now, false, readOnly),
       };
     }
     return opened;
@@ -108,7 +113,7 @@ export function createEngine(options: EngineOptions): Engine {
   /** Indexes what captures queued, before anything reads the indexes. */
   const indexed = async () => {
     const s = store();
-    if (hasUnindexed(s.db)) await s.background.settle(true);
+    if (!s.readOnly && hasUnindexed(s.db)) await s.background.settle(true);
   };
   /** After a write: retention when due, and the queued work started in the background. */
   const afterWrite = <T>(result: T): T => {
@@ -136,7 +141,7 @@ export function createEngine(options: EngineOptions): Engine {
     stats: (filter) =>
       one(async () => {
         await flush();
-        await store().background.settle();
+        if (!store().readOnly) await store().background.settle();
         return getStats(store(), filter);
       }),
     purge: (filter) => one(() => purgeAll(store(), filter)),
@@ -149,14 +154,14 @@ export function createEngine(options: EngineOptions): Engine {
     settle: () =>
       one(async () => {
         await flush();
-        return store().background.settle();
+        return store().readOnly ? { blobs: 0, receipts: 0, retrievals: 0 } : store().background.settle();
       }),
     close: () =>
       one(async () => {
         if (!opened) return;
         await flush();
         // A one-shot command finishes the queued work before it exits; a host leaves it for the next process.
-        if (options.background === "inline") await opened.background.settle();
+        if (options.background === "inline" && !opened.readOnly) await opened.background.settle();
         opened.background.close();
         if (!options.db) opened.db.close();
         opened = null;

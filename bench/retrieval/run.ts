@@ -5,7 +5,10 @@
  * answer's text on it; a peer hit (no line numbers) when its text holds the answer's text.
  * Receipts answer a "what failed / which / how many" question when the answer's text is in them.
  *
- *   bun bench/retrieval/run.ts [--no-peer]      prints the result as JSON
+ *   bun bench/retrieval/run.ts [--no-peer] [--holdout]      prints the result as JSON
+ *
+ * `--holdout` runs the held-out set (holdout/: other tools, questions written before any search
+ * ran on them), which the search was never tuned on.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -51,15 +54,17 @@ export type RetrievalResult = {
   receipts: { questions: number; answered: number; ids: string[] };
 };
 
-const DIR = import.meta.dir;
+/** The tuning set (this folder) or the held-out one. */
+export type QuestionSet = "tuning" | "holdout";
+const dirOf = (set: QuestionSet) => (set === "holdout" ? join(import.meta.dir, "holdout") : import.meta.dir);
 
-export function loadFixture(name: string): string {
-  const raw = readFileSync(join(DIR, "fixtures", name));
+export function loadFixture(name: string, set: QuestionSet = "tuning"): string {
+  const raw = readFileSync(join(dirOf(set), "fixtures", name));
   return new TextDecoder().decode(name.endsWith(".gz") ? gunzipSync(raw) : raw);
 }
 
-export function loadQuestions(): Question[] {
-  return JSON.parse(readFileSync(join(DIR, "questions.json"), "utf8"));
+export function loadQuestions(set: QuestionSet = "tuning"): Question[] {
+  return JSON.parse(readFileSync(join(dirOf(set), "questions.json"), "utf8"));
 }
 
 function summarize(name: string, outcomes: Outcome[], misses: { id: string; query: string }[], lenient = false): SideResult {
@@ -86,14 +91,14 @@ function summarize(name: string, outcomes: Outcome[], misses: { id: string; quer
   };
 }
 
-async function ours(scratch: Scratch, questions: Question[], fixtures: string[]) {
+async function ours(scratch: Scratch, questions: Question[], fixtures: string[], set: QuestionSet) {
   const config = defaultConfig({ HOME: scratch.dir });
   config.db = join(scratch.dir, "retrieval.db");
   const engine = createEngine({ config, calls: TOOL_CALLS, background: "inline" });
   const ids = new Map<string, string>();
   const receipts = new Map<string, string>();
   for (const f of fixtures) {
-    const r = await engine.capture({ text: loadFixture(f), tool: "bash", force: true, label: f, project: scratch.dir });
+    const r = await engine.capture({ text: loadFixture(f, set), tool: "bash", force: true, label: f, project: scratch.dir });
     if (!r.stored) throw new Error(`${f} was not stored`);
     ids.set(f, r.sourceId);
     receipts.set(f, r.receipt);
@@ -115,12 +120,12 @@ async function ours(scratch: Scratch, questions: Question[], fixtures: string[])
   return { side: summarize("pi-sidecar", outcomes, misses, true), receipts: { questions: receiptQs.length, answered: answered.length, ids: answered } };
 }
 
-async function peer(scratch: Scratch, questions: Question[], fixtures: string[]): Promise<SideResult | { skipped: string }> {
+async function peer(scratch: Scratch, questions: Question[], fixtures: string[], set: QuestionSet): Promise<SideResult | { skipped: string }> {
   if (isContextModeSkipped()) return { skipped: "BENCH_SKIP_PEERS is set" };
   const store = await openContextMode(join(scratch.dir, "context-mode"), { toolLimit: false });
   try {
     const ids = new Map<string, string>();
-    for (const f of fixtures) ids.set(f, (await store.index(loadFixture(f), f)).sourceId);
+    for (const f of fixtures) ids.set(f, (await store.index(loadFixture(f, set), f)).sourceId);
     const outcomes: Outcome[] = [];
     const misses: { id: string; query: string }[] = [];
     for (const q of questions) {
@@ -135,16 +140,20 @@ async function peer(scratch: Scratch, questions: Question[], fixtures: string[])
   }
 }
 
-export async function benchRetrieval(scratch: Scratch, options: { peer: boolean } = { peer: true }): Promise<RetrievalResult> {
-  const questions = loadQuestions();
+export async function benchRetrieval(
+  scratch: Scratch,
+  options: { peer: boolean; set?: QuestionSet } = { peer: true },
+): Promise<RetrievalResult> {
+  const set = options.set ?? "tuning";
+  const questions = loadQuestions(set);
   const fixtures = [...new Set(questions.map((q) => q.fixture))];
-  const mine = await ours(scratch, questions, fixtures);
+  const mine = await ours(scratch, questions, fixtures, set);
   const kinds = new Set(fixtures.map((f) => f.replace(/\.(txt|json|js)(\.gz)?$/, "").replace(/-.*$/, ""))).size;
   return {
     fixtures: fixtures.length,
     kinds,
     ours: mine.side,
-    peer: options.peer ? await peer(scratch, questions, fixtures) : { skipped: "--no-peer" },
+    peer: options.peer ? await peer(scratch, questions, fixtures, set) : { skipped: "--no-peer" },
     receipts: mine.receipts,
   };
 }
@@ -153,7 +162,10 @@ if (import.meta.main) {
   const { createScratch } = await import("../temp.ts");
   const scratch = createScratch();
   try {
-    console.log(JSON.stringify(await benchRetrieval(scratch, { peer: !process.argv.includes("--no-peer") }), null, 2));
+    console.log(JSON.stringify(await benchRetrieval(scratch, {
+        peer: !process.argv.includes("--no-peer"),
+        set: process.argv.includes("--holdout") ? "holdout" : "tuning",
+      }), null, 2));
   } finally {
     scratch.remove();
   }

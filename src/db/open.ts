@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { chmodSync, existsSync, mkdirSync } from "node:fs";
+import { accessSync, chmodSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { AppError, errorMessage } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
@@ -49,6 +49,10 @@ function explain(path: string, error: unknown): AppError {
 
 export type OpenOptions = {
   migrations?: readonly string[];
+  /** Open for reading only (the web page; a file this user cannot write is opened so anyway). */
+  readonly?: boolean;
+  /** Told what was changed about the file (its permissions tightened); stderr by default. */
+  notice?: (text: string) => void;
   /**
    * How long one statement waits for another process's write lock inside SQLite (a blocking
    * wait). An engine inside pi's own process keeps it short and waits with async retries instead.
@@ -63,6 +67,7 @@ export type OpenOptions = {
  */
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   const migrations = options.migrations ?? MIGRATIONS;
+  const notice = options.notice ?? ((text: string) => void process.stderr.write(`pi-sidecar: ${text}\n`));
   const isMemory = path === ":memory:";
   const isNew = !isMemory && !existsSync(path);
   if (!isMemory) {
@@ -72,17 +77,35 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
       throw explain(path, Object.assign(new Error(errorMessage(error)), { code: "SQLITE_CANTOPEN" }));
     }
   }
+  // A file this user cannot write is opened read-only: searches and gets still work.
+  const readonly = !isMemory && !isNew && (options.readonly === true || !writable(path));
   let db: Database;
   try {
-    db = new Database(path, { create: true, strict: true });
+    db = readonly ? new Database(path, { readonly: true, strict: true }) : new Database(path, { create: true, strict: true });
   } catch (error) {
     throw explain(path, error);
   }
   try {
     if (isNew) chmodSync(path, 0o600);
     db.exec(`PRAGMA busy_timeout = ${options.busyTimeoutMs ?? BUSY_TIMEOUT_MS}`);
-    // The first real read: fails here on a file that is not a database.
+    // The first real read: fails here on a file that is not a database. Nothing is changed in
+    // the file before it is known to be ours and not newer than this build.
     const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+    // (Tests and tools that open a database with their own migrations skip this.)
+    if (options.migrations === undefined) checkOwnership(db, path, version, migrations.length);
+    else if (version > migrations.length)
+      throw new AppError("DB_TOO_NEW", `The database ${path} has schema version ${version}, newer than expected (${migrations.length}).`);
+    if (readonly) {
+      if (version < migrations.length) {
+        throw new AppError(
+          "DB_READONLY",
+          `The database ${path} is read-only and needs an upgrade this pi-sidecar cannot write. Make it writable (chmod u+w "${path}") or point --db / PI_SIDECAR_DB at another file.`,
+        );
+      }
+      db.exec("PRAGMA query_only = ON");
+      return db;
+    }
+    if (!isMemory && !isNew) tightenPermissions(path, notice);
     if (version === 0) db.exec("PRAGMA auto_vacuum = INCREMENTAL");
     const mode = (db.query("PRAGMA journal_mode = WAL").get() as { journal_mode: string }).journal_mode;
     if (!isMemory && mode.toLowerCase() !== "wal") {
@@ -93,7 +116,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     db.exec("PRAGMA journal_size_limit = 67108864");
     db.exec("PRAGMA temp_store = MEMORY");
     db.exec("PRAGMA cache_size = -32768");
-    migrate(db, path, migrations, version);
+    migrate(db, migrations, version);
     return db;
   } catch (error) {
     db.close();
@@ -102,14 +125,57 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   }
 }
 
-function migrate(db: Database, path: string, migrations: readonly string[], seen: number): void {
-  if (seen > migrations.length) {
+/** Opened for reading only: searches and gets work; anything that writes fails with DB_READONLY. */
+export function isReadOnly(db: Database): boolean {
+  return (db.query("PRAGMA query_only").get() as { query_only: number }).query_only === 1;
+}
+
+function writable(path: string): boolean {
+  try {
+    accessSync(path, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Refuses a file that another program made, or a newer pi-sidecar, before anything in it changes. */
+function checkOwnership(db: Database, path: string, version: number, known: number): void {
+  if (version > known) {
     throw new AppError(
       "DB_TOO_NEW",
-      `The database ${path} has schema version ${seen}, newer than this pi-sidecar understands (${migrations.length}). ` +
-        `Upgrade pi-sidecar, or point --db / PI_SIDECAR_DB at another file.`,
+      `The database ${path} has schema version ${version}, newer than this pi-sidecar understands (${known}). ` +
+        "Upgrade pi-sidecar, or point --db / PI_SIDECAR_DB at another file.",
     );
   }
+  const tables = (db.query("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n;
+  const ours = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sources'").get() !== null;
+  if ((version === 0 && tables > 0) || (version > 0 && !ours)) {
+    throw new AppError(
+      "DB_FOREIGN",
+      `The file ${path} is an SQLite database of another program (it has tables pi-sidecar did not make); it was left as it was. ` +
+        "Point --db / PI_SIDECAR_DB at another file.",
+    );
+  }
+}
+
+/** The database and its WAL and shared-memory files are readable by their owner only. */
+function tightenPermissions(path: string, notice: (text: string) => void): void {
+  const loose: string[] = [];
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    try {
+      const mode = statSync(file).mode & 0o777;
+      if ((mode & 0o077) === 0) continue;
+      chmodSync(file, mode & 0o700);
+      loose.push(`${file} (was ${mode.toString(8)})`);
+    } catch {
+      // not there, or not ours to change: SQLite will say if it matters
+    }
+  }
+  if (loose.length > 0) notice(`other users could read the database; made it owner-only: ${loose.join(", ")}`);
+}
+
+function migrate(db: Database, migrations: readonly string[], seen: number): void {
   if (seen === migrations.length) return;
   immediate(db, () => {
     // Re-read inside the write lock: another process may have migrated meanwhile.
@@ -130,9 +196,34 @@ export function immediate<T>(db: Database, fn: () => T, maxWaitMs = 120_000): T 
     try {
       return db.transaction(fn).immediate();
     } catch (error) {
-      Bun.sleepSync(wait(error));
+      Bun.sleepSync(wait(writeFailure(db, error)));
     }
   }
+}
+
+/**
+ * A write that cannot happen for a reason the user can fix (a read-only file, a full disk) as
+ * an AppError that says how; anything else unchanged.
+ */
+export function writeFailure(db: Database, error: unknown): unknown {
+  const code = sqliteCode(error);
+  const path = db.filename;
+  if (code.startsWith("SQLITE_READONLY") || /readonly database/i.test(errorMessage(error))) {
+    return new AppError(
+      "DB_READONLY",
+      `The database ${path} is read-only, so nothing can be stored or changed (searches and gets still work). ` +
+        `Make it writable (chmod u+w "${path}", and its folder), or point --db / PI_SIDECAR_DB at another file.`,
+      { cause: error },
+    );
+  }
+  if (code.startsWith("SQLITE_FULL") || /disk is full|no space/i.test(errorMessage(error))) {
+    return new AppError(
+      "DISK_FULL",
+      `The disk holding ${path} is full. Free some space, or drop old sources (pi-sidecar purge --older-than 7d), and try again.`,
+      { cause: error },
+    );
+  }
+  return error;
 }
 
 /**
@@ -143,7 +234,7 @@ function busyWaits(maxWaitMs: number): (error: unknown) => number {
   const started = Date.now();
   let attempt = 0;
   return (error) => {
-    if (!isBusy(error) || Date.now() - started > maxWaitMs) throw error;
+    if (error instanceof AppError || !isBusy(error) || Date.now() - started > maxWaitMs) throw error;
     return Math.min(1000, 20 * 2 ** attempt++) * (0.5 + Math.random());
   };
 }
@@ -160,7 +251,7 @@ export async function immediateAsync<T>(db: Database, fn: () => Promise<T>, maxW
       db.exec("BEGIN IMMEDIATE");
       break;
     } catch (error) {
-      await Bun.sleep(wait(error));
+      await Bun.sleep(wait(writeFailure(db, error)));
     }
   }
   try {
@@ -169,6 +260,6 @@ export async function immediateAsync<T>(db: Database, fn: () => Promise<T>, maxW
     return result;
   } catch (error) {
     if (db.inTransaction) db.exec("ROLLBACK");
-    throw error;
+    throw writeFailure(db, error);
   }
 }

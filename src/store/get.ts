@@ -1,12 +1,10 @@
 /**
  * Getting stored text back exactly: whole chunks by ordinal (with neighbours), a line range
  * (widened by `around` lines), or the start of the source; bounded by `get.maxBytes`, with
- * the exact call that continues where a cut answer stopped. Export writes a whole source.
+ * the exact call that continues where a cut answer stopped. (Export is export.ts.)
  */
-import { closeSync, openSync, writeSync } from "node:fs";
 import type { EngineDeps } from "../engine-deps.ts";
-import { AppError, errorMessage, fail, type Result } from "../errors.ts";
-import { sha256Stream } from "../hash.ts";
+import { fail, type Result } from "../errors.ts";
 import { utf8Length } from "../text.ts";
 import { type SourceFilter, sourceConditions } from "./source-filter.ts";
 
@@ -165,46 +163,6 @@ export function get(deps: EngineDeps, input: GetInput): Result<GetAnswer> {
     truncated,
     next,
   };
-}
-
-/** Writes a source's whole stored (redacted) text to a file, checking it against its hash. */
-export function exportSource(
-  deps: EngineDeps,
-  handle: string,
-  outPath: string,
-  overwrite = false,
-): Result<{ bytes: number; path: string }> {
-  const found = findSource(deps, handle);
-  if (!found.ok) return found;
-  const src = found.source;
-  let fd: number;
-  try {
-    fd = openSync(outPath, overwrite ? "w" : "wx", 0o600);
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code === "EEXIST") return fail("EXISTS", `${outPath} already exists; choose another path or pass --force to overwrite it.`);
-    return fail("CANNOT_WRITE", `Cannot write ${outPath}: ${errorMessage(error)}`);
-  }
-  const hasher = sha256Stream();
-  let bytes = 0;
-  try {
-    const rows = deps.db.query<{ content: string }, [number]>("SELECT content FROM chunks WHERE blob_id = ? ORDER BY ordinal");
-    for (const row of rows.iterate(src.blob_id)) {
-      const buf = Buffer.from(row.content);
-      writeSync(fd, buf);
-      hasher.update(buf);
-      bytes += buf.length;
-    }
-  } finally {
-    closeSync(fd);
-  }
-  if (hasher.digest("hex") !== src.hash) {
-    throw new AppError(
-      "DB_CORRUPT",
-      `Source ${handle} does not match its stored hash; the database may be damaged. Run "pi-sidecar purge --source ${handle}".`,
-    );
-  }
-  return { ok: true, bytes, path: outPath };
 }
 
 export type SourceInfo = {

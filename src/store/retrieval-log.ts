@@ -28,7 +28,7 @@ export type RetrievalLog = {
   pending(): number;
 };
 
-export function createRetrievalLog(db: Db, now: () => number, immediately = false): RetrievalLog {
+export function createRetrievalLog(db: Db, now: () => number, immediately = false, readOnly = false): RetrievalLog {
   let buffer: (Retrieval & { at: number })[] = [];
   const write = (batch: typeof buffer) => {
     const row = db.query(
@@ -56,7 +56,7 @@ export function createRetrievalLog(db: Db, now: () => number, immediately = fals
   };
   const log: RetrievalLog = {
     add(r) {
-      if (r.parts.length === 0) return;
+      if (r.parts.length === 0 || readOnly) return;
       buffer.push({ ...r, at: now() });
       if (immediately) log.flush();
     },

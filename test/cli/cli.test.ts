@@ -90,6 +90,16 @@ describe("CLI (bun src/main.ts)", () => {
     expect(runCli(["export", id, "--out", out], { env: e }).code).toBe(0);
     expect(readFileSync(out, "utf8")).toBe(log);
     expect(runCli(["export", id, "--out", out], { env: e }).code).toBe(1);
+    // A full disk: one line that says what happened, no stack, and the existing file untouched.
+    const full = runCli(["export", id, "--out", "/dev/full", "--force"], { env: e });
+    expect(full.code).toBe(1);
+    expect(full.stderr).toContain("the disk is full");
+    expect(full.stderr).not.toContain("    at ");
+    const blocked = join(tempDir(), "missing-folder", "x.txt");
+    const nowhere = runCli(["export", id, "--out", blocked], { env: e });
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toContain("choose another place");
+    expect(existsSync(blocked)).toBe(false);
 
     const purged = runCli(["purge", "--source", id], { env: e });
     expect(purged.stdout).toContain("Purged 1 source");

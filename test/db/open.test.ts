@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MIGRATIONS } from "../../src/db/migrations.ts";
 import { openDatabase } from "../../src/db/open.ts";
@@ -55,12 +55,81 @@ describe("openDatabase", () => {
     expect(error.message).toContain("Upgrade pi-sidecar");
   });
 
+  test("another program's SQLite file is refused and left exactly as it was", () => {
+    const path = join(tempDir(), "notes.db");
+    const { Database } = require("bun:sqlite");
+    const other = new Database(path);
+    other.exec("CREATE TABLE notes (body TEXT); INSERT INTO notes VALUES ('mine')");
+    other.close();
+    const before = readFileSync(path);
+    const error = openError(path);
+    expect(error.code).toBe("DB_FOREIGN");
+    expect(error.message).toContain("another program");
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  test("a newer schema is refused before anything changes (no WAL switch, no migration)", () => {
+    const path = join(tempDir(), "future.db");
+    const { Database } = require("bun:sqlite");
+    const future = new Database(path);
+    future.exec("CREATE TABLE sources (id INTEGER); PRAGMA user_version = 999");
+    future.close();
+    const before = readFileSync(path);
+    expect(openError(path).code).toBe("DB_TOO_NEW");
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(existsSync(`${path}-wal`)).toBe(false);
+  });
+
+  test("a database other users can read is made owner-only, and says so", () => {
+    const path = join(tempDir(), "loose.db");
+    openDatabase(path).close();
+    chmodSync(path, 0o644);
+    const notices: string[] = [];
+    openDatabase(path, { notice: (t) => notices.push(t) }).close();
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(notices.join("\n")).toContain("was 644");
+    // Already tight: nothing to say.
+    notices.length = 0;
+    openDatabase(path, { notice: (t) => notices.push(t) }).close();
+    expect(notices).toEqual([]);
+  });
+
   test("a path whose parent is a file gives a clear error", () => {
     const file = join(tempDir(), "not-a-dir");
     writeFileSync(file, "x");
     const error = openError(join(file, "sidecar.db"));
     expect(error.code).toBe("DB_UNREADABLE");
     expect(error.message).toContain(file);
+  });
+});
+
+describe("a read-only database", () => {
+  test("searches, gets and lists work; storing fails with what to do; nothing is written", async () => {
+    const { createEngine } = await import("../../src/engine.ts");
+    const { testConfig, noisyLog } = await import("../helpers.ts");
+    const path = join(tempDir(), "ro.db");
+    const writer = createEngine({ config: testConfig(path), background: "inline" });
+    const stored = await writer.capture({
+      text: noisyLog(400, 7, { line: 200, text: "fatal: unable to resolve quixotic-widget" }),
+      tool: "bash",
+    });
+    await writer.close();
+    const before = readFileSync(path);
+    const db = openDatabase(path, { readonly: true });
+    const reader = createEngine({ config: testConfig(path), db, background: "inline" });
+    const found = await reader.search({ query: "quixotic widget" });
+    expect(found.ok && found.hits.length).toBeGreaterThan(0);
+    const got = await reader.get({ source: (stored as { sourceId: string }).sourceId, lines: { from: 1, to: 3 } });
+    expect(got.ok).toBe(true);
+    expect((await reader.list({}, 5)).length).toBe(1);
+    const error = await reader.capture({ text: noisyLog(400, 8), tool: "bash" }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe("DB_READONLY");
+    expect((error as AppError).message).toContain("chmod u+w");
+    await reader.close();
+    db.close();
+    expect(readFileSync(path).equals(before)).toBe(true);
   });
 });
 

@@ -19,6 +19,8 @@ const TITLES: Record<Section, string> = {
 const ORDER: Section[] = ["summary", "head", "important", "tail"];
 /** Widths tried for a line that does not fit whole. */
 const WIDTHS = { summary: [200, 120, 80], line: [140, 100, 72] };
+/** Head and tail lines at most: the receipt is read on every later turn, so it stays short. */
+const HEAD_TAIL = 3;
 
 export type PreviewInput = { analysis: OutputAnalysis; head: Line[]; tail: Line[]; totalLines: number };
 
@@ -30,8 +32,8 @@ function priorities(p: PreviewInput): Part[] {
   const flat = (t: string) => t.trim().replace(/\s+/g, " ");
   const summaryText = analysis.summary.map(flat).filter((s) => s.length >= 12);
   const fresh = (l: Line) => !shownImportant.has(l.line) && !summaryText.some((s) => flat(l.text).includes(s));
-  const head = headLines(p.head.filter(fresh), 6);
-  const tail = tailLines(p.tail.filter(fresh), 6).filter((t) => t.line > (head.at(-1)?.line ?? 0));
+  const head = headLines(p.head.filter(fresh), HEAD_TAIL);
+  const tail = tailLines(p.tail.filter(fresh), HEAD_TAIL).filter((t) => t.line > (head.at(-1)?.line ?? 0));
   const imp = (from: number, to: number): Part[] => important.slice(from, to).map((line) => ({ section: "important", line }));
   return [
     ...analysis.summary.map((text): Part => ({ section: "summary", text })),

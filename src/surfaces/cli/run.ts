@@ -160,11 +160,28 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       io.err(`pi-sidecar: ${error.message}\n`);
       return 1;
     }
+    const sqlite = sqliteFailure(error);
+    if (sqlite) {
+      io.err(`pi-sidecar: ${sqlite}\n`);
+      return 1;
+    }
     io.err(
       `pi-sidecar: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\nPlease report it with the command you ran.\n`,
     );
     return 1;
   } finally {
-    await (engine as Engine | null)?.close();
+    try {
+      await (engine as Engine | null)?.close();
+    } catch (error) {
+      // The command's answer is out; what could not be finished waits for the next run.
+      io.err(`pi-sidecar: ${error instanceof AppError ? error.message : (sqliteFailure(error) ?? errorMessage(error))}\n`);
+    }
   }
+}
+
+/** An SQLite fault that is not ours (I/O error, full disk outside a write transaction) in one line. */
+function sqliteFailure(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string" || !code.startsWith("SQLITE_")) return null;
+  return `the database failed (${code}: ${errorMessage(error)}). Nothing more was changed; check the disk and the file's permissions, then run the command again.`;
 }

@@ -1,9 +1,9 @@
-/** The extension's slash commands: /context-stats, /readcache-status, /readcache-refresh. */
+/** The extension's slash commands: /context-stats, /context-purge, /readcache-status, /readcache-refresh. */
 import { writeSync } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { parseLineRange } from "../../units.ts";
-import { formatStatsBrief } from "../tools/handlers.ts";
-import type { EngineHandle } from "./extension.ts";
+import { formatStatsBrief, runTool, type ToolScope } from "../tools/handlers.ts";
+import type { EngineHandle } from "./engine-handle.ts";
 import type { ReadCacheHandle } from "./readcache.ts";
 
 /** Prints a command's answer where the user sees it, in every mode. */
@@ -13,7 +13,12 @@ export function say(ctx: ExtensionContext, text: string): void {
   else ctx.ui.notify(text, "info");
 }
 
-export function registerCommands(pi: ExtensionAPI, engine: EngineHandle, readcache: ReadCacheHandle | null): void {
+export function registerCommands(
+  pi: ExtensionAPI,
+  engine: EngineHandle,
+  readcache: ReadCacheHandle | null,
+  scope: (ctx: ExtensionContext) => ToolScope,
+): void {
   pi.registerCommand("context-stats", {
     description: "pi-sidecar: tokens kept out of the context, spent on receipts and retrieval, and net saved",
     handler: async (_args, ctx) => {
@@ -22,6 +27,17 @@ export function registerCommands(pi: ExtensionAPI, engine: EngineHandle, readcac
       const session = await e.stats({ session: ctx.sessionManager.getSessionId() });
       const all = await e.stats({});
       say(ctx, formatStatsBrief(session, all));
+    },
+  });
+  pi.registerCommand("context-purge", {
+    description: "pi-sidecar: delete stored output: /context-purge SOURCE_ID | AGE (e.g. 2h, 7d) | session",
+    handler: async (args, ctx) => {
+      const what = (args ?? "").trim();
+      if (!what) return say(ctx, "Usage: /context-purge SOURCE_ID | AGE (e.g. 2h, 7d: older than that) | session (this session's)");
+      const e = await engine.get();
+      if (!e) return say(ctx, `pi-sidecar is unavailable (${engine.problem()}).`);
+      const input = what === "session" ? { this_session: true } : /^ctx_/.test(what) ? { source: what } : { older_than: what };
+      say(ctx, (await runTool(e, "context_purge", input, scope(ctx))).text);
     },
   });
   if (!readcache) return;

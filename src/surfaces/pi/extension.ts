@@ -8,22 +8,16 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import { loadConfig } from "../../config.ts";
 import { debugLog } from "../../debug.ts";
-import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import { formatBytes } from "../../units.ts";
 import { captureToolResult } from "../tools/capture-output.ts";
 import { registerCommands, say } from "./commands.ts";
 import { type Connection, connect } from "./connect.ts";
+import type { EngineHandle } from "./engine-handle.ts";
 import type { PiHost } from "./host.ts";
 import { registerMcp } from "./mcp.ts";
 import { registerReadCache } from "./readcache.ts";
 import { registerContextTools } from "./tools.ts";
-
-export type EngineHandle = {
-  /** The engine, started on first use; null when it cannot run (`problem()` says why). */
-  get(): Promise<Engine | null>;
-  problem(): string;
-};
 
 export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
   const { config, errors } = loadConfig({ cwd: process.cwd() });
@@ -73,7 +67,7 @@ export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
   });
 
   registerContextTools(pi, host, engine, scope);
-  registerCommands(pi, engine, readcache);
+  registerCommands(pi, engine, readcache, scope);
 
   try {
     await registerMcp(pi, config, say, log);

@@ -3,7 +3,7 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import type { TSchema } from "typebox";
 import { PI_TOOLS, type ToolSpec } from "../tools/definitions.ts";
 import { runTool, type ToolScope } from "../tools/handlers.ts";
-import type { EngineHandle } from "./extension.ts";
+import type { EngineHandle } from "./engine-handle.ts";
 import type { PiHost } from "./host.ts";
 
 function typeboxParams({ Type }: PiHost, spec: ToolSpec): TSchema {

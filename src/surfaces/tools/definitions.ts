@@ -71,8 +71,10 @@ export const CONTEXT_INDEX: ToolSpec = {
   },
 };
 
-export const PI_TOOLS: readonly ToolSpec[] = [CONTEXT_SEARCH, CONTEXT_GET, CONTEXT_STATS, CONTEXT_PURGE];
-export const MCP_TOOLS: readonly ToolSpec[] = [...PI_TOOLS, CONTEXT_INDEX];
+/** pi's model gets retrieval only: stats and purge are the user's, as /context-stats and /context-purge. */
+export const PI_TOOLS: readonly ToolSpec[] = [CONTEXT_SEARCH, CONTEXT_GET];
+/** Other agents have no slash commands: the MCP server offers everything as tools. */
+export const MCP_TOOLS: readonly ToolSpec[] = [CONTEXT_SEARCH, CONTEXT_GET, CONTEXT_STATS, CONTEXT_PURGE, CONTEXT_INDEX];
 
 export function jsonSchema(spec: ToolSpec): {
   type: "object";

@@ -10,6 +10,7 @@ import { PI_CLI, RUNTIMES, type Runtime } from "./harness.ts";
 type Json = Record<string, any>;
 
 export type RpcPi = {
+  readonly pid: number;
   command(cmd: Json): Promise<Json>;
   /** Sends a prompt and resolves with the last assistant text once pi has settled. */
   prompt(message: string): Promise<string>;
@@ -73,6 +74,7 @@ export function startRpcPi(runtime: Runtime, agentDir: string, cwd: string, scri
       proc.stdin.write(`${JSON.stringify({ ...cmd, id })}\n`);
     });
   return {
+    pid: proc.pid,
     command,
     async prompt(message) {
       let last = "";
