@@ -99,6 +99,74 @@ export const CONFIG_KEYS = {
   "mcp.requestTimeoutMs": int(60_000, 100, 3_600_000, "per request to an MCP server (progress resets it; a server's `timeout_ms` wins)", {
     env: "PI_SIDECAR_MCP_TIMEOUT_MS",
   }),
+  "kota.backend": choice(
+    ["builtin", "kotadb"] as const,
+    "builtin",
+    "code intelligence backend: `builtin` (in the binary, offline) or `kotadb` (KotaDB over MCP, fetched by `bun x`)",
+    { env: "PI_SIDECAR_KOTA_BACKEND" },
+  ),
+  "kota.command": {
+    kind: "string",
+    default: "bun",
+    doc: "the command that starts KotaDB (`bun`: the binary runs itself as bun when none is on PATH)",
+    env: "PI_SIDECAR_KOTA_COMMAND",
+    globalOnly: true,
+  },
+  "kota.args": list("arguments for `kota.command` (empty: `x kotadb@next --stdio --toolset core` for bun, else `--stdio --toolset core`)", {
+    globalOnly: true,
+  }),
+  "kota.timeoutMs": int(120_000, 1000, 3_600_000, "per KotaDB request (an index run gets 10x); a request over it restarts KotaDB", {
+    env: "PI_SIDECAR_KOTA_TIMEOUT_MS",
+  }),
+  "kota.budgetBytes": size(5 * KIB, 512, 256 * KIB, "the largest kota_* answer; a bigger one is narrowed, then stored with a receipt"),
+  "kota.confirmIndex": bool(true, "ask before the first index of a repository (headless: the tool says how to allow it)"),
+  "kota.autoContext": choice(
+    ["off", "onPaths", "always"] as const,
+    "off",
+    "brief the model on files a prompt names: `onPaths` for 1-3 paths, `always` for any (only once a repository is indexed)",
+  ),
+  "memory.capture": bool(true, "in pi, remember prompts, final answers, corrections, failed commands, tool errors and edited files", {
+    env: "PI_SIDECAR_MEMORY",
+  }),
+  "memory.inject": choice(
+    ["off", "start", "prompt"] as const,
+    "off",
+    "add recalled memory to the model's context: at a session's first prompt (`start`), before every prompt, or never",
+    { env: "PI_SIDECAR_MEMORY_INJECT" },
+  ),
+  "memory.summarize": choice(
+    ["extractive", "model"] as const,
+    "extractive",
+    "how windows are summarised: `extractive` (kept lines, no model) or `model` (pi's session model; extractive on failure)",
+  ),
+  "memory.recallTokens": int(1200, 100, 32_000, "the token budget of a recall (and of an injection)"),
+  "memory.windowEvents": int(50, 5, 1000, "a project's unarchived events are summarised when they pass this many ..."),
+  "memory.windowTokens": int(4000, 200, 100_000, "... or this many tokens"),
+  "memory.maxEventBytes": size(4 * KIB, 256, 64 * KIB, "a longer event is cut (the whole text goes to the context store)"),
+  "memory.keepDays": int(30, 0, 3650, "archived (summarised) events older than this are dropped; summaries stay (0: never)", {
+    env: "PI_SIDECAR_MEMORY_KEEP_DAYS",
+    globalOnly: true,
+  }),
+  "memory.maxBytes": size(256 * MIB, 1 * MIB, 1024 ** 4, "the oldest archived events go when all events' text passes this", {
+    globalOnly: true,
+  }),
+  "prune.enabled": bool(true, "in pi, replace old tool results in what is sent by pointers to their exact stored text", {
+    env: "PI_SIDECAR_PRUNE",
+  }),
+  "prune.keepRecentTurns": int(2, 1, 50, "results of the last this many user turns are never pruned"),
+  "prune.maxToolChars": int(
+    1200,
+    200,
+    1_000_000,
+    "any other tool's result is pruned when longer than this (read, bash, search, MCP, kota: when longer than a pointer)",
+  ),
+  "prune.clearAtLeast": int(
+    20_000,
+    0,
+    10_000_000,
+    "prune only in batches that clear at least this many tokens, so the prompt cache's prefix changes rarely",
+  ),
+  "prune.adaptivePercent": int(60, 1, 100, "past this share of the context window: keep one turn fewer and halve maxToolChars"),
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

@@ -8,10 +8,11 @@ import { type Db, isReadOnly, openDatabase } from "./db/open.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import type { Result } from "./errors.ts";
 import { maybeRunMaintenance, purgeAll, runMaintenance } from "./maintenance.ts";
+import type { PruneInput, PruneOutput, Pruner } from "./prune/prune.ts";
 import type { DecideInput, Decision } from "./readcache/decide.ts";
 import type { CaptureInput, CaptureResult } from "./store/capture.ts";
 import { exportSource } from "./store/export.ts";
-import { type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./store/get.ts";
+import { existingSources, type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./store/get.ts";
 import { hasUnindexed, type SettleResult } from "./store/index-queue.ts";
 import { CLI_CALLS, type NextCalls } from "./store/next-calls.ts";
 import type { PurgeFilter, PurgeResult } from "./store/purge.ts";
@@ -35,6 +36,11 @@ export type Engine = {
   retention(): Promise<PurgeResult>;
   /** The read cache's decision for one read (objects live in this database). */
   readcache(input: DecideInput): Promise<Decision>;
+  /**
+   * Context pruning, messages in and messages out: old tool results become pointers to their
+   * exact text in this store, in batches that keep the sent prefix stable (prune/prune.ts).
+   */
+  prune(input: PruneInput): Promise<PruneOutput>;
   /** Finishes queued indexing and token counting now (stats do this themselves). */
   settle(): Promise<SettleResult>;
   close(): Promise<void>;
@@ -96,6 +102,30 @@ export function createEngine(options: EngineOptions): Engine {
     return opened;
   };
   const one = serial();
+  let pruner: Pruner | null = null;
+  const prunerOf = async (s: Opened): Promise<Pruner> => {
+    if (pruner) return pruner;
+    const [{ createPruner }, { capture }] = await Promise.all([import("./prune/prune.ts"), import("./store/capture.ts")]);
+    const { prune } = config;
+    pruner = createPruner({
+      db: s.db,
+      now: s.now,
+      settings: {
+        keepRecentTurns: prune.keepRecentTurns,
+        maxToolChars: prune.maxToolChars,
+        clearAtLeast: prune.clearAtLeast,
+        adaptivePercent: prune.adaptivePercent,
+      },
+      rehydrate: s.calls,
+      count: (texts) => Promise.all(texts.map((t) => s.tokens.count([t]))),
+      store: async (input) => {
+        const r = await capture(s, { ...input, force: true });
+        return r.stored ? { ok: true, sourceId: r.sourceId } : { ok: false, message: r.reason };
+      },
+      existing: (ids) => existingSources(s, ids),
+    });
+    return pruner;
+  };
   // Retrieval accounting is written a second after a search or get, or at once when stats are read.
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
   const flush = async () => {
@@ -151,6 +181,13 @@ export function createEngine(options: EngineOptions): Engine {
         const { readWithCache } = await import("./readcache/read.ts");
         return afterWrite(await readWithCache(store(), input));
       }),
+    prune: (input) =>
+      one(async () => {
+        const s = store();
+        const out = await (await prunerOf(s)).prune(input);
+        if (out.batch.length > 0) afterWrite(null);
+        return out;
+      }),
     settle: () =>
       one(async () => {
         await flush();
@@ -165,6 +202,7 @@ export function createEngine(options: EngineOptions): Engine {
         opened.background.close();
         if (!options.db) opened.db.close();
         opened = null;
+        pruner = null;
       }),
   };
 }

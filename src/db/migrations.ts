@@ -2,6 +2,8 @@ import contextStore from "./migrations/001-context-store.sql" with { type: "text
 import readcacheObjects from "./migrations/002-readcache-objects.sql" with { type: "text" };
 import deferredIndex from "./migrations/003-deferred-index.sql" with { type: "text" };
 import codeIndex from "./migrations/004-code-index.sql" with { type: "text" };
+import memory from "./migrations/005-memory.sql" with { type: "text" };
+import prune from "./migrations/006-prune.sql" with { type: "text" };
 
 /** Schema migrations, applied in order; the database's user_version is the count applied. */
-export const MIGRATIONS: readonly string[] = [contextStore, readcacheObjects, deferredIndex, codeIndex];
+export const MIGRATIONS: readonly string[] = [contextStore, readcacheObjects, deferredIndex, codeIndex, memory, prune];

@@ -2,9 +2,12 @@
  * Rebuilds trust from the session's active branch: read results' details and refresh entries.
  * A compaction is a barrier: read results it summarised away (before its first kept entry)
  * are no longer trusted. Only the active branch counts, so tree navigation and forks are right
- * with no extra state; a restart rebuilds the same way from the session file.
+ * with no extra state; a restart rebuilds the same way from the session file. Read results that
+ * pruning replaced by pointers are not in view either. A marker (unchanged, unchanged_range, diff)
+ * counts only while what it stood on is still trusted: a marker whose full read was pruned or
+ * summarised away restores nothing.
  */
-import type { Range } from "./ranges.ts";
+import { covers, type Range } from "./ranges.ts";
 import { createTrust, type ReadRecord, type TrustState } from "./trust.ts";
 
 export const REFRESH_ENTRY = "readcache-refresh";
@@ -17,7 +20,7 @@ type Entry = {
   customType?: string;
   data?: unknown;
   firstKeptEntryId?: string;
-  message?: { role?: string; toolName?: string; details?: unknown };
+  message?: { role?: string; toolName?: string; toolCallId?: string; details?: unknown };
 };
 
 export function readRecordOf(details: unknown): ReadRecord | null {
@@ -45,7 +48,17 @@ function keptFrom(entries: readonly Entry[]): number {
 
 export type ReplayResult = { trust: TrustState; records: ReadRecord[] };
 
-export function replay(entries: readonly unknown[]): ReplayResult {
+/** The model still sees what this marker relied on. */
+function basisStands(trust: TrustState, r: ReadRecord): boolean {
+  const versions = trust.versions(r.path);
+  if (r.mode === "unchanged") return versions.some((v) => v.hash === r.hash && r.trusted.every((t) => covers(v.ranges, t)));
+  if (r.mode === "unchanged_range") return versions.some((v) => r.trusted.every((t) => covers(v.ranges, t)));
+  if (r.mode === "diff") return versions.some((v) => v.hash !== r.hash && covers(v.ranges, [1, Math.max(1, v.lines)]));
+  return true;
+}
+
+/** `pruned`: call ids of results the model now sees as pruning pointers. */
+export function replay(entries: readonly unknown[], pruned: ReadonlySet<string> = new Set()): ReplayResult {
   const list = entries as readonly Entry[];
   const trust = createTrust();
   const records: ReadRecord[] = [];
@@ -54,7 +67,7 @@ export function replay(entries: readonly unknown[]): ReplayResult {
     if (e.type === "message" && e.message?.role === "toolResult" && e.message.toolName === "read") {
       const r = readRecordOf(e.message.details);
       if (r) {
-        trust.record(r);
+        if (!pruned.has(e.message.toolCallId ?? "") && basisStands(trust, r)) trust.record(r);
         records.push(r);
       }
       continue;

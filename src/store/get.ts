@@ -47,8 +47,18 @@ export function findSource(deps: EngineDeps, handle: string): Result<{ source: S
     ? { ok: true, source: row }
     : fail(
         "NO_SUCH_SOURCE",
-        `No source "${handle}" in the store (it may have been purged by retention). List the sources to see what is there, or search without a source.`,
+        `No source "${handle}" in this store: it was purged (retention or by hand), or stored on another machine. ` +
+          "Run the command or read the file again to get its text now, or list the sources to see what is here.",
       );
+}
+
+/** Which of these source ids are in the store. */
+export function existingSources(deps: Pick<EngineDeps, "db">, handles: string[]): Set<string> {
+  if (handles.length === 0) return new Set();
+  const rows = deps.db
+    .query<{ handle: string }, [string]>("SELECT handle FROM sources WHERE handle IN (SELECT value FROM json_each(?))")
+    .all(JSON.stringify(handles));
+  return new Set(rows.map((r) => r.handle));
 }
 
 /** Cuts text to at most maxBytes, at a line end when there is one. */

@@ -69,3 +69,36 @@ describe("replay", () => {
     expect(trust.files()).toBe(0);
   });
 });
+
+describe("replay with pruning", () => {
+  const withId = (e: ReturnType<typeof read>, id: string) => ({ ...e, message: { ...e.message, toolCallId: id } });
+  const marker = (path: string, hash: string, mode: string, trusted: [number, number][]) => ({
+    type: "message",
+    id: `e${++n}`,
+    message: { role: "toolResult", toolName: "read", details: { readcache: { v: 1, path, hash, lines: 100, mode, trusted } } },
+  });
+
+  test("a pruned read is not in view: its lines are not trusted", () => {
+    const entries = [withId(read("/a", "h", [[1, 100]]), "c1"), withId(read("/b", "h", [[1, 10]]), "c2")];
+    const { trust, records } = replay(entries, new Set(["c1"]));
+    expect(trust.versions("/a")).toEqual([]);
+    expect(trust.versions("/b").length).toBe(1);
+    expect(records.length).toBe(2); // still counted as served
+  });
+
+  test("an unchanged marker whose full read was pruned restores nothing; with its read in view it counts", () => {
+    const entries = [withId(read("/a", "h", [[1, 100]]), "c1"), marker("/a", "h", "unchanged", [[1, 100]])];
+    expect(replay(entries, new Set(["c1"])).trust.versions("/a")).toEqual([]);
+    expect(replay(entries).trust.versions("/a")[0]!.ranges).toEqual([[1, 100]]);
+  });
+
+  test("a diff whose base read was summarised away restores nothing", () => {
+    const entries = [
+      read("/a", "h1", [[1, 100]]),
+      other(),
+      { type: "compaction", id: `e${++n}`, firstKeptEntryId: "none" },
+      marker("/a", "h2", "diff", [[1, 100]]),
+    ];
+    expect(replay(entries).trust.versions("/a")).toEqual([]);
+  });
+});

@@ -16,6 +16,7 @@ import { type Connection, connect } from "./connect.ts";
 import type { EngineHandle } from "./engine-handle.ts";
 import type { PiHost } from "./host.ts";
 import { registerMcp } from "./mcp.ts";
+import { registerPruning } from "./prune.ts";
 import { registerReadCache } from "./readcache.ts";
 import { registerContextTools } from "./tools.ts";
 
@@ -68,6 +69,7 @@ export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
 
   registerContextTools(pi, host, engine, scope);
   registerCommands(pi, engine, readcache, scope);
+  registerPruning(pi, config, engine, readcache, log);
 
   try {
     await registerMcp(pi, config, say, log);

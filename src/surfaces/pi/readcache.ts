@@ -55,6 +55,8 @@ export function registerReadCache(
   log: (line: string) => void,
 ) {
   let trust = createTrust();
+  /** Reads that pruning shows as pointers: not in view. */
+  let pruned = new Set<string>();
   let tally: Tally = { modes: {}, savedBytes: 0, savedTokens: 0 };
   const count = (r: ReadRecord) => {
     tally.modes[r.mode] = (tally.modes[r.mode] ?? 0) + 1;
@@ -62,7 +64,7 @@ export function registerReadCache(
     tally.savedTokens += r.saved?.tokens ?? 0;
   };
   const rebuild = (ctx: ExtensionContext) => {
-    const r = replay(ctx.sessionManager.getBranch());
+    const r = replay(ctx.sessionManager.getBranch(), pruned);
     trust = r.trust;
     tally = { modes: {}, savedBytes: 0, savedTokens: 0 };
     for (const rec of r.records) count(rec);
@@ -160,6 +162,12 @@ export function registerReadCache(
       count(r);
     },
     refresh: (cwd: string, path: string, range?: Range) => refresh(absolute(cwd, path), range),
+    /** The reads now shown as pruning pointers: their lines are no longer trusted. */
+    pruned(callIds: string[], ctx: ExtensionContext) {
+      if (callIds.length === pruned.size && callIds.every((id) => pruned.has(id))) return;
+      pruned = new Set(callIds);
+      rebuild(ctx);
+    },
     status(): string {
       const modes =
         Object.entries(tally.modes)

@@ -17,6 +17,7 @@ export const ENGINE_METHODS = [
   "purge",
   "retention",
   "readcache",
+  "prune",
   "settle",
 ] as const satisfies readonly EngineMethod[];
 const allListed: Exclude<EngineMethod, (typeof ENGINE_METHODS)[number]> extends never ? true : never = true;

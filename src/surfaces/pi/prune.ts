@@ -1,0 +1,146 @@
+/**
+ * Context pruning in pi: before each model call (pi's `context` event, which changes only what
+ * is sent; the session keeps the originals) old tool results become pointers to their exact
+ * text in the context store. `/prune` shows the configuration and the last actions; `/pin` keeps
+ * the last meaning-bearing result (a session entry, so it holds across restarts and forks).
+ */
+import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { Config } from "../../config.ts";
+import { errorMessage } from "../../errors.ts";
+import { type Message, resultsOf, textOf } from "../../prune/messages.ts";
+import type { PruneOutput } from "../../prune/prune.ts";
+import { formatCount } from "../../units.ts";
+import { say } from "./commands.ts";
+import type { EngineHandle } from "./engine-handle.ts";
+import type { ReadCacheHandle } from "./readcache.ts";
+
+export const PIN_ENTRY = "pi-sidecar-pin";
+
+type Entry = { type?: string; customType?: string; data?: unknown; message?: Message };
+
+/** Call ids pinned on this branch (with /pin or /kota pin). */
+export function pinsOf(branch: readonly unknown[]): string[] {
+  const pins: string[] = [];
+  for (const e of branch as Entry[]) {
+    const id = (e.data as { toolCallId?: unknown } | undefined)?.toolCallId;
+    if (e.type === "custom" && e.customType === PIN_ENTRY && typeof id === "string") pins.push(id);
+  }
+  return pins;
+}
+
+/** The last result worth keeping: not an error, not a read-cache marker, not empty. */
+export function lastMeaningful(branch: readonly unknown[], tools?: (name: string) => boolean): { id: string; tool: string } | null {
+  for (const e of [...(branch as Entry[])].reverse()) {
+    const m = e.message;
+    if (e.type !== "message" || m?.role !== "toolResult" || m.isError === true) continue;
+    if (tools && !tools(String(m.toolName))) continue;
+    const text = textOf((m.content as { type: string }[]) ?? []);
+    if (text.trim() === "" || text.startsWith("[readcache:")) continue;
+    return { id: String(m.toolCallId), tool: String(m.toolName) };
+  }
+  return null;
+}
+
+/** Bytes of old results that could go: tokens never exceed bytes, so below the batch size nothing can. */
+function candidateBytes(messages: Message[], keep: number): number {
+  let bytes = 0;
+  for (const r of resultsOf(messages)) if (!r.images && r.turnsAgo >= Math.max(1, keep - 1)) bytes += Buffer.byteLength(r.text);
+  return bytes;
+}
+
+export type PruneHandle = { pin(ctx: ExtensionContext, tools?: (name: string) => boolean): string };
+
+export function registerPruning(
+  pi: ExtensionAPI,
+  config: Readonly<Config>,
+  engine: EngineHandle,
+  readcache: ReadCacheHandle | null,
+  log: (line: string) => void,
+): PruneHandle {
+  const settings = config.prune;
+  let last: (PruneOutput & { at: number }) | null = null;
+  let lastBatch: { at: number; results: number; before: number; after: number } | null = null;
+  let problem: string | null = null;
+
+  pi.on("context", async (event, ctx) => {
+    if (!settings.enabled) return;
+    const messages = event.messages as unknown as Message[];
+    // Nothing was pruned yet and too little is old to make a batch: the engine is not even asked.
+    if ((last === null || last.pruned.length === 0) && candidateBytes(messages, settings.keepRecentTurns) < settings.clearAtLeast) return;
+    try {
+      const e = await engine.get();
+      if (!e) return;
+      const branch = ctx.sessionManager.getBranch();
+      const out = await e.prune({
+        messages,
+        session: ctx.sessionManager.getSessionId(),
+        project: ctx.cwd,
+        pinned: pinsOf(branch),
+        usagePercent: ctx.getContextUsage()?.percent ?? null,
+      });
+      last = { ...out, messages: [], at: Date.now() };
+      problem = out.problems[0] ?? null;
+      if (out.batch.length > 0) {
+        lastBatch = {
+          at: Date.now(),
+          results: out.batch.length,
+          before: out.batch.reduce((s, p) => s + p.tokensBefore, 0),
+          after: out.batch.reduce((s, p) => s + p.tokensAfter, 0),
+        };
+        log(`prune: batch of ${lastBatch.results} results, ${lastBatch.before} -> ${lastBatch.after} tokens`);
+      }
+      for (const p of out.problems) log(`prune: kept a result: ${p}`);
+      readcache?.pruned(
+        out.pruned.filter((p) => p.read !== null).map((p) => p.callId),
+        ctx,
+      );
+      return out.pruned.length > 0 ? { messages: out.messages as unknown as typeof event.messages } : undefined;
+    } catch (error) {
+      problem = errorMessage(error);
+      log(`prune: ${problem}`);
+      return;
+    }
+  });
+
+  const status = (): string => {
+    const s = settings;
+    const lines = [
+      `Pruning: ${s.enabled ? "on" : "off (PI_SIDECAR_PRUNE=0 or prune.enabled)"}; keeps the last ${s.keepRecentTurns} turns; ` +
+        `prunes read/bash/search/MCP/kota results longer than a pointer and any result over ${formatCount(s.maxToolChars)} chars; ` +
+        `in batches of at least ${formatCount(s.clearAtLeast)} tokens; past ${s.adaptivePercent}% of the context: one turn fewer, half the chars.`,
+    ];
+    if (!last) lines.push("Nothing pruned yet in this session.");
+    else {
+      const before = last.pruned.reduce((t, p) => t + p.tokensBefore, 0);
+      const after = last.pruned.reduce((t, p) => t + p.tokensAfter, 0);
+      lines.push(
+        `Last call: ${last.pruned.length} results shown as pointers (${formatCount(before)} -> ${formatCount(after)} tokens); ` +
+          `${formatCount(last.pending)} tokens due for the next batch${last.settings.adaptive ? "; adaptive (context past the threshold)" : ""}.`,
+      );
+      if (lastBatch)
+        lines.push(
+          `Last batch: ${new Date(lastBatch.at).toLocaleTimeString()}, ${lastBatch.results} results, ${formatCount(lastBatch.before)} -> ${formatCount(lastBatch.after)} tokens.`,
+        );
+      for (const p of last.pruned.slice(-5)) lines.push(`  ${p.tool} ${p.callId} -> ${p.source}`);
+    }
+    if (problem) lines.push(`Last problem: ${problem}`);
+    return lines.join("\n");
+  };
+
+  const pin = (ctx: ExtensionContext, tools?: (name: string) => boolean): string => {
+    const found = lastMeaningful(ctx.sessionManager.getBranch(), tools);
+    if (!found) return "No result to pin yet.";
+    pi.appendEntry(PIN_ENTRY, { toolCallId: found.id });
+    return `Pinned the last ${found.tool} result (${found.id}): pruning keeps it in view.`;
+  };
+
+  pi.registerCommand("prune", {
+    description: "pi-sidecar: context pruning's configuration and last actions",
+    handler: async (_args, ctx) => say(ctx, status()),
+  });
+  pi.registerCommand("pin", {
+    description: "pi-sidecar: keep the last tool result in view (pruning never replaces it)",
+    handler: async (_args, ctx) => say(ctx, pin(ctx)),
+  });
+  return { pin };
+}
