@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createEngine, type Engine } from "../../src/engine.ts";
 import type { Message } from "../../src/prune/messages.ts";
 import { TOOL_CALLS } from "../../src/store/next-calls.ts";
-import { cleanupTempDirs, rng, tempDir, testConfig } from "../helpers.ts";
+import { cleanupTempDirs, rng, runCli, tempDir, testConfig } from "../helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -147,7 +147,7 @@ describe("prune (messages in, messages out)", () => {
       { tool: "bash", args: { command: "latest" }, text: output(407, 300) },
     ];
     const messages = session(turns);
-    const pinned = (messages[3 * 4 + 2] as { toolCallId: string }).toolCallId;
+    const pinned = (messages[3 * 4 + 2] as unknown as { toolCallId: string }).toolCallId;
     const out = await engine.prune({ messages, session: "s4", pinned: [pinned], settings: { clearAtLeast: 1000 } });
     const after = texts(out.messages);
     expect(after[0]!.slice(0, 40)).toStartWith('[pruned] bash "big"');
@@ -213,6 +213,22 @@ describe("prune (messages in, messages out)", () => {
     expect(out.batch.length).toBe(5);
     await engine.close();
   });
-});
 
-void rng;
+  test("from the CLI (any agent): JSON in, JSON out; bad input exits 2 saying the expected shape", () => {
+    const home = tempDir();
+    const env = { HOME: home, PI_CODING_AGENT_DIR: join(home, "agent") };
+    const messages = session(
+      Array.from({ length: 6 }, (_, i) => ({ tool: "bash", args: { command: `c${i}` }, text: output(800 + i, 400) })),
+    );
+    const r = runCli(["prune", "--session", "cli-1"], { env, stdin: JSON.stringify({ messages }) });
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { batch: unknown[]; messages: Message[] };
+    expect(out.batch.length).toBe(4);
+    expect(texts(out.messages)[0]!.slice(0, 30)).toStartWith('[pruned] bash "c0"');
+    const again = runCli(["prune", "--session", "cli-1"], { env, stdin: JSON.stringify(messages) });
+    expect(JSON.stringify(JSON.parse(again.stdout).messages)).toBe(JSON.stringify(out.messages));
+    const bad = runCli(["prune"], { env, stdin: '{"x": 1}' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('no "messages" array');
+  });
+});

@@ -14,6 +14,7 @@ import { getCommand } from "./commands/get.ts";
 import { installCommand, uninstallCommand } from "./commands/install.ts";
 import { listCommand } from "./commands/list.ts";
 import { mcpCommand } from "./commands/mcp.ts";
+import { pruneCommand } from "./commands/prune.ts";
 import { purgeCommand } from "./commands/purge.ts";
 import { searchCommand } from "./commands/search.ts";
 import { serveCommand } from "./commands/serve.ts";
@@ -28,6 +29,7 @@ export const COMMANDS: Command[] = [
   statsCommand,
   purgeCommand,
   exportCommand,
+  pruneCommand,
   serveCommand,
   mcpCommand,
   serversCommand,
