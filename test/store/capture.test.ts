@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { capture } from "../../src/store/capture.ts";
 import { get } from "../../src/store/get.ts";
 import { captureIndexed, cleanupTempDirs, noisyLog, testStore } from "../helpers.ts";
 
