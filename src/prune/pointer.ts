@@ -30,11 +30,20 @@ export function describeCall(r: ResultView): string {
   return first ? `${r.tool} ${JSON.stringify(clip(oneLine(first), 60))}` : r.tool;
 }
 
+/** A context_get answer: the stored lines it showed, which the same call shows again. */
+export function fetchedLines(r: ResultView): { sourceId: string; from: number; to: number } | null {
+  if (r.tool !== "context_get") return null;
+  const d = r.details as { sourceId?: unknown; lineStart?: unknown; lineEnd?: unknown } | undefined;
+  if (typeof d?.sourceId !== "string" || typeof d.lineStart !== "number" || typeof d.lineEnd !== "number") return null;
+  return { sourceId: d.sourceId, from: d.lineStart, to: d.lineEnd };
+}
+
 /** The file lines a read result showed: from its read-cache record, else from offset and length. */
 export function readLines(r: ResultView): { path: string; from: number; to: number } | null {
   if (r.tool !== "read") return null;
   const record = (r.details as { readcache?: { path?: unknown; trusted?: unknown } } | undefined)?.readcache;
-  const path = typeof record?.path === "string" ? record.path : typeof r.args.path === "string" ? r.args.path : null;
+  // The path as the model wrote it (shorter than the record's absolute one).
+  const path = typeof r.args.path === "string" ? r.args.path : typeof record?.path === "string" ? record.path : null;
   if (path === null) return null;
   const trusted = Array.isArray(record?.trusted) ? (record.trusted as [number, number][]) : [];
   if (trusted.length > 0) return { path, from: trusted[0]![0], to: trusted.at(-1)![1] };
@@ -47,6 +56,11 @@ export function pointerText(r: ResultView, sourceId: string, rehydrate: Rehydrat
   if (receipt) {
     const size = `${formatBytes(receipt.bytes)}, ${formatCount(receipt.lines)} lines`;
     return `[pruned] ${describeCall(r)}: its output (${size}) is stored as ${sourceId}. Search it: ${rehydrate.search(sourceId)}; or get lines: ${rehydrate.lines(sourceId, 1, Math.min(receipt.lines, 40) || 1)}`;
+  }
+  const fetched = fetchedLines(r);
+  if (fetched && fetched.sourceId === sourceId) {
+    const span = `lines ${fetched.from}-${fetched.to}`;
+    return `[pruned] context_get ${sourceId} ${span} (${formatBytes(Buffer.byteLength(r.text))}). The same text again: ${rehydrate.lines(sourceId, fetched.from, fetched.to)}`;
   }
   const lines = Math.max(1, countLines(r.text));
   const size = `${formatBytes(Buffer.byteLength(r.text))}, ${formatCount(lines)} line${lines === 1 ? "" : "s"}`;

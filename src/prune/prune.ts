@@ -11,7 +11,7 @@ import { errorMessage } from "../errors.ts";
 import { sha256 } from "../hash.ts";
 import { redact } from "../redact/redact.ts";
 import { type Message, type ResultView, resultsOf } from "./messages.ts";
-import { pointerText, type Rehydrate, readLines, receiptOf } from "./pointer.ts";
+import { fetchedLines, pointerText, type Rehydrate, readLines, receiptOf } from "./pointer.ts";
 import { isPrunable, outsideKeptTurns, type PruneSettings, settingsAt } from "./rules.ts";
 
 export type PruneInput = {
@@ -100,8 +100,9 @@ export function createPruner(deps: PrunerDeps) {
 
   /** Stores one due result (or reuses its receipt's source) and keeps its pointer. */
   const pruneOne = async (d: Due, input: PruneInput): Promise<Row | string> => {
-    const receipt = receiptOf(d.view);
-    let source = receipt && deps.existing([receipt.sourceId]).size > 0 ? receipt.sourceId : null;
+    // A receipt's text, or a context_get answer's lines, are in the store already.
+    const already = receiptOf(d.view)?.sourceId ?? fetchedLines(d.view)?.sourceId ?? null;
+    let source = already !== null && deps.existing([already]).size > 0 ? already : null;
     if (source === null) {
       const stored = await deps.store({
         text: d.view.text,

@@ -163,6 +163,31 @@ describe("prune (messages in, messages out)", () => {
     await engine.close();
   });
 
+  test("a pruned context_get answer points back at the same lines of the same source, stored once", async () => {
+    const engine = engineAt();
+    const stored = (await engine.capture({ text: output(900, 3000), tool: "bash", force: true })) as { sourceId: string };
+    const got = await engine.get({ source: stored.sourceId, lines: { from: 100, to: 700 } });
+    const text = got.ok ? got.text : "";
+    const turns: Turn[] = [
+      {
+        tool: "context_get",
+        args: { source: stored.sourceId, lines: "100-700" },
+        text,
+        details: { sourceId: stored.sourceId, lineStart: 100, lineEnd: 700 },
+      },
+      ...Array.from({ length: 5 }, (_, i) => ({ tool: "bash", args: { command: `c${i}` }, text: output(910 + i, 300) })),
+    ];
+    const before = (await engine.list({}, 100)).length;
+    const out = await engine.prune({ messages: session(turns), session: "s8", settings: { clearAtLeast: 1000 } });
+    const pointer = texts(out.messages)[0]!;
+    expect(pointer).toBe(
+      `[pruned] context_get ${stored.sourceId} lines 100-700 (${pointer.match(/\(([^)]+)\)/)![1]}). The same text again: context_get {"source": "${stored.sourceId}", "lines": "100-700"}`,
+    );
+    expect(out.pruned[0]!.source).toBe(stored.sourceId);
+    expect((await engine.list({}, 100)).length).toBe(before + 3); // the three bash results, not the get
+    await engine.close();
+  });
+
   test("a store that cannot be written leaves the text as it was and says why", async () => {
     const path = join(tempDir(), "ro.db");
     engineAt(path);
