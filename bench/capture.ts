@@ -1,232 +1,304 @@
 /**
- * Capture throughput through the real code path (createEngine + openDatabase, WAL, force),
- * with the same text taken apart: redact, chunk + titles, token counting and the SQLite
- * transaction each timed alone, and the transaction again without full-text indexes (floor)
- * and with only one of the two indexes. The receipt and the hash are timed too. Every run
- * gets a fresh database file and a distinct text (identical text would be deduplicated).
+ * Capture side by side with context-mode's store, in one run, on the same texts. For each run:
  *
- * Warm runs share one token counter (the engine's worker thread, started once), as in a
- * long-lived process; cold runs give each engine its own, as a one-shot CLI process has.
+ * - ours: a fresh database, `createEngine({ background: "worker" })` warmed up with one small
+ *   capture and search (a long-lived host: the worker thread is running, the tokenizer loaded),
+ *   then the measured `engine.capture`. Time to receipt is that call. Time to searchable runs
+ *   from the same start until a word query and an identifier-substring query, both scoped to
+ *   the source, have returned the planted needle line (`engine.search` waits for the queued
+ *   indexing first, so the wait is in the first query). Then `engine.settle()` (token counts)
+ *   and a checkpoint for the size.
+ * - the peer: a fresh store (its own process), warmed up with one small text, then the measured
+ *   `index()`: its time inside the worker, around the store call (indexing is synchronous, so
+ *   its receipt is also its time to searchable). The same two queries must find the needle.
+ *
+ * Every run gets a distinct text (seeded) with one needle line planted in its middle. Once per
+ * case, token counting of the same chunks is also timed alone on this thread: the worker counts
+ * a blob's tokens before it writes its index rows, so that cost is inside time to searchable.
  */
+import { rmSync } from "node:fs";
 import { defaultConfig } from "../src/config.ts";
-import { type Db, openDatabase } from "../src/db/open.ts";
-import { createEngine } from "../src/engine.ts";
-import { sha256 } from "../src/hash.ts";
-import { redact } from "../src/redact/redact.ts";
+import { openDatabase } from "../src/db/open.ts";
+import { createEngine, type Engine } from "../src/engine.ts";
 import { chunkText } from "../src/store/chunk.ts";
-import { CLI_CALLS } from "../src/store/next-calls.ts";
-import { buildReceipt } from "../src/store/receipt.ts";
-import { detectKind, titleChunks } from "../src/store/titles.ts";
-import { countLines } from "../src/text.ts";
 import { countTokens } from "../src/tokens/count.ts";
-import { type TokenCounter, workerTokenCounter } from "../src/tokens/counter.ts";
 import { type CorpusKind, generate } from "./corpus.ts";
-import { insertChunks, type Prepared } from "./insert.ts";
-import { type SchemaVariant, variantMigrations } from "./schemas.ts";
+import { isContextModeSkipped, openContextMode, type PeerStore } from "./peers/context-mode.ts";
+import { createRng } from "./prng.ts";
+import { medianParts, type StoreParts, storeParts } from "./schemas.ts";
 import { median } from "./stats-math.ts";
-import { checkpointedSize, removeDatabase, type Scratch, type SizeBreakdown, sizeBreakdown } from "./temp.ts";
-import { log, timeAsync, timeSync } from "./timing.ts";
+import { checkpointedSize, removeDatabase, type Scratch } from "./temp.ts";
+import { log, timeAsync } from "./timing.ts";
+
+const MIB = 1024 * 1024;
+const WARM_BYTES = 16 * 1024;
 
 export type CaptureCase = { kind: CorpusKind; sizeLabel: string; bytes: number; runs: number; seed: number };
 
-/** Medians over the runs of one case; every time in ms. */
+/** 1 MiB and (full mode) 10 MiB, each a build log and a UUID-per-line request log. */
+export function captureCases(quick: boolean, seed: number): CaptureCase[] {
+  const sizes = quick
+    ? ([["1 MiB", MIB, 2]] as const)
+    : ([
+        ["1 MiB", MIB, 5],
+        ["10 MiB", 10 * MIB, 3],
+      ] as const);
+  const cases: CaptureCase[] = [];
+  for (const [sizeLabel, bytes, runs] of sizes) {
+    for (const kind of ["build", "request"] as const) cases.push({ kind, sizeLabel, bytes, runs, seed: seed + cases.length * 100 });
+  }
+  return cases;
+}
+
+/** One planted line: a word found only there, and an identifier searched by a substring of it. */
+type Needle = { line: string; word: string; substring: string };
+
+function needleFor(seed: number): Needle {
+  const rng = createRng(seed ^ 0x0ee41e);
+  const letters = (n: number) => Array.from({ length: n }, (_, i) => rng.pick(i % 2 === 0 ? [..."bdfgklmnprstvz"] : [..."aeiou"])).join("");
+  const word = `${letters(6)}${letters(5)}`;
+  const hex = rng.hex(10);
+  return {
+    line: `ERROR ledger reconciliation aborted: ${word} in ledgerSnapshotWriter_${hex} retry=3`,
+    word,
+    substring: `Writer_${hex.slice(0, 6)}`,
+  };
+}
+
+/** Medians over the runs; every time in ms, sizes in bytes (checkpointed). */
+export type OursCapture = {
+  chunks: number;
+  receiptMs: number;
+  searchableMs: number;
+  /** The two needle queries again once indexed: their own latency. */
+  wordMs: number;
+  substringMs: number;
+  dbBytes: number;
+  parts: StoreParts;
+  /** Runs where both queries returned the needle. */
+  found: number;
+};
+
+export type PeerCapture = {
+  chunks: number;
+  indexMs: number;
+  /** Round trip minus indexMs (JSON, pipe): shown, not charged. */
+  ipcMs: number;
+  wordMs: number;
+  substringMs: number;
+  dbBytes: number;
+  found: number;
+};
+
 export type CaptureRow = {
   kind: CorpusKind;
   sizeLabel: string;
   runs: number;
   inputBytes: number;
-  chunks: number;
-  tokens: number;
-  captureMs: number;
-  redactMs: number;
-  chunkTitlesMs: number;
+  ours: OursCapture;
+  peer: PeerCapture | null;
+  /** Counting the tokens of the same chunks alone, warm tokenizer, on this thread (first run of the case). */
   tokensMs: number;
-  hashMs: number;
-  receiptMs: number;
-  sqliteMs: number;
-  floorMs: number;
-  wordsOnlyMs: number | null;
-  trigramsOnlyMs: number | null;
-  dbBytes: number;
-  floorBytes: number;
-  dbParts: SizeBreakdown;
 };
 
-type Run = Omit<CaptureRow, "kind" | "sizeLabel" | "runs">;
+export type PeerInfo = { version: string; runtime: string; driver: string; sqlite: string };
 
-/** Times the bare insert transaction on a fresh database of the given schema. */
-function timeInsert(
-  scratch: Scratch,
-  name: string,
-  migrations: string[] | undefined,
-  prepared: Prepared,
-  hash: string,
-): { ms: number; bytes: number } {
-  const path = scratch.path(name);
-  const db = openDatabase(path, migrations ? { migrations } : {});
+export type CaptureBench = {
+  rows: CaptureRow[];
+  /** Who the peer was, or why it did not run. */
+  peer: { ok: true; info: PeerInfo } | { ok: false; reason: string };
+  /** A database with the schema and nothing stored, checkpointed: the fixed part of every size. */
+  emptyDbBytes: number;
+};
+
+type OursRun = Omit<OursCapture, "found"> & { found: boolean };
+type PeerRun = Omit<PeerCapture, "found"> & { found: boolean };
+
+const hasNeedle = (texts: readonly string[], s: string) => texts.some((t) => t.includes(s));
+
+async function searchHits(engine: Engine, query: string, source: string): Promise<string[]> {
+  const r = await engine.search({ query, source });
+  if (!r.ok) throw new Error(`bench: search ${JSON.stringify(query)} failed: ${r.message}`);
+  return r.hits.map((h) => h.text);
+}
+
+async function oursRun(scratch: Scratch, kind: CorpusKind, text: string, warm: string, needle: Needle): Promise<OursRun> {
+  const path = scratch.path(`capture-${kind}`);
+  const db = openDatabase(path);
+  const engine = createEngine({ config: { ...defaultConfig(), db: path }, db, background: "worker" });
   try {
-    const { ms } = timeSync(() => insertChunks(db, prepared, hash));
-    return { ms, bytes: checkpointedSize(db, path) };
+    const warmed = await engine.capture({ text: warm, tool: "bash", force: true, project: "/bench/project" });
+    if (warmed.stored) await engine.search({ query: "error", source: warmed.sourceId });
+    await engine.settle();
+
+    Bun.gc(true);
+    const start = performance.now();
+    const value = await engine.capture({ text, tool: "bash", force: true, project: "/bench/project" });
+    const receiptMs = performance.now() - start;
+    if (!value.stored) throw new Error(`bench: capture did not store the text (${value.reason})`);
+    const words = await searchHits(engine, needle.word, value.sourceId);
+    const substrings = await searchHits(engine, needle.substring, value.sourceId);
+    const searchableMs = performance.now() - start;
+    const found = hasNeedle(words, needle.word) && hasNeedle(substrings, needle.substring);
+
+    const word = await timeAsync(() => engine.search({ query: needle.word, source: value.sourceId }), false);
+    const substring = await timeAsync(() => engine.search({ query: needle.substring, source: value.sourceId }), false);
+    await engine.settle();
+    const dbBytes = checkpointedSize(db, path);
+    return {
+      chunks: value.chunks,
+      receiptMs,
+      searchableMs,
+      wordMs: word.ms,
+      substringMs: substring.ms,
+      dbBytes,
+      parts: storeParts(db),
+      found,
+    };
+  } finally {
+    await engine.close();
+    db.close();
+    removeDatabase(path);
+  }
+}
+
+async function peerRun(store: PeerStore, text: string, warm: string, needle: Needle): Promise<PeerRun> {
+  await store.index(warm, "warm-up.log");
+  const indexed = await store.index(text, "bench.log");
+  const hits = async (query: string) => (await store.search(query, { source: indexed.sourceId })).hits.map((h) => h.text);
+  const found = hasNeedle(await hits(needle.word), needle.word) && hasNeedle(await hits(needle.substring), needle.substring);
+  // Asked again, as ours are: the second answer's time is the query's own latency.
+  const word = await store.search(needle.word, { source: indexed.sourceId });
+  const substring = await store.search(needle.substring, { source: indexed.sourceId });
+  const stats = await store.stats();
+  return {
+    chunks: indexed.chunks,
+    indexMs: indexed.ms,
+    ipcMs: indexed.ipcMs,
+    wordMs: word.ms,
+    substringMs: substring.ms,
+    dbBytes: stats.checkpointedBytes,
+    found,
+  };
+}
+
+/** Opens a fresh peer store for one run; null (with the reason kept) when it is skipped or cannot start. */
+async function openPeer(
+  scratch: Scratch,
+  state: { reason: string | null; info: PeerInfo | null },
+): Promise<{ store: PeerStore; dir: string } | null> {
+  if (state.reason !== null) return null;
+  const dir = scratch.path("context-mode").replace(/\.db$/, "");
+  try {
+    const store = await openContextMode(dir);
+    state.info ??= { version: store.version, runtime: store.runtime, driver: store.driver, sqlite: store.sqlite };
+    return { store, dir };
+  } catch (error) {
+    state.reason = `it could not start: ${error instanceof Error ? error.message : String(error)}`;
+    log(`context-mode: ${state.reason}`);
+    return null;
+  }
+}
+
+function emptyDatabaseBytes(scratch: Scratch): number {
+  const path = scratch.path("empty");
+  const db = openDatabase(path);
+  try {
+    return checkpointedSize(db, path);
   } finally {
     db.close();
     removeDatabase(path);
   }
 }
 
-function timeVariant(scratch: Scratch, variant: SchemaVariant, prepared: Prepared, hash: string): { ms: number; bytes: number } | null {
-  const migrations = variantMigrations(variant);
-  return migrations ? timeInsert(scratch, variant, migrations, prepared, hash) : null;
+/** What the worker's token count costs for this text: its chunks counted one by one. */
+function timeTokens(text: string): number {
+  const chunks = chunkText(text, defaultConfig().capture.chunkBytes);
+  Bun.gc(true);
+  const start = performance.now();
+  for (const c of chunks) countTokens(c.text);
+  return performance.now() - start;
 }
 
-/** One warm token counter shared by every engine of the run; closing an engine leaves it running. */
-export type CaptureContext = { scratch: Scratch; tokens: TokenCounter; close(): void };
+const m = <T>(runs: readonly T[], pick: (r: T) => number) => median(runs.map(pick));
 
-export async function createCaptureContext(scratch: Scratch): Promise<CaptureContext> {
-  const shared = workerTokenCounter();
-  await shared.count(["warm up the token worker"]);
-  countTokens("and the tokenizer on this thread, for the breakdown");
-  return { scratch, tokens: { count: (texts) => shared.count(texts), close: () => {} }, close: () => shared.close() };
-}
-
-type Captured = { ms: number; db: Db; path: string; chunks: number; tokens: number; close(): Promise<void> };
-
-/** One capture on a fresh database; `tokens` undefined gives the engine its own counter (cold). */
-async function fullCapture(scratch: Scratch, text: string, tokens: TokenCounter | undefined): Promise<Captured> {
-  const path = scratch.path("capture");
-  const db = openDatabase(path);
-  const engine = createEngine({ config: { ...defaultConfig(), db: path }, db, ...(tokens ? { tokens } : {}) });
-  const { ms, value } = await timeAsync(() => engine.capture({ text, tool: "bash", force: true, project: "/bench/project" }));
-  if (!value.stored) throw new Error(`bench: capture did not store the text (${value.reason})`);
-  return { ms, db, path, chunks: value.chunks, tokens: value.tokens, close: () => engine.close() };
-}
-
-async function oneRun(ctx: CaptureContext, c: CaptureCase, seed: number): Promise<Run> {
-  const { scratch } = ctx;
-  const text = generate(c.kind, seed, c.bytes);
-  const inputBytes = Buffer.byteLength(text);
-  const capBytes = defaultConfig().capture.chunkBytes;
-
-  const full = await fullCapture(scratch, text, ctx.tokens);
-  const dbBytes = checkpointedSize(full.db, full.path);
-  const dbParts = sizeBreakdown(full.db);
-  await full.close();
-  removeDatabase(full.path);
-
-  const red = timeSync(() => redact(text));
-  const redacted = red.value.text;
-  const hash = timeSync(() => ({ hash: sha256(redacted), lines: countLines(redacted) }));
-  const kind = detectKind(redacted);
-  const chunked = timeSync(() => {
-    const chunks = chunkText(redacted, capBytes);
-    return { chunks, titles: titleChunks(redacted, kind, chunks) };
-  });
-  const tokens = timeSync(() => {
-    let n = 0;
-    for (const ch of chunked.value.chunks) n += countTokens(ch.text);
-    return n;
-  });
-  const prepared: Prepared = {
-    chunks: chunked.value.chunks,
-    titles: chunked.value.titles,
-    tokens: tokens.value,
-    bytes: Buffer.byteLength(redacted),
-    lines: hash.value.lines,
-    kind,
+/** Runs every case, ours and the peer alternating run by run. `peer: false` leaves the peer out. */
+export async function benchCapture(
+  scratch: Scratch,
+  cases: readonly CaptureCase[],
+  options: { peer?: boolean } = {},
+): Promise<CaptureBench> {
+  const state: { reason: string | null; info: PeerInfo | null } = {
+    reason: options.peer === false ? "left out by the caller" : isContextModeSkipped() ? "BENCH_SKIP_PEERS asked to skip it" : null,
+    info: null,
   };
-  const receipt = timeSync(() =>
-    buildReceipt({
-      sourceId: "ctx_benchmark",
-      tool: "bash",
-      reason: "storing was forced",
-      bytes: prepared.bytes,
-      lines: prepared.lines,
-      chunks: prepared.chunks.length,
-      tokens: prepared.tokens,
-      redactions: { count: red.value.count, kinds: red.value.kinds },
-      duplicateOf: null,
-      text: redacted,
-      calls: CLI_CALLS,
-      budget: defaultConfig().capture.receiptBytes,
-    }),
-  );
-  const sqlite = timeInsert(scratch, "tx", undefined, prepared, hash.value.hash);
-  const floor = timeVariant(scratch, "floor", prepared, hash.value.hash)!;
-  const words = timeVariant(scratch, "words-only", prepared, hash.value.hash);
-  const trigrams = timeVariant(scratch, "trigrams-only", prepared, hash.value.hash);
-  return {
-    inputBytes,
-    chunks: full.chunks,
-    tokens: full.tokens,
-    captureMs: full.ms,
-    redactMs: red.ms,
-    chunkTitlesMs: chunked.ms,
-    tokensMs: tokens.ms,
-    hashMs: hash.ms,
-    receiptMs: receipt.ms,
-    sqliteMs: sqlite.ms,
-    floorMs: floor.ms,
-    wordsOnlyMs: words?.ms ?? null,
-    trigramsOnlyMs: trigrams?.ms ?? null,
-    dbBytes,
-    floorBytes: floor.bytes,
-    dbParts,
-  };
-}
-
-function medianOrNull(xs: (number | null)[]): number | null {
-  const present = xs.filter((x): x is number => x !== null);
-  return present.length === xs.length ? median(present) : null;
-}
-
-export async function benchCapture(ctx: CaptureContext, c: CaptureCase): Promise<CaptureRow> {
-  const runs: Run[] = [];
-  for (let i = 0; i < c.runs; i++) {
-    runs.push(await oneRun(ctx, c, c.seed + i));
-    log(`capture ${c.kind} ${c.sizeLabel}: run ${i + 1}/${c.runs} ${runs[i]!.captureMs.toFixed(0)} ms`);
+  const rows: CaptureRow[] = [];
+  countTokens("load the tokenizer tables on this thread before anything is timed");
+  for (const c of cases) {
+    const ours: OursRun[] = [];
+    const peer: PeerRun[] = [];
+    const sizes: number[] = [];
+    let tokensMs = Number.NaN;
+    for (let i = 0; i < c.runs; i++) {
+      const seed = c.seed + i;
+      const needle = needleFor(seed);
+      const text = generate(c.kind, seed, c.bytes, [needle.line]);
+      const warm = generate(c.kind, seed ^ 0x3a3a, WARM_BYTES);
+      sizes.push(Buffer.byteLength(text));
+      if (i === 0) tokensMs = timeTokens(text);
+      ours.push(await oursRun(scratch, c.kind, text, warm, needle));
+      const opened = await openPeer(scratch, state);
+      if (opened) {
+        try {
+          peer.push(await peerRun(opened.store, text, warm, needle));
+        } finally {
+          await opened.store.close();
+          rmSync(opened.dir, { recursive: true, force: true });
+        }
+      }
+      const o = ours.at(-1)!;
+      const p = peer.at(-1);
+      log(
+        `capture ${c.kind} ${c.sizeLabel} run ${i + 1}/${c.runs}: receipt ${o.receiptMs.toFixed(0)} ms, searchable ${o.searchableMs.toFixed(0)} ms` +
+          (p && peer.length === i + 1 ? `; context-mode ${p.indexMs.toFixed(0)} ms` : ""),
+      );
+    }
+    rows.push({
+      kind: c.kind,
+      sizeLabel: c.sizeLabel,
+      runs: c.runs,
+      inputBytes: median(sizes),
+      ours: {
+        chunks: m(ours, (r) => r.chunks),
+        receiptMs: m(ours, (r) => r.receiptMs),
+        searchableMs: m(ours, (r) => r.searchableMs),
+        wordMs: m(ours, (r) => r.wordMs),
+        substringMs: m(ours, (r) => r.substringMs),
+        dbBytes: m(ours, (r) => r.dbBytes),
+        parts: medianParts(
+          ours.map((r) => r.parts),
+          median,
+        ),
+        found: ours.filter((r) => r.found).length,
+      },
+      peer:
+        peer.length === c.runs
+          ? {
+              chunks: m(peer, (r) => r.chunks),
+              indexMs: m(peer, (r) => r.indexMs),
+              ipcMs: m(peer, (r) => r.ipcMs),
+              wordMs: m(peer, (r) => r.wordMs),
+              substringMs: m(peer, (r) => r.substringMs),
+              dbBytes: m(peer, (r) => r.dbBytes),
+              found: peer.filter((r) => r.found).length,
+            }
+          : null,
+      tokensMs,
+    });
   }
-  const m = (pick: (r: Run) => number) => median(runs.map(pick));
-  return {
-    kind: c.kind,
-    sizeLabel: c.sizeLabel,
-    runs: c.runs,
-    inputBytes: m((r) => r.inputBytes),
-    chunks: m((r) => r.chunks),
-    tokens: m((r) => r.tokens),
-    captureMs: m((r) => r.captureMs),
-    redactMs: m((r) => r.redactMs),
-    chunkTitlesMs: m((r) => r.chunkTitlesMs),
-    tokensMs: m((r) => r.tokensMs),
-    hashMs: m((r) => r.hashMs),
-    receiptMs: m((r) => r.receiptMs),
-    sqliteMs: m((r) => r.sqliteMs),
-    floorMs: m((r) => r.floorMs),
-    wordsOnlyMs: medianOrNull(runs.map((r) => r.wordsOnlyMs)),
-    trigramsOnlyMs: medianOrNull(runs.map((r) => r.trigramsOnlyMs)),
-    dbBytes: m((r) => r.dbBytes),
-    floorBytes: m((r) => r.floorBytes),
-    dbParts: {
-      chunks: m((r) => r.dbParts.chunks),
-      words: m((r) => r.dbParts.words),
-      trigrams: m((r) => r.dbParts.trigrams),
-      other: m((r) => r.dbParts.other),
-    },
-  };
-}
-
-export type ColdRow = { kind: CorpusKind; sizeLabel: string; runs: number; inputBytes: number; coldMs: number };
-
-/** Captures by a new engine with its own token counter each time: worker start and tokenizer load included. */
-export async function benchColdCapture(scratch: Scratch, c: CaptureCase): Promise<ColdRow> {
-  const times: number[] = [];
-  const sizes: number[] = [];
-  for (let i = 0; i < c.runs; i++) {
-    const text = generate(c.kind, c.seed + i, c.bytes);
-    sizes.push(Buffer.byteLength(text));
-    const full = await fullCapture(scratch, text, undefined);
-    times.push(full.ms);
-    await full.close();
-    removeDatabase(full.path);
-  }
-  log(`capture ${c.kind} ${c.sizeLabel} cold: median ${median(times).toFixed(0)} ms`);
-  return { kind: c.kind, sizeLabel: c.sizeLabel, runs: c.runs, inputBytes: median(sizes), coldMs: median(times) };
+  const peerState =
+    state.reason === null && state.info
+      ? { ok: true as const, info: state.info }
+      : { ok: false as const, reason: state.reason ?? "context-mode did not run" };
+  return { rows, peer: peerState, emptyDbBytes: emptyDatabaseBytes(scratch) };
 }

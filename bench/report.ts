@@ -2,14 +2,27 @@
  * Renders BENCHMARKS.md from one run's results: machine, targets with PASS/MISS, and one
  * section per benchmark with its floors and a plain "what this means" paragraph.
  */
-import { mb, mbps, ms, ratio, table, verdict } from "./markdown.ts";
+import { kotaSection } from "./kota/section.ts";
+import { table } from "./markdown.ts";
 import { agentSection, agentTargetRows, rpcSection } from "./report-agent.ts";
-import { captureSection } from "./report-capture.ts";
-import { kindName, type ReportInput, rate, TARGETS } from "./report-input.ts";
+import { captureSection, captureTargetRows } from "./report-capture.ts";
+import { cliSection, cliTargetRows } from "./report-cli.ts";
+import type { ReportInput } from "./report-input.ts";
 import { mcpSection, mcpTargetRows } from "./report-mcp.ts";
+import {
+  piStartSection,
+  piStartTargetRows,
+  pruneSection,
+  pruneTargetRows,
+  redactionSection,
+  redactionTargetRows,
+  retrievalSection,
+  retrievalTargetRows,
+} from "./report-quality.ts";
 import { readcacheSection, readcacheTargetRows } from "./report-readcache.ts";
-import { searchSection } from "./report-search.ts";
-import { sizeSection } from "./report-size.ts";
+import { searchSection, searchTargetRows } from "./report-search.ts";
+import { sizeSection, sizeTargetRows } from "./report-size.ts";
+import { webSection } from "./web/run.ts";
 
 function header(input: ReportInput): string {
   const m = input.machine;
@@ -41,46 +54,28 @@ function header(input: ReportInput): string {
 
 function targets(input: ReportInput): string {
   const rows: string[][] = [];
-  for (const r of input.capture.filter((c) => c.sizeLabel === "10 MiB")) {
-    const v = rate(r, r.captureMs);
-    rows.push([`Capture, 10 MiB ${kindName(r)}`, `>= ${TARGETS.captureMBps} MB/s`, mbps(v), verdict(v >= TARGETS.captureMBps)]);
-  }
-  for (const r of input.capture.filter((c) => c.sizeLabel === "10 MiB")) {
-    const v = r.dbBytes / r.inputBytes;
-    rows.push([`Database size, 10 MiB ${kindName(r)}`, `<= ${TARGETS.dbRatio}x input`, ratio(v), verdict(v <= TARGETS.dbRatio)]);
-  }
-  const s = input.store;
-  const storeRatio = s.dbBytes / s.inputBytes;
-  rows.push([
-    `Database size, ${mb(s.inputBytes)} search store`,
-    `<= ${TARGETS.dbRatio}x input`,
-    ratio(storeRatio),
-    verdict(storeRatio <= TARGETS.dbRatio),
-  ]);
-  const all = input.search[0]!;
-  rows.push([
-    `Search p50, ${all.n} queries on ${mb(s.inputBytes)}`,
-    `<= ${TARGETS.searchP50} ms`,
-    ms(all.p50),
-    verdict(all.p50 <= TARGETS.searchP50),
-  ]);
-  rows.push([
-    `Search p99, ${all.n} queries on ${mb(s.inputBytes)}`,
-    `<= ${TARGETS.searchP99} ms`,
-    ms(all.p99),
-    verdict(all.p99 <= TARGETS.searchP99),
-  ]);
+  rows.push(...piStartTargetRows(input.piStart));
+  rows.push(...retrievalTargetRows(input.retrieval.tuning, input.retrieval.holdout));
+  rows.push(...redactionTargetRows(input.redaction));
+  rows.push(...captureTargetRows(input.capture));
+  rows.push(...sizeTargetRows(input.capture, input.store));
+  rows.push(...searchTargetRows(input));
+  rows.push(...cliTargetRows(input.cli));
   rows.push(...agentTargetRows(input.agent, input.rpc));
   rows.push(...readcacheTargetRows(input.readcache));
   rows.push(...mcpTargetRows(input.mcp));
-  return [
-    "## Targets",
-    "",
-    "For comparison, context-mode indexes about 4 MB/s on this machine and its database is about 11x its input " +
-      "(reference figures, not measured by this benchmark).",
-    "",
-    table(["What", "Target", "Measured", "Result"], rows, ["l", "r", "r", "l"]),
-  ].join("\n");
+  rows.push(...pruneTargetRows(input.prune));
+  rows.push(...input.kota.targets.map((t) => [`Code index: ${t.what}`, t.target, t.measured, t.pass ? "PASS" : "MISS"]));
+  const unit = (v: number, u: "ms" | "bytes") => (u === "ms" ? `${v.toFixed(1)} ms` : `${(v / 1000).toFixed(1)} KB`);
+  rows.push(
+    ...input.web.targets.map((t) => [
+      `Web page: ${t.name}`,
+      `<= ${unit(t.target, t.unit)}`,
+      unit(t.value, t.unit),
+      t.met ? "PASS" : "MISS",
+    ]),
+  );
+  return ["## Targets", "", table(["What", "Target", "Measured", "Result"], rows, ["l", "r", "r", "l"])].join("\n");
 }
 
 function method(): string {
@@ -89,8 +84,8 @@ function method(): string {
     "",
     "- `bench/corpus.ts` generates every text from a seeded PRNG (`bench/prng.ts`); runs are reproducible byte for byte.",
     "- Databases live in a temporary directory that is deleted at the end of the run.",
-    "- Capture times include everything `engine.capture` does; the breakdown times the same steps separately on the same text, " +
-      "so its parts need not add up exactly.",
+    "- Capture is measured beside context-mode's store in the same run (`bench/peers/context-mode.ts`); its times are taken inside its " +
+      "worker process, around the store call only.",
     "- Search latency is the wall time of one `await engine.search(...)`; p50/p99 are nearest-rank percentiles.",
   ].join("\n");
 }
@@ -99,13 +94,20 @@ export function renderReport(input: ReportInput): string {
   return `${[
     header(input),
     targets(input),
-    captureSection(input),
-    sizeSection(input),
+    piStartSection(input.piStart),
+    retrievalSection(input.retrieval.tuning, input.retrieval.holdout),
+    redactionSection(input.redaction),
+    captureSection(input.capture),
+    sizeSection(input.capture, input.store),
     searchSection(input),
+    cliSection(input.cli),
     agentSection(input.agent, input.agentRuns),
     rpcSection(input.rpc),
     readcacheSection(input.readcache),
     mcpSection(input.mcp),
+    pruneSection(input.prune),
+    kotaSection(input.kota),
+    webSection(input.web),
     method(),
   ].join("\n\n")}\n`;
 }

@@ -10,20 +10,26 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchAgent } from "./agent.ts";
-import { benchCapture, benchColdCapture, type CaptureCase, type CaptureRow, createCaptureContext } from "./capture.ts";
+import { benchCapture, captureCases } from "./capture.ts";
+import { benchCli } from "./cli-oneshot.ts";
+import { benchKota } from "./kota/bench.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { benchMcp } from "./mcp.ts";
+import { benchPiStart } from "./pi-start.ts";
+import { benchPrune } from "./prune/run.ts";
 import { queryMix, WARM_UP } from "./queries.ts";
 import { benchReadcache } from "./readcache.ts";
+import { benchRedaction } from "./redaction.ts";
 import { renderReport } from "./report.ts";
+import { benchRetrieval } from "./retrieval/run.ts";
 import { benchRpc } from "./rpc.ts";
 import { benchSearch } from "./search.ts";
 import { summarizeSearch } from "./search-summary.ts";
 import { buildStore } from "./store-build.ts";
 import { createScratch, removeDatabase } from "./temp.ts";
 import { log } from "./timing.ts";
+import { benchWeb } from "./web/run.ts";
 
-const MIB = 1024 * 1024;
 const SEED = 20240314;
 const ROOT = join(import.meta.dir, "..");
 
@@ -33,21 +39,10 @@ function parseArgs(argv: readonly string[]): Options {
   const quick = argv.includes("--quick");
   const at = argv.indexOf("--search-budget");
   const raw = at === -1 ? undefined : argv[at + 1];
-  const seconds = raw === undefined ? (quick ? 30 : 150) : Number(raw);
+  const seconds = raw === undefined ? (quick ? 15 : 90) : Number(raw);
   if (!Number.isFinite(seconds) || seconds < 0)
     throw new Error(`--search-budget wants seconds (0 = no budget), got ${JSON.stringify(raw)}`);
   return { quick, searchBudgetMs: seconds * 1000 };
-}
-
-function captureCases(quick: boolean): CaptureCase[] {
-  const cases: CaptureCase[] = [];
-  for (const [sizeLabel, bytes, runs] of [
-    ["1 MiB", MIB, quick ? 3 : 7],
-    ["10 MiB", 10 * MIB, quick ? 1 : 3],
-  ] as const) {
-    for (const kind of ["build", "request"] as const) cases.push({ kind, sizeLabel, bytes, runs, seed: SEED + cases.length * 100 });
-  }
-  return cases;
 }
 
 async function main(): Promise<void> {
@@ -57,33 +52,31 @@ async function main(): Promise<void> {
   log(`machine: ${machine.cpu}, ${machine.cores} cores, Bun ${machine.bun}, SQLite ${machine.sqlite}`);
   const scratch = createScratch();
   try {
-    const ctx = await createCaptureContext(scratch);
-    const capture: CaptureRow[] = [];
-    try {
-      for (const c of captureCases(options.quick)) capture.push(await benchCapture(ctx, c));
-    } finally {
-      ctx.close();
-    }
-    const cold = await benchColdCapture(scratch, {
-      kind: "build",
-      sizeLabel: "1 MiB",
-      bytes: MIB,
-      runs: options.quick ? 3 : 5,
-      seed: SEED + 900,
-    });
+    const capture = await benchCapture(scratch, captureCases(options.quick, SEED));
 
-    const store = await buildStore(scratch, (options.quick ? 40 : 200) * 1e6, SEED);
+    const store = await buildStore(scratch, (options.quick ? 25 : 200) * 1e6, SEED);
     log(
-      `search store: ${(store.inputBytes / 1e6).toFixed(0)} MB in ${(store.captureMs / 1000).toFixed(0)} s, database ${(store.dbBytes / 1e6).toFixed(0)} MB`,
+      `search store: ${(store.inputBytes / 1e6).toFixed(0)} MB in ${(store.buildMs / 1000).toFixed(0)} s, database ${(store.dbBytes / 1e6).toFixed(0)} MB`,
     );
     const queries = queryMix(store.needles, store.sources, SEED);
     const run = await benchSearch(store.path, queries, options.searchBudgetMs);
+    const cli = await benchCli(scratch, store, queries, { runs: options.quick ? 3 : 9, seed: SEED + 900 });
+    const web = await benchWeb({ quick: options.quick, storePath: store.path });
     removeDatabase(store.path);
     const agentRuns = options.quick ? 1 : 3;
     const agent = await benchAgent(agentRuns, SEED);
     const rpc = await benchRpc(scratch, options.quick ? 200 : 2000, options.quick ? 5 : 20);
     const readcache = await benchReadcache(scratch);
     const mcp = await benchMcp(scratch.dir, options.quick ? 100 : 300);
+    const piStart = await benchPiStart(options.quick ? 2 : 5);
+    const retrieval = {
+      tuning: await benchRetrieval(scratch, { peer: true, set: "tuning" }),
+      holdout: await benchRetrieval(scratch, { peer: true, set: "holdout" }),
+    };
+    log(`retrieval: top 3 ${retrieval.tuning.ours.recallAt3.toFixed(3)} tuning, ${retrieval.holdout.ours.recallAt3.toFixed(3)} held out`);
+    const redaction = await benchRedaction();
+    const prune = await benchPrune();
+    const kota = await benchKota({ quick: options.quick });
 
     const { path: _path, ...storeFacts } = store;
     const markdown = renderReport({
@@ -92,18 +85,24 @@ async function main(): Promise<void> {
       totalMs: performance.now() - started,
       machine,
       capture,
-      cold,
       store: storeFacts,
       search: summarizeSearch(run.results),
       searchRun: { ran: run.results.length, planned: run.planned, budgetMs: run.budgetMs, elapsedMs: run.elapsedMs },
       examples: queries,
       warmUp: WARM_UP.length,
+      cli,
       loadAtEnd: loadAverage(),
       agent,
       agentRuns,
       rpc,
       readcache,
       mcp,
+      piStart,
+      retrieval,
+      redaction,
+      prune,
+      kota,
+      web,
     });
     const out = options.quick ? join(ROOT, ".bench", "BENCHMARKS.quick.md") : join(ROOT, "BENCHMARKS.md");
     mkdirSync(join(out, ".."), { recursive: true });

@@ -1,40 +1,35 @@
 /**
- * Schema variants for attributing capture cost, all derived from the real migration so they
- * follow it: the floor (blobs + chunks tables, no full-text index, no triggers) and the real
- * schema with only one of its two full-text indexes maintained by the insert trigger.
+ * Which of the store's structures the database bytes belong to, from the dbstat virtual table:
+ * the stored text (chunks table and its unique index), the word index (chunks_words, FTS5),
+ * the identifier index (chunk_idents, contentless trigram FTS5), the vocabulary, and the rest
+ * (blobs, sources, queues, the other features' empty tables, the schema).
  */
-import contextStore from "../src/db/migrations/001-context-store.sql" with { type: "text" };
+import type { Db } from "../src/db/open.ts";
 
-export type SchemaVariant = "floor" | "words-only" | "trigrams-only";
+export type StoreParts = { text: number; words: number; idents: number; vocabulary: number; other: number };
 
-function table(name: string): string {
-  const m = new RegExp(`CREATE TABLE ${name} \\([\\s\\S]*?\\n\\);`).exec(contextStore);
-  if (!m) throw new Error(`bench: cannot find "CREATE TABLE ${name}" in the migration; update bench/schemas.ts`);
-  return m[0];
+export const EMPTY_PARTS: StoreParts = { text: 0, words: 0, idents: 0, vocabulary: 0, other: 0 };
+
+/** The structure a dbstat name (table, index or FTS5 shadow table) belongs to. */
+export function partOf(name: string): keyof StoreParts {
+  if (name === "chunks" || name === "sqlite_autoindex_chunks_1") return "text";
+  if (name.startsWith("chunks_words")) return "words";
+  if (name.startsWith("chunk_idents")) return "idents";
+  if (name === "vocabulary") return "vocabulary";
+  return "other";
 }
 
-const TRIGGER = /CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN\n([\s\S]*?)END;/;
-
-/** The chunks table exactly as migrated (with the blobs table it references), and nothing else. */
-export function floorSchema(): string {
-  return `${table("blobs")}\n${table("chunks")}\n`;
+/** Page bytes per structure; run after a checkpoint so the WAL's pages are counted where they end up. */
+export function storeParts(db: Db): StoreParts {
+  const rows = db.query<{ name: string; bytes: number }, []>("SELECT name, sum(pgsize) AS bytes FROM dbstat GROUP BY name").all();
+  const out: StoreParts = { ...EMPTY_PARTS };
+  for (const { name, bytes } of rows) out[partOf(name)] += bytes;
+  return out;
 }
 
-/** The real schema with the insert trigger keeping only the lines that mention `keep`. */
-function oneIndex(keep: string): string | null {
-  const m = TRIGGER.exec(contextStore);
-  if (!m) return null;
-  const body = m[1]!
-    .split("\n")
-    .filter((l) => l.trim() === "" || l.includes(keep))
-    .join("\n");
-  if (!body.includes(keep)) return null;
-  return contextStore.replace(TRIGGER, `CREATE TRIGGER chunks_ai AFTER INSERT ON chunks BEGIN\n${body}END;`);
-}
-
-/** Migrations for a variant, or null when the schema no longer has that shape. */
-export function variantMigrations(variant: SchemaVariant): string[] | null {
-  if (variant === "floor") return [floorSchema()];
-  const sql = oneIndex(variant === "words-only" ? "INSERT INTO chunks_words " : "INSERT INTO chunks_trigrams ");
-  return sql ? [sql] : null;
+/** The median of each structure's bytes over several runs. */
+export function medianParts(runs: readonly StoreParts[], median: (xs: number[]) => number): StoreParts {
+  const out: StoreParts = { ...EMPTY_PARTS };
+  for (const key of Object.keys(out) as (keyof StoreParts)[]) out[key] = median(runs.map((r) => r[key]));
+  return out;
 }

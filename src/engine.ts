@@ -7,7 +7,11 @@ import type { Config } from "./config.ts";
 import { type Db, isReadOnly, openDatabase } from "./db/open.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import type { Result } from "./errors.ts";
+import type { KotaAnswer, KotaCallOptions, KotaRequest } from "./kota/request.ts";
+import type { KotaService } from "./kota/service.ts";
 import { maybeRunMaintenance, purgeAll, runMaintenance } from "./maintenance.ts";
+import type { MemoryService } from "./memory/service.ts";
+import type { MemoryAnswer, MemoryRequest } from "./memory/types.ts";
 import type { PruneInput, PruneOutput, Pruner } from "./prune/prune.ts";
 import type { DecideInput, Decision } from "./readcache/decide.ts";
 import type { CaptureInput, CaptureResult } from "./store/capture.ts";
@@ -41,6 +45,10 @@ export type Engine = {
    * exact text in this store, in batches that keep the sent prefix stable (prune/prune.ts).
    */
   prune(input: PruneInput): Promise<PruneOutput>;
+  /** Code intelligence (kota/service.ts): its own connection and processes, started on the first call. */
+  kota(request: KotaRequest, options?: KotaCallOptions): Promise<Result<KotaAnswer>>;
+  /** Episodic memory (memory/service.ts), on this engine's connection. */
+  memory(request: MemoryRequest): Promise<Result<MemoryAnswer>>;
   /** Finishes queued indexing and token counting now (stats do this themselves). */
   settle(): Promise<SettleResult>;
   close(): Promise<void>;
@@ -58,6 +66,12 @@ export type EngineOptions = {
    * or inline (one-shot commands, which finish the work before they exit).
    */
   background?: "worker" | "inline";
+  /**
+   * A one-shot command that hands its queued work to another process (capture starts a detached
+   * `pi-sidecar settle`): close leaves the queue as it is. Nothing is lost either way: the queue
+   * is in the database and any later process finishes it.
+   */
+  leaveQueued?: boolean;
   /** Inside a host's process (pi on Bun): wait for other writers with async retries, not in SQLite. */
   busyTimeoutMs?: number;
   /** The worker's code and the tokenizer tables as files (the pi extension's folder); else built in. */
@@ -102,6 +116,30 @@ export function createEngine(options: EngineOptions): Engine {
     return opened;
   };
   const one = serial();
+  let kota: Promise<KotaService> | null = null;
+  const kotaService = () =>
+    (kota ??= import("./kota/service.ts").then(({ createKotaService }) =>
+      createKotaService({ dbPath: config.db, config, now: options.now }),
+    ));
+  let memory: MemoryService | null = null;
+  const memoryOf = async (s: Opened): Promise<MemoryService> => {
+    if (memory) return memory;
+    const [{ createMemoryService }, { capture }] = await Promise.all([import("./memory/service.ts"), import("./store/capture.ts")]);
+    memory = createMemoryService({
+      db: s.db,
+      config,
+      now: s.now,
+      count: (texts) => s.tokens.count(texts),
+      storeWhole: async (text, scope) => {
+        const r = await capture(s, { text, tool: "memory", project: scope.project, session: scope.session, force: true });
+        return r.stored ? { sourceId: r.sourceId } : null;
+      },
+      dropWhole: async (sourceId) => {
+        await purgeAll(s, { source: sourceId });
+      },
+    });
+    return memory;
+  };
   let pruner: Pruner | null = null;
   const prunerOf = async (s: Opened): Promise<Pruner> => {
     if (pruner) return pruner;
@@ -188,17 +226,25 @@ export function createEngine(options: EngineOptions): Engine {
         if (out.batch.length > 0) afterWrite(null);
         return out;
       }),
+    // Not serialised with the store: an index run takes seconds and has its own connection.
+    kota: async (request, callOptions) => (await kotaService()).handle(request, callOptions),
+    memory: (request) => one(async () => (await memoryOf(store())).handle(request)),
     settle: () =>
       one(async () => {
         await flush();
-        return store().readOnly ? { blobs: 0, receipts: 0, retrievals: 0 } : store().background.settle();
+        return store().readOnly ? { blobs: 0, counted: 0, receipts: 0, retrievals: 0 } : store().background.settle();
       }),
     close: () =>
       one(async () => {
+        const k = kota;
+        kota = null;
+        if (k) await (await k).close();
+        memory = null;
         if (!opened) return;
         await flush();
-        // A one-shot command finishes the queued work before it exits; a host leaves it for the next process.
-        if (options.background === "inline" && !opened.readOnly) await opened.background.settle();
+        // A one-shot command leaves its captures searchable; token counts (and the tokenizer's load)
+        // are left queued for the next long-lived process, or for stats, which count before they answer.
+        if (options.background === "inline" && !options.leaveQueued && !opened.readOnly) await opened.background.settle(true);
         opened.background.close();
         if (!options.db) opened.db.close();
         opened = null;

@@ -6,9 +6,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { openDatabase } from "../../src/db/open.ts";
 import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
-import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { checkpointedSize } from "../temp.ts";
 
 const PER_DIR = 100;

@@ -8,18 +8,21 @@ import { resolve } from "node:path";
 import type { Db } from "../db/open.ts";
 import { fail, type Result } from "../errors.ts";
 import { type CodeIndexBackend, type IndexOptions, type IndexResult, KOTA_ERRORS, type StatusResult } from "./contract.ts";
-import { detectChanges } from "./freshness.ts";
-import { buildGraph, type Graph } from "./graph.ts";
+import { type Detected, detectChanges } from "./freshness.ts";
+import { detectFromEvents } from "./freshness-events.ts";
+import { buildGraph, type Graph, patchGraph } from "./graph.ts";
 import { type ApplyOutcome, applyChanges, type Changes } from "./indexer.ts";
+import { createDirWatcher, type DirWatcher } from "./inotify.ts";
 import { queryDeps } from "./query-deps.ts";
 import type { QueryEnv } from "./query-env.ts";
 import { queryImpact } from "./query-impact.ts";
 import { querySearch } from "./query-search.ts";
 import { queryTaskContext } from "./query-task-context.ts";
 import { queryUsages } from "./query-usages.ts";
-import { type ConfigTextCache, resolveImports } from "./resolve-imports.ts";
+import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve-imports.ts";
 import { scanRepository } from "./scan.ts";
 import { createCodeStore, type FileRow, type RepoRow, type WatchRow } from "./store.ts";
+import { createTotals } from "./totals.ts";
 
 export type BuiltinIndexDeps = {
   db: Db;
@@ -28,6 +31,9 @@ export type BuiltinIndexDeps = {
   now?: () => number;
   /** Queries within this many ms of the last disk check skip the next one (default 500; 0 = always check). */
   freshnessMs?: number;
+  /** Watch the indexed folders (Linux inotify) so a check reads events instead of a stat per file (default true). */
+  watch?: boolean;
+  log?: (line: string) => void;
 };
 
 function realRoot(root: string): string {
@@ -45,13 +51,105 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
   const now = deps.now ?? Date.now;
   const freshnessMs = deps.freshnessMs ?? 500;
   const store = createCodeStore(db);
+  const totalsOf = createTotals(db, store);
   let graph: Graph | null = null;
   const configText: ConfigTextCache = new Map();
+  const resolve: { cache: ResolveCache } = { cache: null };
   // The indexed files' stat data, for the freshness check; reloaded when the index changes.
   let files: { generation: number; rows: FileRow[] } | null = null;
   const indexedFiles = (repo: RepoRow): FileRow[] => {
     if (!files || files.generation !== repo.generation) files = { generation: repo.generation, rows: store.files(repo.id) };
     return files.rows;
+  };
+  let watcher: DirWatcher | null = null;
+  let useWatcher = deps.watch !== false;
+  // The first check after the watcher starts (or after a full walk) is the stat-based one: it covers
+  // what changed before the watches were in place.
+  let fullCheck = true;
+
+  const startWatcher = (repo: RepoRow) => {
+    if (!useWatcher || watcher) return;
+    const w = createDirWatcher(root);
+    useWatcher = false;
+    if (!w) return;
+    for (const row of store.watch(repo.id)) {
+      if (row.is_dir === 1 && !w.add(row.path)) {
+        deps.log?.(`kota: cannot watch ${root} (inotify watch limit); checking with a stat per file`);
+        w.close();
+        return;
+      }
+    }
+    useWatcher = true;
+    watcher = w;
+    fullCheck = true;
+  };
+
+  /**
+   * Watches the folders a check found (new ones, or ones deleted and made again). Files made in them
+   * before the watch was in place are found by one more full check. A refused watch (the kernel's
+   * limit) ends watching: the stat-based check takes over for good.
+   */
+  const watchFolders = (d: Detected): void => {
+    if (!watcher || d.kind !== "changes") return;
+    for (const w of d.changes.watch) {
+      if (w.is_dir !== 1) continue;
+      if (!watcher.add(w.path)) {
+        deps.log?.(`kota: cannot watch ${root}/${w.path} (inotify watch limit); checking with a stat per file`);
+        watcher.close();
+        watcher = null;
+        useWatcher = false;
+        return;
+      }
+      fullCheck = true;
+    }
+  };
+
+  /** What changed on disk since the last check: the watcher's events when it can vouch, else a stat per file. */
+  const check = (repo: RepoRow): Detected => {
+    startWatcher(repo);
+    if (watcher && !fullCheck) {
+      // Only the paths the kernel named are looked up: no map of every indexed file.
+      const known = {
+        get: (path: string) => store.file(repo.id, path) ?? undefined,
+        has: (path: string) => store.file(repo.id, path) !== null,
+      };
+      const watched = { has: (path: string) => store.watchRow(repo.id, path) !== null };
+      const d = detectFromEvents(root, known, watched, watcher.drain());
+      if (d.kind !== "full") {
+        watchFolders(d);
+        return d;
+      }
+    } else watcher?.drain();
+    fullCheck = false;
+    const d = detectChanges(store, root, repo, indexedFiles(repo));
+    watchFolders(d);
+    return d;
+  };
+
+  const apply = async (repo: RepoRow, changes: Changes, opts?: IndexOptions): Promise<ApplyOutcome> => {
+    const paths = [...changes.parse.map((f) => f.path), ...changes.remove.map((f) => f.path)];
+    const snap = totalsOf.before(repo, paths);
+    const before = graph;
+    try {
+      const outcome = await applyChanges({ db, store, root, repo, now, configText, resolve }, changes, opts);
+      const after = store.repo(root)!;
+      totalsOf.after(after, snap, paths);
+      // Only some files' imports changed and no one else wrote: patch the graph instead of reading every edge.
+      const patchable =
+        before?.generation === repo.generation && after.generation === repo.generation + 2 && Array.isArray(outcome.resolved);
+      graph = patchable ? patchGraph(db, before!, outcome.resolved as number[], after.generation) : null;
+      return outcome;
+    } catch (error) {
+      // The watcher's events are used up: only a full check finds these changes again.
+      fullCheck = true;
+      throw error;
+    }
+  };
+
+  const dropWatcher = () => {
+    watcher?.close();
+    watcher = null;
+    useWatcher = deps.watch !== false;
   };
   let lastCheck = Number.NEGATIVE_INFINITY;
   let chain: Promise<unknown> = Promise.resolve();
@@ -108,12 +206,14 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
       removedWatch: [],
       configsChanged,
     };
-    return finish(repo, changes, await applyChanges({ db, store, root, repo, now, configText }, changes, opts), started);
+    return finish(repo, changes, await applyChanges({ db, store, root, repo, now, configText, resolve }, changes, opts), started);
   };
 
   const finish = (repo: RepoRow, changes: Changes, outcome: ApplyOutcome, started: number): Result<IndexResult> => {
-    graph = null;
+    if (changes.replaceWatch) graph = null;
     files = null;
+    // A full walk can change the folder set: the watches start again, with a full check.
+    if (changes.replaceWatch) dropWatcher();
     lastCheck = now();
     if (outcome.cancelled) {
       return fail(
@@ -122,7 +222,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
           "Run kota index again (or just query) to finish the rest.",
       );
     }
-    const totals = store.totals(repo.id);
+    const totals = totalsOf.get(store.repo(root) ?? repo);
     const result: IndexResult = {
       repository: root,
       files: totals.files,
@@ -144,7 +244,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
     const repo = store.repo(root);
     if (opts.full || !repo || repo.indexed_at === null || repo.needs_resolve === 1 || !rootProblem().ok) return fullIndex(opts);
     const started = performance.now();
-    const detected = detectChanges(store, root, repo, store.files(repo.id));
+    const detected = check(repo);
     if (detected.kind === "rescan") return fullIndex(opts);
     const changes: Changes =
       detected.kind === "changes"
@@ -155,7 +255,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
       lastCheck = now();
       return finish(repo, changes, { changed: 0, removed: 0, errors: [], cancelled: false }, started);
     }
-    return finish(repo, changes, await applyChanges({ db, store, root, repo, now, configText }, changes, opts), started);
+    return finish(repo, changes, await apply(repo, changes, opts), started);
   };
 
   const notIndexed = () =>
@@ -175,14 +275,15 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
       const r = await fullIndex();
       if (!r.ok) return r;
       repo = store.repo(root)!;
-    } else if (now() - lastCheck >= freshnessMs) {
+    } else if (watcher || now() - lastCheck >= freshnessMs) {
+      // With the watcher a check costs next to nothing: every query makes one.
       lastCheck = now();
-      const detected = detectChanges(store, root, repo, indexedFiles(repo));
+      const detected = check(repo);
       if (detected.kind === "rescan") {
         const r = await fullIndex();
         if (!r.ok) return r;
       } else if (detected.kind === "changes") {
-        await applyChanges({ db, store, root, repo, now, configText }, detected.changes);
+        await apply(repo, detected.changes);
         files = null;
       } else if (repo.needs_resolve === 1) {
         resolveImports(db, root, repo.id, undefined, configText);
@@ -226,7 +327,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
         };
         const repo = existsSync(root) ? store.repo(root) : null;
         if (!repo) return { ok: true, ...base };
-        const totals = store.totals(repo.id);
+        const totals = totalsOf.get(repo);
         const detected = detectChanges(store, root, repo, indexedFiles(repo));
         return {
           ok: true,
@@ -243,6 +344,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
     close: async () => {
       await chain;
       graph = null;
+      dropWatcher();
     },
   };
 }

@@ -24,6 +24,10 @@ export const KOTA_ERRORS = {
   CANCELLED: "CANCELLED",
   /** The backend could not start or answer (KotaDB missing, a crashed server). */
   BACKEND_UNAVAILABLE: "BACKEND_UNAVAILABLE",
+  /** An explicit index run of that repository is in progress; queries wait for it to finish. */
+  INDEXING: "INDEXING",
+  /** The first index of a repository needs the user's consent (kota.confirmIndex). */
+  NEEDS_CONSENT: "NEEDS_CONSENT",
 } as const;
 export type KotaErrorCode = (typeof KOTA_ERRORS)[keyof typeof KOTA_ERRORS];
 
@@ -197,6 +201,20 @@ export type StatusResult = {
   stale: number;
   /** Files that had parse errors at their last indexing. */
   errors: number;
+  /** The KotaDB process behind the kotadb backend (absent for builtin). */
+  server?: ServerInfo;
+};
+
+export type ServerState = "stopped" | "starting" | "running" | "crashed" | "failed";
+
+export type ServerInfo = {
+  state: ServerState;
+  pid: number | null;
+  /** Starts after the first (crash restarts and explicit ones). */
+  restarts: number;
+  lastError: string | null;
+  /** The command line that starts it. */
+  command: string;
 };
 
 /** One contract, two backends: the built-in index and KotaDB over MCP. */

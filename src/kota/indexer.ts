@@ -10,7 +10,7 @@ import { errorMessage } from "../errors.ts";
 import { sha256 } from "../hash.ts";
 import type { IndexFileError } from "./contract.ts";
 import { extractFacts } from "./extract.ts";
-import { type ConfigTextCache, resolveImports } from "./resolve-imports.ts";
+import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve-imports.ts";
 import type { ScannedFile } from "./scan.ts";
 import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
 import { isTestFile } from "./test-files.ts";
@@ -30,15 +30,33 @@ export type Changes = {
 
 export type ApplyOptions = { signal?: AbortSignal; onProgress?(done: number, total: number): void; full?: boolean };
 
-export type ApplyOutcome = { changed: number; removed: number; errors: IndexFileError[]; cancelled: boolean };
+export type ApplyOutcome = {
+  changed: number;
+  removed: number;
+  errors: IndexFileError[];
+  cancelled: boolean;
+  /** Files whose imports were resolved again, or "all" (the file set or a config changed). */
+  resolved?: number[] | "all";
+};
 
-type Ctx = { db: Db; store: CodeStore; root: string; repo: RepoRow; now: () => number; configText?: ConfigTextCache };
+type Ctx = {
+  db: Db;
+  store: CodeStore;
+  root: string;
+  repo: RepoRow;
+  now: () => number;
+  configText?: ConfigTextCache;
+  /** The resolve context of the last run, reused while only file contents change (see ResolveCache). */
+  resolve?: { cache: ResolveCache };
+};
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOptions = {}): Promise<ApplyOutcome> {
   const { db, store, root, repo } = ctx;
-  const known = new Map(store.files(repo.id).map((f) => [f.path, f]));
+  // Many files: one map of all rows; a few (the usual re-index): a lookup each.
+  const allRows = changes.parse.length > 100 ? new Map(store.files(repo.id).map((f) => [f.path, f])) : null;
+  const known = { get: (path: string) => (allRows ? allRows.get(path) : (store.file(repo.id, path) ?? undefined)) };
   const needsResolveBefore = repo.needs_resolve === 1;
   immediate(db, () => store.markWriting(repo.id));
   const errors: IndexFileError[] = [];
@@ -110,8 +128,15 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     return { changed, removed: changes.remove.length, errors, cancelled };
   }
   immediate(db, () => store.setWatch(repo.id, changes.watch, changes.replaceWatch, changes.removedWatch));
-  if (fileSetChanged || changes.configsChanged || needsResolveBefore) resolveImports(db, root, repo.id, undefined, ctx.configText);
-  else if (changedIds.length > 0) resolveImports(db, root, repo.id, changedIds, ctx.configText);
+  const all = fileSetChanged || changes.configsChanged || needsResolveBefore;
+  // The cached context holds when this run started where our last one ended (no one else wrote).
+  const cached = !all && ctx.resolve?.cache?.generation === repo.generation ? ctx.resolve.cache.context : undefined;
+  let context: ReturnType<typeof resolveImports> | null = null;
+  if (all) context = resolveImports(db, root, repo.id, undefined, ctx.configText);
+  else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, ctx.configText, cached);
+  else context = cached ?? null;
   immediate(db, () => store.markDone(repo.id, ctx.now(), true));
-  return { changed, removed: changes.remove.length, errors, cancelled };
+  // markWriting and markDone: our run moved the generation by exactly two.
+  if (ctx.resolve) ctx.resolve.cache = context ? { generation: repo.generation + 2, context } : null;
+  return { changed, removed: changes.remove.length, errors, cancelled, resolved: all ? "all" : changedIds };
 }

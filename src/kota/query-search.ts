@@ -30,7 +30,7 @@ function terms(query: string): string[] {
   return q.split(/\s+/).filter(Boolean);
 }
 
-type FileHit = { path: string; lines: number[]; full: boolean; isTest: boolean; inPath: boolean; defines: boolean };
+type FileHit = { path: string; lines: number[]; full: boolean; exact: boolean; isTest: boolean; inPath: boolean; defines: boolean };
 
 function codeSearch(env: QueryEnv, words: string[]): { hits: FileHit[]; total: number; scanned: boolean } {
   const match = wordQuery(words);
@@ -76,28 +76,33 @@ function confirm(
     const whole = text.toLowerCase();
     if (!lower.every((w) => whole.includes(w))) continue; // the words were there, the exact text is not
     const lines = text.split(/\r?\n/);
+    // Matching ignores case, but what was typed exactly (OPTIONS, not options) ranks first.
+    const exact: number[] = [];
     const all: number[] = [];
     const some: number[] = [];
     lines.forEach((l, i) => {
       const ll = l.toLowerCase();
       const n = lower.filter((w) => ll.includes(w)).length;
-      if (n === lower.length) all.push(i + 1);
+      if (n === lower.length) (words.every((w) => l.includes(w)) ? exact : all).push(i + 1);
       else if (n > 0) some.push(i + 1);
     });
     const path = row.path.toLowerCase();
     hits.push({
       path: row.path,
-      lines: all.length > 0 ? all : some,
-      full: all.length > 0,
+      lines: exact.length + all.length > 0 ? [...exact, ...all] : some,
+      full: exact.length + all.length > 0,
+      exact: exact.length > 0,
       isTest: row.is_test === 1,
       inPath: lower.some((w) => path.includes(w)),
       defines: definers.has(row.path),
     });
   }
-  // Sources before tests; then files that define the term, are named after it, have a line with every term, the most matches.
+  // Sources before tests; then files with the exact text, that define the term, are named after it,
+  // have a line with every term, the most matches.
   hits.sort(
     (a, b) =>
       Number(a.isTest) - Number(b.isTest) ||
+      Number(b.exact) - Number(a.exact) ||
       Number(b.defines) - Number(a.defines) ||
       Number(b.inPath) - Number(a.inPath) ||
       Number(b.full) - Number(a.full) ||

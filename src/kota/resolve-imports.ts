@@ -18,13 +18,24 @@ function readText(root: string, path: string): string | null {
   }
 }
 
-/**
- * Resolves the imports of `fileIds` (or of every file) of one repository. Writes only rows whose
- * answer changed; each page is its own transaction, so a huge repository never holds a long lock.
- */
 export type ConfigTextCache = Map<string, { mtime: number; text: string | null }>;
 
-export function resolveImports(db: Db, root: string, repoId: number, fileIds?: number[], cache: ConfigTextCache = new Map()): void {
+/** What resolving needs to know about a repository: its files and the configs that shape resolution. */
+export type ResolveContext = {
+  idByPath: Map<string, number>;
+  pathById: Map<number, string>;
+  resolver: ReturnType<typeof createResolver>;
+  /** Whether files that are not indexed (assets) exist: asked afresh by each run. */
+  existing: Map<string, boolean>;
+};
+
+/**
+ * Reusing a context across runs: valid while the file set and the configs are those it was built
+ * from, which the caller vouches for with `generation` (the repository's, after its last own write).
+ */
+export type ResolveCache = { generation: number; context: ResolveContext } | null;
+
+export function resolveContext(db: Db, root: string, repoId: number, cache: ConfigTextCache = new Map()): ResolveContext {
   const files = db.query<{ id: number; path: string }, [number]>("SELECT id, path FROM code_files WHERE repo_id = ?").all(repoId);
   const idByPath = new Map(files.map((f) => [f.path, f.id]));
   const pathById = new Map(files.map((f) => [f.id, f.path]));
@@ -57,6 +68,25 @@ export function resolveImports(db: Db, root: string, repoId: number, fileIds?: n
     packages: createPackages({ packageFiles: [...configs].filter((p) => p.endsWith("package.json")), readText: readConfig }),
     hasPackageJson: (dir) => configs.has(dir === "." ? "package.json" : `${dir}/package.json`),
   });
+  return { idByPath, pathById, resolver, existing };
+}
+
+/**
+ * Resolves the imports of `fileIds` (or of every file) of one repository. Writes only rows whose
+ * answer changed; each page is its own transaction, so a huge repository never holds a long lock.
+ * Returns the context it used, for the caller to reuse while the file set and configs stay.
+ */
+
+export function resolveImports(
+  db: Db,
+  root: string,
+  repoId: number,
+  fileIds?: number[],
+  cache: ConfigTextCache = new Map(),
+  context: ResolveContext = resolveContext(db, root, repoId, cache),
+): ResolveContext {
+  const { idByPath, pathById, resolver } = context;
+  context.existing.clear();
   const update = db.prepare("UPDATE code_imports SET target_id = ?, status = ? WHERE id = ?");
   type Row = { id: number; file_id: number; specifier: string; target_id: number | null; status: number };
   const apply = (rows: Row[]) => {
@@ -76,7 +106,7 @@ export function resolveImports(db: Db, root: string, repoId: number, fileIds?: n
       "SELECT id, file_id, specifier, target_id, status FROM code_imports WHERE file_id IN (SELECT value FROM json_each(?))",
     );
     for (let i = 0; i < fileIds.length; i += 500) apply(page.all(JSON.stringify(fileIds.slice(i, i + 500))));
-    return;
+    return context;
   }
   const page = db.prepare<Row, [number, number, number]>(
     `SELECT i.id, i.file_id, i.specifier, i.target_id, i.status FROM code_imports i JOIN code_files f ON f.id = i.file_id
@@ -88,4 +118,5 @@ export function resolveImports(db: Db, root: string, repoId: number, fileIds?: n
     apply(rows);
     after = rows[rows.length - 1]!.id;
   }
+  return context;
 }

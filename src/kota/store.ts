@@ -33,6 +33,12 @@ export function createCodeStore(db: Db) {
   const insertText = db.prepare("INSERT INTO code_text (rowid, body) VALUES (?, ?)");
   const touch = db.prepare("UPDATE code_files SET mtime_ms = ?, size = ? WHERE id = ?");
   const deleteFile = db.prepare("DELETE FROM code_files WHERE id = ?");
+  const fileByPath = db.prepare<FileRow, [number, string]>(
+    "SELECT id, path, size, mtime_ms, hash FROM code_files WHERE repo_id = ? AND path = ?",
+  );
+  const watchByPath = db.prepare<WatchRow, [number, string]>(
+    "SELECT path, is_dir, mtime_ms FROM code_watch WHERE repo_id = ? AND path = ?",
+  );
 
   return {
     repo(root: string): RepoRow | null {
@@ -44,6 +50,13 @@ export function createCodeStore(db: Db) {
     },
     files(repoId: number): FileRow[] {
       return db.query<FileRow, [number]>("SELECT id, path, size, mtime_ms, hash FROM code_files WHERE repo_id = ?").all(repoId);
+    },
+    /** One file's row (a few changed files need no map of all of them). */
+    file(repoId: number, path: string): FileRow | null {
+      return fileByPath.get(repoId, path);
+    },
+    watchRow(repoId: number, path: string): WatchRow | null {
+      return watchByPath.get(repoId, path);
     },
     watch(repoId: number): WatchRow[] {
       return db.query<WatchRow, [number]>("SELECT path, is_dir, mtime_ms FROM code_watch WHERE repo_id = ?").all(repoId);

@@ -146,6 +146,7 @@ export async function capture(deps: EngineDeps, input: CaptureInput): Promise<Ca
       const insert = db.query("INSERT INTO chunks (blob_id, ordinal, line_start, line_end, title, content) VALUES (?, ?, ?, ?, ?, ?)");
       for (const [i, c] of prepared.chunks.entries()) insert.run(blobId, i + 1, c.lineStart, c.lineEnd, prepared.titles[i]!, c.text);
       db.query("INSERT INTO index_queue (blob_id, queued_at) VALUES (?, ?)").run(blobId, createdAt);
+      db.query("INSERT INTO blob_count_queue (blob_id) VALUES (?)").run(blobId);
       blob = { id: blobId, chunk_count: prepared.chunks.length };
     }
     // The store changed between the first look and the lock (another process stored or purged it).

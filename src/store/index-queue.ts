@@ -18,6 +18,7 @@ export function hasPendingWork(db: Db): boolean {
   return (
     db.query("SELECT 1 FROM index_queue LIMIT 1").get() !== null ||
     db.query("SELECT 1 FROM count_queue LIMIT 1").get() !== null ||
+    db.query("SELECT 1 FROM blob_count_queue LIMIT 1").get() !== null ||
     db.query("SELECT 1 FROM retrieval_parts WHERE text IS NOT NULL LIMIT 1").get() !== null
   );
 }
@@ -29,13 +30,12 @@ export function hasUnindexed(db: Db): boolean {
 type ChunkRow = { id: number; title: string; content: string };
 
 /** Indexes one queued blob; false when another process got to it first. */
-async function indexBlob(db: Db, blobId: number, count: CountTokens): Promise<boolean> {
+function indexBlob(db: Db, blobId: number): boolean {
   const chunks = db.query<ChunkRow, [number]>("SELECT id, title, content FROM chunks WHERE blob_id = ? ORDER BY ordinal").all(blobId);
   // The CPU work happens before the write lock is taken.
   const idents = chunks.map((c) => identifierText(c.content));
   const words = new Set<string>();
   for (const c of chunks) for (const m of c.content.toLowerCase().matchAll(WORD)) words.add(m[0]);
-  const tokens = await count(chunks.map((c) => c.content));
   return immediate(db, () => {
     if (!db.query("SELECT 1 FROM index_queue WHERE blob_id = ?").get(blobId)) return false;
     const word = db.query("INSERT INTO chunks_words (rowid, title, content) VALUES (?, ?, ?)");
@@ -46,10 +46,24 @@ async function indexBlob(db: Db, blobId: number, count: CountTokens): Promise<bo
     });
     const vocab = db.query("INSERT INTO vocabulary (word, docs) VALUES (?, 1) ON CONFLICT (word) DO UPDATE SET docs = docs + 1");
     for (const w of words) vocab.run(w);
-    db.query("UPDATE blobs SET tokens = ? WHERE id = ?").run(tokens, blobId);
     db.query("DELETE FROM index_queue WHERE blob_id = ?").run(blobId);
     return true;
   });
+}
+
+/** Counts the tokens of queued blobs, a few at a time (chunks are read per blob). */
+async function countBlobs(db: Db, count: CountTokens): Promise<number> {
+  const ids = db.query<{ blob_id: number }, []>("SELECT blob_id FROM blob_count_queue ORDER BY blob_id LIMIT 20").all();
+  if (ids.length === 0) return 0;
+  const chunkTexts = db.query<{ content: string }, [number]>("SELECT content FROM chunks WHERE blob_id = ? ORDER BY ordinal");
+  const counted: { id: number; tokens: number }[] = [];
+  for (const { blob_id } of ids) counted.push({ id: blob_id, tokens: await count(chunkTexts.all(blob_id).map((c) => c.content)) });
+  immediate(db, () => {
+    const claim = db.query("DELETE FROM blob_count_queue WHERE blob_id = ?");
+    const update = db.query("UPDATE blobs SET tokens = ? WHERE id = ?");
+    for (const c of counted) if (claim.run(c.id).changes > 0) update.run(c.tokens, c.id);
+  });
+  return ids.length;
 }
 
 async function countReceipts(db: Db, count: CountTokens): Promise<number> {
@@ -92,20 +106,21 @@ async function countRetrievals(db: Db, count: CountTokens): Promise<number> {
   return parts.length;
 }
 
-export type SettleResult = { blobs: number; receipts: number; retrievals: number };
+export type SettleResult = { blobs: number; counted: number; receipts: number; retrievals: number };
 
 /**
  * Does all queued work (`indexOnly`: just the indexes, what a search waits for). Returns what it
  * did; work another process claimed is skipped.
  */
 export async function settle(db: Db, count: CountTokens, options: { indexOnly?: boolean } = {}): Promise<SettleResult> {
-  const done: SettleResult = { blobs: 0, receipts: 0, retrievals: 0 };
+  const done: SettleResult = { blobs: 0, counted: 0, receipts: 0, retrievals: 0 };
   for (;;) {
     const next = db.query<{ blob_id: number }, []>("SELECT blob_id FROM index_queue ORDER BY blob_id LIMIT 1").get();
     if (!next) break;
-    if (await indexBlob(db, next.blob_id, count)) done.blobs++;
+    if (indexBlob(db, next.blob_id)) done.blobs++;
   }
   if (options.indexOnly) return done;
+  for (let n = await countBlobs(db, count); n > 0; n = await countBlobs(db, count)) done.counted += n;
   for (let n = await countReceipts(db, count); n > 0; n = await countReceipts(db, count)) done.receipts += n;
   for (let n = await countRetrievals(db, count); n > 0; n = await countRetrievals(db, count)) done.retrievals += n;
   return done;

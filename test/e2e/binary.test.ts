@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { openDatabase } from "../../src/db/open.ts";
 import { cleanupTempDirs, noisyLog, ROOT, runCli, tempDir } from "../helpers.ts";
 
 const BIN = join(ROOT, "dist", "pi-sidecar");
@@ -62,6 +63,33 @@ describe("the compiled binary", () => {
       .map((l) => JSON.parse(l))
       .find((f) => f.id === 2);
     expect(stats.result.totals.storedTokens).toBeGreaterThan(10_000);
+  });
+
+  test("a one-shot capture answers first and hands indexing and counting to a detached settle; without it nothing is lost", async () => {
+    const env = { HOME: tempDir() };
+    const db = join(env.HOME, ".pi", "agent", "sidecar.db");
+    const r = runCli(["capture", "--tool", "t"], { bin: BIN, env, stdin: noisyLog(3000, 7) });
+    expect(r.code).toBe(0);
+    const queued = () => {
+      const d = openDatabase(db, { readonly: true });
+      try {
+        return d.query<{ n: number }, []>("SELECT (SELECT count(*) FROM index_queue) + (SELECT count(*) FROM blob_count_queue) AS n").get()!
+          .n;
+      } finally {
+        d.close();
+      }
+    };
+    const deadline = Date.now() + 20_000;
+    while (queued() > 0 && Date.now() < deadline) await Bun.sleep(100);
+    expect(queued()).toBe(0); // the detached `settle` finished both queues with no other command run
+    // With the hand-off off (or its process killed), the queue waits and the next search indexes first.
+    const env2 = { HOME: tempDir(), PI_SIDECAR_SETTLE: "inline" };
+    const uuid = crypto.randomUUID();
+    expect(
+      runCli(["capture", "--tool", "t"], { bin: BIN, env: env2, stdin: noisyLog(3000, 8, { line: 2500, text: `id=${uuid}` }) }).code,
+    ).toBe(0);
+    const hit = runCli(["search", uuid, "--json"], { bin: BIN, env: env2 });
+    expect(JSON.parse(hit.stdout).hits[0].text).toContain(`2500: id=${uuid}`);
   });
 
   test("exit codes: 0 ok, 1 failure, 2 usage", () => {

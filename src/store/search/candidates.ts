@@ -8,9 +8,11 @@ import { isAscii } from "../../text.ts";
 import { type SourceFilter, sourceConditions } from "../source-filter.ts";
 import { substringsAnd } from "./query.ts";
 
-export const CANDIDATES = 50;
+export const CANDIDATES = 30;
 /** Past this many matching chunks, ranking costs more than it tells: the newest matches win. */
 const COMMON = 1000;
+/** Matches ranked by bm25 at most (the newest). */
+const RANKED = 200;
 
 /**
  * Conditions on the sources table `s`, and the same as an EXISTS clause for a chunk `c`. With
@@ -37,20 +39,29 @@ function rangeSql(table: string, f: Filter): { sql: string; params: number[] } {
   return f.range ? { sql: ` AND ${table}.rowid BETWEEN ? AND ?`, params: f.range } : { sql: "", params: [] };
 }
 
-/** Chunks matching an FTS5 word query, best bm25 first (newest first when very common). */
+/**
+ * Chunks matching an FTS5 word query, best bm25 first. bm25 reads every match's positions, so
+ * past RANKED matches only the newest RANKED are ranked (a rowid bound FTS5 skips by), and past
+ * COMMON the newest win outright.
+ */
 export function wordHits(deps: EngineDeps, match: string | null, f: Filter): number[] {
   if (!match) return [];
   const r = rangeSql("chunks_words", f);
-  const matches = deps.db
-    .query<{ n: number }, (string | number)[]>(
-      `SELECT count(*) AS n FROM (SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?${r.sql} LIMIT ?)`,
+  const newest = deps.db
+    .query<{ rowid: number }, (string | number)[]>(
+      `SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?${r.sql} ORDER BY rowid DESC LIMIT ?`,
     )
-    .get(match, ...r.params, COMMON)!.n;
-  const order = matches >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0)";
+    .all(match, ...r.params, COMMON);
+  if (newest.length === 0) return [];
+  if (newest.length >= COMMON && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
+  const order = newest.length >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0)";
+  const floor = newest.length > RANKED ? ` AND chunks_words.rowid >= ${newest[RANKED - 1]!.rowid}` : "";
+  // The join to chunks is only needed to filter by source conditions.
+  const from = f.sql ? "chunks_words JOIN chunks c ON c.id = chunks_words.rowid" : "chunks_words";
   return deps.db
     .query<{ id: number }, (string | number)[]>(
-      `SELECT c.id AS id FROM chunks_words JOIN chunks c ON c.id = chunks_words.rowid
-       WHERE chunks_words MATCH ?${r.sql}${f.sql} ORDER BY ${order} LIMIT ?`,
+      `SELECT chunks_words.rowid AS id FROM ${from}
+       WHERE chunks_words MATCH ?${r.sql}${floor}${f.sql} ORDER BY ${order} LIMIT ?`,
     )
     .all(match, ...r.params, ...f.params, CANDIDATES)
     .map((row) => row.id);
@@ -68,10 +79,18 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
   const check = ascii.map(() => " AND instr(lower(c.content), ?) > 0").join("");
   const also = words ? " AND c.id IN (SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?)" : "";
   const r = rangeSql("chunk_idents", f);
+  // Sorting every match costs most when a substring is everywhere: then the newest chunks win.
+  const many =
+    deps.db
+      .query<{ n: number }, (string | number)[]>(
+        `SELECT count(*) AS n FROM (SELECT rowid FROM chunk_idents WHERE chunk_idents MATCH ?${r.sql} LIMIT ?)`,
+      )
+      .get(match, ...r.params, COMMON)!.n >= COMMON;
+  const order = many ? "chunk_idents.rowid DESC" : "c.blob_id DESC, c.id";
   return deps.db
     .query<{ id: number }, (string | number)[]>(
       `SELECT c.id AS id FROM chunk_idents JOIN chunks c ON c.id = chunk_idents.rowid
-       WHERE chunk_idents MATCH ?${r.sql}${check}${also}${f.sql} ORDER BY c.blob_id DESC, c.id LIMIT ?`,
+       WHERE chunk_idents MATCH ?${r.sql}${check}${also}${f.sql} ORDER BY ${order} LIMIT ?`,
     )
     .all(match, ...r.params, ...ascii, ...(words ? [words] : []), ...f.params, CANDIDATES)
     .map((row) => row.id);

@@ -48,7 +48,18 @@ function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
 function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   const words = q.words.filter((w) => !isStopWord(w));
   if (words.length < 3 || words.length > 6) return [];
-  return fuse(words.map((w) => ({ ids: wordHits(deps, wordsAnd(words.filter((x) => x !== w), q.phrases), f) }))).map((x) => x.id);
+  return fuse(
+    words.map((w) => ({
+      ids: wordHits(
+        deps,
+        wordsAnd(
+          words.filter((x) => x !== w),
+          q.phrases,
+        ),
+        f,
+      ),
+    })),
+  ).map((x) => x.id);
 }
 
 /** The first stage that finds anything. */
@@ -82,7 +93,9 @@ function candidates(deps: EngineDeps, q: ParsedQuery, f: Filter): Found {
   ids = mostWords(deps, q, f);
   if (ids.length > 0) return { mode: "any word", ids, query: q, corrections };
   if (q.words.length > 1) {
-    ids = fuse([{ ids: wordHits(deps, wordsOr(q.words), f) }, ...q.idents.map((s) => ({ ids: identHits(deps, [s], f), weight: 2 }))]).map((x) => x.id);
+    ids = fuse([{ ids: wordHits(deps, wordsOr(q.words), f) }, ...q.idents.map((s) => ({ ids: identHits(deps, [s], f), weight: 2 }))]).map(
+      (x) => x.id,
+    );
     if (ids.length > 0) return { mode: "any word", ids, query: q, corrections };
   }
   return { mode: "no match", ids: [], query: q, corrections };

@@ -12,14 +12,18 @@ import { captureCommand } from "./commands/capture.ts";
 import { exportCommand } from "./commands/export.ts";
 import { getCommand } from "./commands/get.ts";
 import { installCommand, uninstallCommand } from "./commands/install.ts";
+import { kotaCommand } from "./commands/kota.ts";
 import { listCommand } from "./commands/list.ts";
 import { mcpCommand } from "./commands/mcp.ts";
+import { memoryCommand } from "./commands/memory.ts";
 import { pruneCommand } from "./commands/prune.ts";
 import { purgeCommand } from "./commands/purge.ts";
 import { searchCommand } from "./commands/search.ts";
 import { serveCommand } from "./commands/serve.ts";
 import { serversCommand } from "./commands/servers.ts";
+import { settleCommand } from "./commands/settle.ts";
 import { statsCommand } from "./commands/stats.ts";
+import { webCommand } from "./commands/web.ts";
 
 export const COMMANDS: Command[] = [
   captureCommand,
@@ -29,7 +33,11 @@ export const COMMANDS: Command[] = [
   statsCommand,
   purgeCommand,
   exportCommand,
+  settleCommand,
   pruneCommand,
+  kotaCommand,
+  memoryCommand,
+  webCommand,
   serveCommand,
   mcpCommand,
   serversCommand,

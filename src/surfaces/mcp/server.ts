@@ -13,13 +13,15 @@ import { VERSION } from "../../version.ts";
 import { captureToolResult } from "../tools/capture-output.ts";
 import { jsonSchema, MCP_TOOLS } from "../tools/definitions.ts";
 import { runTool, type ToolScope } from "../tools/handlers.ts";
+import { isKotaTool, kotaMcpTools, runKotaTool } from "../tools/kota-tools.ts";
+import { isMemoryTool, memoryMcpTools, runMemoryTool } from "../tools/memory-tools.ts";
 import { RESOURCE_CAPABILITIES, registerResources } from "./resources.ts";
 import { StdioLineTransport } from "./stdio-transport.ts";
 
 const READ_ONLY = new Set(["context_search", "context_get", "context_stats"]);
 
 export function mcpTools(): Tool[] {
-  return MCP_TOOLS.map((spec) => ({
+  const context = MCP_TOOLS.map((spec) => ({
     name: spec.name,
     title: spec.label,
     description: spec.description,
@@ -32,6 +34,7 @@ export function mcpTools(): Tool[] {
       openWorldHint: false,
     },
   }));
+  return [...context, ...(kotaMcpTools() as Tool[]), ...(memoryMcpTools() as Tool[])];
 }
 
 export type ServeOptions = { engine: Engine; scope: ToolScope; config: Readonly<Config>; gateway: Gateway | null };
@@ -95,7 +98,24 @@ export function createMcpServer(o: ServeOptions): Server {
         isError: true,
       };
     }
-    const outcome = await runTool(engine, name, (args ?? {}) as Record<string, unknown>, scope);
+    const input = (args ?? {}) as Record<string, unknown>;
+    const outcome = isKotaTool(name)
+      ? await runKotaTool(engine, name, input, {
+          project: scope.project ?? process.cwd(),
+          session: scope.session ?? undefined,
+          budgetBytes: o.config.kota.budgetBytes,
+          confirmIndex: o.config.kota.confirmIndex,
+          consentHint: "call kota_index (or run `pi-sidecar kota index` in the repository)",
+          signal: extra.signal,
+          store: async (text, label) => {
+            const r = await engine.capture({ text, tool: label.split(" ")[0]!, force: true, session: scope.session, project: scope.project, label });
+            if (!r.stored) throw new Error(r.reason);
+            return r.receipt;
+          },
+        })
+      : isMemoryTool(name)
+        ? await runMemoryTool(engine, name, input, { project: scope.project ?? process.cwd(), session: scope.session ?? null })
+        : await runTool(engine, name, input, scope);
     return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };
   });
   registerResources(server, engine, { project: scope.project ?? process.cwd() });

@@ -15,10 +15,13 @@ import { registerCommands, say } from "./commands.ts";
 import { type Connection, connect } from "./connect.ts";
 import type { EngineHandle } from "./engine-handle.ts";
 import type { PiHost } from "./host.ts";
+import { registerKota } from "./kota.ts";
 import { registerMcp } from "./mcp.ts";
+import { registerMemory } from "./memory.ts";
 import { registerPruning } from "./prune.ts";
 import { registerReadCache } from "./readcache.ts";
 import { registerContextTools } from "./tools.ts";
+import { registerWebCommand } from "./web.ts";
 
 export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
   const { config, errors } = loadConfig({ cwd: process.cwd() });
@@ -45,6 +48,8 @@ export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
   };
   const scope = (ctx: ExtensionContext) => ({ session: ctx.sessionManager.getSessionId(), project: ctx.cwd });
   const readcache = config.readcache.enabled ? registerReadCache(pi, host, config, engine.get, log) : null;
+  // Before the capture below: memory sees a failed command's own output, not its receipt.
+  registerMemory(pi, host, engine, config, say, log);
 
   let stored = 0;
   let keptOut = 0;
@@ -69,7 +74,9 @@ export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
 
   registerContextTools(pi, host, engine, scope);
   registerCommands(pi, engine, readcache, scope);
-  registerPruning(pi, config, engine, readcache, log);
+  const pruning = registerPruning(pi, config, engine, readcache, log);
+  registerKota(pi, host, engine.get, config, say, log, pruning);
+  registerWebCommand(pi, config, host.dir);
 
   try {
     await registerMcp(pi, config, say, log);

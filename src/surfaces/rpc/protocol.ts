@@ -18,6 +18,8 @@ export const ENGINE_METHODS = [
   "retention",
   "readcache",
   "prune",
+  "kota",
+  "memory",
   "settle",
 ] as const satisfies readonly EngineMethod[];
 const allListed: Exclude<EngineMethod, (typeof ENGINE_METHODS)[number]> extends never ? true : never = true;

@@ -1,5 +1,6 @@
 import { decodeUtf8 } from "../../../text.ts";
 import { type Command, pathOption, printJson, str, UsageError } from "../command.ts";
+import { settleDetached } from "../hand-off.ts";
 
 export const captureCommand: Command = {
   name: "capture",
@@ -22,7 +23,9 @@ export const captureCommand: Command = {
     const bytes = await ctx.readStdin();
     // The byte order mark stays (it is part of the output); invalid UTF-8 is said in the receipt.
     const { text, invalid } = decodeUtf8(bytes);
-    const result = await ctx.engine().capture({
+    // The receipt comes first: indexing and counting are handed to a detached `settle` (hand-off.ts).
+    const engine = ctx.createEngine({ background: "inline", leaveQueued: true });
+    const result = await engine.capture({
       text,
       invalidUtf8: invalid,
       tool,
@@ -63,6 +66,7 @@ export const captureCommand: Command = {
       // Byte for byte what came in.
       ctx.outBytes(bytes);
     }
+    if (result.stored && result.duplicateOf === null) settleDetached(ctx.loaded.config.db, ctx.env);
     return 0;
   },
 };

@@ -1,0 +1,39 @@
+/** A deps answer as text, at decreasing detail: every path, then fewer per level, then counts and the nearest files. */
+import type { Rendering } from "./budget.ts";
+import type { DepsLevels, DepsResult } from "./contract.ts";
+
+const CAPS = [Infinity, 40, 15, 5, 0];
+
+function levelLines(title: string, levels: DepsLevels, cap: number, cut: string[]): string[] {
+  const total = levels.direct.length + Object.values(levels.indirect).reduce((n, l) => n + l.length, 0);
+  if (total === 0) return [`${title}: none`];
+  const out = [`${title} (${total}):`];
+  const list = (label: string, paths: string[], limit: number) => {
+    out.push(`  ${label} (${paths.length})${limit === 0 && paths.length > 0 ? "" : ":"}`);
+    for (const p of paths.slice(0, limit)) out.push(`    ${p}`);
+    if (paths.length > limit) {
+      if (limit > 0) out.push(`    ... ${paths.length - limit} more`);
+      cut.push(`${title} ${label} to ${limit} of ${paths.length}`);
+    }
+  };
+  list("direct", levels.direct, Math.max(cap, Math.min(levels.direct.length, 10)));
+  for (const [depth, paths] of Object.entries(levels.indirect)) list(`${depth} steps away`, paths, cap);
+  return out;
+}
+
+export function renderDeps(r: DepsResult, level: number): Rendering {
+  const cap = CAPS[Math.min(level, CAPS.length - 1)]!;
+  const cut: string[] = [];
+  const lines = [`deps of ${r.file}`];
+  const hasDeps = r.dependencies.direct.length > 0 || Object.keys(r.dependencies.indirect).length > 0;
+  const hasDependents = r.dependents.direct.length > 0 || Object.keys(r.dependents.indirect).length > 0;
+  lines.push(...levelLines("imports (dependencies)", r.dependencies, cap, cut));
+  lines.push(...levelLines("imported by (dependents)", r.dependents, cap, cut));
+  if (r.unresolved.length > 0)
+    lines.push(`unresolved imports: ${r.unresolved.slice(0, 20).join(", ")}${r.unresolved.length > 20 ? ", ..." : ""}`);
+  if (!hasDeps && !hasDependents && r.unresolved.length === 0) lines.push("(no imports either way inside the repository)");
+  return { text: lines.join("\n"), cut: [...new Set(cut)] };
+}
+
+export const DEPS_LEVELS = CAPS.length;
+export const DEPS_NARROW = "Narrow it: depth 1, one direction, or include_tests false.";

@@ -1,0 +1,62 @@
+/** Reading helpers shared by the page and the API: timing the engine's part, and the memory panel's data. */
+import type { Context } from "hono";
+import { errorMessage } from "../../errors.ts";
+import type { MemoryHit, ProjectStats } from "../../memory/types.ts";
+import type { WebEngine } from "../../web-viewer.ts";
+import type { MemoryView } from "./render/memory.ts";
+
+/** Times the engine's part of an answer; the rest is rendering. */
+export function timer() {
+  const started = performance.now();
+  let dbMs = 0;
+  return {
+    async db<T>(fn: () => Promise<T>): Promise<T> {
+      const t = performance.now();
+      try {
+        return await fn();
+      } finally {
+        dbMs += performance.now() - t;
+      }
+    },
+    /** The Server-Timing value: the engine's part, the rest, and the whole, in ms. */
+    value(): string {
+      const total = performance.now() - started;
+      return `db;dur=${dbMs.toFixed(1)}, render;dur=${(total - dbMs).toFixed(1)}, total;dur=${total.toFixed(1)}`;
+    },
+    header(c: Context): void {
+      c.header("server-timing", this.value());
+    },
+  };
+}
+
+/** A memory failure in words; a write refused means memory had checks pending that only a writer (pi) makes. */
+function memoryFailure(error: unknown): string {
+  const text = errorMessage(error);
+  if (/readonly|read-only/i.test(text))
+    return "Memory has checks pending that only a writer makes (pi does them as it stores events); this page only reads. Search again in a moment.";
+  return text;
+}
+
+/** What the memory panel shows; `available: false` when the engine has no memory. */
+export async function memoryView(engine: WebEngine, project: string | undefined, query: string | undefined): Promise<MemoryView> {
+  const memory = engine.memory;
+  if (!memory) return { available: false };
+  let projects: ProjectStats[] | null = null;
+  try {
+    const stats = await memory({ type: "stats" });
+    if (!stats.ok) return { available: true, projects: null, failure: stats.message, search: null };
+    projects = stats.type === "stats" ? stats.projects : [];
+  } catch (error) {
+    return { available: true, projects: null, failure: memoryFailure(error), search: null };
+  }
+  if (!query) return { available: true, projects, failure: null, search: null };
+  const p = project ?? projects[0]?.project ?? "";
+  try {
+    const found = await memory({ type: "search", project: p, query, limit: 50 });
+    if (!found.ok) return { available: true, projects, failure: null, search: { project: p, query, hits: null, failure: found.message } };
+    const hits: MemoryHit[] = found.type === "search" ? found.hits : [];
+    return { available: true, projects, failure: null, search: { project: p, query, hits, failure: null } };
+  } catch (error) {
+    return { available: true, projects, failure: null, search: { project: p, query, hits: null, failure: memoryFailure(error) } };
+  }
+}

@@ -1,0 +1,274 @@
+/**
+ * The kotadb backend against the real KotaDB (the vendored snapshot, installed once under
+ * .bench/kotadb/): the same contract as the built-in index, a process that dies with ours even
+ * when we are killed with SIGKILL, restarts after a crash, and a clear answer when it cannot start.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { defaultConfig } from "../../src/config.ts";
+import type { KotaDbLaunch } from "../../src/kota/kotadb-launch.ts";
+import { spawnKotaDb } from "../../src/kota/kotadb-server.ts";
+import type { KotaRequest } from "../../src/kota/request.ts";
+import { createKotaService } from "../../src/kota/service.ts";
+import { cleanupTempDirs, ok, tempDir, writeRepo } from "./fixture-repo.ts";
+import { installKotaDb } from "./kotadb-install.ts";
+
+afterAll(cleanupTempDirs);
+
+const install = installKotaDb();
+const skip = "skip" in install ? install.skip : null;
+if (skip) console.log(`kotadb tests skipped: ${skip}`);
+const cli = "cli" in install ? install.cli : "";
+
+const REPO = {
+  "src/a.ts": 'import { b } from "./b";\nexport function a() {\n  return b() + 1;\n}\n',
+  "src/b.ts": "export function b() {\n  return 1;\n}\n",
+  "src/c.ts": 'import { a } from "./a";\nexport const c = a();\n',
+  "src/a.test.ts": 'import { a } from "./a";\nconsole.log(a());\n',
+};
+
+function kotadbConfig(over: Record<string, unknown> = {}) {
+  const base = defaultConfig({ HOME: tempDir() }).kota;
+  return { kota: { ...base, backend: "kotadb" as const, command: process.execPath, args: [cli, "--stdio", "--toolset", "core"], ...over } };
+}
+
+/** Every process below `pid`, from /proc. */
+function descendants(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const line of Bun.spawnSync(["ps", "-e", "-o", "pid=,ppid="]).stdout.toString().trim().split("\n")) {
+    const [c, p] = line.trim().split(/\s+/).map(Number);
+    children.set(p!, [...(children.get(p!) ?? []), c!]);
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const c of children.get(p) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(pid);
+  return out;
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.startsWith("Z");
+  } catch {
+    return false;
+  }
+};
+
+/** Reads a child's stdout until `done` says the text so far is enough. */
+async function readUntil(stream: ReadableStream<Uint8Array>, done: (text: string) => boolean): Promise<string> {
+  const reader = stream.getReader();
+  const decoder = new TextDecoder();
+  let out = "";
+  while (!done(out)) {
+    const { value, done: ended } = await reader.read();
+    if (ended) break;
+    out += decoder.decode(value, { stream: true });
+  }
+  reader.releaseLock();
+  return out;
+}
+
+/** Kills `parent` with SIGKILL and waits (15 s at most) for every process that was below it to be gone. */
+async function killAndWatch(parent: ReturnType<typeof Bun.spawn>, family: number[]): Promise<number[]> {
+  expect(family.every(alive)).toBe(true);
+  parent.kill("SIGKILL");
+  await parent.exited;
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline && family.some(alive)) await Bun.sleep(100);
+  return family.filter(alive);
+}
+
+const BIN = join(import.meta.dir, "../../dist/pi-sidecar");
+
+describe.skipIf(skip !== null)("kotadb backend (real KotaDB)", () => {
+  test("answers the same contract as the built-in index", async () => {
+    const root = writeRepo(REPO);
+    const svc = createKotaService({ dbPath: join(tempDir("kota-kdb-"), "sidecar.db"), config: kotadbConfig(), freshnessMs: 0 });
+    const before = await svc.handle({ op: "deps", repo: root, file: "src/a.ts" });
+    expect(before.ok ? "" : before.code).toBe("REPO_NOT_INDEXED");
+    const both = async (req: KotaRequest) => {
+      const k = ok(await svc.handle({ ...req, backend: "kotadb" }));
+      const b = ok(await svc.handle({ ...req, backend: "builtin" }));
+      expect(k.backend).toBe("kotadb");
+      return { k: k.result as never, b: b.result as never } as { k: Record<string, unknown>; b: Record<string, unknown> };
+    };
+    const idx = await both({ op: "index", repo: root });
+    expect(idx.k).toMatchObject({ repository: root, files: 4 });
+    expect(idx.b).toMatchObject({ repository: root, files: 4 });
+    const deps = await both({ op: "deps", repo: root, file: "src/a.ts", direction: "both", depth: 2 });
+    expect(deps.k).toEqual(deps.b);
+    const usages = await both({ op: "usages", repo: root, symbol: "b", file: "src/b.ts" });
+    const sites = (r: Record<string, unknown>) =>
+      (r.usages as { file: string; line: number; column: number }[]).map((u) => `${u.file}:${u.line}:${u.column}`);
+    expect(sites(usages.k)).toEqual(sites(usages.b));
+    expect(usages.k.definedIn).toEqual([{ file: "src/b.ts", line: 1 }]);
+    const search = await both({ op: "search", repo: root, query: "return", output: "compact" });
+    expect((search.k.code as { path: string }[]).map((c) => c.path).sort()).toEqual(["src/a.ts", "src/b.ts"]);
+    const impact = await both({ op: "impact", repo: root, modify: ["src/b.ts"] });
+    expect((impact.k.affected as { file: string }[]).map((a) => a.file).sort()).toEqual(
+      (impact.b.affected as { file: string }[]).map((a) => a.file).sort(),
+    );
+    expect(impact.k.tests).toEqual(["src/a.test.ts"]);
+    const ctx = await both({ op: "taskContext", repo: root, files: ["src/a.ts"] });
+    const f = (ctx.k.files as { dependencies: string[]; dependents: string[]; tests: string[] }[])[0]!;
+    expect([f.dependencies, f.dependents, f.tests]).toEqual([["src/b.ts"], ["src/a.test.ts", "src/c.ts"], ["src/a.test.ts"]]);
+    // The same failures for the same bad input.
+    for (const req of [
+      { op: "deps", repo: root, file: "/etc/hostname" },
+      { op: "deps", repo: root, file: "src/missing.ts" },
+      { op: "usages", repo: root, symbol: "noSuchThing" },
+      { op: "deps", repo: root, file: "src/a.ts", depth: 4 },
+    ] as KotaRequest[]) {
+      const k = await svc.handle({ ...req, backend: "kotadb" });
+      const b = await svc.handle({ ...req, backend: "builtin" });
+      expect({ req, k: k.ok ? "ok" : k.code }).toEqual({ req, k: b.ok ? "ok" : b.code });
+    }
+    const status = ok(await svc.handle({ op: "status", repo: root }));
+    expect(status.op === "status" && status.result).toMatchObject({
+      backend: "kotadb",
+      indexed: true,
+      files: 4,
+      server: { state: "running" },
+    });
+    await svc.close();
+  }, 120_000);
+
+  test("KotaDB dies with its parent, even when the parent is killed with SIGKILL", async () => {
+    const root = writeRepo(REPO);
+    const parent = Bun.spawn(
+      [process.execPath, join(import.meta.dir, "kotadb-parent.ts"), cli, root, join(tempDir("kota-orphan-"), "s.db")],
+      {
+        stdout: "pipe",
+        stderr: "inherit",
+      },
+    );
+    const printed = JSON.parse(await readUntil(parent.stdout, (t) => t.includes("\n"))) as { pid: number | null; error?: string };
+    expect(printed.error).toBeUndefined();
+    const family = descendants(parent.pid);
+    expect(family).toContain(printed.pid!);
+    // The watchdog and KotaDB (with bun x or not, at least two processes) are running.
+    expect(family.length).toBeGreaterThanOrEqual(2);
+    expect(await killAndWatch(parent, family)).toEqual([]);
+  }, 120_000);
+
+  test("`pi-sidecar mcp` killed with SIGKILL after kota_index takes KotaDB with it", async () => {
+    const root = writeRepo(REPO);
+    const home = tempDir("kota-mcp-home-");
+    // kota.command and kota.args may only come from the global file.
+    writeFileSync(
+      join(home, "pi-sidecar.json"),
+      JSON.stringify({
+        kota: { backend: "kotadb", confirmIndex: false, command: process.execPath, args: [cli, "--stdio", "--toolset", "core"] },
+      }),
+    );
+    // The compiled binary when built (its watchdog runs as bun through BUN_BE_BUN), else the same code from source.
+    const command = existsSync(BIN) ? [BIN, "mcp"] : [process.execPath, join(import.meta.dir, "../../src/main.ts"), "mcp"];
+    console.log(`mcp orphan test runs: ${command.join(" ")}`);
+    mkdirSync(join(home, "tmp"));
+    const mcp = Bun.spawn(command, {
+      cwd: root,
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "inherit",
+      env: { PATH: process.env.PATH ?? "", HOME: home, PI_CODING_AGENT_DIR: home, TMPDIR: join(home, "tmp") },
+    });
+    const send = (msg: object) => {
+      mcp.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...msg })}\n`);
+      mcp.stdin.flush();
+    };
+    send({
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+    });
+    send({ method: "notifications/initialized" });
+    send({ id: 2, method: "tools/call", params: { name: "kota_index", arguments: { path: root } } });
+    const out = await readUntil(mcp.stdout, (t) => t.includes('"id":2'));
+    const reply = out.split("\n").find((l) => l.includes('"id":2'));
+    expect(reply).toBeDefined();
+    const result = JSON.parse(reply!).result as { content: { text: string }[]; isError?: boolean };
+    expect(result.isError ?? false).toBe(false);
+    expect(result.content[0]!.text).toContain("4 files");
+    const family = descendants(mcp.pid);
+    // The watchdog and KotaDB under the MCP server.
+    expect(family.length).toBeGreaterThanOrEqual(2);
+    expect(await killAndWatch(mcp, family)).toEqual([]);
+  }, 120_000);
+
+  test("a crashed KotaDB is started again on the next call", async () => {
+    const root = writeRepo(REPO);
+    const svc = createKotaService({ dbPath: join(tempDir("kota-crash-"), "sidecar.db"), config: kotadbConfig() });
+    ok(await svc.handle({ op: "index", repo: root }));
+    const s1 = ok(await svc.handle({ op: "status", repo: root }));
+    const watchdog = (s1.op === "status" && s1.result.server?.pid) || 0;
+    const kotadb = descendants(watchdog);
+    expect(kotadb.length).toBeGreaterThan(0);
+    for (const pid of kotadb) process.kill(pid, "SIGKILL");
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && alive(watchdog)) await Bun.sleep(50);
+    await Bun.sleep(100);
+    const crashed = ok(await svc.handle({ op: "deps", repo: root, file: "src/a.ts" }));
+    expect(crashed.op === "deps" && crashed.result.dependencies.direct).toEqual(["src/b.ts"]);
+    const s2 = ok(await svc.handle({ op: "status", repo: root }));
+    expect(s2.op === "status" && s2.result.server).toMatchObject({ state: "running", restarts: 1 });
+    await svc.close();
+  }, 120_000);
+});
+
+describe("kotadb backend that cannot start", () => {
+  test("no bun on PATH: our runtime stands in; an unreachable package says so and how to switch to builtin", async () => {
+    const launches: KotaDbLaunch[] = [];
+    const dir = tempDir("kota-nobun-");
+    const svc = createKotaService({
+      dbPath: join(dir, "sidecar.db"),
+      config: { kota: { ...defaultConfig({ HOME: tempDir() }).kota, backend: "kotadb" } },
+      spawn: (launch) => {
+        launches.push(launch);
+        // A PATH without bun (whatever this machine has).
+        return spawnKotaDb({ ...launch, env: { ...launch.env, PATH: "/usr/bin:/bin" } });
+      },
+    });
+    const root = writeRepo(REPO);
+    const r = await svc.handle({ op: "index", repo: root });
+    expect(r.ok ? "" : r.code).toBe("BACKEND_UNAVAILABLE");
+    const message = r.ok ? "" : r.message;
+    expect(message).toContain("KotaDB could not start (`bun x kotadb@next --stdio --toolset core`");
+    expect(message).toContain('set "kota": {"backend": "builtin"}');
+    expect(message).toContain("PI_SIDECAR_KOTA_BACKEND=builtin");
+    if (!Bun.which("bun")) {
+      expect(message).toContain("The package registry did not serve kotadb");
+      expect(JSON.parse(launches[0]!.env.PI_SIDECAR_KOTA_CMD!)).toEqual([
+        process.execPath,
+        "x",
+        "kotadb@next",
+        "--stdio",
+        "--toolset",
+        "core",
+      ]);
+    }
+    expect(launches[0]).toMatchObject({ command: process.execPath, cwd: root, env: { BUN_BE_BUN: "1" } });
+    // KotaDB's database sits beside ours, not in the repository.
+    expect(launches[0]!.env.KOTADB_PATH).toStartWith(join(dir, "kotadb/"));
+    await svc.close();
+  }, 60_000);
+
+  test("a command that does not exist is named in the answer", async () => {
+    const svc = createKotaService({
+      dbPath: join(tempDir("kota-nocmd-"), "sidecar.db"),
+      config: { kota: { ...defaultConfig({ HOME: tempDir() }).kota, backend: "kotadb", command: "/nonexistent/kotadb" } },
+    });
+    const r = await svc.handle({ op: "status", repo: writeRepo(REPO) });
+    expect(r.ok).toBe(true);
+    const s = r.ok && r.op === "status" ? r.result.server : undefined;
+    expect(s?.state).toBe("failed");
+    expect(s?.lastError).toContain("cannot start /nonexistent/kotadb");
+    expect(s?.lastError).toContain("The command was not found");
+    await svc.close();
+  }, 60_000);
+});
