@@ -184,10 +184,21 @@ export function createEngine(options: EngineOptions): Engine {
     if (!s.readOnly && hasUnindexed(s.db)) await s.background.settle(true);
   };
   /** After a write: retention when due, and the queued work started in the background. */
+  // Token counting waits for a quiet second after the last write: the worker does one job at a
+  // time, and a search must wait only for the index, never behind a count.
+  let countTimer: ReturnType<typeof setTimeout> | null = null;
   const afterWrite = <T>(result: T): T => {
     const s = store();
     maybeRunMaintenance(s);
-    if (options.background !== "inline") void s.background.settle(false, true).catch(() => {});
+    if (options.background !== "inline") {
+      void s.background.settle(true, true).catch(() => {});
+      if (countTimer) clearTimeout(countTimer);
+      countTimer = setTimeout(() => {
+        countTimer = null;
+        if (opened === s) void s.background.settle(false, true).catch(() => {});
+      }, 1000);
+      countTimer.unref?.();
+    }
     return result;
   };
   return {
@@ -236,6 +247,8 @@ export function createEngine(options: EngineOptions): Engine {
       }),
     close: () =>
       one(async () => {
+        if (countTimer) clearTimeout(countTimer);
+        countTimer = null;
         const k = kota;
         kota = null;
         if (k) await (await k).close();

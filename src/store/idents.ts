@@ -32,7 +32,10 @@ export function identifierTokens(text: string): string[] {
   return out;
 }
 
-/** The text the trigram index gets for a chunk: its identifier-like tokens, one per line. */
+/**
+ * The text the trigram index gets for a chunk: its distinct identifier-like tokens, one per line
+ * (the index keeps no positions or counts, so a repeat would only cost time).
+ */
 export function identifierText(text: string): string {
-  return identifierTokens(text).join("\n");
+  return [...new Set(identifierTokens(text))].join("\n");
 }

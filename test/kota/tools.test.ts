@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { defaultConfig } from "../../src/config.ts";
 import type { KotaLike } from "../../src/kota/request.ts";
 import { createKotaService } from "../../src/kota/service.ts";
-import { KOTA_TOOLS, type KotaToolScope, kotaJsonSchema, kotaMcpTools, runKotaTool } from "../../src/surfaces/tools/kota-tools.ts";
+import { jsonSchema } from "../../src/surfaces/tools/definitions.ts";
+import { KOTA_TOOLS, type KotaToolScope, kotaMcpTools, runKotaTool } from "../../src/surfaces/tools/kota-tools.ts";
 import { countTokens } from "../../src/tokens/count.ts";
 import { cleanupTempDirs, tempDir, writeRepo } from "./fixture-repo.ts";
 
@@ -45,9 +46,9 @@ describe("kota tools", () => {
       "kota_impact",
       "kota_task_context",
     ]);
-    const impact = kotaJsonSchema(KOTA_TOOLS.find((t) => t.name === "kota_impact")!);
+    const impact = jsonSchema(KOTA_TOOLS.find((t) => t.name === "kota_impact")!);
     expect(impact.properties.files_to_modify).toEqual({ type: "array", items: { type: "string" }, description: "paths" });
-    const deps = kotaJsonSchema(KOTA_TOOLS.find((t) => t.name === "kota_deps")!);
+    const deps = jsonSchema(KOTA_TOOLS.find((t) => t.name === "kota_deps")!);
     expect(deps.required).toEqual(["file_path"]);
     const tokens = countTokens(
       JSON.stringify(kotaMcpTools().map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema }))),

@@ -6,7 +6,6 @@
  * when pi starts in a TS/JS project (code-repo.ts), so other sessions carry no kota tool definitions.
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { TSchema } from "typebox";
 import type { Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
@@ -18,9 +17,10 @@ import { renderTaskContext, TASK_LEVELS } from "../../kota/render-impact.ts";
 import { renderIndex, renderStatus } from "../../kota/render-usages.ts";
 import { findRepoRoot } from "../../kota/repo-root.ts";
 import type { KotaAnswer, KotaLike } from "../../kota/request.ts";
-import { KOTA_TOOLS, type KotaToolScope, type KotaToolSpec, MEANINGFUL_KOTA_TOOLS, runKotaTool } from "../tools/kota-tools.ts";
+import { KOTA_TOOLS, type KotaToolScope, MEANINGFUL_KOTA_TOOLS, runKotaTool } from "../tools/kota-tools.ts";
 import type { PiHost } from "./host.ts";
 import { lastMeaningful, type PruneHandle, pinsOf } from "./prune.ts";
+import { typeboxParams } from "./tool-schema.ts";
 
 /** What the extension hands over: the engine (its `kota`, and `capture` for answers over the budget). */
 export type KotaHandle = KotaLike & Partial<Pick<Engine, "capture">>;
@@ -35,27 +35,6 @@ const BRIEFING_BYTES = 1024;
 const MAX_BRIEFING_FILES = 5;
 
 type Line = { state: "stopped" | "starting" | "running"; repo: string; indexed: string };
-
-function typeboxParams({ Type }: PiHost, spec: KotaToolSpec): TSchema {
-  const props: Record<string, TSchema> = {};
-  for (const [name, p] of Object.entries(spec.params)) {
-    const opts = {
-      description: p.description,
-      ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
-      ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
-    };
-    const schema =
-      p.type === "string[]"
-        ? Type.Array(Type.String(), { description: p.description })
-        : p.type === "string"
-          ? Type.String({ ...opts, ...(p.values ? { enum: [...p.values] } : {}) })
-          : p.type === "integer"
-            ? Type.Integer(opts)
-            : Type.Boolean(opts);
-    props[name] = p.required ? schema : Type.Optional(schema);
-  }
-  return Type.Object(props);
-}
 
 export function registerKota(
   pi: ExtensionAPI,

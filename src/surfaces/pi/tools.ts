@@ -1,24 +1,10 @@
 /** The context tools in pi: the shared tool specs (surfaces/tools) as pi tools with TypeBox parameters. */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
-import type { TSchema } from "typebox";
-import { PI_TOOLS, type ToolSpec } from "../tools/definitions.ts";
+import { PI_TOOLS } from "../tools/definitions.ts";
 import { runTool, type ToolScope } from "../tools/handlers.ts";
 import type { EngineHandle } from "./engine-handle.ts";
 import type { PiHost } from "./host.ts";
-
-function typeboxParams({ Type }: PiHost, spec: ToolSpec): TSchema {
-  const props: Record<string, TSchema> = {};
-  for (const [name, p] of Object.entries(spec.params)) {
-    const opts = {
-      description: p.description,
-      ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
-      ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
-    };
-    const schema = p.type === "string" ? Type.String(opts) : p.type === "integer" ? Type.Integer(opts) : Type.Boolean(opts);
-    props[name] = p.required ? schema : Type.Optional(schema);
-  }
-  return Type.Object(props);
-}
+import { typeboxParams } from "./tool-schema.ts";
 
 export function registerContextTools(
   pi: ExtensionAPI,

@@ -29,6 +29,9 @@ function checkOne(name: string, p: ParamSpec, raw: unknown): { value: ArgValue }
       }
       return { value: n };
     }
+    default:
+      // Lists are the kota tools' (kota/tool-args.ts checks them); no context tool takes one.
+      return { problem: `${name} is a list, which this tool does not take` };
   }
 }
 

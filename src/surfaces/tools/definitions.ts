@@ -5,11 +5,13 @@
  */
 
 export type ParamSpec = {
-  type: "string" | "integer" | "boolean";
+  type: "string" | "integer" | "boolean" | "string[]";
   description: string;
   required?: boolean;
   minimum?: number;
   maximum?: number;
+  /** The only values a string may take. */
+  values?: readonly string[];
 };
 
 export type ToolSpec = { name: string; label: string; description: string; params: Record<string, ParamSpec> };
@@ -85,12 +87,16 @@ export function jsonSchema(spec: ToolSpec): {
   const properties: Record<string, object> = {};
   const required: string[] = [];
   for (const [name, p] of Object.entries(spec.params)) {
-    properties[name] = {
-      type: p.type,
-      description: p.description,
-      ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
-      ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
-    };
+    properties[name] =
+      p.type === "string[]"
+        ? { type: "array", items: { type: "string" }, description: p.description }
+        : {
+            type: p.type,
+            description: p.description,
+            ...(p.values ? { enum: [...p.values] } : {}),
+            ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
+            ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
+          };
     if (p.required) required.push(name);
   }
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };

@@ -15,6 +15,7 @@ import { renderSearch, SEARCH_LEVELS, SEARCH_NARROW } from "../../kota/render-se
 import { renderIndex, renderUsages, USAGES_LEVELS, USAGES_NARROW } from "../../kota/render-usages.ts";
 import type { KotaAnswer, KotaLike, KotaRequest } from "../../kota/request.ts";
 import { type ToolArgs as Args, checkToolArgs, type KotaParamSpec, type KotaToolSpec } from "../../kota/tool-args.ts";
+import { jsonSchema } from "./definitions.ts";
 import type { ToolOutcome } from "./handlers.ts";
 
 export type { KotaParamSpec, KotaToolSpec };
@@ -115,37 +116,13 @@ export const KOTA_TOOLS: readonly KotaToolSpec[] = [KOTA_INDEX, KOTA_SEARCH, KOT
 /** Tools whose answer carries meaning worth keeping (pinning): everything but indexing. */
 export const MEANINGFUL_KOTA_TOOLS: ReadonlySet<string> = new Set(KOTA_TOOLS.filter((t) => t !== KOTA_INDEX).map((t) => t.name));
 
-export function kotaJsonSchema(spec: KotaToolSpec): {
-  type: "object";
-  properties: Record<string, object>;
-  required?: string[];
-  additionalProperties: false;
-} {
-  const properties: Record<string, object> = {};
-  const required: string[] = [];
-  for (const [name, p] of Object.entries(spec.params)) {
-    properties[name] =
-      p.type === "string[]"
-        ? { type: "array", items: { type: "string" }, description: p.description }
-        : {
-            type: p.type,
-            description: p.description,
-            ...(p.values ? { enum: [...p.values] } : {}),
-            ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
-            ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),
-          };
-    if (p.required) required.push(name);
-  }
-  return { type: "object", properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
-}
-
 /** The kota tools as MCP `tools/list` entries (all read-only but kota_index). */
 export function kotaMcpTools() {
   return KOTA_TOOLS.map((spec) => ({
     name: spec.name,
     title: spec.label,
     description: spec.description,
-    inputSchema: kotaJsonSchema(spec),
+    inputSchema: jsonSchema(spec),
     annotations: {
       title: spec.label,
       readOnlyHint: spec !== KOTA_INDEX,

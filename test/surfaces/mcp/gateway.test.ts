@@ -82,7 +82,7 @@ describe("pi-sidecar mcp as a gateway", () => {
     }
   }, 60_000);
 
-  test("--no-servers serves the context tools only", async () => {
+  test("--no-servers serves our own tools only (context, kota, memory), none of the configured servers", async () => {
     const transport = new StdioClientTransport({
       command: BIN,
       args: ["mcp", "--no-servers"],
@@ -91,7 +91,9 @@ describe("pi-sidecar mcp as a gateway", () => {
     });
     const client = new Client({ name: "test", version: "1.0.0" });
     await client.connect(transport);
-    expect((await client.listTools()).tools.every((t) => t.name.startsWith("context_"))).toBe(true);
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    expect(names).toContain("context_search");
+    expect(names.filter((n) => !/^(context|kota|memory)_/.test(n))).toEqual([]);
     await client.close();
   }, 30_000);
 });

@@ -31,7 +31,21 @@ describe("pi-sidecar mcp (stdio)", () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(["context_get", "context_index", "context_purge", "context_search", "context_stats"]);
+      expect(tools.map((t) => t.name).sort()).toEqual([
+        "context_get",
+        "context_index",
+        "context_purge",
+        "context_search",
+        "context_stats",
+        "kota_deps",
+        "kota_impact",
+        "kota_index",
+        "kota_search",
+        "kota_task_context",
+        "kota_usages",
+        "memory_recall",
+        "memory_search",
+      ]);
       for (const t of tools) {
         expect(t.inputSchema.type).toBe("object");
         expect(t.description!.length).toBeGreaterThan(40);
