@@ -29,9 +29,9 @@ CREATE TABLE memory_events (
   archived   INTEGER NOT NULL DEFAULT 0,   -- 0, or the summary that covers it
   source     TEXT                          -- context-store source of the whole text when cut
 );
--- The unarchived window of a project (small: archived rows leave it).
+-- The unarchived window of a project (small: archived rows leave it); a session's recent events
+-- are found in it too (older ones are in summaries), so there is no index per session.
 CREATE INDEX memory_events_open ON memory_events (project_id, id) WHERE archived = 0;
-CREATE INDEX memory_events_session ON memory_events (session_id, id);
 
 CREATE TABLE memory_summaries (
   id          INTEGER PRIMARY KEY,
@@ -46,12 +46,14 @@ CREATE TABLE memory_summaries (
 );
 CREATE INDEX memory_summaries_project ON memory_summaries (project_id, id);
 
--- Kept after retention drops the old event, so a summary line that names it still reads as replaced.
+-- Which later event replaced which earlier one (an event may be replaced by several). Kept after
+-- retention drops the old event, so a summary line that names it still reads as replaced.
 CREATE TABLE memory_supersessions (
-  old_id     INTEGER PRIMARY KEY,
+  old_id     INTEGER NOT NULL,
   new_id     INTEGER NOT NULL,
-  project_id INTEGER NOT NULL
-);
+  project_id INTEGER NOT NULL,
+  PRIMARY KEY (old_id, new_id)
+) WITHOUT ROWID;
 CREATE INDEX memory_supersessions_new ON memory_supersessions (new_id);
 
 -- What recall injected into a prompt (ids and counts only: no text to forget twice).
@@ -71,19 +73,20 @@ CREATE TABLE memory_state (
   value TEXT NOT NULL
 ) WITHOUT ROWID;
 
--- Stemmed, case- and diacritic-folded words. No positions (detail=none): matching is per word and
--- ranking happens in the service, so positions would only make the index bigger.
+-- Stemmed, case- and diacritic-folded words. No positions and no sizes (detail=none,
+-- columnsize=0): matching is per word and ranking happens in the service on the text itself, so
+-- either would only make the index bigger.
 CREATE VIRTUAL TABLE memory_events_fts USING fts5 (
   content,
   content = 'memory_events', content_rowid = 'id',
   tokenize = 'porter unicode61 remove_diacritics 2',
-  detail = none
+  detail = none, columnsize = 0
 );
 CREATE VIRTUAL TABLE memory_summaries_fts USING fts5 (
   text,
   content = 'memory_summaries', content_rowid = 'id',
   tokenize = 'porter unicode61 remove_diacritics 2',
-  detail = none
+  detail = none, columnsize = 0
 );
 
 CREATE TRIGGER memory_events_ai AFTER INSERT ON memory_events BEGIN

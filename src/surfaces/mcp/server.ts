@@ -108,7 +108,14 @@ export function createMcpServer(o: ServeOptions): Server {
           consentHint: "call kota_index (or run `pi-sidecar kota index` in the repository)",
           signal: extra.signal,
           store: async (text, label) => {
-            const r = await engine.capture({ text, tool: label.split(" ")[0]!, force: true, session: scope.session, project: scope.project, label });
+            const r = await engine.capture({
+              text,
+              tool: label.split(" ")[0]!,
+              force: true,
+              session: scope.session,
+              project: scope.project,
+              label,
+            });
             if (!r.stored) throw new Error(r.reason);
             return r.receipt;
           },

@@ -1,0 +1,176 @@
+/**
+ * Episodic memory at scale: one project with a million events (the seed article's claimed wall is
+ * ~100K per agent). Measures, on a real SQLite file with the real tokenizer and redaction:
+ *
+ * - import rate (addMany in batches, what `memory add --jsonl` does) and the time the bounded
+ *   maintenance steps then take to check corrections and summarise every window;
+ * - single-event add latency (one small transaction plus a maintenance step);
+ * - memory_recall and memory_search latency (p50/p95) against the full store;
+ * - database size against the bytes of event text given.
+ *
+ *   bun bench/memory/scale.ts [--events N] [--seed N]      prints the result as JSON
+ */
+import { statSync } from "node:fs";
+import { join } from "node:path";
+import { defaultConfig } from "../../src/config.ts";
+import memorySql from "../../src/db/migrations/005-memory.sql" with { type: "text" };
+import { MIGRATIONS } from "../../src/db/migrations.ts";
+import { openDatabase } from "../../src/db/open.ts";
+import { createMemoryService } from "../../src/memory/service.ts";
+import { answerOf, type MemoryAnswer, type MemoryRequest, type NewEvent } from "../../src/memory/types.ts";
+import { countTokens } from "../../src/tokens/count.ts";
+import { createRng, type Rng } from "../prng.ts";
+import { createScratch } from "../temp.ts";
+import { noise } from "./history.ts";
+import { COMPONENTS, ENVS } from "./world.ts";
+
+const PROJECT = "/bench/memory/scale";
+export const SCALE_SEED = 20261123;
+const BATCH = 5000;
+
+export type ScaleResult = {
+  seed: number;
+  events: number;
+  textBytes: number;
+  averageEventBytes: number;
+  import: { ms: number; eventsPerSecond: number };
+  maintenance: { ms: number; summaries: number; replaced: number };
+  add: { p50Ms: number; p95Ms: number };
+  recall: { p50Ms: number; p95Ms: number; medianTokens: number };
+  search: { p50Ms: number; p95Ms: number };
+  database: { bytes: number; perTextByte: number };
+};
+
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length === 0 ? 0 : Math.round(s[Math.min(s.length - 1, Math.floor(q * s.length))]! * 1000) / 1000;
+};
+
+/**
+ * Everyday events, with a correction or a stated fact now and then (so imports have supersession
+ * work). Real events are longer than one generated sentence (an answer explains, an error carries
+ * its stack, a prompt gives context), so most get one to four more sentences.
+ */
+export function scaleEvent(rng: Rng, session: string, ts: number): NewEvent {
+  const r = rng.next();
+  const c = rng.pick(COMPONENTS);
+  if (r < 0.01)
+    return {
+      kind: "prompt",
+      text: `no, the ${rng.pick(ENVS)} ${c} port is ${rng.range(3000, 9999)}, not ${rng.range(3000, 9999)}`,
+      session,
+      ts,
+    };
+  if (r < 0.03) return { kind: "prompt", text: `The ${rng.pick(ENVS)} ${c} runs on port ${rng.range(3000, 9999)}.`, session, ts };
+  // Capture in pi never writes decisions (only an explicit add does): 1% of events, not noise's 1 in 14.
+  let base = noise(rng);
+  while (base.kind === "decision" && r >= 0.04) base = noise(rng);
+  const more = { answer: rng.range(1, 4), error: rng.range(1, 3), prompt: rng.range(0, 2) }[base.kind as string] ?? 0;
+  let text = base.text;
+  for (let i = 0; i < more; i++) text += base.kind === "error" ? `\n    at ${noise(rng).text.slice(0, 60)}` : ` ${noise(rng).text}`;
+  return { kind: base.kind, text, session, ts };
+}
+
+export async function benchMemoryScale(options: { events?: number; seed?: number; dir?: string } = {}): Promise<ScaleResult> {
+  const seed = options.seed ?? SCALE_SEED;
+  const total = options.events ?? 1_000_000;
+  const rng = createRng(seed);
+  const scratch = options.dir ? null : createScratch();
+  const path = options.dir ? join(options.dir, "memory-scale.db") : scratch!.path("memory-scale");
+  const db = openDatabase(path, { migrations: MIGRATIONS.includes(memorySql) ? MIGRATIONS : [...MIGRATIONS, memorySql] });
+  const clock = { t: Date.UTC(2026, 0, 1) };
+  const config = defaultConfig({ HOME: "/nonexistent" });
+  config.db = path;
+  // A million events a minute apart span two years: with retention (30 days) most would be gone.
+  config.memory.keepDays = 0;
+  const service = createMemoryService({
+    db,
+    config,
+    now: () => clock.t,
+    count: async (texts) => texts.reduce((n, t) => n + countTokens(t), 0),
+  });
+  const call = async <T extends MemoryAnswer["type"]>(r: MemoryRequest, type: T) => {
+    const a = await service.handle(r);
+    if (!a.ok) throw new Error(`${r.type}: ${a.message}`);
+    return answerOf(a, type);
+  };
+  try {
+    // Import: batches like `memory add --jsonl`; ~80 events a session, a minute apart.
+    let textBytes = 0;
+    let session = "";
+    const started = performance.now();
+    for (let i = 0; i < total; i += BATCH) {
+      const batch: NewEvent[] = [];
+      for (let j = i; j < Math.min(total, i + BATCH); j++) {
+        if (j % 80 === 0) session = `s${j / 80}`;
+        clock.t += 60_000;
+        const e = scaleEvent(rng, session, clock.t);
+        textBytes += Buffer.byteLength(e.text);
+        batch.push(e);
+      }
+      await call({ type: "addMany", project: PROJECT, events: batch }, "addMany");
+      if (i % 100_000 === 0 && i > 0) process.stderr.write(`memory scale: ${i} events\n`);
+    }
+    const importMs = performance.now() - started;
+    const m0 = performance.now();
+    let summaries = 0;
+    for (;;) {
+      const r = await call({ type: "summarize", project: PROJECT, steps: 1000 }, "summarize");
+      summaries += r.summaries.length;
+      if (!r.pending && r.summaries.length === 0) break;
+    }
+    const maintenanceMs = performance.now() - m0;
+    const replaced = db.query<{ n: number }, []>("SELECT count(*) AS n FROM memory_supersessions").get()!.n;
+    // Single adds (each with its maintenance step), then recall and search, in a fresh session.
+    const adds: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      clock.t += 30_000;
+      const e = scaleEvent(rng, "live", clock.t);
+      const t = performance.now();
+      await call({ type: "add", project: PROJECT, session: "live", kind: e.kind, text: e.text }, "add");
+      adds.push(performance.now() - t);
+    }
+    const recalls: number[] = [];
+    const searches: number[] = [];
+    const tokens: number[] = [];
+    // A session's process is long-lived: the first calls (compiling the code, reading the index's pages) are not measured.
+    for (let i = 0; i < 20; i++) await call({ type: "recall", project: PROJECT, session: "warm-up", prompt: noise(rng).text }, "recall");
+    for (let i = 0; i < 300; i++) {
+      const prompt = noise(rng).text;
+      let t = performance.now();
+      const r = await call({ type: "recall", project: PROJECT, session: "live", prompt }, "recall");
+      recalls.push(performance.now() - t);
+      tokens.push(r.tokens);
+      t = performance.now();
+      await call({ type: "search", project: PROJECT, query: prompt, limit: 5 }, "search");
+      searches.push(performance.now() - t);
+    }
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const bytes = statSync(path).size;
+    return {
+      seed,
+      events: total,
+      textBytes,
+      averageEventBytes: Math.round(textBytes / total),
+      import: { ms: Math.round(importMs), eventsPerSecond: Math.round(total / (importMs / 1000)) },
+      maintenance: { ms: Math.round(maintenanceMs), summaries, replaced },
+      add: { p50Ms: quantile(adds, 0.5), p95Ms: quantile(adds, 0.95) },
+      recall: { p50Ms: quantile(recalls, 0.5), p95Ms: quantile(recalls, 0.95), medianTokens: quantile(tokens, 0.5) },
+      search: { p50Ms: quantile(searches, 0.5), p95Ms: quantile(searches, 0.95) },
+      database: { bytes, perTextByte: Math.round((bytes / textBytes) * 100) / 100 },
+    };
+  } finally {
+    db.close();
+    scratch?.remove();
+  }
+}
+
+if (import.meta.main) {
+  const arg = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i === -1 ? undefined : Number(process.argv[i + 1]);
+  };
+  const seed = arg("--seed") ?? SCALE_SEED;
+  process.stderr.write(`memory scale: seed ${seed}\n`);
+  console.log(JSON.stringify(await benchMemoryScale({ seed, events: arg("--events") }), null, 2));
+}

@@ -1,0 +1,128 @@
+/**
+ * Candidate rows for a query, in time bounded by the query, not by the store: a million events
+ * must answer in milliseconds. Each term brings its rows newest first (FTS5 walks a term's rows
+ * in rowid order and stops), at most PER_TERM of them; a term with fewer rows than that is rare
+ * and its count is exact, a common one's frequency is estimated from how far back its newest
+ * PER_TERM rows reach. The rarest words together bring the rows that hold them all, back to
+ * ALL_TERMS_REACH rows (an AND of common words costs in proportion to the rows it walks: 10 ms
+ * over a million events; older events are found by their rare words and through the summaries
+ * that hold them). Ranking the candidates happens afterwards, on their text (rank.ts).
+ */
+import type { Db } from "../db/open.ts";
+import { ftsTerm, type QueryTerm } from "./query.ts";
+
+export type Table = "events" | "summaries";
+
+/** `own`: one of the query's words (not a synonym added for it). */
+export type WeightedTerm = QueryTerm & { df: number; idf: number; own: boolean };
+
+const NAMES = {
+  events: { fts: "memory_events_fts", base: "memory_events" },
+  summaries: { fts: "memory_summaries_fts", base: "memory_summaries" },
+} as const;
+
+/** Rows fetched per term (the newest ones), and by the all-rare-terms query. */
+const PER_TERM: Record<Table, number> = { events: 150, summaries: 100 };
+const ALL_TERMS = 300;
+const ALL_TERMS_REACH = 200_000;
+/** Query words looked up at most, and synonyms of them. */
+const MAX_OWN = 6;
+const MAX_SYNONYMS = 4;
+
+export type CandidateOptions = {
+  projectId: number;
+  /** Skip the project join (the database holds one project; rows are filtered again afterwards). */
+  single: boolean;
+  /** Only rows older than this id (supersession looks back only). */
+  beforeId?: number;
+  /** How many best candidates to keep. */
+  keep: number;
+  /** Only events of these kinds (supersession compares statements only: a common word in commands must not crowd them out). */
+  kinds?: readonly string[];
+};
+
+export type Candidates = { terms: WeightedTerm[]; ids: number[] };
+
+function statement(db: Db, table: Table, single: boolean, limit: number, kinds?: readonly string[]) {
+  const n = NAMES[table];
+  // Kinds are our own constants, never user text.
+  const kind = kinds && table === "events" ? ` AND b.kind IN (${kinds.map((k) => `'${k.replace(/[^a-z]/g, "")}'`).join(",")})` : "";
+  const sql =
+    single && kind === ""
+      ? `SELECT rowid AS id FROM ${n.fts} WHERE ${n.fts} MATCH ?1 AND rowid < ?2 AND rowid > ?3 ORDER BY rowid DESC LIMIT ${limit}`
+      : `SELECT f.rowid AS id FROM ${n.fts} f JOIN ${n.base} b ON b.id = f.rowid
+       WHERE f.${n.fts} MATCH ?1 AND f.rowid < ?2 AND f.rowid > ?3${single ? "" : " AND b.project_id = ?4"}${kind} ORDER BY f.rowid DESC LIMIT ${limit}`;
+  return db.query<{ id: number }, [string, number, number] | [string, number, number, number]>(sql);
+}
+
+const idfOf = (df: number, total: number) => {
+  const n = Math.max(total, df);
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+};
+
+/** The terms to look up: the query's own words first, then close synonyms, then related words. */
+function chooseTerms(terms: QueryTerm[]): { term: QueryTerm; own: boolean }[] {
+  const own = terms.filter((t) => terms.find((x) => x.group === t.group)?.stem === t.stem);
+  const others = terms.filter((t) => !own.includes(t)).sort((a, b) => b.weight - a.weight);
+  return [
+    ...own.slice(0, MAX_OWN).map((term) => ({ term, own: true })),
+    ...others.slice(0, MAX_SYNONYMS).map((term) => ({ term, own: false })),
+  ];
+}
+
+/** Candidate ids (best first, by the weights of the terms each is known to hold) and the weighted terms. */
+export function candidates(db: Db, table: Table, terms: QueryTerm[], o: CandidateOptions): Candidates {
+  if (terms.length === 0) return { terms: [], ids: [] };
+  const n = NAMES[table];
+  // Two subqueries: SQLite answers a lone min() or max() from the b-tree's ends, both together by a scan.
+  const span = db
+    .query<{ lo: number | null; hi: number | null }, []>(
+      `SELECT (SELECT min(rowid) FROM ${n.base}) AS lo, (SELECT max(rowid) FROM ${n.base}) AS hi`,
+    )
+    .get();
+  const lo = span?.lo ?? 0;
+  const hi = span?.hi ?? 0;
+  const total = Math.max(1, hi - lo + 1);
+  const before = o.beforeId ?? Number.MAX_SAFE_INTEGER;
+  const args = (match: string, floor = 0): [string, number, number] | [string, number, number, number] =>
+    o.single ? [match, before, floor] : [match, before, floor, o.projectId];
+  const limit = PER_TERM[table];
+  const perTerm = statement(db, table, o.single, limit, o.kinds);
+  const rowsOf = new Map<string, number[]>();
+  const weighted: WeightedTerm[] = [];
+  for (const { term, own } of chooseTerms(terms)) {
+    let rows = rowsOf.get(term.stem);
+    if (!rows) {
+      rows = perTerm.all(...args(ftsTerm(term))).map((r) => r.id);
+      rowsOf.set(term.stem, rows);
+    }
+    if (rows.length === 0) continue;
+    // All its rows, or an estimate from how far back the newest PER_TERM reach.
+    const reach = Math.max(1, Math.min(before, hi) - rows.at(-1)! + 1);
+    const df = rows.length < limit ? rows.length : Math.min(total, Math.round((limit * total) / reach));
+    weighted.push({ ...term, df, own, idf: term.weight * idfOf(df, total) });
+  }
+  const score = new Map<number, number>();
+  const best = new Map<string, number>();
+  for (const t of weighted) best.set(t.stem, Math.max(best.get(t.stem) ?? 0, t.idf));
+  for (const [stem, idf] of best) for (const id of rowsOf.get(stem)!) score.set(id, (score.get(id) ?? 0) + idf);
+  const rare = weighted
+    .filter((t) => t.own)
+    .sort((a, b) => a.df - b.df)
+    .slice(0, 3);
+  // When the rarest word's list is whole (fewer rows than PER_TERM), every row holding all the
+  // rare words is in it already: the AND query would find nothing new.
+  if (rare.length >= 2 && rare[0]!.df >= limit) {
+    // Old rows holding every rare word, which the newest-first lists of common words may miss.
+    const sum = rare.reduce((s, t) => s + t.idf, 0);
+    const floor = Math.min(before, hi + 1) - ALL_TERMS_REACH;
+    for (const { id } of statement(db, table, o.single, ALL_TERMS, o.kinds).all(...args(rare.map(ftsTerm).join(" "), floor))) {
+      score.set(id, Math.max(score.get(id) ?? 0, sum));
+    }
+  }
+  const ids = [...score]
+    .sort((a, b) => b[1] - a[1] || b[0] - a[0])
+    .slice(0, o.keep)
+    .map(([id]) => id);
+  return { terms: weighted, ids };
+}

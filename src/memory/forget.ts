@@ -1,0 +1,179 @@
+/**
+ * Forgetting deletes for real: the event rows, their entries in the word index (FTS5's
+ * secure-delete removes them from the index segments, not just hides them), the summary lines
+ * that repeat them, replacement links, and the whole text kept in the context store. Deleted
+ * pages are zeroed (secure_delete) and the free pages are given back (incremental_vacuum), and
+ * the WAL is checkpointed, so the text is gone from the file, not only from query results.
+ */
+import { immediate } from "../db/open.ts";
+import { fail, type Result } from "../errors.ts";
+import { utf8Length } from "../text.ts";
+import type { MemoryDeps } from "./deps.ts";
+import { EVENT_COLUMNS, type EventRow, eventsById } from "./events.ts";
+import { lineEvent } from "./extractive.ts";
+import { ftsTerm, queryTerms, stemCounts } from "./query.ts";
+import { extractiveSummary, type SummaryRow, summariesById } from "./summarize.ts";
+
+export type Forgotten = { events: number[]; summaries: number[]; rewritten: number[] };
+
+/** Per call: a query matching more is forgotten over several calls (the answer says so). */
+const MAX_PER_CALL = 5000;
+
+/** Summaries whose window holds one of these events. */
+function summariesCovering(deps: MemoryDeps, projectId: number, ids: number[]): SummaryRow[] {
+  if (ids.length === 0) return [];
+  const lo = Math.min(...ids);
+  const hi = Math.max(...ids);
+  const rows = deps.db
+    .query<{ id: number }, [number, number, number]>(
+      "SELECT id FROM memory_summaries WHERE project_id = ? AND first_event <= ? AND last_event >= ?",
+    )
+    .all(projectId, hi, lo);
+  const set = new Set(ids);
+  return summariesById(
+    deps,
+    rows.map((r) => r.id),
+  ).filter(
+    (s) => s.text.split("\n").some((l) => set.has(lineEvent(l) ?? -1)) || ids.some((id) => id >= s.first_event && id <= s.last_event),
+  );
+}
+
+/** What a summary becomes without the forgotten events (and lines matching the query): new text, or null to delete it. */
+function rewrite(deps: MemoryDeps, s: SummaryRow, gone: Set<number>, matches: (line: string) => boolean): string | null {
+  if (s.method === "model") {
+    // A model's prose cannot be edited line by line: rebuild from the window's remaining events, or drop it.
+    const rest = deps.db
+      .query<EventRow, [number, number, number]>(
+        `SELECT ${EVENT_COLUMNS} FROM memory_events WHERE id BETWEEN ? AND ? AND archived = ? ORDER BY id`,
+      )
+      .all(s.first_event, s.last_event, s.id)
+      .filter((e) => !gone.has(e.id));
+    return rest.length > 0 ? extractiveSummary(deps, rest) : null;
+  }
+  const [header, ...lines] = s.text.split("\n");
+  const kept = lines.filter((l) => !gone.has(lineEvent(l) ?? -1) && !matches(l));
+  return kept.length > 0 ? [header, ...kept].join("\n") : null;
+}
+
+type Erase = { events: EventRow[]; drop: number[]; rewrite: number[]; matches: (line: string) => boolean };
+
+async function erase(deps: MemoryDeps, projectId: number, what: Erase): Promise<Forgotten> {
+  const { db } = deps;
+  const ids = what.events.map((e) => e.id);
+  const gone = new Set(ids);
+  const touched = new Map<number, SummaryRow>();
+  for (const s of [...summariesCovering(deps, projectId, ids), ...summariesById(deps, [...what.drop, ...what.rewrite])]) {
+    if (s.project_id === projectId) touched.set(s.id, s);
+  }
+  const plans = [...touched.values()].map((s) => ({ s, text: what.drop.includes(s.id) ? null : rewrite(deps, s, gone, what.matches) }));
+  const counted = await Promise.all(plans.map(async (p) => (p.text === null || p.text === p.s.text ? 0 : deps.count([p.text]))));
+  const result: Forgotten = { events: ids, summaries: [], rewritten: [] };
+  const secure = db.query<{ secure_delete: number }, []>("PRAGMA secure_delete").get()?.secure_delete ?? 0;
+  db.exec("PRAGMA secure_delete = 1");
+  try {
+    immediate(db, () => {
+      db.exec("INSERT INTO memory_events_fts (memory_events_fts, rank) VALUES ('secure-delete', 1)");
+      db.exec("INSERT INTO memory_summaries_fts (memory_summaries_fts, rank) VALUES ('secure-delete', 1)");
+      const del = db.query("DELETE FROM memory_events WHERE id = ?");
+      let removed = 0;
+      let bytes = 0;
+      for (const e of what.events) {
+        if (del.run(e.id).changes === 0) continue;
+        removed++;
+        bytes += utf8Length(e.content);
+      }
+      db.query("UPDATE memory_projects SET events = max(0, events - ?), text_bytes = max(0, text_bytes - ?) WHERE id = ?").run(
+        removed,
+        bytes,
+        projectId,
+      );
+      // A forgotten replacement hands its role to what replaced it, or the old statement is current again.
+      for (const id of ids) {
+        db.query(
+          `INSERT OR IGNORE INTO memory_supersessions (old_id, new_id, project_id)
+           SELECT o.old_id, n.new_id, o.project_id FROM memory_supersessions o JOIN memory_supersessions n ON n.old_id = o.new_id
+           WHERE o.new_id = ?1 AND n.old_id = ?1`,
+        ).run(id);
+        db.query("DELETE FROM memory_supersessions WHERE new_id = ?1 OR old_id = ?1").run(id);
+      }
+      plans.forEach((p, i) => {
+        if (p.text === null) {
+          db.query("DELETE FROM memory_summaries WHERE id = ?").run(p.s.id);
+          // Its remaining events stay archived (searchable until retention), never summarised again.
+          result.summaries.push(p.s.id);
+        } else if (p.text !== p.s.text) {
+          db.query("UPDATE memory_summaries SET text = ?, tokens = ? WHERE id = ?").run(p.text, counted[i]!, p.s.id);
+          result.rewritten.push(p.s.id);
+        }
+      });
+      db.exec("INSERT INTO memory_events_fts (memory_events_fts, rank) VALUES ('secure-delete', 0)");
+      db.exec("INSERT INTO memory_summaries_fts (memory_summaries_fts, rank) VALUES ('secure-delete', 0)");
+    });
+  } finally {
+    db.exec(`PRAGMA secure_delete = ${secure}`);
+  }
+  for (const e of what.events) {
+    if (!e.source) continue;
+    await deps.dropWhole?.(e.source).catch((error: unknown) => deps.log(`memory: could not drop ${e.source}: ${String(error)}`));
+  }
+  // Freed pages still hold old bytes until they are reused: give them back, and fold the WAL in.
+  db.exec("PRAGMA incremental_vacuum");
+  try {
+    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  } catch (error) {
+    deps.log(`memory: checkpoint after forget: ${String(error)}`);
+  }
+  return result;
+}
+
+/** Forgets one event (`e123` / `123`) or summary (`s45`). */
+export async function forgetId(
+  deps: MemoryDeps,
+  projectId: number,
+  target: { type: "event" | "summary"; id: number },
+): Promise<Result<{ forgotten: Forgotten }>> {
+  const none = () => false;
+  if (target.type === "summary") {
+    const s = summariesById(deps, [target.id])[0];
+    if (!s || s.project_id !== projectId) return fail("NOT_FOUND", `No summary s${target.id} in this project; memory search shows ids.`);
+    return { ok: true, forgotten: await erase(deps, projectId, { events: [], drop: [s.id], rewrite: [], matches: none }) };
+  }
+  const e = eventsById(deps, [target.id])[0];
+  if (!e || e.project_id !== projectId) return fail("NOT_FOUND", `No event e${target.id} in this project; memory search shows ids.`);
+  return { ok: true, forgotten: await erase(deps, projectId, { events: [e], drop: [], rewrite: [], matches: none }) };
+}
+
+/**
+ * Forgets every event and summary line holding all the query's words (stemmed, as search matches
+ * them): AND, never OR, so a forget never reaches further than the words given.
+ */
+export async function forgetQuery(
+  deps: MemoryDeps,
+  projectId: number,
+  query: string,
+): Promise<Result<{ forgotten: Forgotten; more: boolean }>> {
+  const terms = queryTerms(query, 12);
+  if (terms.length === 0) return fail("EMPTY_QUERY", "Give the words to forget (letters or digits), or an id like e123.");
+  const match = terms.map(ftsTerm).join(" ");
+  const eventIds = deps.db
+    .query<{ id: number }, [string, number]>(
+      `SELECT f.rowid AS id FROM memory_events_fts f JOIN memory_events e ON e.id = f.rowid
+       WHERE f.memory_events_fts MATCH ? AND e.project_id = ? LIMIT ${MAX_PER_CALL + 1}`,
+    )
+    .all(match, projectId)
+    .map((r) => r.id);
+  const summaryIds = deps.db
+    .query<{ id: number }, [string, number]>(
+      "SELECT f.rowid AS id FROM memory_summaries_fts f JOIN memory_summaries s ON s.id = f.rowid WHERE f.memory_summaries_fts MATCH ? AND s.project_id = ?",
+    )
+    .all(match, projectId)
+    .map((r) => r.id);
+  const stems = terms.map((t) => t.stem);
+  const matches = (line: string) => {
+    const counts = stemCounts(line);
+    return stems.every((s) => counts.has(s));
+  };
+  const events = eventsById(deps, eventIds.slice(0, MAX_PER_CALL));
+  const forgotten = await erase(deps, projectId, { events, drop: [], rewrite: summaryIds, matches });
+  return { ok: true, forgotten, more: eventIds.length > MAX_PER_CALL };
+}

@@ -1,0 +1,84 @@
+/**
+ * The work a write leaves: check new corrections against older statements, summarise windows
+ * that are due, retention, and now and then merging the word indexes. Bounded by time per call
+ * (the engine serialises every operation on one connection, so no call may hold it long); what
+ * is left is done by the next call, and `summarize` finishes it on request. The one longer step
+ * is the index merge (optimize.ts: 1.5 s at a million events, after every quarter of growth).
+ */
+import type { MemoryDeps } from "./deps.ts";
+import { maybeOptimize } from "./optimize.ts";
+import { maybeRunRetention } from "./retention.ts";
+import { checkedModelSummary, extractiveSummary, nextWindow, storeWindowSummary } from "./summarize.ts";
+import { checkedUpTo, supersedeStep } from "./supersede.ts";
+
+export const STEP_MS = 30;
+
+export type Maintained = { summaries: number[]; pending: boolean; summaryDue: boolean };
+
+/** Supersession checks until none are pending or the time is up; true when all are done. */
+export function checkReplacements(deps: MemoryDeps, projectId: number, deadline: number): boolean {
+  for (;;) {
+    const step = supersedeStep(deps, projectId, deadline);
+    if (!step.pending) return true;
+    if (performance.now() > deadline) return false;
+  }
+}
+
+/** A model summary is awaited while fewer than two windows are waiting; then extractive takes over. */
+function waitForModel(deps: MemoryDeps, projectId: number): boolean {
+  if (deps.config.memory.summarize !== "model") return false;
+  const { windowEvents } = deps.config.memory;
+  const waiting = deps.db
+    .query<{ n: number }, [number, number]>(
+      "SELECT count(*) AS n FROM (SELECT 1 FROM memory_events WHERE project_id = ? AND archived = 0 LIMIT ?)",
+    )
+    .get(projectId, windowEvents * 2)!.n;
+  return waiting < windowEvents * 2;
+}
+
+export async function maintain(
+  deps: MemoryDeps,
+  projectId: number,
+  options: { budgetMs?: number; maxSummaries?: number; force?: boolean } = {},
+): Promise<Maintained> {
+  const deadline = performance.now() + (options.budgetMs ?? STEP_MS);
+  const out: Maintained = { summaries: [], pending: false, summaryDue: false };
+  if (!checkReplacements(deps, projectId, deadline)) return { ...out, pending: true };
+  for (let n = 0; n < (options.maxSummaries ?? 4); n++) {
+    const window = nextWindow(deps, projectId, options.force);
+    if (!window.due) break;
+    if (!options.force && waitForModel(deps, projectId)) {
+      out.summaryDue = true;
+      break;
+    }
+    if (!checkedUpTo(deps, projectId, window.rows.at(-1)!.id)) {
+      out.pending = true;
+      break;
+    }
+    const id = await storeWindowSummary(deps, projectId, window.rows, extractiveSummary(deps, window.rows), "extractive");
+    if (id !== null) out.summaries.push(id);
+    if (performance.now() > deadline) {
+      out.pending = nextWindow(deps, projectId, options.force).due;
+      break;
+    }
+  }
+  maybeRunRetention(deps);
+  // Not while a backlog is being worked off (an import): once it is done, one merge does for all.
+  if (!out.pending && !out.summaryDue && !nextWindow(deps, projectId).due) maybeOptimize(deps);
+  return out;
+}
+
+/** Stores a model's summary of the window starting at `first`; extractive when the text is empty or the window moved. */
+export async function storeModelSummary(
+  deps: MemoryDeps,
+  projectId: number,
+  window: { first: number; last: number },
+  text: string | null,
+): Promise<number | null> {
+  const current = nextWindow(deps, projectId, true);
+  const rows = current.rows.filter((r) => r.id >= window.first && r.id <= window.last);
+  if (rows.length === 0 || rows[0]!.id !== current.rows[0]!.id) return null; // summarised meanwhile
+  checkReplacements(deps, projectId, performance.now() + STEP_MS * 10);
+  const body = text?.trim() ? checkedModelSummary(deps, rows, text) : extractiveSummary(deps, rows);
+  return storeWindowSummary(deps, projectId, rows, body, text?.trim() ? "model" : "extractive");
+}

@@ -1,0 +1,131 @@
+/**
+ * Rolling summaries. When a project's unarchived events pass memory.windowEvents or
+ * memory.windowTokens, the oldest window of them is summarised and archived (it stays
+ * searchable until retention drops it; the summary stays). One window per step. The window is
+ * claimed in the transaction that writes its summary: a second process that summarised it first
+ * wins, and this one finds the next window.
+ */
+import { immediate } from "../db/open.ts";
+import { redact } from "../redact/redact.ts";
+import type { MemoryDeps } from "./deps.ts";
+import { EVENT_COLUMNS, type EventRow } from "./events.ts";
+import { extractiveLines, lineEvent, summaryHeader } from "./extractive.ts";
+import { replacements } from "./supersede.ts";
+
+export type SummaryRow = {
+  id: number;
+  project_id: number;
+  first_event: number;
+  last_event: number;
+  events: number;
+  text: string;
+  tokens: number;
+  method: string;
+  created_at: number;
+};
+
+export const SUMMARY_COLUMNS = "id, project_id, first_event, last_event, events, text, tokens, method, created_at";
+const MAX_MODEL_SUMMARY_BYTES = 8192;
+
+export type Window = { rows: EventRow[]; due: boolean; tokens: number };
+
+/** The oldest unarchived events up to one window, and whether the project is past a threshold. */
+export function nextWindow(deps: MemoryDeps, projectId: number, force = false): Window {
+  const { windowEvents, windowTokens } = deps.config.memory;
+  const rows = deps.db
+    .query<EventRow, [number, number]>(
+      `SELECT ${EVENT_COLUMNS} FROM memory_events WHERE project_id = ? AND archived = 0 ORDER BY id LIMIT ?`,
+    )
+    .all(projectId, windowEvents);
+  const window: EventRow[] = [];
+  let tokens = 0;
+  for (const r of rows) {
+    window.push(r);
+    tokens += r.tokens;
+    if (tokens >= windowTokens) break;
+  }
+  const due = window.length > 0 && (force || window.length >= windowEvents || tokens >= windowTokens);
+  return { rows: window, due, tokens };
+}
+
+const day = (ts: number) => new Date(ts).toISOString().slice(0, 10);
+
+function sessionsIn(rows: EventRow[]): number {
+  return new Set(rows.map((r) => r.session_id)).size;
+}
+
+/** The extractive summary text of a window, statements replaced by later ones left out. */
+export function extractiveSummary(deps: MemoryDeps, rows: EventRow[]): string {
+  const replaced = new Set(
+    replacements(
+      deps,
+      rows.map((r) => r.id),
+    ).keys(),
+  );
+  return [summaryHeader(rows, sessionsIn(rows), day), ...extractiveLines(rows, replaced)].join("\n");
+}
+
+/**
+ * A model's summary, checked: redacted, cut to size, and every correction and decision of the
+ * window it left out added back verbatim (a model must not drop what the user corrected).
+ */
+export function checkedModelSummary(deps: MemoryDeps, rows: EventRow[], text: string): string {
+  let body = redact(text.trim()).text;
+  if (Buffer.byteLength(body) > MAX_MODEL_SUMMARY_BYTES) body = `${body.slice(0, MAX_MODEL_SUMMARY_BYTES / 2)}…`;
+  const kept = new Set(body.split("\n").map(lineEvent));
+  const replaced = new Set(
+    replacements(
+      deps,
+      rows.map((r) => r.id),
+    ).keys(),
+  );
+  const missing = rows.filter((r) => (r.kind === "correction" || r.kind === "decision") && !kept.has(r.id) && !body.includes(`e${r.id}`));
+  const added = extractiveLines(missing, replaced);
+  return [summaryHeader(rows, sessionsIn(rows), day), body, ...added].join("\n");
+}
+
+/** Writes the summary and archives its window, unless another process archived any of it first. */
+export async function storeWindowSummary(
+  deps: MemoryDeps,
+  projectId: number,
+  rows: EventRow[],
+  text: string,
+  method: "extractive" | "model",
+): Promise<number | null> {
+  const tokens = await deps.count([text]);
+  const ids = rows.map((r) => r.id);
+  return immediate(deps.db, () => {
+    const { db } = deps;
+    const marks = ids.map(() => "?").join(",");
+    const open = db
+      .query<{ n: number }, number[]>(`SELECT count(*) AS n FROM memory_events WHERE archived = 0 AND id IN (${marks})`)
+      .get(...ids)!.n;
+    if (open !== ids.length) return null;
+    const summary = db
+      .query<{ id: number }, [number, number, number, number, string, number, string, number]>(
+        "INSERT INTO memory_summaries (project_id, first_event, last_event, events, text, tokens, method, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+      )
+      .get(projectId, ids[0]!, ids.at(-1)!, ids.length, text, tokens, method, deps.now())!.id;
+    db.query(`UPDATE memory_events SET archived = ? WHERE id IN (${marks})`).run(summary, ...ids);
+    return summary;
+  });
+}
+
+/** The project's newest summaries, newest first. */
+export function latestSummaries(deps: MemoryDeps, projectId: number, n: number): SummaryRow[] {
+  return deps.db
+    .query<SummaryRow, [number, number]>(`SELECT ${SUMMARY_COLUMNS} FROM memory_summaries WHERE project_id = ? ORDER BY id DESC LIMIT ?`)
+    .all(projectId, n);
+}
+
+export function summariesById(deps: MemoryDeps, ids: readonly number[]): SummaryRow[] {
+  if (ids.length === 0) return [];
+  return deps.db
+    .query<SummaryRow, number[]>(`SELECT ${SUMMARY_COLUMNS} FROM memory_summaries WHERE id IN (${ids.map(() => "?").join(",")})`)
+    .all(...ids);
+}
+
+/** The window of a model summary as lines a model can summarise. */
+export function windowText(rows: EventRow[]): string {
+  return rows.map((r) => `- e${r.id} ${r.kind}: ${r.content.replace(/\s+/g, " ").slice(0, 600)}`).join("\n");
+}

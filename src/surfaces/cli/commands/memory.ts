@@ -1,0 +1,239 @@
+/**
+ * `pi-sidecar memory ...`: episodic memory from the shell, for any agent or script. `--json`
+ * prints stable shapes (`search --json` -> {hits: [{id, type, kind, ts, session, text, score}]}).
+ * `add --jsonl` imports a history, one event per line ({kind, session, text, ts?}), in batches.
+ */
+import { resolve } from "node:path";
+import { lineSplitter } from "../../../json-lines.ts";
+import {
+  answerOf,
+  EVENT_KINDS,
+  isEventKind,
+  MAX_BATCH,
+  type MemoryAnswer,
+  type MemoryRequest,
+  type NewEvent,
+} from "../../../memory/types.ts";
+import { type Command, type CommandContext, positiveInt, printJson, str, UsageError } from "../command.ts";
+
+const SUBCOMMANDS = ["add", "search", "recall", "forget", "stats", "on", "off"] as const;
+type Sub = (typeof SUBCOMMANDS)[number];
+
+const USAGE = [
+  "pi-sidecar memory add --kind K [--project DIR] [--session ID] < text     (or --jsonl: one {kind, session, text, ts?} per line)",
+  "       pi-sidecar memory search QUERY [--project DIR] [--limit N]",
+  "       pi-sidecar memory recall [--project DIR] [--session ID] [--prompt TEXT]",
+  "       pi-sidecar memory forget ID | --query Q [--project DIR]",
+  "       pi-sidecar memory stats [--project DIR]",
+  "       pi-sidecar memory on|off [--project DIR]",
+  "       (each: [--json])",
+].join("\n");
+
+/** A bad line of an import stops nothing: it is reported with its line number. */
+type Rejected = { line: number; reason: string };
+
+async function call(ctx: CommandContext, request: MemoryRequest): Promise<MemoryAnswer | null> {
+  const r = await ctx.engine().memory(request);
+  if (r.ok) return r;
+  ctx.err(`pi-sidecar: ${r.message}\n`);
+  return null;
+}
+
+function parseLine(line: string, n: number, rejected: Rejected[]): NewEvent | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch (error) {
+    rejected.push({ line: n, reason: `not JSON (${(error as Error).message})` });
+    return null;
+  }
+  const e = v as Record<string, unknown> | null;
+  if (typeof e !== "object" || e === null || Array.isArray(e)) {
+    rejected.push({ line: n, reason: "not an object {kind, session, text, ts?}" });
+    return null;
+  }
+  if (!isEventKind(e.kind)) {
+    rejected.push({ line: n, reason: `kind must be one of ${EVENT_KINDS.join(", ")}` });
+    return null;
+  }
+  return {
+    kind: e.kind,
+    text: e.text as string,
+    session: typeof e.session === "string" ? e.session : e.session == null ? null : String(e.session),
+    ts: e.ts as number | undefined,
+  };
+}
+
+/** `add --jsonl`: streamed, in batches of MAX_BATCH; every line is stored or reported. */
+async function importLines(ctx: CommandContext, project: string, session: string | null): Promise<number> {
+  const rejected: Rejected[] = [];
+  let added = 0;
+  const batch: { event: NewEvent; line: number }[] = [];
+  let n = 0;
+  const send = async () => {
+    if (batch.length === 0) return true;
+    const events = batch.splice(0);
+    const a = await call(ctx, { type: "addMany", project, session, events: events.map((b) => b.event) });
+    if (!a) return false;
+    const r = answerOf(a, "addMany");
+    if (r.skipped) {
+      ctx.err(`pi-sidecar: ${r.skipped}\n`);
+      return false;
+    }
+    added += r.added;
+    for (const x of r.rejected) rejected.push({ line: events[x.index]!.line, reason: x.reason });
+    return true;
+  };
+  const lines: string[] = [];
+  const split = lineSplitter((line) => lines.push(line));
+  const take = async () => {
+    for (const line of lines.splice(0)) {
+      n++;
+      if (line.trim() === "") continue;
+      const event = parseLine(line, n, rejected);
+      if (event) batch.push({ event, line: n });
+      if (batch.length >= MAX_BATCH && !(await send())) return false;
+    }
+    return true;
+  };
+  for await (const piece of ctx.stdinStream()) {
+    split.push(piece);
+    if (!(await take())) return 1;
+  }
+  split.end();
+  if (!(await take()) || !(await send())) return 1;
+  if (ctx.json) printJson(ctx, { added, rejected });
+  else ctx.out(`Added ${added} event${added === 1 ? "" : "s"} to ${project}.\n`);
+  for (const r of rejected.slice(0, 20)) ctx.err(`pi-sidecar: line ${r.line} not stored: ${r.reason}\n`);
+  if (rejected.length > 20) ctx.err(`pi-sidecar: ... and ${rejected.length - 20} more lines not stored.\n`);
+  return rejected.length > 0 ? 1 : 0;
+}
+
+async function add(ctx: CommandContext, project: string, session: string | null): Promise<number> {
+  if (ctx.stdinIsTTY) throw new UsageError("memory add reads the event's text on stdin (or JSON Lines with --jsonl)");
+  if (ctx.values.jsonl === true) return importLines(ctx, project, session);
+  const kind = str(ctx.values.kind);
+  if (!isEventKind(kind))
+    throw new UsageError(`--kind takes one of ${EVENT_KINDS.join(", ")}${kind ? `, got ${JSON.stringify(kind)}` : ""}`);
+  const text = new TextDecoder().decode(await ctx.readStdin());
+  const a = await call(ctx, { type: "add", project, session, kind, text });
+  if (!a) return 1;
+  const r = answerOf(a, "add");
+  if (r.skipped) {
+    ctx.err(`pi-sidecar: ${r.skipped}\n`);
+    return 1;
+  }
+  if (ctx.json)
+    printJson(ctx, {
+      id: r.id,
+      kind: r.kind,
+      tokens: r.tokens,
+      cut: r.cut,
+      sourceId: r.sourceId,
+      redactions: r.redactions,
+      supersedes: r.supersedes,
+    });
+  else
+    ctx.out(
+      `Stored ${r.id} (${r.kind}, ${r.tokens} tokens${r.cut ? `; cut, whole text in ${r.sourceId ?? "no source"}` : ""}` +
+        `${r.redactions > 0 ? `; ${r.redactions} secrets redacted` : ""}${r.supersedes.length > 0 ? `; replaces ${r.supersedes.join(", ")}` : ""}).\n`,
+    );
+  return 0;
+}
+
+async function run(ctx: CommandContext, sub: Sub, project: string): Promise<number> {
+  const session = str(ctx.values.session) ?? null;
+  const args = ctx.positionals.slice(1);
+  switch (sub) {
+    case "add":
+      return add(ctx, project, session);
+    case "search": {
+      const query = args.join(" ").trim();
+      if (query === "") throw new UsageError("memory search needs a QUERY: the words to look for");
+      const a = await call(ctx, { type: "search", project, query, limit: positiveInt(ctx.values.limit, "--limit") });
+      if (!a) return 1;
+      const r = answerOf(a, "search");
+      if (ctx.json)
+        printJson(ctx, {
+          query: r.query,
+          hits: r.hits.map((h) => ({
+            id: h.id,
+            type: h.type,
+            kind: h.kind,
+            ts: h.ts,
+            session: h.session,
+            text: h.text,
+            score: h.score,
+            supersededBy: h.supersededBy,
+          })),
+        });
+      else ctx.out(`${r.text}\n`);
+      return 0;
+    }
+    case "recall": {
+      const budget = positiveInt(ctx.values.budget, "--budget");
+      const a = await call(ctx, { type: "recall", project, session, prompt: str(ctx.values.prompt) ?? "", budget });
+      if (!a) return 1;
+      const r = answerOf(a, "recall");
+      if (ctx.json) printJson(ctx, { text: r.text, tokens: r.tokens, budget: r.budget, items: r.items });
+      else ctx.out(r.text === "" ? `Nothing remembered for ${project} yet.\n` : `${r.text}\n`);
+      return 0;
+    }
+    case "forget": {
+      const query = str(ctx.values.query);
+      if ((args.length === 0) === (query === undefined))
+        throw new UsageError("memory forget takes one of: an ID (e123, s45), or --query WORDS");
+      if (args.length > 1) throw new UsageError(`memory forget takes one ID (got ${args.length})`);
+      const a = await call(ctx, { type: "forget", project, ...(query !== undefined ? { query } : { id: args[0]! }) });
+      if (!a) return 1;
+      const r = answerOf(a, "forget");
+      if (ctx.json) printJson(ctx, { events: r.events, summaries: r.summaries, ids: r.ids });
+      else ctx.out(`${r.text}\n`);
+      return 0;
+    }
+    case "stats": {
+      const only = typeof ctx.values.project === "string" ? project : undefined;
+      const a = await call(ctx, { type: "stats", project: only });
+      if (!a) return 1;
+      const r = answerOf(a, "stats");
+      if (ctx.json) printJson(ctx, { projects: r.projects, totals: r.totals });
+      else ctx.out(`${r.text}\n`);
+      return 0;
+    }
+    case "on":
+    case "off": {
+      const a = await call(ctx, { type: "setEnabled", project, enabled: sub === "on" });
+      if (!a) return 1;
+      const r = answerOf(a, "setEnabled");
+      if (ctx.json) printJson(ctx, { project: r.project, enabled: r.enabled });
+      else ctx.out(`${r.text.replace("/memory on", "`pi-sidecar memory on`")}\n`);
+      return 0;
+    }
+  }
+}
+
+export const memoryCommand: Command = {
+  name: "memory",
+  summary: "episodic memory across sessions: add, search, recall, forget, stats, on, off",
+  usage: USAGE,
+  options: {
+    project: { type: "string", help: "the project directory (default: the current directory)", value: "DIR" },
+    session: { type: "string", help: "add, recall: the session", value: "ID" },
+    kind: { type: "string", help: `add: ${EVENT_KINDS.join(", ")}`, value: "K" },
+    jsonl: { type: "boolean", help: "add: JSON Lines on stdin, one {kind, session, text, ts?} per line" },
+    limit: { type: "string", help: "search: at most N hits (default 5, max 50)", value: "N" },
+    prompt: { type: "string", help: "recall: the task, for related memories", value: "TEXT" },
+    budget: { type: "string", help: "recall: token budget (default memory.recallTokens)", value: "N" },
+    query: { type: "string", help: "forget: every memory holding all these words", value: "Q" },
+  },
+  async run(ctx) {
+    const sub = ctx.positionals[0];
+    if (!sub || !SUBCOMMANDS.includes(sub as Sub)) {
+      throw new UsageError(
+        sub ? `unknown memory command "${sub}"; use one of ${SUBCOMMANDS.join(", ")}` : `memory needs a command: ${SUBCOMMANDS.join(", ")}`,
+      );
+    }
+    const project = resolve(ctx.cwd, str(ctx.values.project) ?? ".");
+    return run(ctx, sub as Sub, project);
+  },
+};
