@@ -6,6 +6,7 @@ import type { CliBench } from "./cli-oneshot.ts";
 import type { KotaBenchResult } from "./kota/bench.ts";
 import type { Machine } from "./machine.ts";
 import type { McpBenchResult } from "./mcp.ts";
+import type { MemoryBench } from "./memory/bench-memory.ts";
 import type { StartRow } from "./pi-start.ts";
 import type { PruneBenchResult } from "./prune/run.ts";
 import type { BenchQuery } from "./queries.ts";
@@ -42,5 +43,6 @@ export type ReportInput = {
   redaction: RedactionBench;
   prune: PruneBenchResult;
   kota: KotaBenchResult;
+  memory: MemoryBench;
   web: WebBenchResult;
 };

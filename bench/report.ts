@@ -4,6 +4,7 @@
  */
 import { kotaSection } from "./kota/section.ts";
 import { table } from "./markdown.ts";
+import { memorySection, memoryTargetRows } from "./memory/bench-memory.ts";
 import { agentSection, agentTargetRows, rpcSection } from "./report-agent.ts";
 import { captureSection, captureTargetRows } from "./report-capture.ts";
 import { cliSection, cliTargetRows } from "./report-cli.ts";
@@ -66,6 +67,7 @@ function targets(input: ReportInput): string {
   rows.push(...mcpTargetRows(input.mcp));
   rows.push(...pruneTargetRows(input.prune));
   rows.push(...input.kota.targets.map((t) => [`Code index: ${t.what}`, t.target, t.measured, t.pass ? "PASS" : "MISS"]));
+  rows.push(...memoryTargetRows(input.memory).map(([what, ...rest]) => [`Memory: ${what}`, ...rest] as string[]));
   const unit = (v: number, u: "ms" | "bytes") => (u === "ms" ? `${v.toFixed(1)} ms` : `${(v / 1000).toFixed(1)} KB`);
   rows.push(
     ...input.web.targets.map((t) => [
@@ -107,6 +109,7 @@ export function renderReport(input: ReportInput): string {
     mcpSection(input.mcp),
     pruneSection(input.prune),
     kotaSection(input.kota),
+    memorySection(input.memory),
     webSection(input.web),
     method(),
   ].join("\n\n")}\n`;

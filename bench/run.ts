@@ -15,6 +15,7 @@ import { benchCli } from "./cli-oneshot.ts";
 import { benchKota } from "./kota/bench.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { benchMcp } from "./mcp.ts";
+import { benchMemory } from "./memory/bench-memory.ts";
 import { benchPiStart } from "./pi-start.ts";
 import { benchPrune } from "./prune/run.ts";
 import { queryMix, WARM_UP } from "./queries.ts";
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
     const redaction = await benchRedaction();
     const prune = await benchPrune();
     const kota = await benchKota({ quick: options.quick });
+    const memory = await benchMemory({ quick: options.quick });
 
     const { path: _path, ...storeFacts } = store;
     const markdown = renderReport({
@@ -102,6 +104,7 @@ async function main(): Promise<void> {
       redaction,
       prune,
       kota,
+      memory,
       web,
     });
     const out = options.quick ? join(ROOT, ".bench", "BENCHMARKS.quick.md") : join(ROOT, "BENCHMARKS.md");

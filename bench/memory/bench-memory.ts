@@ -71,14 +71,15 @@ export async function benchMemory(opts: { quick: boolean }): Promise<MemoryBench
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-export function memorySection(r: MemoryBench): string {
+/** The rows of the issue's targets: [what, target, measured, PASS/MISS]. */
+export function memoryTargetRows(r: MemoryBench): string[][] {
   const q = r.quality;
   const s = r.scale;
   const t = MEMORY_TARGETS;
   const at = `${count(s.events)} events`;
   const atScale = s.events >= t.scaleEvents;
   const scaleNote = atScale ? "" : ` (quick run; the target is at ${count(t.scaleEvents)})`;
-  const rows = [
+  return [
     [
       `recall@5 (${count(q.questions)} questions, ${q.runs.length} histories)`,
       `>= ${pct(t.recallAt5)}`,
@@ -111,6 +112,12 @@ export function memorySection(r: MemoryBench): string {
       verdict(s.database.perTextByte <= t.bytesPerTextByte),
     ],
   ];
+}
+
+export function memorySection(r: MemoryBench): string {
+  const q = r.quality;
+  const s = r.scale;
+  const rows = memoryTargetRows(r);
   const runs = q.runs.map((x) => [
     String(x.seed),
     count(x.events),

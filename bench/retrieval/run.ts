@@ -71,7 +71,8 @@ function summarize(name: string, outcomes: Outcome[], misses: { id: string; quer
   const at = (k: number, o: Outcome[], key: "rank" | "lenientRank" = "rank") => o.filter((x) => x[key] !== null && x[key]! < k).length;
   const byStyle: SideResult["byStyle"] = {};
   for (const o of outcomes) {
-    const s = (byStyle[o.style] ??= { n: 0, at3: 0 });
+    byStyle[o.style] ??= { n: 0, at3: 0 };
+    const s = byStyle[o.style]!;
     s.n++;
     if (o.rank !== null && o.rank < 3) s.at3++;
   }
@@ -111,16 +112,31 @@ async function ours(scratch: Scratch, questions: Question[], fixtures: string[],
     const shows = (h: (typeof hits)[number]) => h.lines.some((l) => q.answer.lines.includes(l.line) && l.text.includes(q.answer.text));
     const rank = hits.findIndex(shows);
     const lenient = hits.findIndex((h) => h.text.includes(q.answer.text));
-    outcomes.push({ id: q.id, style: q.style, neighbour: q.neighbour, rank: rank < 0 ? null : rank, lenientRank: lenient < 0 ? null : lenient, bytes: r.ok ? Buffer.byteLength(r.text) : 0 });
+    outcomes.push({
+      id: q.id,
+      style: q.style,
+      neighbour: q.neighbour,
+      rank: rank < 0 ? null : rank,
+      lenientRank: lenient < 0 ? null : lenient,
+      bytes: r.ok ? Buffer.byteLength(r.text) : 0,
+    });
     if (rank < 0 || rank >= 3) misses.push({ id: q.id, query: q.query });
   }
   await engine.close();
   const receiptQs = questions.filter((q) => q.receiptQuestion);
   const answered = receiptQs.filter((q) => receipts.get(q.fixture)!.includes(q.answer.text)).map((q) => q.id);
-  return { side: summarize("pi-sidecar", outcomes, misses, true), receipts: { questions: receiptQs.length, answered: answered.length, ids: answered } };
+  return {
+    side: summarize("pi-sidecar", outcomes, misses, true),
+    receipts: { questions: receiptQs.length, answered: answered.length, ids: answered },
+  };
 }
 
-async function peer(scratch: Scratch, questions: Question[], fixtures: string[], set: QuestionSet): Promise<SideResult | { skipped: string }> {
+async function peer(
+  scratch: Scratch,
+  questions: Question[],
+  fixtures: string[],
+  set: QuestionSet,
+): Promise<SideResult | { skipped: string }> {
   if (isContextModeSkipped()) return { skipped: "BENCH_SKIP_PEERS is set" };
   const store = await openContextMode(join(scratch.dir, "context-mode"), { toolLimit: false });
   try {
@@ -131,7 +147,14 @@ async function peer(scratch: Scratch, questions: Question[], fixtures: string[],
     for (const q of questions) {
       const r = await store.search(q.query, { source: ids.get(q.fixture), limit: 3 });
       const rank = r.hits.findIndex((h) => h.text.includes(q.answer.text));
-      outcomes.push({ id: q.id, style: q.style, neighbour: q.neighbour, rank: rank < 0 ? null : rank, lenientRank: null, bytes: Buffer.byteLength(r.raw) });
+      outcomes.push({
+        id: q.id,
+        style: q.style,
+        neighbour: q.neighbour,
+        rank: rank < 0 ? null : rank,
+        lenientRank: null,
+        bytes: Buffer.byteLength(r.raw),
+      });
       if (rank < 0) misses.push({ id: q.id, query: q.query });
     }
     return summarize(`context-mode ${store.version}`, outcomes, misses);
@@ -162,10 +185,16 @@ if (import.meta.main) {
   const { createScratch } = await import("../temp.ts");
   const scratch = createScratch();
   try {
-    console.log(JSON.stringify(await benchRetrieval(scratch, {
-        peer: !process.argv.includes("--no-peer"),
-        set: process.argv.includes("--holdout") ? "holdout" : "tuning",
-      }), null, 2));
+    console.log(
+      JSON.stringify(
+        await benchRetrieval(scratch, {
+          peer: !process.argv.includes("--no-peer"),
+          set: process.argv.includes("--holdout") ? "holdout" : "tuning",
+        }),
+        null,
+        2,
+      ),
+    );
   } finally {
     scratch.remove();
   }
