@@ -11,7 +11,9 @@ if (have() || process.env.PI_SIDECAR_NO_BROWSER_INSTALL === "1") process.exit(0)
 const root = typeof process.getuid === "function" && process.getuid() === 0;
 const apt = spawnSync("sh", ["-c", "command -v apt-get"], { encoding: "utf8" }).status === 0;
 if (!root || !apt) {
-  console.error(`pretest: Chromium is not installed and cannot be installed here (${!apt ? "no apt-get" : "not root"}): the browser tests will skip. Install it with \`apt-get install chromium\`.`);
+  console.error(
+    `pretest: Chromium is not installed and cannot be installed here (${!apt ? "no apt-get" : "not root"}): the browser tests will skip. Install it with \`apt-get install chromium\`.`,
+  );
   process.exit(0);
 }
 console.error("pretest: installing Debian's chromium for the browser tests (apt-get) ...");
