@@ -1,7 +1,8 @@
 /**
  * One-shot CLI: the compiled binary (dist/pi-sidecar) started as a new process per command, as
  * a shell or a hook runs it. Wall time from spawn to exit, and to the first byte on stdout (for
- * capture: the receipt, printed before the process finishes its inline indexing and exits).
+ * capture: the receipt; the process then starts a detached `settle` for indexing and exits, and
+ * the next run waits until that settle has emptied the queue).
  *
  * - `--version`: the floor, process start of the executable alone.
  * - `capture --tool bash < log`: a 1 MiB build log from a file on stdin into a fresh database.
@@ -13,6 +14,7 @@
  */
 import { closeSync, existsSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { openDatabase } from "../src/db/open.ts";
 import { generate } from "./corpus.ts";
 import type { BenchQuery } from "./queries.ts";
 import { maxOf, median, percentile } from "./stats-math.ts";
@@ -128,6 +130,20 @@ async function measure(lines: string[][], runs: number, env: Env, cwd: string): 
   return out;
 }
 
+async function queueDrained(path: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const db = openDatabase(path, { readonly: true });
+    const left = db
+      .query<{ n: number }, []>("SELECT (SELECT count(*) FROM index_queue) + (SELECT count(*) FROM blob_count_queue) AS n")
+      .get()!.n;
+    db.close();
+    if (left === 0) return;
+    if (Date.now() > deadline) throw new Error(`bench: the detached settle left ${left} queued items after ${timeoutMs / 1000} s`);
+    await Bun.sleep(50);
+  }
+}
+
 async function captureRuns(scratch: Scratch, env: Env, options: CliOptions): Promise<CliBench["capture"]> {
   const samples: Sample[] = [];
   const sizes: number[] = [];
@@ -139,6 +155,9 @@ async function captureRuns(scratch: Scratch, env: Env, options: CliOptions): Pro
     const db = scratch.path("cli-capture");
     const s = await runOnce(["--db", db, "capture", "--tool", "bash", "--label", "npm test"], env, scratch.dir, input);
     if (!s.stdout.includes("was stored")) throw new Error(`bench: CLI capture printed no receipt: ${s.stdout.slice(0, 300)}`);
+    // The capture handed indexing and counting to a detached `settle`: let it finish before the
+    // next run, which it would otherwise share the CPU with.
+    await queueDrained(db);
     removeDatabase(db);
     if (i < 0) continue;
     samples.push(s);

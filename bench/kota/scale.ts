@@ -3,12 +3,14 @@
  * a cancel part way and a resume that loses nothing. Runs in a child process for its own peak RSS.
  * Run: bun bench/kota/scale.ts [--files N]
  */
+
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { openDatabase } from "../../src/db/open.ts";
 import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
+import { peakRssMb } from "../peak-rss.ts";
 import { checkpointedSize } from "../temp.ts";
 
 const PER_DIR = 100;
@@ -72,7 +74,7 @@ export async function measureScale(files = 50_000): Promise<ScaleResult> {
       resume: { ms: Math.round(resumeMs), files: resumed.files, symbols: resumed.symbols, progressEvents: events },
       usagesOfSharedMs: Math.round(usagesMs),
       usagesOfShared: usages.usages.length,
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      peakRssMb: peakRssMb(),
       dbBytes,
     };
   } finally {

@@ -11,6 +11,7 @@ import { openDatabase } from "../../src/db/open.ts";
 import type { Result } from "../../src/errors.ts";
 import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
 import { idleCheckpoints } from "../../src/kota/checkpoint.ts";
+import { peakRssMb } from "../peak-rss.ts";
 import { median, percentile } from "../stats-math.ts";
 import { checkpointedSize, createScratch } from "../temp.ts";
 import { unpackCorpus } from "./corpora.ts";
@@ -129,7 +130,7 @@ export async function measureBuiltin(name: CorpusName, root: string, runs = 30):
       usages: timing(usages),
       search: timing(search),
       withoutWatcher: { depsDepth3: timing(depsStat), usages: timing(usagesStat), queryAfterOneFileChangedMs: timing(changedStat) },
-      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      peakRssMb: peakRssMb(),
       dbBytes: checkpointedSize(db, dbPath),
     };
   } finally {

@@ -7,7 +7,7 @@
 import type { EngineDeps } from "../../engine-deps.ts";
 import { fail, type Result } from "../../errors.ts";
 import type { SourceFilter } from "../source-filter.ts";
-import { CANDIDATES, type Filter, filterSql, fuse, identHits, wordHits } from "./candidates.ts";
+import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
 import { termsFor } from "./lines.ts";
 import { isStopWord, type ParsedQuery, parseQuery, wordsAnd, wordsOr, wordsPrefixAnd } from "./query.ts";
 import { type Hit, renderHits, type SourcedWindow } from "./render.ts";
@@ -131,7 +131,7 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   }
   const f = filterSql(deps, input);
   const found = candidates(deps, parsed, f);
-  const chunks = loadChunks(deps, found.ids.slice(0, CANDIDATES));
+  const chunks = loadChunks(deps, found.ids.slice(0, Math.max(LINE_RANKED, 2 * limit)));
   const terms = termsFor(
     found.query,
     chunks.flatMap((c) => rowsOf(c.content)),

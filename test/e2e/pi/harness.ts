@@ -43,6 +43,8 @@ export type PiOptions = {
   /** Keep the session in this folder (instead of --no-session); `resume` continues the last one. */
   sessionDir?: string;
   resume?: boolean;
+  /** TMPDIR for the run (default: a fresh one). A user's persists, and with it jiti's and Bun's caches. */
+  tmpDir?: string;
 };
 
 /** A fresh agent dir, with the extension installed by the real binary unless `control`. */
@@ -69,8 +71,8 @@ export function writeScript(source: string): string {
 export function runPi(o: PiOptions): PiRun {
   const work = tempDir("pi-run-");
   const log = join(work, "calls.jsonl");
-  const tmp = join(work, "tmp");
-  mkdirSync(tmp);
+  const tmp = o.tmpDir ?? join(work, "tmp");
+  mkdirSync(tmp, { recursive: true });
   const session = o.sessionDir ? ["--session-dir", o.sessionDir, ...(o.resume ? ["-c"] : [])] : ["--no-session"];
   const args = [
     RUNTIMES[o.runtime],
