@@ -85,21 +85,15 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
   const check = ascii.map(() => " AND instr(lower(c.content), ?) > 0").join("");
   const also = words ? " AND c.id IN (SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?)" : "";
   const r = rangeSql("chunk_idents", f);
-  // Sorting every match costs most when a substring is everywhere: then the newest chunks win.
-  const many =
-    deps.db
-      .query<{ n: number }, (string | number)[]>(
-        `SELECT count(*) AS n FROM (SELECT rowid FROM chunk_idents WHERE chunk_idents MATCH ?${r.sql} LIMIT ?)`,
-      )
-      .get(match, ...r.params, COMMON)!.n >= COMMON;
-  const order = many ? "chunk_idents.rowid DESC" : "c.blob_id DESC, c.id";
-  return deps.db
-    .query<{ id: number }, (string | number)[]>(
-      `SELECT c.id AS id FROM chunk_idents JOIN chunks c ON c.id = chunk_idents.rowid
-       WHERE chunk_idents MATCH ?${r.sql}${check}${also}${f.sql} ORDER BY ${order} LIMIT ?`,
+  // Newest matches first, found by walking the index backwards (no sort of every match), then
+  // within a text its first occurrence first.
+  const rows = deps.db
+    .query<{ id: number; blob: number }, (string | number)[]>(
+      `SELECT c.id AS id, c.blob_id AS blob FROM chunk_idents JOIN chunks c ON c.id = chunk_idents.rowid
+       WHERE chunk_idents MATCH ?${r.sql}${check}${also}${f.sql} ORDER BY chunk_idents.rowid DESC LIMIT ?`,
     )
-    .all(match, ...r.params, ...ascii, ...(words ? [words] : []), ...f.params, CANDIDATES)
-    .map((row) => row.id);
+    .all(match, ...r.params, ...ascii, ...(words ? [words] : []), ...f.params, CANDIDATES);
+  return rows.sort((a, b) => b.blob - a.blob || a.id - b.id).map((row) => row.id);
 }
 
 /** Reciprocal rank fusion of ranked id lists (a list may be weighted up). */
