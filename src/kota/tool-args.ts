@@ -1,20 +1,12 @@
 /**
- * The kota tools' parameters: the shape of surfaces/tools' ToolSpec plus a list-of-strings type,
+ * The kota tools' parameters (the shared ToolSpec of tool-spec.ts, lists included),
  * and the check every call goes through before it runs (types, ranges, allowed values, required and
  * unknown keys), with a message that says what to send instead.
  */
+import type { ParamSpec, ToolSpec } from "../tool-spec.ts";
 
-export type KotaParamSpec = {
-  type: "string" | "integer" | "boolean" | "string[]";
-  description: string;
-  required?: boolean;
-  minimum?: number;
-  maximum?: number;
-  /** The only values a string may take. */
-  values?: readonly string[];
-};
-
-export type KotaToolSpec = { name: string; label: string; description: string; params: Record<string, KotaParamSpec> };
+export type KotaParamSpec = ParamSpec;
+export type KotaToolSpec = ToolSpec;
 
 export type ToolArgs = Record<string, string | number | boolean | string[] | undefined>;
 

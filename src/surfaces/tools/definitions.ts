@@ -4,17 +4,9 @@
  * server into JSON Schema.
  */
 
-export type ParamSpec = {
-  type: "string" | "integer" | "boolean" | "string[]";
-  description: string;
-  required?: boolean;
-  minimum?: number;
-  maximum?: number;
-  /** The only values a string may take. */
-  values?: readonly string[];
-};
+import type { ToolSpec } from "../../tool-spec.ts";
 
-export type ToolSpec = { name: string; label: string; description: string; params: Record<string, ParamSpec> };
+export type { ParamSpec, ToolSpec } from "../../tool-spec.ts";
 
 // Every definition is sent to the model on every turn: each word here has to earn its tokens.
 export const CONTEXT_SEARCH: ToolSpec = {
