@@ -5,6 +5,7 @@
  * recent crashes, and a server that keeps dying is left alone for a minute. A class because it
  * is state with a lifecycle.
  */
+
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -15,6 +16,7 @@ import {
   type Tool,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import { type CrashBackoff, crashBackoff, MAX_CRASHES } from "../crash-backoff.ts";
 import { AppError, errorMessage } from "../errors.ts";
 import { VERSION } from "../version.ts";
 import type { ServerSpec } from "./server-spec.ts";
@@ -36,8 +38,6 @@ export type CallOptions = {
 
 /** Variables a child inherits besides the SDK's base (HOME, LOGNAME, PATH, SHELL, TERM, USER). */
 const EXTRA_BASE_ENV = ["LANG", "LC_ALL", "LC_CTYPE", "TZ", "TMPDIR"];
-const CRASH_WINDOW_MS = 60_000;
-const MAX_CRASHES = 5;
 const MAX_PAGES = 1000;
 const STDERR_TAIL = 2048;
 
@@ -49,7 +49,7 @@ export class ServerConnection {
   private client: Client | null = null;
   private opening: Promise<Client> | null = null;
   private closing = false;
-  private crashes: number[] = [];
+  private readonly crashes: CrashBackoff;
   private idleTimer: ReturnType<typeof setTimeout> | null = null;
   private inFlight = 0;
   private stderrTail = "";
@@ -60,6 +60,7 @@ export class ServerConnection {
     private readonly deps: ConnectionDeps,
   ) {
     this.now = deps.now ?? Date.now;
+    this.crashes = crashBackoff(this.now);
   }
 
   /** The connected client, starting or restarting the server when needed. */
@@ -128,17 +129,13 @@ export class ServerConnection {
 
   /** Milliseconds to wait before the next start, or null when the server is cooling down. */
   backoffMs(): number | null {
-    const since = this.now() - CRASH_WINDOW_MS;
-    this.crashes = this.crashes.filter((t) => t > since);
-    const n = this.crashes.length;
-    if (n >= MAX_CRASHES) return null;
-    return n === 0 ? 0 : Math.min(8000, 250 * 2 ** (n - 1));
+    return this.crashes.waitMs();
   }
 
   private async open(): Promise<Client> {
     const wait = this.backoffMs();
     if (wait === null) {
-      const retryIn = Math.ceil((this.crashes[0]! + CRASH_WINDOW_MS - this.now()) / 1000);
+      const retryIn = this.crashes.restSeconds();
       throw new AppError(
         "COOLING_DOWN",
         `MCP server "${this.spec.name}" failed ${MAX_CRASHES} times in the last minute (${this.lastError ?? "no detail"}); it is left alone for ${retryIn} s. Check its entry in ${this.spec.file}.`,
@@ -159,7 +156,7 @@ export class ServerConnection {
       this.touch();
       return client;
     } catch (error) {
-      this.crashes.push(this.now());
+      this.crashes.crashed();
       this.status = "failed";
       this.lastError = `${errorMessage(error)}${this.tail()}`;
       await this.close().catch(() => {});
@@ -187,7 +184,7 @@ export class ServerConnection {
       this.clearIdle();
       if (this.closing) return;
       this.status = "crashed";
-      this.crashes.push(this.now());
+      this.crashes.crashed();
       this.lastError = `the server exited${this.tail()}`;
       this.deps.log?.(`mcp: ${this.spec.name} exited unexpectedly`);
     };

@@ -6,8 +6,10 @@
  * deep dependency walks can take minutes) does not hold up the next one. Its stderr goes to our
  * log, never to our stdout. A class because it is state with a lifecycle.
  */
+
 import type { Readable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { type CrashBackoff, crashBackoff, MAX_CRASHES } from "../crash-backoff.ts";
 import { errorMessage, fail, type Result } from "../errors.ts";
 import { globalConfigPath } from "../paths.ts";
 import { VERSION } from "../version.ts";
@@ -39,8 +41,6 @@ export type ServerDeps = {
 
 type McpClient = import("@modelcontextprotocol/sdk/client/index.js").Client;
 
-const CRASH_WINDOW_MS = 60_000;
-const MAX_CRASHES = 5;
 const START_TIMEOUT_MS = 120_000;
 const TAIL = 4096;
 
@@ -59,7 +59,7 @@ export class KotaDbServer {
   private proc: KotaDbProcess | null = null;
   private opening: Promise<McpClient> | null = null;
   private closing = false;
-  private crashes: number[] = [];
+  private readonly crashes: CrashBackoff;
   private tail = "";
   private readonly now: () => number;
 
@@ -68,6 +68,7 @@ export class KotaDbServer {
     private readonly deps: ServerDeps,
   ) {
     this.now = deps.now ?? Date.now;
+    this.crashes = crashBackoff(this.now);
   }
 
   info(): ServerInfo {
@@ -158,11 +159,7 @@ export class KotaDbServer {
 
   /** Milliseconds to wait before the next start, or null while cooling down after repeated crashes. */
   backoffMs(): number | null {
-    const since = this.now() - CRASH_WINDOW_MS;
-    this.crashes = this.crashes.filter((t) => t > since);
-    const n = this.crashes.length;
-    if (n >= MAX_CRASHES) return null;
-    return n === 0 ? 0 : Math.min(8000, 250 * 2 ** (n - 1));
+    return this.crashes.waitMs();
   }
 
   private async open(): Promise<McpClient> {
@@ -193,7 +190,7 @@ export class KotaDbServer {
         this.proc = null;
         if (this.closing) return;
         this.state = "crashed";
-        this.crashes.push(this.now());
+        this.crashes.crashed();
         this.lastError = `KotaDB exited${this.tailText()}`;
         this.deps.log?.("kota: KotaDB exited unexpectedly");
       };
@@ -205,7 +202,7 @@ export class KotaDbServer {
       this.deps.log?.(`kota: KotaDB ready in ${this.now() - started} ms (pid ${proc.pid()})`);
       return client;
     } catch (error) {
-      this.crashes.push(this.now());
+      this.crashes.crashed();
       this.closing = true;
       await proc?.transport.close().catch(() => {});
       this.closing = false;
