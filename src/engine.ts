@@ -143,7 +143,13 @@ export function createEngine(options: EngineOptions): Engine {
   let pruner: Pruner | null = null;
   const prunerOf = async (s: Opened): Promise<Pruner> => {
     if (pruner) return pruner;
-    const [{ createPruner }, { capture }] = await Promise.all([import("./prune/prune.ts"), import("./store/capture.ts")]);
+    const [{ createPruner }, { capture }, { checkMarkers, markerText }, { createObjectStore }] = await Promise.all([
+      import("./prune/prune.ts"),
+      import("./store/capture.ts"),
+      import("./readcache/claims.ts"),
+      import("./readcache/objects.ts"),
+    ]);
+    const objects = createObjectStore(s.db, s.now);
     const { prune } = config;
     pruner = createPruner({
       db: s.db,
@@ -161,6 +167,7 @@ export function createEngine(options: EngineOptions): Engine {
         return r.stored ? { ok: true, sourceId: r.sourceId } : { ok: false, message: r.reason };
       },
       existing: (ids) => existingSources(s, ids),
+      markers: { check: checkMarkers, text: (details) => markerText(objects, details) },
     });
     return pruner;
   };

@@ -34,13 +34,20 @@ export type ResultView = {
   details: unknown;
 };
 
+/** A result with its key: its call id as stored (redacted) and its text's hash. */
+export type Keyed = { view: ResultView; key: string; id: string; hash: string };
+
 export function isToolResult(m: Message): m is ToolResultMessage {
   return m.role === "toolResult" && typeof m.toolCallId === "string" && Array.isArray(m.content);
 }
 
-export function textOf(content: readonly { type: string }[]): string {
+/** A part that is an object with a type (a conversation from elsewhere may hold anything). */
+const isPart = (c: unknown): c is { type: string } =>
+  typeof c === "object" && c !== null && typeof (c as { type?: unknown }).type === "string";
+
+export function textOf(content: readonly unknown[]): string {
   return content
-    .filter((c): c is TextPart => c.type === "text" && typeof (c as TextPart).text === "string")
+    .filter((c): c is TextPart => isPart(c) && c.type === "text" && typeof (c as TextPart).text === "string")
     .map((c) => c.text)
     .join("\n");
 }
@@ -50,7 +57,7 @@ export function resultsOf(messages: readonly Message[]): ResultView[] {
   const args = new Map<string, Record<string, unknown>>();
   for (const m of messages) {
     if (m.role !== "assistant" || !Array.isArray(m.content)) continue;
-    for (const part of m.content as ToolCallPart[]) {
+    for (const part of m.content as (ToolCallPart | null)[]) {
       if (part?.type === "toolCall" && typeof part.id === "string") args.set(part.id, part.arguments ?? {});
     }
   }
@@ -67,7 +74,7 @@ export function resultsOf(messages: readonly Message[]): ResultView[] {
       args: args.get(m.toolCallId) ?? {},
       text: textOf(m.content),
       isError: m.isError === true,
-      images: m.content.some((c) => c.type === "image"),
+      images: m.content.some((c) => isPart(c) && c.type === "image"),
       turnsAgo: users,
       details: m.details,
     });

@@ -72,3 +72,12 @@ export function pointerText(r: ResultView, sourceId: string, rehydrate: Rehydrat
   }
   return `[pruned] ${describeCall(r)}${r.isError ? " (error)" : ""} (${size}). Exact text: ${exact}`;
 }
+
+/** A marker whose text is gone from the store too: it claims nothing, and says how to see the lines. */
+export function lostMarkerText(r: ResultView): string {
+  const read = readLines(r);
+  const what = read
+    ? `read ${read.path} ${read.from === read.to ? `line ${read.from}` : `lines ${read.from}-${read.to}`}`
+    : describeCall(r);
+  return `[pruned] ${what}: the earlier text this answer pointed to is no longer in view; read it again to see it.`;
+}

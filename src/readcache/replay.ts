@@ -49,7 +49,7 @@ function keptFrom(entries: readonly Entry[]): number {
 export type ReplayResult = { trust: TrustState; records: ReadRecord[] };
 
 /** The model still sees what this marker relied on. */
-function basisStands(trust: TrustState, r: ReadRecord): boolean {
+export function basisStands(trust: TrustState, r: ReadRecord): boolean {
   const versions = trust.versions(r.path);
   if (r.mode === "unchanged") return versions.some((v) => v.hash === r.hash && r.trusted.every((t) => covers(v.ranges, t)));
   if (r.mode === "unchanged_range") return versions.some((v) => r.trusted.every((t) => covers(v.ranges, t)));

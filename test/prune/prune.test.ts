@@ -4,6 +4,7 @@
  * and what is never pruned.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEngine, type Engine } from "../../src/engine.ts";
 import type { Message } from "../../src/prune/messages.ts";
@@ -255,5 +256,58 @@ describe("prune (messages in, messages out)", () => {
     const bad = runCli(["prune"], { env, stdin: '{"x": 1}' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no "messages" array');
+    const nullPart = [...messages.slice(0, 2), { ...messages[2], content: [null] }];
+    const junk = runCli(["prune"], { env, stdin: JSON.stringify(nullPart) });
+    expect(junk.code).toBe(2);
+    expect(junk.stderr).toContain('message 2 (toolResult): content part 0 is null, not an object with a "type"');
+    expect(junk.stderr).not.toContain("    at ");
+  });
+
+  test("two results under one call id each keep their own pointer to their own text", async () => {
+    const engine = engineAt();
+    const messages = session(
+      Array.from({ length: 6 }, (_, i) => ({ tool: "bash", args: { command: `c${i}` }, text: output(1000 + i, 400) })),
+    );
+    // A second result under the first call's id, with other text.
+    const first = messages[2] as Message & { toolCallId: string };
+    messages.splice(3, 0, { ...first, content: [{ type: "text", text: output(1100, 400) }] });
+    const out = await engine.prune({ messages, session: "dup", settings: { clearAtLeast: 1000 } });
+    const [a, b] = texts(out.messages);
+    expect(a).toStartWith("[pruned]");
+    expect(b).toStartWith("[pruned]");
+    expect(a).not.toBe(b);
+    const back = async (pointer: string) => {
+      const m = JSON.parse(/context_get (\{.*\})/.exec(pointer)![1]!) as { source: string; lines: string };
+      const [from, to] = m.lines.split("-").map(Number);
+      const got = await engine.get({ source: m.source, lines: { from: from!, to: to! }, maxBytes: 1 << 20 });
+      return got.ok ? got.text.replace(/\n$/, "") : "";
+    };
+    expect(await back(a!)).toBe(output(1000, 400));
+    expect(await back(b!)).toBe(output(1100, 400));
+    await engine.close();
+  });
+
+  test("a secret in the session id or a call id is redacted before pointers and batches are kept", async () => {
+    const path = join(tempDir(), "secret.db");
+    const engine = engineAt(path);
+    const token = `ghp_${"a1B2c3D4e5".repeat(3)}abcdef`;
+    const messages = session(
+      Array.from({ length: 6 }, (_, i) => ({ tool: "bash", args: { command: `c${i}` }, text: output(1200 + i, 400) })),
+    );
+    (messages[2] as unknown as { toolCallId: string }).toolCallId = `call_${token}`;
+    (messages[1]!.content as { id: string }[])[0]!.id = `call_${token}`;
+    const out = await engine.prune({ messages, session: `session-${token}`, settings: { clearAtLeast: 1000 } });
+    expect(out.batch.length).toBeGreaterThan(0);
+    const again = await engine.prune({ messages, session: `session-${token}`, settings: { clearAtLeast: 1000 } });
+    expect(again.batch).toEqual([]); // found again under the redacted id
+    expect(JSON.stringify(again.messages)).toBe(JSON.stringify(out.messages));
+    await engine.close();
+    for (const f of [path, `${path}-wal`]) {
+      try {
+        expect(readFileSync(f).includes(token)).toBe(false);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
+    }
   });
 });

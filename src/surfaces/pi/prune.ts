@@ -7,8 +7,9 @@
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Config } from "../../config.ts";
 import { errorMessage } from "../../errors.ts";
-import { type Message, resultsOf, textOf } from "../../prune/messages.ts";
+import { isToolResult, type Message, resultsOf, textOf } from "../../prune/messages.ts";
 import type { PruneOutput } from "../../prune/prune.ts";
+import { isMarker } from "../../readcache/claims.ts";
 import { formatCount } from "../../units.ts";
 import { say } from "./commands.ts";
 import type { EngineHandle } from "./engine-handle.ts";
@@ -41,6 +42,10 @@ export function lastMeaningful(branch: readonly unknown[], tools?: (name: string
   return null;
 }
 
+function hasMarkers(messages: Message[]): boolean {
+  return messages.some((m) => isToolResult(m) && m.toolName === "read" && isMarker(m.details));
+}
+
 /** Bytes of old results that could go: tokens never exceed bytes, so below the batch size nothing can. */
 function candidateBytes(messages: Message[], keep: number): number {
   let bytes = 0;
@@ -63,10 +68,13 @@ export function registerPruning(
   let problem: string | null = null;
 
   pi.on("context", async (event, ctx) => {
-    if (!settings.enabled) return;
     const messages = event.messages as unknown as Message[];
+    // Read-cache markers must never outlive their text (pruned or summarised away), pruning on or off.
+    const markers = readcache !== null && hasMarkers(messages);
+    if (!settings.enabled && !markers) return;
     // Nothing was pruned yet and too little is old to make a batch: the engine is not even asked.
-    if ((last === null || last.pruned.length === 0) && candidateBytes(messages, settings.keepRecentTurns) < settings.clearAtLeast) return;
+    const idle = (last === null || last.pruned.length === 0) && candidateBytes(messages, settings.keepRecentTurns) < settings.clearAtLeast;
+    if (settings.enabled && idle && !markers) return;
     try {
       const e = await engine.get();
       if (!e) return;
@@ -77,6 +85,7 @@ export function registerPruning(
         project: ctx.cwd,
         pinned: pinsOf(branch),
         usagePercent: ctx.getContextUsage()?.percent ?? null,
+        pruneResults: settings.enabled,
       });
       last = { ...out, messages: [], at: Date.now() };
       problem = out.problems[0] ?? null;

@@ -12,6 +12,20 @@ const SHAPE =
   'stdin must be JSON: an array of messages, or {"messages": [...], "pinned": [call ids], "usagePercent": N}; each message has a "role" ' +
   '(user, assistant, toolResult); a toolResult has "toolCallId", "toolName" and "content" parts ({"type": "text", "text": ...}).';
 
+/** What is wrong with one message's shape, or null. */
+function messageProblem(m: Message): string | null {
+  const content = m.content;
+  if (m.role === "toolResult") {
+    if (typeof m.toolCallId !== "string" || typeof m.toolName !== "string") return 'a toolResult needs string "toolCallId" and "toolName"';
+    if (!Array.isArray(content)) return 'a toolResult\'s "content" must be an array of parts';
+  }
+  if (!Array.isArray(content)) return null;
+  const part = content.findIndex((c) => typeof c !== "object" || c === null || typeof (c as { type?: unknown }).type !== "string");
+  if (part >= 0) return `content part ${part} is ${JSON.stringify(content[part])}, not an object with a "type"`;
+  const text = content.findIndex((c: { type: string; text?: unknown }) => c.type === "text" && typeof c.text !== "string");
+  return text >= 0 ? `content part ${text} is a text part without a string "text"` : null;
+}
+
 function parseInput(raw: string): { messages: Message[]; pinned?: string[]; usagePercent?: number | null } {
   let value: unknown;
   try {
@@ -24,6 +38,10 @@ function parseInput(raw: string): { messages: Message[]; pinned?: string[]; usag
   if (!Array.isArray(messages)) throw new UsageError(`no "messages" array. ${SHAPE}`);
   const bad = messages.findIndex((m) => typeof m !== "object" || m === null || typeof (m as { role?: unknown }).role !== "string");
   if (bad >= 0) throw new UsageError(`message ${bad} has no "role". ${SHAPE}`);
+  for (const [i, m] of (messages as Message[]).entries()) {
+    const problem = messageProblem(m);
+    if (problem) throw new UsageError(`message ${i} (${m.role}): ${problem}. ${SHAPE}`);
+  }
   const pinned = body?.pinned;
   if (pinned !== undefined && !(Array.isArray(pinned) && pinned.every((p) => typeof p === "string")))
     throw new UsageError('"pinned" must be an array of tool call ids.');
