@@ -47,7 +47,7 @@ describe("kota tools", () => {
       "kota_task_context",
     ]);
     const impact = jsonSchema(KOTA_TOOLS.find((t) => t.name === "kota_impact")!);
-    expect(impact.properties.files_to_modify).toEqual({ type: "array", items: { type: "string" }, description: "paths" });
+    expect(impact.properties.files_to_modify).toEqual({ type: "array", items: { type: "string" } });
     const deps = jsonSchema(KOTA_TOOLS.find((t) => t.name === "kota_deps")!);
     expect(deps.required).toEqual(["file_path"]);
     const tokens = countTokens(

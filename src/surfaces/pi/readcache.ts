@@ -2,11 +2,12 @@
  * The read cache in pi: overrides `read` by wrapping pi's built-in read (same name, parameters,
  * truncation; images, non-UTF-8 and sensitive files pass straight through), keeps trust from
  * the active branch (rebuilt on start, tree navigation and compaction; updated by each read),
- * and adds `readcache_refresh`, `/readcache-refresh` and `/readcache-status`.
+ * and adds read's `fresh` (the text even if unchanged), `/readcache-refresh` and `/readcache-status`.
  */
 import { readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { TSchema } from "typebox";
 import type { Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
@@ -16,7 +17,7 @@ import { REFRESH_ENTRY, readRecordOf, replay } from "../../readcache/replay.ts";
 import { isSensitiveFile } from "../../readcache/sensitive.ts";
 import { createTrust, type ReadRecord } from "../../readcache/trust.ts";
 import { countLines } from "../../text.ts";
-import { formatCount, parseLineRange } from "../../units.ts";
+import { formatCount } from "../../units.ts";
 import type { PiHost } from "./host.ts";
 
 const IMAGE = new Set([".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".ico", ".svgz"]);
@@ -73,10 +74,17 @@ export function registerReadCache(
   pi.on("session_tree", (_e, ctx) => rebuild(ctx));
   pi.on("session_compact", (_e, ctx) => rebuild(ctx));
 
-  // The built-in's name, description and parameters; execution wraps a built-in made for the call's cwd.
+  // The built-in's name, description and parameters (plus `fresh`); execution wraps a built-in made for the call's cwd.
+  const definition = createReadToolDefinition(process.cwd());
+  const parameters = Type.Object({
+    ...(definition.parameters as unknown as { properties: Record<string, TSchema> }).properties,
+    fresh: Type.Optional(Type.Boolean({ description: "the text even if unchanged since shown" })),
+  }) as unknown as typeof definition.parameters;
   pi.registerTool({
-    ...createReadToolDefinition(process.cwd()),
-    async execute(id, params, signal, onUpdate, ctx) {
+    ...definition,
+    parameters,
+    async execute(id, input, signal, onUpdate, ctx) {
+      const { fresh, ...params } = input as typeof input & { fresh?: boolean };
       const builtIn = createReadToolDefinition(ctx.cwd);
       const path = absolute(ctx.cwd, params.path);
       if (isSensitiveFile(path, config.readcache.sensitive) || IMAGE.has(extname(path).toLowerCase()) || !cacheable(path)) {
@@ -117,7 +125,9 @@ export function registerReadCache(
       const wholeFile = shown !== null && shown[0] === 1 && shown[1] === lines;
       const builtInText = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
       try {
-        const d = await e.readcache({ path, text, shown, wholeFile, builtIn: builtInText, versions: trust.versions(path) });
+        // `fresh`: answered as if never shown, so the text comes back (and is trusted again).
+        const versions = fresh === true ? [] : trust.versions(path);
+        const d = await e.readcache({ path, text, shown, wholeFile, builtIn: builtInText, versions });
         const details = { ...(typeof result.details === "object" && result.details ? result.details : {}), readcache: d.record };
         if (d.mode === "full") return { ...result, details };
         return { content: [{ type: "text", text: d.text }], details };
@@ -132,26 +142,6 @@ export function registerReadCache(
     pi.appendEntry(REFRESH_ENTRY, { path, ...(range ? { range } : {}) });
     trust.invalidate(path, range);
   };
-
-  pi.registerTool({
-    name: "readcache_refresh",
-    label: "Read cache refresh",
-    description: "Forget what read showed of a file (or a line range), so the next read returns the text again.",
-    parameters: Type.Object({
-      path: Type.String({ description: "file path" }),
-      lines: Type.Optional(Type.String({ description: "e.g. 10-40" })),
-    }),
-    async execute(_id, params, _signal, _onUpdate, ctx) {
-      const range = params.lines ? parseLineRange(params.lines) : undefined;
-      if (range === null) throw new Error(`lines must look like "10-40", got ${JSON.stringify(params.lines)}.`);
-      const path = absolute(ctx.cwd, params.path);
-      refresh(path, range ? [range.from, range.to] : undefined);
-      return {
-        content: [{ type: "text", text: `The next read of ${path}${range ? ` lines ${range.from}-${range.to}` : ""} returns the text.` }],
-        details: undefined,
-      };
-    },
-  });
 
   return {
     /** Trust follows the final result (after the context store may have replaced it). */

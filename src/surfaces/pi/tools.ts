@@ -17,7 +17,6 @@ export function registerContextTools(
       name: spec.name,
       label: spec.label,
       description: spec.description,
-      promptSnippet: spec.name === "context_search" ? "Search stored tool output named by a pi-sidecar receipt" : undefined,
       parameters: typeboxParams(host, spec),
       async execute(_id, params, _signal, _onUpdate, ctx) {
         const e = await engine.get();

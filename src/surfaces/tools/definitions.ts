@@ -4,7 +4,7 @@
  * server into JSON Schema.
  */
 
-import type { ToolSpec } from "../../tool-spec.ts";
+import type { ParamSpec, ToolSpec } from "../../tool-spec.ts";
 
 export type { ParamSpec, ToolSpec } from "../../tool-spec.ts";
 
@@ -13,23 +13,23 @@ export const CONTEXT_SEARCH: ToolSpec = {
   name: "context_search",
   label: "Context search",
   description:
-    "Search output that pi-sidecar stored (a receipt names its source id). Query distinctive words or an exact " +
-    "identifier/error text; hits show the matching lines with line numbers. Then context_get exact lines if needed.",
+    "Search stored output (a receipt or pointer names its source id) for distinctive words, an identifier or error text; " +
+    "hits show matching lines with numbers.",
   params: {
-    query: { type: "string", description: "distinctive words, identifier or error text", required: true },
-    source: { type: "string", description: "source id from the receipt" },
-    limit: { type: "integer", description: "max hits (default 5)", minimum: 1, maximum: 20 },
+    query: { type: "string", description: "words, identifier or error text", required: true },
+    source: { type: "string", description: "source id" },
+    limit: { type: "integer", description: "default 5", minimum: 1, maximum: 20 },
   },
 };
 
 export const CONTEXT_GET: ToolSpec = {
   name: "context_get",
   label: "Context get",
-  description: 'Fetch exact stored text: source id plus lines "A-B" (from a hit or receipt) or a chunk number.',
+  description: 'Exact stored text by source id and lines "A-B" (from a receipt, pointer or hit) or chunk.',
   params: {
     source: { type: "string", description: "source id", required: true },
     lines: { type: "string", description: "e.g. 120-180" },
-    chunk: { type: "integer", description: "chunk number", minimum: 1 },
+    chunk: { type: "integer", description: "", minimum: 1 },
     around: { type: "integer", description: "extra lines (or chunks) each side", minimum: 0, maximum: 200 },
   },
 };
@@ -70,6 +70,9 @@ export const PI_TOOLS: readonly ToolSpec[] = [CONTEXT_SEARCH, CONTEXT_GET];
 /** Other agents have no slash commands: the MCP server offers everything as tools. */
 export const MCP_TOOLS: readonly ToolSpec[] = [CONTEXT_SEARCH, CONTEXT_GET, CONTEXT_STATS, CONTEXT_PURGE, CONTEXT_INDEX];
 
+/** A parameter's description, left out when it has none (an enum or a name says it all). */
+export const described = (p: ParamSpec): { description?: string } => (p.description ? { description: p.description } : {});
+
 export function jsonSchema(spec: ToolSpec): {
   type: "object";
   properties: Record<string, object>;
@@ -81,10 +84,10 @@ export function jsonSchema(spec: ToolSpec): {
   for (const [name, p] of Object.entries(spec.params)) {
     properties[name] =
       p.type === "string[]"
-        ? { type: "array", items: { type: "string" }, description: p.description }
+        ? { type: "array", items: { type: "string" }, ...described(p) }
         : {
             type: p.type,
-            description: p.description,
+            ...described(p),
             ...(p.values ? { enum: [...p.values] } : {}),
             ...(p.minimum !== undefined ? { minimum: p.minimum } : {}),
             ...(p.maximum !== undefined ? { maximum: p.maximum } : {}),

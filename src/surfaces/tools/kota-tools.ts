@@ -43,8 +43,8 @@ export type KotaToolHandler = (kota: KotaLike, args: Args, scope: KotaToolScope)
 export const KOTA_INDEX: KotaToolSpec = {
   name: "kota_index",
   label: "Kota index",
-  description: "Index this repository's TS/JS for the kota_* tools (the first time asks the user; later runs are incremental).",
-  params: { path: { type: "string", description: "repository root or a path in it (default: project)" } },
+  description: "Index the repository's TS/JS for kota_* tools (first run asks the user; later runs are incremental).",
+  params: { path: { type: "string", description: "default: the project" } },
 };
 
 export const KOTA_SEARCH: KotaToolSpec = {
@@ -53,8 +53,8 @@ export const KOTA_SEARCH: KotaToolSpec = {
   description: "Find code text and symbol definitions. output: paths, compact (matching lines; default) or snippet (with context).",
   params: {
     query: { type: "string", description: "text or symbol name", required: true },
-    output: { type: "string", description: "paths | compact | snippet", values: ["paths", "compact", "snippet"] },
-    limit: { type: "integer", description: "max files/lines (default 20)", minimum: 1, maximum: 100 },
+    output: { type: "string", description: "", values: ["paths", "compact", "snippet"] },
+    limit: { type: "integer", description: "default 20", minimum: 1, maximum: 100 },
   },
 };
 
@@ -66,10 +66,10 @@ export const KOTA_DEPS: KotaToolSpec = {
     file_path: { type: "string", description: "file, relative to the repository", required: true },
     direction: {
       type: "string",
-      description: "dependents | dependencies | both (default)",
+      description: "default both",
       values: ["dependents", "dependencies", "both"],
     },
-    depth: { type: "integer", description: "1-3 (default 1)", minimum: 1, maximum: 3 },
+    depth: { type: "integer", description: "default 1", minimum: 1, maximum: 3 },
     include_tests: { type: "boolean", description: "default true" },
   },
 };
@@ -77,9 +77,9 @@ export const KOTA_DEPS: KotaToolSpec = {
 export const KOTA_USAGES: KotaToolSpec = {
   name: "kota_usages",
   label: "Kota usages",
-  description: "Where a symbol is used, followed through imports and re-exports (not by name). Class.member for members.",
+  description: "Where a symbol is used, followed through imports and re-exports (not by name).",
   params: {
-    symbol: { type: "string", description: "name, or Class.member", required: true },
+    symbol: { type: "string", description: "name or Class.member", required: true },
     file: { type: "string", description: "defining file, when several define it" },
     include_tests: { type: "boolean", description: "default true" },
   },
@@ -90,9 +90,9 @@ export const KOTA_IMPACT: KotaToolSpec = {
   label: "Kota impact",
   description: "Before a change: risk, affected files and why, and the existing tests to run.",
   params: {
-    files_to_modify: { type: "string[]", description: "paths" },
-    files_to_create: { type: "string[]", description: "paths" },
-    files_to_delete: { type: "string[]", description: "paths" },
+    files_to_modify: { type: "string[]", description: "" },
+    files_to_create: { type: "string[]", description: "" },
+    files_to_delete: { type: "string[]", description: "" },
     description: { type: "string", description: "the change, briefly" },
   },
 };

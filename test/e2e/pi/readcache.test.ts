@@ -85,16 +85,18 @@ describe("read cache in pi (node)", () => {
     expect(r[4]).toStartWith("line 300: some code here();"); // limit 0 showed nothing, so nothing was trusted
   });
 
-  test("readcache_refresh makes the next read return the text", () => {
+  test("read with fresh: true returns the text even when unchanged; the next plain read is unchanged again", () => {
     const { dir, cwd } = setup();
     writeFileSync(join(cwd, "a.ts"), lines(30));
     const r = play("node", dir, cwd, [
       { name: "read", arguments: { path: "a.ts" } },
-      { name: "readcache_refresh", arguments: { path: "a.ts" } },
       { name: "read", arguments: { path: "a.ts" } },
+      { name: "read", arguments: { path: "a.ts", fresh: true } },
+      { name: "read", arguments: { path: "a.ts", offset: 5, limit: 3 } },
     ]);
-    expect(r[2]).toContain("line 30: some code here();");
-    expect(r[2]).not.toContain("[readcache");
+    expect(r[1]).toStartWith("[readcache: unchanged]");
+    expect(r[2]).toBe(lines(30));
+    expect(r[3]).toStartWith("[readcache: unchanged]");
   });
 
   test("after a restart on the saved session, trust is rebuilt from the session file", () => {
