@@ -74,6 +74,12 @@ export const CONFIG_KEYS = {
     globalOnly: true,
   }),
   "readcache.enabled": bool(true, "override pi's `read` with the read cache (`0` keeps pi's plain read)", { env: "PI_SIDECAR_READCACHE" }),
+  "readcache.afterPrune": choice(
+    ["text", "pin", "pointer"] as const,
+    "text",
+    "a re-read of lines whose earlier read pruning replaced: the text again (`text`), the text kept in view from then on (`pin`), or a pointer to the stored text (`pointer`)",
+    { env: "PI_SIDECAR_READCACHE_AFTER_PRUNE" },
+  ),
   "readcache.sensitive": list("extra globs (on the file name, or the path when they contain `/`) that are never cached or stored"),
   "pi.engine": choice(
     ["auto", "in-process", "stdio"] as const,

@@ -15,6 +15,8 @@ export type ReadRecord = {
   mode: string;
   trusted: Range[];
   saved?: { bytes: number; tokens: number };
+  /** The text came back because its earlier read was pruned, and stays in view from now on (readcache.afterPrune "pin"). */
+  pin?: true;
 };
 
 export type TrustState = {

@@ -10,6 +10,7 @@ import { errorMessage } from "../../errors.ts";
 import { isToolResult, type Message, resultsOf, textOf } from "../../prune/messages.ts";
 import type { PruneOutput } from "../../prune/prune.ts";
 import { isMarker } from "../../readcache/claims.ts";
+import { readRecordOf } from "../../readcache/replay.ts";
 import { formatCount } from "../../units.ts";
 import { say } from "./commands.ts";
 import type { EngineHandle } from "./engine-handle.ts";
@@ -40,6 +41,13 @@ export function lastMeaningful(branch: readonly unknown[], tools?: (name: string
     return { id: String(m.toolCallId), tool: String(m.toolName) };
   }
   return null;
+}
+
+/** Reads the read cache keeps in view (readcache.afterPrune "pin"). */
+function pinnedReads(messages: Message[]): string[] {
+  return messages
+    .filter((m) => isToolResult(m) && m.toolName === "read" && readRecordOf(m.details)?.pin === true)
+    .map((m) => String(m.toolCallId));
 }
 
 function hasMarkers(messages: Message[]): boolean {
@@ -83,7 +91,7 @@ export function registerPruning(
         messages,
         session: ctx.sessionManager.getSessionId(),
         project: ctx.cwd,
-        pinned: pinsOf(branch),
+        pinned: [...pinsOf(branch), ...pinnedReads(messages)],
         usagePercent: ctx.getContextUsage()?.percent ?? null,
         pruneResults: settings.enabled,
       });
@@ -100,7 +108,7 @@ export function registerPruning(
       }
       for (const p of out.problems) log(`prune: kept a result: ${p}`);
       readcache?.pruned(
-        out.pruned.filter((p) => p.read !== null).map((p) => p.callId),
+        out.pruned.filter((p) => p.read !== null).map((p) => ({ callId: p.callId, source: p.source })),
         ctx,
       );
       return out.pruned.length > 0 ? { messages: out.messages as unknown as typeof event.messages } : undefined;

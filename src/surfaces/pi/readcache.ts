@@ -16,6 +16,7 @@ import type { Range } from "../../readcache/ranges.ts";
 import { REFRESH_ENTRY, readRecordOf, replay } from "../../readcache/replay.ts";
 import { isSensitiveFile } from "../../readcache/sensitive.ts";
 import { createTrust, type ReadRecord } from "../../readcache/trust.ts";
+import { TOOL_CALLS } from "../../store/next-calls.ts";
 import { countLines } from "../../text.ts";
 import { formatCount } from "../../units.ts";
 import type { PiHost } from "./host.ts";
@@ -48,6 +49,30 @@ function textOf(bytes: Buffer): string | null {
 
 export type ReadCacheHandle = ReturnType<typeof registerReadCache>;
 
+const span = ([a, b]: Range) => (a === b ? `line ${a}` : `lines ${a}-${b}`);
+
+type Gone = Map<string, { hash: string; from: number; to: number; source: string }[]>;
+
+/** The branch's read results that pruning replaced (call id -> stored source): what each showed, and where it is stored. */
+function goneReads(branch: readonly unknown[], pruned: ReadonlyMap<string, string>): Gone {
+  const gone: Gone = new Map();
+  if (pruned.size === 0) return gone;
+  for (const e of branch as { type?: string; message?: { role?: string; toolCallId?: string; details?: unknown } }[]) {
+    const source = e.type === "message" && e.message?.role === "toolResult" ? pruned.get(e.message.toolCallId ?? "") : undefined;
+    const r = source ? readRecordOf(e.message!.details) : null;
+    if (!source || !r || r.trusted.length === 0) continue;
+    const list = gone.get(r.path) ?? [];
+    list.push({ hash: r.hash, from: r.trusted[0]![0], to: r.trusted.at(-1)![1], source });
+    gone.set(r.path, list);
+  }
+  return gone;
+}
+
+/** An earlier read of the same version that showed these lines and is now a pointer. */
+function prunedRead(gone: Gone, path: string, hash: string, [a, b]: Range) {
+  return gone.get(path)?.find((g) => g.hash === hash && g.from <= a && b <= g.to) ?? null;
+}
+
 export function registerReadCache(
   pi: ExtensionAPI,
   { createReadToolDefinition, Type }: PiHost,
@@ -56,8 +81,10 @@ export function registerReadCache(
   log: (line: string) => void,
 ) {
   let trust = createTrust();
-  /** Reads that pruning shows as pointers: not in view. */
-  let pruned = new Set<string>();
+  /** Reads that pruning shows as pointers (not in view), and the stored source of each. */
+  let pruned = new Map<string, string>();
+  /** Per file: the lines of each version whose read is now a pointer, and where that text is stored. */
+  let gone = new Map<string, { hash: string; from: number; to: number; source: string }[]>();
   let tally: Tally = { modes: {}, savedBytes: 0, savedTokens: 0 };
   const count = (r: ReadRecord) => {
     tally.modes[r.mode] = (tally.modes[r.mode] ?? 0) + 1;
@@ -65,8 +92,10 @@ export function registerReadCache(
     tally.savedTokens += r.saved?.tokens ?? 0;
   };
   const rebuild = (ctx: ExtensionContext) => {
-    const r = replay(ctx.sessionManager.getBranch(), pruned);
+    const branch = ctx.sessionManager.getBranch();
+    const r = replay(branch, new Set(pruned.keys()));
     trust = r.trust;
+    gone = goneReads(branch, pruned);
     tally = { modes: {}, savedBytes: 0, savedTokens: 0 };
     for (const rec of r.records) count(rec);
   };
@@ -129,6 +158,13 @@ export function registerReadCache(
         const versions = fresh === true ? [] : trust.versions(path);
         const d = await e.readcache({ path, text, shown, wholeFile, builtIn: builtInText, versions });
         const details = { ...(typeof result.details === "object" && result.details ? result.details : {}), readcache: d.record };
+        const earlier = d.mode === "full" && shown && fresh !== true ? prunedRead(gone, path, d.record.hash, shown) : null;
+        if (earlier && config.readcache.afterPrune === "pin")
+          return { ...result, details: { ...details, readcache: { ...d.record, pin: true } } };
+        if (earlier && config.readcache.afterPrune === "pointer") {
+          const text = `[readcache: stored] ${path}: ${span(shown!)} have not changed since you read them; that read is no longer in view. The text: ${TOOL_CALLS.lines(earlier.source, shown![0] - earlier.from + 1, shown![1] - earlier.from + 1)}`;
+          return { content: [{ type: "text", text }], details: { ...details, readcache: { ...d.record, mode: "stored", trusted: [] } } };
+        }
         if (d.mode === "full") return { ...result, details };
         return { content: [{ type: "text", text: d.text }], details };
       } catch (error) {
@@ -152,10 +188,10 @@ export function registerReadCache(
       count(r);
     },
     refresh: (cwd: string, path: string, range?: Range) => refresh(absolute(cwd, path), range),
-    /** The reads now shown as pruning pointers: their lines are no longer trusted. */
-    pruned(callIds: string[], ctx: ExtensionContext) {
-      if (callIds.length === pruned.size && callIds.every((id) => pruned.has(id))) return;
-      pruned = new Set(callIds);
+    /** The reads now shown as pruning pointers (and their stored sources): their lines are no longer trusted. */
+    pruned(reads: { callId: string; source: string }[], ctx: ExtensionContext) {
+      if (reads.length === pruned.size && reads.every((r) => pruned.get(r.callId) === r.source)) return;
+      pruned = new Map(reads.map((r) => [r.callId, r.source]));
       rebuild(ctx);
     },
     status(): string {

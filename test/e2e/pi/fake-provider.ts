@@ -99,6 +99,13 @@ function toAssistantMessage(reply: Reply) {
 
 export default function (pi: ExtensionAPI) {
   let callIndex = 0;
+  // Tree navigation for tests that drive pi over RPC (which has no command for it): `/fake-nav <entry id>`.
+  pi.registerCommand("fake-nav", {
+    description: "test only: move the session's leaf to an entry",
+    handler: async (args, ctx) => {
+      await ctx.navigateTree(args.trim(), { summarize: false });
+    },
+  });
   const core = createFauxCore({ api: API, provider: PROVIDER, models: [MODEL], tokenSize: { min: 64, max: 64 } });
 
   pi.registerProvider(PROVIDER, {

@@ -14,15 +14,24 @@ export type RpcPi = {
   command(cmd: Json): Promise<Json>;
   /** Sends a prompt and resolves with the last assistant text once pi has settled. */
   prompt(message: string): Promise<string>;
+  /** Runs an extension's slash command (no model call, so pi never settles): resolves once it has run. */
+  slash(message: string): Promise<void>;
   close(): Promise<void>;
 };
 
-export function startRpcPi(runtime: Runtime, agentDir: string, cwd: string, script: string, env: Record<string, string> = {}): RpcPi {
+export function startRpcPi(
+  runtime: Runtime,
+  agentDir: string,
+  cwd: string,
+  script: string,
+  env: Record<string, string> = {},
+  cli: string = PI_CLI,
+): RpcPi {
   const tmp = tempDir("pi-rpc-tmp-");
   const proc = Bun.spawn(
     [
       RUNTIMES[runtime],
-      PI_CLI,
+      cli,
       "--mode",
       "rpc",
       "--session-dir",
@@ -97,6 +106,9 @@ export function startRpcPi(runtime: Runtime, agentDir: string, cwd: string, scri
       await command({ type: "prompt", message });
       await settled;
       return last;
+    },
+    async slash(message) {
+      await command({ type: "prompt", message });
     },
     async close() {
       proc.stdin.end();
