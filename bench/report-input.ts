@@ -8,7 +8,7 @@ import type { Machine } from "./machine.ts";
 import type { McpBenchResult } from "./mcp.ts";
 import type { MemoryBench } from "./memory/bench-memory.ts";
 import type { StartRow } from "./pi-start.ts";
-import type { PruneBenchResult } from "./prune/run.ts";
+import type { SessionBenchResult } from "./prune/run.ts";
 import type { BenchQuery } from "./queries.ts";
 import type { ReadcacheResult } from "./readcache.ts";
 import type { RedactionBench } from "./redaction.ts";
@@ -41,7 +41,7 @@ export type ReportInput = {
   piStart: StartRow[];
   retrieval: { tuning: RetrievalResult; holdout: RetrievalResult };
   redaction: RedactionBench;
-  prune: PruneBenchResult;
+  prune: SessionBenchResult;
   kota: KotaBenchResult;
   memory: MemoryBench;
   web: WebBenchResult;

@@ -1,10 +1,9 @@
 /**
  * BENCHMARKS.md sections for what a user feels beyond raw speed: pi's start and task overhead,
- * retrieval on real tool outputs (tuning and held-out sets, beside the peer), redaction, pruning.
+ * retrieval on real tool outputs (tuning and held-out sets, beside the peer), redaction.
  */
 import { table } from "./markdown.ts";
 import type { StartRow } from "./pi-start.ts";
-import type { PruneBenchResult } from "./prune/run.ts";
 import type { RedactionBench } from "./redaction.ts";
 import type { RetrievalResult, SideResult } from "./retrieval/run.ts";
 
@@ -141,61 +140,5 @@ export function redactionSection(r: RedactionBench): string {
       ["Pathological line", "Time (best of 5)"],
       r.worstCase.map((w) => [w.input, `${w.ms} ms`]),
     ),
-  ].join("\n");
-}
-
-export function pruneTargetRows(p: PruneBenchResult): string[][] {
-  const t = p.targets;
-  return [
-    ["Pruning: tokens sent at turn 40, on/off", `<= ${t.turn40Ratio.target}`, t.turn40Ratio.value.toFixed(3), pass(t.turn40Ratio.met)],
-    ["Pruning: growth turns 20-40, on/off", `<= ${t.growthRatio.target}`, t.growthRatio.value.toFixed(3), pass(t.growthRatio.met)],
-    [
-      "Pruning: prefix changes per 5 turns",
-      `<= ${t.prefixChangesPer5Turns.target}`,
-      t.prefixChangesPer5Turns.value.toFixed(2),
-      pass(t.prefixChangesPer5Turns.met),
-    ],
-    [
-      "Pruning: questions answered with the exact text",
-      `${t.rehydrationExact.target}`,
-      `${t.rehydrationExact.value}`,
-      pass(t.rehydrationExact.met),
-    ],
-  ];
-}
-
-export function pruneSection(p: PruneBenchResult): string {
-  const s = p.session;
-  return [
-    "## Context pruning (40 turns in real pi)",
-    "",
-    `bench/prune: a ${s.turns}-turn session in real pi (RPC mode, Node 22, scripted model) on hono's files with noisy commands, ` +
-      `run with pruning (default configuration) and without. ${s.questions} questions, asked after ${s.changesBeforeTurn > 0 ? "the files changed on disk" : "pruning"}, ` +
-      "are answered only from pruned results. Tokens are counted with o200k_base on what pi sent.",
-    "",
-    table(
-      ["", "With pruning", "Without", "Ratio"],
-      [
-        ["Tokens sent at turn 40", p.turn40.on.toLocaleString("en-US"), p.turn40.off.toLocaleString("en-US"), p.turn40.ratio.toFixed(3)],
-        [
-          "Growth turns 20-40",
-          p.growth20to40.on.toLocaleString("en-US"),
-          p.growth20to40.off.toLocaleString("en-US"),
-          p.growth20to40.ratio.toFixed(3),
-        ],
-        [
-          "Tokens sent, all calls",
-          p.on.tokensSentTotal.toLocaleString("en-US"),
-          p.off.tokensSentTotal.toLocaleString("en-US"),
-          (p.on.tokensSentTotal / p.off.tokensSentTotal).toFixed(3),
-        ],
-        ["Median turn", `${p.on.turnMsMedian} ms`, `${p.off.turnMsMedian} ms`, ""],
-        ["Prefix changes", String(p.on.prefixChanges.length), String(p.off.prefixChanges.length), ""],
-      ],
-    ),
-    "",
-    `The on/off ratio over turns 31-40 ranges ${p.ratioTurns31to40.min.toFixed(3)}-${p.ratioTurns31to40.max.toFixed(3)} ` +
-      `(highest at turn ${p.ratioTurns31to40.maxAtTurn}, just before a batch): pruning works in batches so the prompt cache survives. ` +
-      `Rehydration: ${p.rehydration.exact} of ${p.rehydration.asked} answers exact, ${p.rehydration.changedOnDisk} of them about files changed on disk since.`,
   ].join("\n");
 }

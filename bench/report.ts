@@ -5,6 +5,7 @@
 import { kotaSection } from "./kota/section.ts";
 import { table } from "./markdown.ts";
 import { memorySection, memoryTargetRows } from "./memory/bench-memory.ts";
+import { sessionSection, sessionTargetRows } from "./prune/report.ts";
 import { agentSection, agentTargetRows, rpcSection } from "./report-agent.ts";
 import { captureSection, captureTargetRows } from "./report-capture.ts";
 import { cliSection, cliTargetRows } from "./report-cli.ts";
@@ -13,8 +14,6 @@ import { mcpSection, mcpTargetRows } from "./report-mcp.ts";
 import {
   piStartSection,
   piStartTargetRows,
-  pruneSection,
-  pruneTargetRows,
   redactionSection,
   redactionTargetRows,
   retrievalSection,
@@ -65,7 +64,7 @@ function targets(input: ReportInput): string {
   rows.push(...agentTargetRows(input.agent, input.rpc));
   rows.push(...readcacheTargetRows(input.readcache));
   rows.push(...mcpTargetRows(input.mcp));
-  rows.push(...pruneTargetRows(input.prune));
+  rows.push(...sessionTargetRows(input.prune));
   rows.push(...input.kota.targets.map((t) => [`Code index: ${t.what}`, t.target, t.measured, t.pass ? "PASS" : "MISS"]));
   rows.push(...memoryTargetRows(input.memory).map(([what, ...rest]) => [`Memory: ${what}`, ...rest] as string[]));
   const unit = (v: number, u: "ms" | "bytes") => (u === "ms" ? `${v.toFixed(1)} ms` : `${(v / 1000).toFixed(1)} KB`);
@@ -107,7 +106,7 @@ export function renderReport(input: ReportInput): string {
     rpcSection(input.rpc),
     readcacheSection(input.readcache),
     mcpSection(input.mcp),
-    pruneSection(input.prune),
+    sessionSection(input.prune),
     kotaSection(input.kota),
     memorySection(input.memory),
     webSection(input.web),

@@ -17,7 +17,7 @@ import { describeMachine, loadAverage } from "./machine.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchMemory } from "./memory/bench-memory.ts";
 import { benchPiStart } from "./pi-start.ts";
-import { benchPrune } from "./prune/run.ts";
+import { AFTER_PRUNE, benchSession } from "./prune/run.ts";
 import { queryMix, WARM_UP } from "./queries.ts";
 import { benchReadcache } from "./readcache.ts";
 import { benchRedaction } from "./redaction.ts";
@@ -76,7 +76,18 @@ async function main(): Promise<void> {
     };
     log(`retrieval: top 3 ${retrieval.tuning.ours.recallAt3.toFixed(3)} tuning, ${retrieval.holdout.ours.recallAt3.toFixed(3)} held out`);
     const redaction = await benchRedaction();
-    const prune = await benchPrune();
+    // Quick: pi 1.3.0 plain and default; full: both versions, each part off, and the read cache's other answers after pruning.
+    const prune = await benchSession(
+      options.quick
+        ? { versions: ["1.3.0"], variants: ["plain", "default"] }
+        : {
+            extra: AFTER_PRUNE.map((a) => ({
+              pi: "1.3.0" as const,
+              variant: "default" as const,
+              config: { readcache: { afterPrune: a } },
+            })),
+          },
+    );
     const kota = await benchKota({ quick: options.quick });
     const memory = await benchMemory({ quick: options.quick });
 

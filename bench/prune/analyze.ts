@@ -1,13 +1,15 @@
 /**
  * What a session run sent, from the fake provider's log: tokens of every model call (the real
- * tokenizer over system prompt, tools and messages, as test/e2e/pi/harness.ts counts them), the
- * tokens of each user turn's first call, and the calls whose messages are not a byte-identical
- * extension of the previous call's (each one invalidates a provider's prompt cache).
+ * tokenizer, o200k, over the system prompt, the tool definitions and each message as JSON), the
+ * tokens of each user turn's first call, an ideal prompt cache's view (each call's leading part
+ * that is byte-identical to the previous call's is a cache hit; the rest is paid in full), and
+ * the calls whose messages are not a byte-identical extension of the previous call's (each one
+ * invalidates a provider's prompt cache).
  */
 import { countTokens } from "../../src/tokens/count.ts";
 import type { LoggedCall } from "./session.ts";
 
-export type CallView = { turn: number; tokens: number };
+export type CallView = { turn: number; tokens: number; cached: number; definitions: number };
 
 export type PrefixChange = {
   /** The call (0-based) whose prefix changed and its user turn (1-based). */
@@ -28,11 +30,32 @@ export function turnOf(call: LoggedCall): number {
   return call.messages.filter((m) => m.role === "user").length;
 }
 
+/** Tokens of each call, and how many of them an ideal prompt cache would have held from the previous call. */
 export function tokensOf(calls: readonly LoggedCall[]): CallView[] {
-  return calls.map((c) => ({
-    turn: turnOf(c),
-    tokens: countTokens(JSON.stringify({ systemPrompt: c.systemPrompt, tools: c.tools, messages: c.messages })),
-  }));
+  const memo = new Map<string, number>();
+  const count = (json: string) => {
+    let n = memo.get(json);
+    if (n === undefined) {
+      n = countTokens(json);
+      memo.set(json, n);
+    }
+    return n;
+  };
+  let previous: { head: string; messages: string[] } | null = null;
+  return calls.map((c) => {
+    const head = JSON.stringify({ systemPrompt: c.systemPrompt, tools: c.tools });
+    const messages = c.messages.map((m) => JSON.stringify(m));
+    const parts = messages.map(count);
+    const definitions = count(head);
+    const tokens = definitions + parts.reduce((a, b) => a + b, 0);
+    let cached = 0;
+    if (previous && previous.head === head) {
+      cached = definitions;
+      for (let i = 0; i < messages.length && i < previous.messages.length && messages[i] === previous.messages[i]; i++) cached += parts[i]!;
+    }
+    previous = { head, messages };
+    return { turn: turnOf(c), tokens, cached, definitions };
+  });
 }
 
 /** Tokens of each user turn's first model call (index 0 is turn 1). */

@@ -1,59 +1,60 @@
 /**
  * The scripted model of the benchmark session (a FAKE_SCRIPT module for test/e2e/pi/fake-provider.ts).
  * It knows the plan by each turn's prompt. A work turn makes its tool calls, then answers. A
- * question finds the earlier call's result by the call in the messages: a result still in view
- * gives the answer directly; a pruned one is a pointer, which it follows with the context_get
- * call the pointer names (and the continuation context_get names when its answer was cut);
- * a receipt's source is searched. The answer quotes the line exactly: `ANSWER: "<line as JSON>"`.
- * Tool call ids are made from the turn and step, so both runs of the session use the same ones.
+ * question finds the earlier call's result in the messages (by its call id) and answers from
+ * what it sees: a result in view that holds the line gives it directly; a pruning pointer is
+ * followed with the context_get call it names (and the continuation a cut answer names); a
+ * receipt's source is searched; a result pi cut, whose line is not in view, is grepped in the
+ * full-output file pi names. The answer quotes the line exactly: `ANSWER: "<line as JSON>"`.
+ * Tool call ids are made from the turn and step, so every run of the session uses the same ones.
  */
-import type { Turn } from "./plan.ts";
+import { type Turn, targetCallId } from "./plan.ts";
 
 const SOURCE = `
 const text = (m) => (Array.isArray(m.content) ? m.content.map((c) => (c.type === "text" ? c.text : "")).join("") : String(m.content ?? ""));
-const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 const GET = /context_get (\\{[^}]*\\})/;
 const CONTINUE = /\\n\\[cut at the size cap; continue with context_get (\\{[^}]*\\})\\]$/;
 const HEADER = /^\\[ctx_[0-9a-z]+ lines \\d+-\\d+ of \\d+\\]\\n/;
 const SOURCE_ID = /ctx_[2-9a-hjkmnp-z]{8}/;
+const FULL_OUTPUT = /Full output: ([^\\]\\n]+)\\]/;
+const STORED_AS = /is stored as (ctx_[0-9a-z]+). Search it/;
+const quote = (s) => "'" + s.replaceAll("'", "'\\\\''") + "'";
 
 const answer = (line, how) => line === undefined ? "I could not find that line (" + how + ")." : "Here it is, " + how + ".\\nANSWER: " + JSON.stringify(line);
-
-function findResult(before, target) {
-  for (const m of before) {
-    if (m.role !== "assistant" || !Array.isArray(m.content)) continue;
-    for (const c of m.content) {
-      if (c.type === "toolCall" && c.name === target.name && same(c.arguments, target.arguments)) {
-        return before.find((x) => x.role === "toolResult" && x.toolCallId === c.id) ?? null;
-      }
-    }
-  }
-  return null;
-}
 
 function question(q, before, mine, id) {
   const re = new RegExp(q.pattern);
   const results = mine.filter((m) => m.role === "toolResult");
   if (results.length === 0) {
-    const r = findResult(before, q.target);
+    const r = before.find((m) => m.role === "toolResult" && m.toolCallId === q.targetId);
     if (!r) return "I cannot find that call in our conversation.";
     const t = text(r);
-    if (q.via === "search") {
+    if (t.startsWith("[pruned]")) {
+      // A pruned receipt: its output is searched, like the receipt's.
+      const stored = STORED_AS.exec(t);
+      if (stored) return { toolCalls: [{ id: id(0), name: "context_search", arguments: { query: q.query, source: stored[1] } }] };
+      const p = GET.exec(t);
+      if (!p) return "The pointer names no context_get call: " + t.slice(0, 160);
+      return { toolCalls: [{ id: id(0), name: "context_get", arguments: JSON.parse(p[1]) }] };
+    }
+    if (t.startsWith("[pi-sidecar]")) {
       const source = SOURCE_ID.exec(t);
-      if (!source) return "The result names no stored source: " + t.slice(0, 120);
+      if (!source) return "The receipt names no stored source: " + t.slice(0, 120);
       return { toolCalls: [{ id: id(0), name: "context_search", arguments: { query: q.query, source: source[0] } }] };
     }
-    if (!t.startsWith("[pruned]")) return answer(t.split("\\n").find((l) => re.test(l)), "from the result still in view");
-    const p = GET.exec(t);
-    if (!p) return "The pointer names no context_get call: " + t.slice(0, 160);
-    return { toolCalls: [{ id: id(0), name: "context_get", arguments: JSON.parse(p[1]) }] };
+    const line = t.split("\\n").find((l) => re.test(l));
+    if (line !== undefined) return answer(line, "from the result still in view");
+    const full = FULL_OUTPUT.exec(t);
+    if (full) return { toolCalls: [{ id: id(0), name: "bash", arguments: { command: "grep -m1 -P " + quote(q.pattern) + " " + quote(full[1]) } }] };
+    return answer(undefined, "not in the result I was shown");
   }
   const last = results.at(-1);
-  if (last.isError) return "Retrieval failed: " + text(last).slice(0, 200);
-  if (q.via === "search") {
+  if (last.isError && last.toolName !== "bash") return "Retrieval failed: " + text(last).slice(0, 200);
+  if (last.toolName === "context_search") {
     const hits = text(last).split("\\n").map((l) => /^\\s*\\d+: (.*)$/.exec(l)?.[1]).filter((l) => l !== undefined);
     return answer(hits.find((l) => re.test(l)), "from a search of the stored output");
   }
+  if (last.toolName === "bash") return answer(text(last).split("\\n").find((l) => re.test(l)), "from pi's full-output file");
   const more = CONTINUE.exec(text(last));
   if (more) return { toolCalls: [{ id: id(results.length), name: "context_get", arguments: JSON.parse(more[1]) }] };
   const whole = results.map((r) => text(r).replace(HEADER, "").replace(CONTINUE, "")).join("");
@@ -70,12 +71,27 @@ export default (ctx) => {
   const step = mine.filter((m) => m.role === "assistant").length;
   const id = (k) => "call_t" + (index + 1) + "_s" + step + "_" + k;
   if (turn.kind === "question") return question(turn, msgs.slice(0, u), mine, id);
-  if (step < turn.steps.length) return { toolCalls: turn.steps[step].map((s, k) => ({ id: id(k), ...s })) };
-  return turn.answer;
+  return work(turn, index, mine);
 };
+
+/** A work turn: its planned calls in order; a read answered with a pointer to stored text is followed first (the agent wants the text). */
+function work(turn, index, mine) {
+  const planned = mine.filter((m) => m.role === "assistant" && Array.isArray(m.content) && m.content.some((c) => c.type === "toolCall" && /_s\\d+_/.test(c.id))).length;
+  const lastAssistant = mine.map((m) => m.role).lastIndexOf("assistant");
+  const fresh = mine.slice(lastAssistant + 1).filter((m) => m.role === "toolResult");
+  const follow = fresh.flatMap((r) => {
+    const t = text(r);
+    const p = r.toolName === "read" && t.startsWith("[readcache: stored]") ? GET.exec(t) : r.toolName === "context_get" ? CONTINUE.exec(t) : null;
+    return p ? [JSON.parse(p[1])] : [];
+  });
+  if (follow.length > 0) return { toolCalls: follow.map((a, k) => ({ id: "call_t" + (index + 1) + "_f" + lastAssistant + "_" + k, name: "context_get", arguments: a })) };
+  if (planned < turn.steps.length) return { toolCalls: turn.steps[planned].map((s, k) => ({ id: "call_t" + (index + 1) + "_s" + planned + "_" + k, ...s })) };
+  return turn.answer;
+}
 `;
 
-/** The module's source with the plan inlined. */
+/** The module's source with the plan inlined (each question with its target's call id). */
 export function modelScript(plan: readonly Turn[]): string {
-  return `const PLAN = ${JSON.stringify(plan)};\n${SOURCE}`;
+  const withIds = plan.map((t) => (t.kind === "question" ? { ...t, targetId: targetCallId(t.target, t.occurrence) } : t));
+  return `const PLAN = ${JSON.stringify(withIds)};\n${SOURCE}`;
 }

@@ -1,75 +1,64 @@
 /**
- * The context-pruning benchmark: the 40-turn session of plan.ts in real pi (RPC mode, Node 22,
- * scripted model), once with pruning (default configuration) and once without
- * (PI_SIDECAR_PRUNE=0), one after the other. Reports tokens sent per turn (real tokenizer),
- * prefix changes, batches, and whether the questions got the exact text back, against the
- * targets of the pruning issue.
+ * The session benchmark: the 24-turn session of plan.ts in real pi (RPC mode, Node 22, scripted
+ * model), on pi 0.87.1 and 1.3.0, plain and with the sidecar (default configuration, then each
+ * part off in turn), one run after the other. Reports per run: tokens sent over the session, the
+ * last request, an ideal prompt cache's view, prefix changes, the tool definitions the sidecar
+ * adds, read-cache answers, and answers right (of 10 questions asked after the project changed).
  *
- *   bun bench/prune/run.ts          prints the result as JSON (progress on stderr)
+ *   bun bench/prune/run.ts                         every pi version installed, every variant
+ *   bun bench/prune/run.ts --pi 1.3.0 --variants plain,default
+ *
+ * Prints the result as JSON (progress on stderr).
  */
+import { PI_VERSIONS, type PiVersion, piCli } from "../../test/e2e/pi/harness.ts";
 import { cleanupTempDirs } from "../../test/helpers.ts";
 import { log } from "../timing.ts";
-import { type PrefixChange, perTurn, prefixChanges, tokensOf } from "./analyze.ts";
-import { CHANGE_BEFORE_TURN, TURNS, WORK_TURNS } from "./plan.ts";
-import { judgeQuestions, type QuestionResult } from "./rehydration.ts";
-import { type Batches, runSession, type SessionRun } from "./session.ts";
+import { contentText, perTurn, prefixChanges, tokensOf } from "./analyze.ts";
+import { TURNS, WORK_TURNS } from "./plan.ts";
+import { judgeAnswers, type QuestionResult } from "./rehydration.ts";
+import { type Batches, groundTruth, runSession, type SessionOptions, type SessionRun, VARIANTS, type Variant } from "./session.ts";
 
 const SEED = 20260822;
-/** A 200k-token model (the fake provider's default); pi compacts near it, which the run without pruning must not reach. */
+/** A 200k-token model (the fake provider's default); pi compacts near it, which plain pi must not reach here. */
 const CONTEXT_WINDOW = 200_000;
+/** An ideal cache bills a cache hit at this share of an input token (Anthropic's and OpenAI's cached-input prices are 0.1x). */
+const CACHE_HIT_PRICE = 0.1;
 
 export type RunSummary = {
-  pruning: boolean;
+  pi: PiVersion;
+  variant: string;
   wallMs: number;
-  /** User turns, prompt to settled: the first (with pi's and the engine's start), then the median and slowest of the rest. */
-  firstTurnMs: number;
   turnMsMedian: number;
-  turnMsMax: number;
   modelCalls: number;
   /** Every model call's tokens, summed (what a provider bills as input without caching). */
-  tokensSentTotal: number;
-  /** Tokens of each user turn's first model call (index 0 is turn 1). */
+  tokensSent: number;
+  /** The last model call's tokens. */
+  lastRequest: number;
+  /** Ideal cache: tokens of each call that were not a byte-identical prefix of the previous call's, summed. */
+  uncached: number;
+  /** Ideal cache: uncached + CACHE_HIT_PRICE x cached, in input-token units. */
+  cacheCost: number;
+  /** Tool definitions and system prompt, per call (the first call). */
+  definitions: number;
   perTurn: number[];
-  prefixChanges: PrefixChange[];
-  /** Batches as the sidecar recorded them (pruning on). */
-  batches: Batches | null;
+  prefixChanges: number;
   /** Prefix changes that were not only results turning into pointers (pi compacting, the system prompt or tools changing). */
   otherPrefixChanges: number;
+  batches: Batches | null;
+  /** What re-reads were answered with: markers and the text. */
+  reads: { full: number; unchanged: number; unchangedRange: number; diff: number };
+  answersRight: number;
+  questions: QuestionResult[];
 };
 
 export type Target = { value: number; target: number; met: boolean; note?: string };
 
-export type PruneBenchResult = {
-  session: {
-    turns: number;
-    workTurns: number;
-    questions: number;
-    changesBeforeTurn: number;
-    runtime: "node";
-    /** The engine process pi used, as seen in /proc in each run. */
-    engine: { on: string; off: string };
-    contextWindow: number;
-    /** Without pruning: tokens the 30 work turns added, per turn, and all 40 turns. */
-    tokensAddedPerWorkTurn: number;
-    tokensAddedPerTurn: number;
-  };
-  on: RunSummary;
-  off: RunSummary;
-  turns: { turn: number; on: number; off: number; ratio: number }[];
-  turn40: { on: number; off: number; ratio: number };
-  /** The on/off ratio over the last ten turns: pruned tokens go up and down with the batches, so turn 40 is one point of a sawtooth. */
-  ratioTurns31to40: { min: number; max: number; maxAtTurn: number };
-  /** Turn 40 minus turn 20 (the target's measure), and the least-squares slope over turns 20-40 (tokens per turn), less sensitive to where the batches fall. */
-  growth20to40: { on: number; off: number; ratio: number; slopeOn: number; slopeOff: number; slopeRatio: number };
-  rehydration: {
-    asked: number;
-    exact: number;
-    fullTextExact: number;
-    prunedAtQuestion: number;
-    changedOnDisk: number;
-    questions: QuestionResult[];
-  };
-  targets: { turn40Ratio: Target; growthRatio: Target; prefixChangesPer5Turns: Target; rehydrationExact: Target };
+export type SessionBenchResult = {
+  session: { turns: number; workTurns: number; workToolCalls: number; questions: number; runtime: "node"; contextWindow: number };
+  runs: RunSummary[];
+  /** Per pi version: tool-definition tokens the sidecar adds per request, in each variant. */
+  addedDefinitions: { pi: PiVersion; variant: string; tokens: number }[];
+  targets: Record<string, Target>;
   missed: string[];
   totalWallMs: number;
 };
@@ -80,112 +69,146 @@ const median = (xs: number[]) => {
 };
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
-/** Least-squares slope of ys over consecutive turns. */
-function slope(ys: number[]): number {
-  const n = ys.length;
-  const mx = (n - 1) / 2;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let num = 0;
-  let den = 0;
-  ys.forEach((y, x) => {
-    num += (x - mx) * (y - my);
-    den += (x - mx) ** 2;
-  });
-  return num / den;
+function readModes(run: SessionRun): RunSummary["reads"] {
+  const seen = new Map<string, string>();
+  for (const c of run.calls)
+    for (const m of c.messages)
+      if (m.role === "toolResult" && m.toolName === "read" && !seen.has(m.toolCallId!)) seen.set(m.toolCallId!, contentText(m.content));
+  const reads = { full: 0, unchanged: 0, unchangedRange: 0, diff: 0 };
+  for (const t of seen.values()) {
+    if (t.startsWith("[readcache: unchanged]")) reads.unchanged++;
+    else if (t.startsWith("[readcache: unchanged_range]")) reads.unchangedRange++;
+    else if (t.startsWith("[readcache: diff]")) reads.diff++;
+    else reads.full++;
+  }
+  return reads;
 }
 
-function summarize(run: SessionRun): RunSummary {
+export function summarize(run: SessionRun, questions: QuestionResult[]): RunSummary {
   const views = tokensOf(run.calls);
   const changes = prefixChanges(run.calls);
+  const cached = views.reduce((s, v) => s + v.cached, 0);
+  const sent = views.reduce((s, v) => s + v.tokens, 0);
   return {
-    pruning: run.pruning,
+    pi: run.pi,
+    variant: run.variant,
     wallMs: Math.round(run.wallMs),
-    firstTurnMs: Math.round(run.turnMs[0] ?? 0),
     turnMsMedian: Math.round(median(run.turnMs.slice(1))),
-    turnMsMax: Math.round(Math.max(...run.turnMs.slice(1))),
     modelCalls: run.calls.length,
-    tokensSentTotal: views.reduce((s, v) => s + v.tokens, 0),
+    tokensSent: sent,
+    lastRequest: views.at(-1)?.tokens ?? 0,
+    uncached: sent - cached,
+    cacheCost: Math.round(sent - cached + CACHE_HIT_PRICE * cached),
+    definitions: views[0]?.definitions ?? 0,
     perTurn: perTurn(views, TURNS.length),
-    prefixChanges: changes,
-    batches: run.batches,
+    prefixChanges: changes.length,
     otherPrefixChanges: changes.filter((c) => c.other > 0 || c.systemOrTools).length,
+    batches: run.batches,
+    reads: readModes(run),
+    answersRight: questions.filter((q) => q.right).length,
+    questions,
   };
 }
 
-export async function benchPrune(): Promise<PruneBenchResult> {
+/** The read cache's other answers to a re-read whose earlier read was pruned (readcache.afterPrune), run on the sidecar's default. */
+export const AFTER_PRUNE = ["pin", "pointer"] as const;
+
+function parseArgs(argv: readonly string[]): {
+  versions: PiVersion[];
+  variants: Variant[];
+  extra: Omit<SessionOptions, "seed" | "contextWindow">[];
+} {
+  const value = (flag: string) => {
+    const i = argv.indexOf(flag);
+    return i === -1 ? undefined : argv[i + 1];
+  };
+  const versions = (value("--pi")?.split(",") ?? PI_VERSIONS) as PiVersion[];
+  const variants = (value("--variants")?.split(",") ?? Object.keys(VARIANTS)) as Variant[];
+  for (const v of versions) if (!PI_VERSIONS.includes(v)) throw new Error(`--pi takes ${PI_VERSIONS.join(", ")}, got ${v}`);
+  for (const v of variants) if (!(v in VARIANTS)) throw new Error(`--variants takes ${Object.keys(VARIANTS).join(", ")}, got ${v}`);
+  const after = (value("--after-prune")?.split(",") ?? []) as (typeof AFTER_PRUNE)[number][];
+  for (const a of after) if (!AFTER_PRUNE.includes(a)) throw new Error(`--after-prune takes ${AFTER_PRUNE.join(", ")}, got ${a}`);
+  const extra = versions.flatMap((pi) => after.map((a) => ({ pi, variant: "default" as const, config: { readcache: { afterPrune: a } } })));
+  return { versions, variants, extra };
+}
+
+export async function benchSession(
+  options: { versions?: PiVersion[]; variants?: Variant[]; extra?: Omit<SessionOptions, "seed" | "contextWindow">[] } = {},
+): Promise<SessionBenchResult> {
   const started = performance.now();
   try {
-    log("prune bench: session with pruning");
-    const onRun = await runSession(TURNS, { pruning: true, seed: SEED, contextWindow: CONTEXT_WINDOW });
-    log("prune bench: session without pruning");
-    const offRun = await runSession(TURNS, { pruning: false, seed: SEED, contextWindow: CONTEXT_WINDOW });
-    log("prune bench: counting tokens");
-    const on = summarize(onRun);
-    const off = summarize(offRun);
-    const questions = judgeQuestions(TURNS, onRun, offRun);
-    const n = TURNS.length;
-    const at = (s: RunSummary, t: number) => s.perTurn[t - 1]!;
-    const turn40 = { on: at(on, n), off: at(off, n), ratio: round(at(on, n) / at(off, n)) };
-    const slopeOn = slope(on.perTurn.slice(19, n));
-    const slopeOff = slope(off.perTurn.slice(19, n));
-    const growthOn = at(on, n) - at(on, 20);
-    const growthOff = at(off, n) - at(off, 20);
-    const growth = {
-      on: growthOn,
-      off: growthOff,
-      ratio: round(growthOn / growthOff),
-      slopeOn: Math.round(slopeOn),
-      slopeOff: Math.round(slopeOff),
-      slopeRatio: round(slopeOn / slopeOff),
-    };
-    const turns = on.perTurn.map((t, i) => ({ turn: i + 1, on: t, off: off.perTurn[i]!, ratio: round(t / off.perTurn[i]!) }));
-    const last10 = turns.slice(n - 10);
-    const worst = last10.reduce((a, b) => (b.ratio > a.ratio ? b : a));
-    const ratioTurns31to40 = { min: Math.min(...last10.map((t) => t.ratio)), max: worst.ratio, maxAtTurn: worst.turn };
-    const exact = questions.filter((q) => q.exact).length;
-    const perFive = round((on.prefixChanges.length / n) * 5, 2);
-    const targets = {
-      turn40Ratio: { value: turn40.ratio, target: 0.35, met: turn40.ratio <= 0.35 },
-      growthRatio: { value: growth.ratio, target: 0.25, met: growth.ratio <= 0.25 },
-      prefixChangesPer5Turns: { value: perFive, target: 1, met: perFive <= 1 },
-      rehydrationExact: {
-        value: round(exact / questions.length),
-        target: 1,
-        met: exact === questions.length,
-        note: `${questions.filter((q) => q.prunedAtQuestion).length} of ${questions.length} targets were pointers when asked`,
-      },
-    };
+    const versions = (options.versions ?? [...PI_VERSIONS]).filter((v) => {
+      if (piCli(v) !== null) return true;
+      log(`session bench: pi ${v} is not installed, skipped`);
+      return false;
+    });
+    const variants = options.variants ?? (Object.keys(VARIANTS) as Variant[]);
+    log("session bench: ground truth (the plan's calls replayed without pi)");
+    const truth = groundTruth(TURNS, SEED);
+    const runs: RunSummary[] = [];
+    const plan = [
+      ...versions.flatMap((pi) => variants.map((variant) => ({ pi, variant }))),
+      ...(options.extra ?? []).filter((e) => versions.includes(e.pi)),
+    ];
+    for (const o of plan) {
+      log(`session bench: pi ${o.pi}, ${o.variant}${"config" in o && o.config ? ` ${JSON.stringify(o.config)}` : ""}`);
+      const run = await runSession(TURNS, { ...o, seed: SEED, contextWindow: CONTEXT_WINDOW });
+      runs.push(summarize(run, judgeAnswers(TURNS, run, truth)));
+    }
+    const find = (pi: PiVersion, variant: string) => runs.find((r) => r.pi === pi && r.variant === variant);
+    const addedDefinitions = runs.flatMap((r) => {
+      const plain = find(r.pi, "plain");
+      return plain && r.variant !== "plain" ? [{ pi: r.pi, variant: r.variant, tokens: r.definitions - plain.definitions }] : [];
+    });
+    const targets: Record<string, Target> = {};
+    const newest = [...versions].reverse().find((v) => find(v, "plain") && find(v, "default"));
+    if (newest) {
+      const plain = find(newest, "plain")!;
+      const on = find(newest, "default")!;
+      const ratio = round(on.tokensSent / plain.tokensSent);
+      targets.tokensVsPlain = { value: ratio, target: 0.5, met: ratio <= 0.5, note: `pi ${newest}, tokens sent over the session` };
+      targets.answersVsPlain = {
+        value: on.answersRight,
+        target: plain.answersRight,
+        met: on.answersRight >= plain.answersRight,
+        note: `pi ${newest}: answers right with the sidecar, at least plain pi's`,
+      };
+      const off = find(newest, "pruning off");
+      if (off) {
+        const n = TURNS.length;
+        const half = Math.floor(n / 2);
+        const last = round(on.perTurn[n - 1]! / off.perTurn[n - 1]!);
+        const growth = round((on.perTurn[n - 1]! - on.perTurn[half - 1]!) / (off.perTurn[n - 1]! - off.perTurn[half - 1]!));
+        const perFive = round((on.prefixChanges / n) * 5, 2);
+        targets.lastTurnVsPruningOff = { value: last, target: 0.35, met: last <= 0.35, note: `turn ${n}, pi ${newest}` };
+        targets.growthVsPruningOff = { value: growth, target: 0.25, met: growth <= 0.25, note: `turns ${half}-${n}` };
+        targets.prefixChangesPer5Turns = { value: perFive, target: 1, met: perFive <= 1 };
+        const pointed = on.questions.filter((q) => q.via === "pointer");
+        const exact = pointed.filter((q) => q.right).length;
+        targets.rehydrationExact = {
+          value: pointed.length === 0 ? 1 : round(exact / pointed.length),
+          target: 1,
+          met: exact === pointed.length,
+          note: `${pointed.length} of ${on.questions.length} answers came through a pruning pointer`,
+        };
+      }
+    }
     const missed = Object.entries(targets)
       .filter(([, t]) => !t.met)
-      .map(([k, t]) => `${k}: ${t.value} (target ${k === "rehydrationExact" ? "=" : "<="} ${t.target})`);
-    if (on.otherPrefixChanges + off.otherPrefixChanges > 0)
-      missed.push("a prefix changed for another reason than pruning (compaction?): the token comparison may not be like for like");
+      .map(([k, t]) => `${k}: ${t.value} (target ${t.target})`);
+    for (const r of runs)
+      if (r.otherPrefixChanges > 0) missed.push(`${r.pi} ${r.variant}: the prefix changed for another reason than pruning`);
     return {
       session: {
-        turns: n,
+        turns: TURNS.length,
         workTurns: WORK_TURNS.length,
-        questions: questions.length,
-        changesBeforeTurn: CHANGE_BEFORE_TURN,
+        workToolCalls: WORK_TURNS.reduce((s, t) => s + t.steps.flat().length, 0),
+        questions: TURNS.length - WORK_TURNS.length,
         runtime: "node",
-        engine: { on: onRun.engine, off: offRun.engine },
         contextWindow: CONTEXT_WINDOW,
-        tokensAddedPerWorkTurn: Math.round((at(off, WORK_TURNS.length + 1) - at(off, 1)) / WORK_TURNS.length),
-        tokensAddedPerTurn: Math.round((at(off, n) - at(off, 1)) / (n - 1)),
       },
-      on,
-      off,
-      turns,
-      turn40,
-      ratioTurns31to40,
-      growth20to40: growth,
-      rehydration: {
-        asked: questions.length,
-        exact,
-        fullTextExact: questions.filter((q) => q.fullTextExact === true).length,
-        prunedAtQuestion: questions.filter((q) => q.prunedAtQuestion).length,
-        changedOnDisk: questions.filter((q) => q.changedOnDisk === true).length,
-        questions,
-      },
+      runs,
+      addedDefinitions,
       targets,
       missed,
       totalWallMs: Math.round(performance.now() - started),
@@ -196,6 +219,6 @@ export async function benchPrune(): Promise<PruneBenchResult> {
 }
 
 if (import.meta.main) {
-  const result = await benchPrune();
+  const result = await benchSession(parseArgs(process.argv.slice(2)));
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 }
