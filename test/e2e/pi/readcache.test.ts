@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTempDirs, tempDir } from "../../helpers.ts";
-import { agentDir, type Runtime, runPi, stepsScript, writeScript as stepsScriptSource } from "./harness.ts";
+import { agentDir, BIN, type Runtime, runPi, stepsScript, writeScript as stepsScriptSource } from "./harness.ts";
 import { startRpcPi } from "./rpc-driver.ts";
 
 afterAll(cleanupTempDirs);
@@ -198,4 +198,69 @@ describe("read cache across compaction and forks (pi in RPC mode)", () => {
       await pi.close();
     }
   }, 120_000);
+});
+
+describe("a re-read whose earlier read was pruned (readcache.afterPrune, pi in RPC mode)", () => {
+  const SCRIPT = `export default (ctx) => {
+  const last = ctx.messages.at(-1);
+  if (last?.role === "toolResult") return "RESULT:" + last.content.map((c) => c.text ?? "").join("");
+  const m = /^#(\\w+) (read|bash) (.*)$/s.exec(ctx.lastUserText);
+  if (!m) return "ok";
+  return { toolCalls: [{ id: "c" + m[1], name: m[2], arguments: m[2] === "read" ? { path: m[3] } : { command: m[3] } }] };
+};`;
+
+  async function session(afterPrune: string): Promise<{ rereads: string[]; dir: string; file: string }> {
+    const { dir, cwd } = setup();
+    writeFileSync(
+      join(dir, "pi-sidecar.json"),
+      JSON.stringify({
+        capture: { tools: { read: { enabled: false } } },
+        prune: { clearAtLeast: 1000, keepRecentTurns: 1 },
+        readcache: { afterPrune },
+      }),
+    );
+    const file = lines(400, "big");
+    writeFileSync(join(cwd, "big.ts"), file);
+    const pi = startRpcPi("node", dir, cwd, stepsScriptSource(SCRIPT));
+    const rereads: string[] = [];
+    let n = 0;
+    const noise = async () => {
+      for (let i = 0; i < 3; i++) await pi.prompt(`#${++n} bash seq -f "noise line %g with some padding text" 1 200`);
+    };
+    try {
+      await pi.prompt(`#${++n} read big.ts`);
+      await noise();
+      rereads.push((await pi.prompt(`#${++n} read big.ts`)).replace(/^RESULT:/, ""));
+      await noise();
+      rereads.push((await pi.prompt(`#${++n} read big.ts`)).replace(/^RESULT:/, ""));
+    } finally {
+      await pi.close();
+    }
+    return { rereads, dir, file };
+  }
+
+  test("text: the text again each time", async () => {
+    const { rereads, file } = await session("text");
+    expect(rereads).toEqual([file, file]);
+  }, 180_000);
+
+  test("pin: the text once, kept in view, so the next re-read is unchanged", async () => {
+    const { rereads, file } = await session("pin");
+    expect(rereads[0]).toBe(file);
+    expect(rereads[1]).toStartWith("[readcache: unchanged]");
+  }, 180_000);
+
+  test("pointer: the exact stored text's context_get, each time", async () => {
+    const { rereads, dir, file } = await session("pointer");
+    for (const r of rereads) {
+      expect(r).toStartWith("[readcache: stored]");
+      const m = JSON.parse(/context_get (\{.*\})/.exec(r)![1]!) as { source: string; lines: string };
+      const got = Bun.spawnSync([BIN, "get", m.source, "--lines", m.lines], {
+        env: { PATH: process.env.PATH ?? "", HOME: dir, PI_CODING_AGENT_DIR: dir },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      expect(got.stdout.toString()).toContain(file.split("\n").slice(0, 400).join("\n"));
+    }
+  }, 180_000);
 });
