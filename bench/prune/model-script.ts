@@ -51,13 +51,18 @@ function question(q, before, mine, id) {
   const last = results.at(-1);
   if (last.isError && last.toolName !== "bash") return "Retrieval failed: " + text(last).slice(0, 200);
   if (last.toolName === "context_search") {
-    const hits = text(last).split("\\n").map((l) => /^\\s*\\d+: (.*)$/.exec(l)?.[1]).filter((l) => l !== undefined);
-    return answer(hits.find((l) => re.test(l)), "from a search of the stored output");
+    // The first matching line in the output (hits come by relevance); a line the hit list clipped is fetched whole.
+    const hits = text(last).split("\\n").map((l) => /^\\s*(\\d+): (.*)$/.exec(l)).filter((m) => m && re.test(m[2]));
+    const first = hits.sort((a, b) => Number(a[1]) - Number(b[1]))[0];
+    if (!first) return answer(undefined, "not in the search's hits");
+    const source = SOURCE_ID.exec(text(last));
+    if (first[2].endsWith("…") && source) return { toolCalls: [{ id: id(results.length), name: "context_get", arguments: { source: source[0], lines: first[1] + "-" + first[1] } }] };
+    return answer(first[2], "from a search of the stored output");
   }
   if (last.toolName === "bash") return answer(text(last).split("\\n").find((l) => re.test(l)), "from pi's full-output file");
   const more = CONTINUE.exec(text(last));
   if (more) return { toolCalls: [{ id: id(results.length), name: "context_get", arguments: JSON.parse(more[1]) }] };
-  const whole = results.map((r) => text(r).replace(HEADER, "").replace(CONTINUE, "")).join("");
+  const whole = results.filter((r) => r.toolName === "context_get").map((r) => text(r).replace(HEADER, "").replace(CONTINUE, "")).join("");
   return answer(whole.split("\\n").find((l) => re.test(l)), "from the stored text (" + results.length + " context_get call" + (results.length === 1 ? "" : "s") + ")");
 }
 

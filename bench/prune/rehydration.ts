@@ -56,7 +56,8 @@ function judge(q: QuestionTurn, turn: number, run: SessionRun, truth: GroundTrut
   const lastUser = last ? last.messages.map((m) => m.role).lastIndexOf("user") : -1;
   const retrieved = last ? last.messages.slice(lastUser + 1).filter((m) => m.role === "toolResult") : [];
   const answered = parseAnswer(run.answers[turn - 1] ?? "");
-  const gets = retrieved.filter((m) => m.toolName === "context_get");
+  // A pointer's context_get calls bring back the whole result; after a search, one is only a clipped hit's line.
+  const gets = retrieved[0]?.toolName === "context_get" ? retrieved.filter((m) => m.toolName === "context_get") : [];
   const original = firstText(run.calls, id);
   const fullTextExact =
     gets.length === 0 || original === null

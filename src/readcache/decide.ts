@@ -52,7 +52,8 @@ export function linesOf(text: string, [a, b]: Range): string {
   return text.slice(start, end);
 }
 
-const span = ([a, b]: Range) => (a === b ? `line ${a}` : `lines ${a}-${b}`);
+/** "line 7" or "lines 7-12", as markers name what they cover. */
+export const span = ([a, b]: Range) => (a === b ? `line ${a}` : `lines ${a}-${b}`);
 
 export function decide(input: DecideInput, objects: ObjectStore): Decision {
   const hash = contentHash(input.text);

@@ -111,6 +111,27 @@ describe("the session bench's scripted model", () => {
     }
   });
 
+  test("after a search: the matching hit with the lowest line number; a hit the list clipped is fetched whole", async () => {
+    const model = await loadModel();
+    const { q, id } = question(4); // the first type-check
+    const receipt = "[pi-sidecar] bash output (136.0 KiB, 951 lines) was stored instead of shown.\nSource ctx_k2m3n4p5: 34 chunks.";
+    const hits = [
+      '2 hits for "src/utils/cookie.test.ts".',
+      "[1] ctx_k2m3n4p5 (bash) lines 349-350",
+      "350: src/utils/cookie.test.ts(12,3): error TS2593: Cannot find name 'it'.",
+      "[2] ctx_k2m3n4p5 (bash) lines 345-346",
+      "345- src/utils/concurrent.test.ts(66,7): error TS2304: Cannot find name 'expect'.",
+      "346: src/utils/cookie.test.ts(4,1): error TS2593: Cannot find name 'describe'. Do you need to install type…",
+    ].join("\n");
+    const asked = [user(WORK_TURNS[6]!.prompt), call(id, "bash", q.target.arguments), result(id, "bash", receipt), ok, user(q.prompt)];
+    const searched = [...asked, call("s1", "context_search", {}), result("s1", "context_search", hits)];
+    const get = model({ messages: searched }) as Calls;
+    expect(get.toolCalls[0]).toMatchObject({ name: "context_get", arguments: { source: "ctx_k2m3n4p5", lines: "346-346" } });
+    const line = "src/utils/cookie.test.ts(4,1): error TS2593: Cannot find name 'describe'. Do you need to install type definitions?";
+    const got = result("g1", "context_get", `[ctx_k2m3n4p5 lines 346-346 of 951]\n${line}`);
+    expect(model({ messages: [...searched, call("g1", "context_get", {}), got] })).toEndWith(`ANSWER: ${JSON.stringify(line)}`);
+  });
+
   test("an output pi cut, whose line is not in view, is grepped in the full-output file pi names", async () => {
     const model = await loadModel();
     const { q, id } = question(4); // the first type-check

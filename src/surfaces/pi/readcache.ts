@@ -12,6 +12,7 @@ import type { Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import { absolutePath as absolute } from "../../paths.ts";
+import { span } from "../../readcache/decide.ts";
 import type { Range } from "../../readcache/ranges.ts";
 import { REFRESH_ENTRY, readRecordOf, replay } from "../../readcache/replay.ts";
 import { isSensitiveFile } from "../../readcache/sensitive.ts";
@@ -49,8 +50,6 @@ function textOf(bytes: Buffer): string | null {
 
 export type ReadCacheHandle = ReturnType<typeof registerReadCache>;
 
-const span = ([a, b]: Range) => (a === b ? `line ${a}` : `lines ${a}-${b}`);
-
 type Gone = Map<string, { hash: string; from: number; to: number; source: string }[]>;
 
 /** The branch's read results that pruning replaced (call id -> stored source): what each showed, and where it is stored. */
@@ -84,7 +83,7 @@ export function registerReadCache(
   /** Reads that pruning shows as pointers (not in view), and the stored source of each. */
   let pruned = new Map<string, string>();
   /** Per file: the lines of each version whose read is now a pointer, and where that text is stored. */
-  let gone = new Map<string, { hash: string; from: number; to: number; source: string }[]>();
+  let gone: Gone = new Map();
   let tally: Tally = { modes: {}, savedBytes: 0, savedTokens: 0 };
   const count = (r: ReadRecord) => {
     tally.modes[r.mode] = (tally.modes[r.mode] ?? 0) + 1;
