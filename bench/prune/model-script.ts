@@ -63,7 +63,11 @@ function question(q, before, mine, id) {
   const more = CONTINUE.exec(text(last));
   if (more) return { toolCalls: [{ id: id(results.length), name: "context_get", arguments: JSON.parse(more[1]) }] };
   const whole = results.filter((r) => r.toolName === "context_get").map((r) => text(r).replace(HEADER, "").replace(CONTINUE, "")).join("");
-  return answer(whole.split("\\n").find((l) => re.test(l)), "from the stored text (" + results.length + " context_get call" + (results.length === 1 ? "" : "s") + ")");
+  const line = whole.split("\\n").find((l) => re.test(l));
+  // The stored text is pi's cut of the output (it was never a receipt): the whole output is in the file pi named.
+  const full = line === undefined ? FULL_OUTPUT.exec(whole) : null;
+  if (full) return { toolCalls: [{ id: id(results.length), name: "bash", arguments: { command: "grep -m1 -P " + quote(q.pattern) + " " + quote(full[1]) } }] };
+  return answer(line, "from the stored text (" + results.length + " context_get call" + (results.length === 1 ? "" : "s") + ")");
 }
 
 export default (ctx) => {

@@ -27,12 +27,12 @@ const reads = (r: RunSummary) => `${r.reads.unchanged + r.reads.unchangedRange} 
 
 export function sessionSection(r: SessionBenchResult): string {
   const s = r.session;
-  const plainOf = (run: RunSummary) => r.runs.find((x) => x.pi === run.pi && x.variant === `${run.pi} plain`);
+  const plainOf = (run: RunSummary) => r.runs.find((x) => x.pi === run.pi && x.variant === "plain");
   const rows = r.runs.map((run) => {
     const plain = plainOf(run);
     return [
       run.pi,
-      run.variant.slice(run.pi.length + 1),
+      run.variant,
       n(run.tokensSent),
       plain ? (run.tokensSent / plain.tokensSent).toFixed(3) : "",
       n(run.lastRequest),
@@ -45,11 +45,11 @@ export function sessionSection(r: SessionBenchResult): string {
     ];
   });
   const versions = [...new Set(r.runs.map((x) => x.pi))];
-  const variants = [...new Set(r.addedDefinitions.map((d) => d.variant.split(" ").slice(1).join(" ")))];
+  const variants = [...new Set(r.addedDefinitions.map((d) => d.variant))];
   const defs = variants.map((v) => [
     v,
     ...versions.map((pi) => {
-      const d = r.addedDefinitions.find((x) => x.pi === pi && x.variant === `${pi} ${v}`);
+      const d = r.addedDefinitions.find((x) => x.pi === pi && x.variant === v);
       return d ? n(d.tokens) : "";
     }),
   ]);

@@ -155,67 +155,71 @@ export async function benchSession(
       const run = await runSession(TURNS, { ...o, seed: SEED, contextWindow: CONTEXT_WINDOW });
       runs.push(summarize(run, judgeAnswers(TURNS, run, truth)));
     }
-    const find = (pi: PiVersion, variant: string) => runs.find((r) => r.pi === pi && r.variant === variant);
-    const addedDefinitions = runs.flatMap((r) => {
-      const plain = find(r.pi, "plain");
-      return plain && r.variant !== "plain" ? [{ pi: r.pi, variant: r.variant, tokens: r.definitions - plain.definitions }] : [];
-    });
-    const targets: Record<string, Target> = {};
-    const newest = [...versions].reverse().find((v) => find(v, "plain") && find(v, "default"));
-    if (newest) {
-      const plain = find(newest, "plain")!;
-      const on = find(newest, "default")!;
-      const ratio = round(on.tokensSent / plain.tokensSent);
-      targets.tokensVsPlain = { value: ratio, target: 0.5, met: ratio <= 0.5, note: `pi ${newest}, tokens sent over the session` };
-      targets.answersVsPlain = {
-        value: on.answersRight,
-        target: plain.answersRight,
-        met: on.answersRight >= plain.answersRight,
-        note: `pi ${newest}: answers right with the sidecar, at least plain pi's`,
-      };
-      const off = find(newest, "pruning off");
-      if (off) {
-        const n = TURNS.length;
-        const half = Math.floor(n / 2);
-        const last = round(on.perTurn[n - 1]! / off.perTurn[n - 1]!);
-        const growth = round((on.perTurn[n - 1]! - on.perTurn[half - 1]!) / (off.perTurn[n - 1]! - off.perTurn[half - 1]!));
-        const perFive = round((on.prefixChanges / n) * 5, 2);
-        targets.lastTurnVsPruningOff = { value: last, target: 0.35, met: last <= 0.35, note: `turn ${n}, pi ${newest}` };
-        targets.growthVsPruningOff = { value: growth, target: 0.25, met: growth <= 0.25, note: `turns ${half}-${n}` };
-        targets.prefixChangesPer5Turns = { value: perFive, target: 1, met: perFive <= 1 };
-        const pointed = on.questions.filter((q) => q.via === "pointer");
-        const exact = pointed.filter((q) => q.right).length;
-        targets.rehydrationExact = {
-          value: pointed.length === 0 ? 1 : round(exact / pointed.length),
-          target: 1,
-          met: exact === pointed.length,
-          note: `${pointed.length} of ${on.questions.length} answers came through a pruning pointer`,
-        };
-      }
-    }
-    const missed = Object.entries(targets)
-      .filter(([, t]) => !t.met)
-      .map(([k, t]) => `${k}: ${t.value} (target ${t.target})`);
-    for (const r of runs)
-      if (r.otherPrefixChanges > 0) missed.push(`${r.pi} ${r.variant}: the prefix changed for another reason than pruning`);
-    return {
-      session: {
-        turns: TURNS.length,
-        workTurns: WORK_TURNS.length,
-        workToolCalls: WORK_TURNS.reduce((s, t) => s + t.steps.flat().length, 0),
-        questions: TURNS.length - WORK_TURNS.length,
-        runtime: "node",
-        contextWindow: CONTEXT_WINDOW,
-      },
-      runs,
-      addedDefinitions,
-      targets,
-      missed,
-      totalWallMs: Math.round(performance.now() - started),
-    };
+    return { ...conclude(runs, versions), totalWallMs: Math.round(performance.now() - started) };
   } finally {
     cleanupTempDirs();
   }
+}
+
+/** The session's facts, added definitions and targets, from the runs (pi-sidecar on the newest pi that ran plain and default). */
+export function conclude(runs: RunSummary[], versions: readonly PiVersion[]): Omit<SessionBenchResult, "totalWallMs"> {
+  const find = (pi: PiVersion, variant: string) => runs.find((r) => r.pi === pi && r.variant === variant);
+  const addedDefinitions = runs.flatMap((r) => {
+    const plain = find(r.pi, "plain");
+    return plain && r.variant !== "plain" ? [{ pi: r.pi, variant: r.variant, tokens: r.definitions - plain.definitions }] : [];
+  });
+  const targets: Record<string, Target> = {};
+  const newest = [...versions].reverse().find((v) => find(v, "plain") && find(v, "default"));
+  if (newest) {
+    const plain = find(newest, "plain")!;
+    const on = find(newest, "default")!;
+    const ratio = round(on.tokensSent / plain.tokensSent);
+    targets.tokensVsPlain = { value: ratio, target: 0.5, met: ratio <= 0.5, note: `pi ${newest}, tokens sent over the session` };
+    targets.answersVsPlain = {
+      value: on.answersRight,
+      target: plain.answersRight,
+      met: on.answersRight >= plain.answersRight,
+      note: `pi ${newest}: answers right with the sidecar, at least plain pi's`,
+    };
+    const off = find(newest, "pruning off");
+    if (off) {
+      const n = TURNS.length;
+      const half = Math.floor(n / 2);
+      const last = round(on.perTurn[n - 1]! / off.perTurn[n - 1]!);
+      const growth = round((on.perTurn[n - 1]! - on.perTurn[half - 1]!) / (off.perTurn[n - 1]! - off.perTurn[half - 1]!));
+      const perFive = round((on.prefixChanges / n) * 5, 2);
+      targets.lastTurnVsPruningOff = { value: last, target: 0.35, met: last <= 0.35, note: `turn ${n}, pi ${newest}` };
+      targets.growthVsPruningOff = { value: growth, target: 0.25, met: growth <= 0.25, note: `turns ${half}-${n}` };
+      targets.prefixChangesPer5Turns = { value: perFive, target: 1, met: perFive <= 1 };
+      const pointed = on.questions.filter((q) => q.via === "pointer");
+      const exact = pointed.filter((q) => q.right).length;
+      targets.rehydrationExact = {
+        value: pointed.length === 0 ? 1 : round(exact / pointed.length),
+        target: 1,
+        met: exact === pointed.length,
+        note: `${pointed.length} of ${on.questions.length} answers came through a pruning pointer`,
+      };
+    }
+  }
+  const missed = Object.entries(targets)
+    .filter(([, t]) => !t.met)
+    .map(([k, t]) => `${k}: ${t.value} (target ${t.target})`);
+  for (const r of runs)
+    if (r.otherPrefixChanges > 0) missed.push(`${r.pi} ${r.variant}: the prefix changed for another reason than pruning`);
+  return {
+    session: {
+      turns: TURNS.length,
+      workTurns: WORK_TURNS.length,
+      workToolCalls: WORK_TURNS.reduce((s, t) => s + t.steps.flat().length, 0),
+      questions: TURNS.length - WORK_TURNS.length,
+      runtime: "node",
+      contextWindow: CONTEXT_WINDOW,
+    },
+    runs,
+    addedDefinitions,
+    targets,
+    missed,
+  };
 }
 
 if (import.meta.main) {

@@ -48,6 +48,7 @@ export type SessionOptions = {
 
 export type SessionRun = {
   pi: PiVersion;
+  /** The variant, and the extra configuration when there is one. */
   variant: string;
   /** From the first prompt to the last answer (pi's start not included). */
   wallMs: number;
@@ -172,7 +173,7 @@ async function drive(plan: readonly Turn[], options: SessionOptions, root: strin
   const answers: string[] = [];
   const turnMs: number[] = [];
   let engine: SessionRun["engine"] = "none seen";
-  const name = `${options.pi} ${options.variant}${options.config ? ` ${JSON.stringify(options.config)}` : ""}`;
+  const name = `${options.variant}${options.config ? ` ${JSON.stringify(options.config)}` : ""}`;
   const started = performance.now();
   try {
     for (let i = 0; i < plan.length; i++) {
@@ -181,7 +182,8 @@ async function drive(plan: readonly Turn[], options: SessionOptions, root: strin
       answers.push(await pi.prompt(plan[i]!.prompt));
       turnMs.push(performance.now() - t0);
       if (engine === "none seen" && variant.sidecar && hasStdioEngine(pi.pid)) engine = "stdio";
-      if ((i + 1) % 8 === 0) log(`session bench (${name}): ${i + 1} turns, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+      if ((i + 1) % 8 === 0)
+        log(`session bench (pi ${options.pi}, ${name}): ${i + 1} turns, ${((performance.now() - started) / 1000).toFixed(0)} s`);
     }
   } finally {
     await pi.close();

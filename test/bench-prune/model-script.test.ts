@@ -150,6 +150,20 @@ describe("the session bench's scripted model", () => {
   });
 });
 
+test("a pointer to pi's cut of an output, whose line is not in it, leads to the full-output file pi named", async () => {
+  const model = await loadModel();
+  const { q, id } = question(4);
+  const pointer = `[pruned] bash "tsc" (error) (50.0 KiB, 452 lines). Exact text: context_get {"source": "ctx_abcdefgh", "lines": "1-452"}`;
+  const asked = [user(WORK_TURNS[6]!.prompt), call(id, "bash", q.target.arguments), result(id, "bash", pointer), ok, user(q.prompt)];
+  const tail =
+    "[ctx_abcdefgh lines 1-452 of 452]\nsrc/utils/url.test.ts(9,1): error.\n\n[Showing lines 500-951 of 951. Full output: /tmp/pi-bash-0123456789abcdef.log]";
+  const grep = model({ messages: [...asked, call("g1", "context_get", {}), result("g1", "context_get", tail)] }) as Calls;
+  expect(grep.toolCalls[0]).toMatchObject({
+    name: "bash",
+    arguments: { command: `grep -m1 -P '${q.pattern}' '/tmp/pi-bash-0123456789abcdef.log'` },
+  });
+});
+
 describe("what a run sent", () => {
   const logged = (messages: Msg[]): LoggedCall => ({ callIndex: 0, systemPrompt: "s", tools: [], messages });
   test("appending messages is no change; a result turned into a pointer is one", () => {
