@@ -14,6 +14,7 @@ import { PI_VERSIONS, type PiVersion, piCli } from "../../test/e2e/pi/harness.ts
 import { cleanupTempDirs } from "../../test/helpers.ts";
 import { log } from "../timing.ts";
 import { contentText, perTurn, prefixChanges, tokensOf } from "./analyze.ts";
+import { benchDefinitions } from "./definitions.ts";
 import { TURNS, WORK_TURNS } from "./plan.ts";
 import { judgeAnswers, type QuestionResult } from "./rehydration.ts";
 import { type Batches, groundTruth, runSession, type SessionOptions, type SessionRun, VARIANTS, type Variant } from "./session.ts";
@@ -155,7 +156,10 @@ export async function benchSession(
       const run = await runSession(TURNS, { ...o, seed: SEED, contextWindow: CONTEXT_WINDOW });
       runs.push(summarize(run, judgeAnswers(TURNS, run, truth)));
     }
-    return { ...conclude(runs, versions), totalWallMs: Math.round(performance.now() - started) };
+    log("session bench: tool definitions outside the session (a folder with no code, a small TypeScript project)");
+    const concluded = conclude(runs, versions);
+    concluded.addedDefinitions.push(...benchDefinitions(versions));
+    return { ...concluded, totalWallMs: Math.round(performance.now() - started) };
   } finally {
     cleanupTempDirs();
   }
