@@ -8,8 +8,6 @@ const n = (x: number) => x.toLocaleString("en-US");
 const TARGET_NAMES: Record<string, string> = {
   tokensVsPlain: "Session: tokens sent with pi-sidecar vs plain pi",
   answersVsPlain: "Session: answers right with pi-sidecar vs plain pi",
-  lastTurnVsPruningOff: "Session: last turn's request, pruning on/off",
-  growthVsPruningOff: "Session: growth over the second half, pruning on/off",
   prefixChangesPer5Turns: "Session: prefix changes per 5 turns",
   rehydrationExact: "Session: answers through a pruning pointer, exact",
 };
@@ -81,7 +79,16 @@ export function sessionSection(r: SessionBenchResult): string {
       rows,
     ),
     "",
-    "Tool definitions and system prompt pi-sidecar adds to every request (tokens, o200k, in this TypeScript repository: the kota tools are on):",
+    ...(r.pruningOnOff
+      ? [
+          `Pruning on/off (default vs pruning off, newest pi): the last turn's request ${r.pruningOnOff.lastTurn.toFixed(3)}, ` +
+            `growth over turns ${r.pruningOnOff.turns[0]}-${r.pruningOnOff.turns[1]} ${r.pruningOnOff.growth.toFixed(3)}. ` +
+            "Re-reads: a read whose earlier read was pruned returns the text (`readcache.afterPrune` text); pinning it or pointing at the stored text cost more (the `afterPrune` rows).",
+          "",
+        ]
+      : []),
+    "Tool definitions and system prompt pi-sidecar adds to every request, before any tool runs (tokens, o200k; the first request of each run against plain pi's, " +
+      "so a token or two is the temp folder's name; in hono and in a TypeScript project the kota tools are on, in a folder with no code they are not):",
     "",
     table(["Configuration", ...versions.map((v) => `pi ${v}`)], defs),
   ].join("\n");
