@@ -1,7 +1,8 @@
 /**
  * Builds, in order:
  *   dist/extension/  the pi extension:
- *     index.js               the file pi loads (and transpiles): a few lines that hand pi's modules over
+ *     index.js               the file pi loads (and transpiles): a few lines that hand pi's own modules over
+ *                            (transpiled only: it names pi's packages in dynamic imports that pi's loader maps)
  *     sidecar.cjs            the extension itself, loaded with the runtime's own require (Node or Bun)
  *     engine.cjs             the in-process engine (Bun only: bun:sqlite), loaded on first use
  *     background-worker.js   indexing and token counting on a worker thread (Bun)
@@ -9,7 +10,7 @@
  *   dist/pi-sidecar  one executable: SQL, worker and the extension files embedded; no dotenv/bunfig
  * then smoke-runs `dist/pi-sidecar --version`. Any failure exits non-zero with the reason.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import pkg from "./package.json" with { type: "json" };
 
 const OUTFILE = "dist/pi-sidecar";
@@ -42,10 +43,22 @@ async function bundle(b: Bundle): Promise<void> {
   copyFileSync(`${EXTENSION_DIR}/${b.name}`, `${EXTENSION_DIR}/${b.name}.txt`);
 }
 
+/**
+ * index.js is transpiled, not bundled: it imports only node: builtins and names pi's packages in
+ * dynamic imports, and the bundler would rename the `module` it checks for (see loader.ts).
+ */
+function transpileLoader(): void {
+  const source = readFileSync("./src/surfaces/pi/loader.ts", "utf8");
+  const out = new Bun.Transpiler({ loader: "ts", target: "node", minifyWhitespace: true }).transformSync(source);
+  if (!/typeof module\s*!==\s*"object"/.test(out)) throw new Error("index.js: the transpiled loader lost its check for pi's loader");
+  writeFileSync(`${EXTENSION_DIR}/index.js`, out);
+  copyFileSync(`${EXTENSION_DIR}/index.js`, `${EXTENSION_DIR}/index.js.txt`);
+}
+
 export async function buildExtension(): Promise<void> {
   rmSync(EXTENSION_DIR, { recursive: true, force: true });
   mkdirSync(EXTENSION_DIR, { recursive: true });
-  await bundle({ entry: "./src/surfaces/pi/loader.ts", name: "index.js", target: "node", format: "esm", external: ["./sidecar.cjs"] });
+  transpileLoader();
   // The tokenizer tables are a file of their own (tokenizer.cjs): the engine names it at run time.
   await bundle({
     entry: "./src/surfaces/pi/extension.ts",

@@ -248,10 +248,10 @@ describe("config and trust", () => {
         .map((t) => t.name)
         .sort(),
     ).toEqual(["t__env"]);
-    expect(text(await gateway.call("mcp_call", { tool: "off/pid" }))).toContain("/mcp enable off");
+    expect(text(await gateway.call("mcp_call", { tool: "off/pid" }))).toContain("/sidecar mcp enable off");
     await gateway.setEnabled(["t"], false);
     expect(gateway.status().find((s) => s.name === "t")).toMatchObject({ enabled: false, status: "idle" });
-    expect(text(await gateway.call("t__env", {}))).toContain("/mcp enable t"); // its tool is still in pi's list until the next session
+    expect(text(await gateway.call("t__env", {}))).toContain("/sidecar mcp enable t"); // its tool is still in pi's list until the next session
   }, 30_000);
 
   test("a signature resolves refs, marks optional arguments, cuts cycles and drops long enums", () => {

