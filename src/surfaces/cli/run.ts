@@ -9,6 +9,7 @@ import { AppError, errorMessage } from "../../errors.ts";
 import { VERSION } from "../../version.ts";
 import { type Command, type CommandContext, type OptionSpec, UsageError } from "./command.ts";
 import { captureCommand } from "./commands/capture.ts";
+import { doctorCommand } from "./commands/doctor.ts";
 import { exportCommand } from "./commands/export.ts";
 import { getCommand } from "./commands/get.ts";
 import { installCommand, uninstallCommand } from "./commands/install.ts";
@@ -43,6 +44,7 @@ export const COMMANDS: Command[] = [
   serversCommand,
   installCommand,
   uninstallCommand,
+  doctorCommand,
 ];
 
 const GLOBAL: Record<string, OptionSpec> = {

@@ -16,7 +16,10 @@ export type PiVersion = keyof typeof PI_PACKAGES;
 export const PI_VERSIONS = Object.keys(PI_PACKAGES) as PiVersion[];
 /** `bundle` is the `pi` command users run (dist/bundle/cli.js); `unbundled` is dist/cli.js, what the SDK loads. */
 export type PiEntry = "bundle" | "unbundled";
-export function piCli(version: PiVersion = "0.87.1", entry: PiEntry = "bundle"): string {
+/** The version a test runs when it names none: 0.87.1, or PI_SIDECAR_TEST_PI (run the whole folder on another pi). */
+export const DEFAULT_PI: PiVersion = (process.env.PI_SIDECAR_TEST_PI as PiVersion | undefined) ?? "0.87.1";
+if (!(DEFAULT_PI in PI_PACKAGES)) throw new Error(`PI_SIDECAR_TEST_PI=${DEFAULT_PI}: not one of ${Object.keys(PI_PACKAGES).join(", ")}`);
+export function piCli(version: PiVersion = DEFAULT_PI, entry: PiEntry = "bundle"): string {
   return join(PI_PACKAGES[version], entry === "bundle" ? "dist/bundle/cli.js" : "dist/cli.js");
 }
 export const PI_CLI = piCli();
