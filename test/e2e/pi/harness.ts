@@ -37,6 +37,7 @@ export type PiRun = {
   stderr: string;
   calls: {
     tokens: number;
+    systemPrompt: string;
     tools: { name: string; description: string; parameters: unknown }[];
     messages: { role: string; toolName?: string; content: unknown }[];
   }[];
@@ -139,6 +140,7 @@ export function runPi(o: PiOptions): PiRun {
   const calls = entries.map((e) => ({
     // What a provider transmits: system prompt, tool definitions, messages (no details).
     tokens: countTokens(JSON.stringify({ systemPrompt: e.systemPrompt, tools: e.tools, messages: e.messages })),
+    systemPrompt: e.systemPrompt ?? "",
     tools: e.tools,
     messages: e.messages,
   }));
