@@ -196,12 +196,13 @@ describe("our test server", () => {
 describe("config and trust", () => {
   test("a bad server entry is reported and skipped; the others still start", async () => {
     const agent = agentWith({
-      good: testServer({ colour: "blue" }),
+      good: testServer({ colour: "blue", exposure: "deferred", toolExposure: { "*": "direct" }, timeout: 30 }), // pi 1.x's keys pass quietly
       nocommand: { args: ["x"] },
       badtype: { type: "websocket", url: "ws://x" },
     });
     const { gateway, load } = open(agent, { mode: "eager" });
     expect(load.problems.join("\n")).toContain('unknown key "colour" ignored');
+    expect(load.problems.join("\n")).not.toMatch(/exposure|timeout"/);
     expect(load.problems.join("\n")).toContain('needs "command" (a program to run) or "url"');
     expect(load.problems.join("\n")).toContain('"type" must be stdio, http or sse');
     expect(await gateway.prepare()).toEqual([]);
