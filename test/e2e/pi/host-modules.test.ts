@@ -54,6 +54,18 @@ function runOurs(pi: (typeof PI_VERSIONS)[number], entry: PiEntry) {
   return run;
 }
 
+/** The control extension on pi 0.87.1's dist/cli.js under Bun, where Bun imports extensions natively first. */
+const runControl = () =>
+  runPi({
+    runtime: "bun",
+    entry: "unbundled",
+    script: task,
+    prompt: "go",
+    agentDir: agentDir(true),
+    extensions: [controlExtension()],
+    env,
+  });
+
 const cachedPis = () => {
   const scope = join(cache, "@earendil-works");
   return existsSync(scope) ? readdirSync(scope).filter((n) => /^pi-coding-agent@/.test(n)) : [];
@@ -65,15 +77,7 @@ describe("pi's own modules, whatever Bun's cache holds", () => {
     expect(readdirSync(cache)).toEqual([]);
 
     // The control: the same start with a bare import fetches another pi into this cache.
-    const control = runPi({
-      runtime: "bun",
-      entry: "unbundled",
-      script: task,
-      prompt: "go",
-      agentDir: agentDir(true),
-      extensions: [controlExtension()],
-      env,
-    });
+    const control = runControl();
     expect(control.stderr).toContain("control: pi 1.3.0"); // Bun's copy, not the running 0.87.1
     expect(cachedPis().length).toBeGreaterThan(0);
   }, 300_000);
@@ -96,15 +100,7 @@ describe("pi's own modules, whatever Bun's cache holds", () => {
     for (const file of marked) appendFileSync(file, trace);
 
     // The control loads the marked copy, so the mark works.
-    const control = runPi({
-      runtime: "bun",
-      entry: "unbundled",
-      script: task,
-      prompt: "go",
-      agentDir: agentDir(true),
-      extensions: [controlExtension()],
-      env,
-    });
+    const control = runControl();
     expect(control.stderr).toContain("control: pi 1.3.0");
     expect(readFileSync(marker, "utf8")).toContain(cache);
     writeFileSync(marker, "");
