@@ -30,6 +30,10 @@ export type StartRow = {
   plainMs: number;
   sidecarMs: number;
   overheadMs: number;
+  /** The same in CPU time (user + system of pi and its children): what a loaded machine distorts least. */
+  plainCpuMs: number;
+  sidecarCpuMs: number;
+  cpuOverheadMs: number;
   pairs: number;
 };
 
@@ -97,6 +101,7 @@ export async function benchPiStart(pairs: number, homeDir?: string): Promise<Sta
         const plain: number[] = [];
         const side: number[] = [];
         const diffs: number[] = [];
+        const cpu = { plain: [] as number[], side: [] as number[], diffs: [] as number[] };
         for (let i = -1; i < pairs; i++) {
           const one = (sidecar: boolean) => {
             const r = runPi({
@@ -110,7 +115,7 @@ export async function benchPiStart(pairs: number, homeDir?: string): Promise<Sta
               env: { PI_SIDECAR_DEBUG: "0" },
             });
             if (r.code !== 0) throw new Error(`pi failed (${sidecar ? "sidecar" : "plain"}): ${r.stderr.slice(-500)}`);
-            return r.ms;
+            return r;
           };
           // The order alternates within pairs: plain first on even pairs, the sidecar first on odd ones.
           const sidecarFirst = i % 2 !== 0;
@@ -118,13 +123,26 @@ export async function benchPiStart(pairs: number, homeDir?: string): Promise<Sta
           const second = one(!sidecarFirst);
           const [a, b] = sidecarFirst ? [second, first] : [first, second];
           if (i < 0) continue;
-          plain.push(a);
-          side.push(b);
-          diffs.push(b - a);
+          plain.push(a.ms);
+          side.push(b.ms);
+          diffs.push(b.ms - a.ms);
+          cpu.plain.push(a.cpuMs);
+          cpu.side.push(b.cpuMs);
+          cpu.diffs.push(b.cpuMs - a.cpuMs);
         }
-        const row = { ...combo, task, plainMs: median(plain), sidecarMs: median(side), overheadMs: median(diffs), pairs };
+        const row = {
+          ...combo,
+          task,
+          plainMs: median(plain),
+          sidecarMs: median(side),
+          overheadMs: median(diffs),
+          plainCpuMs: median(cpu.plain),
+          sidecarCpuMs: median(cpu.side),
+          cpuOverheadMs: median(cpu.diffs),
+          pairs,
+        };
         log(
-          `pi ${combo.pi} ${task} on ${combo.runtime}${combo.entry === "unbundled" ? " (dist/cli.js)" : ""}: plain ${row.plainMs.toFixed(0)} ms, sidecar ${row.sidecarMs.toFixed(0)} ms (${row.overheadMs >= 0 ? "+" : ""}${row.overheadMs.toFixed(0)} ms)`,
+          `pi ${combo.pi} ${task} on ${combo.runtime}${combo.entry === "unbundled" ? " (dist/cli.js)" : ""}: plain ${row.plainMs.toFixed(0)} ms, sidecar ${row.sidecarMs.toFixed(0)} ms (${row.overheadMs >= 0 ? "+" : ""}${row.overheadMs.toFixed(0)} ms); CPU ${row.plainCpuMs.toFixed(0)} -> ${row.sidecarCpuMs.toFixed(0)} ms (${row.cpuOverheadMs >= 0 ? "+" : ""}${row.cpuOverheadMs.toFixed(0)} ms)`,
         );
         rows.push(row);
       }

@@ -37,7 +37,7 @@ export function piStartSection(bench: StartBench): string {
       "`pi` is dist/bundle/cli.js (the command npm installs); dist/cli.js is the entry where Bun imports an extension natively first.",
     "",
     table(
-      ["pi", "Runtime", "Task", "Pairs", "Plain pi", "With the sidecar", "Overhead"],
+      ["pi", "Runtime", "Task", "Pairs", "Plain pi", "With the sidecar", "Overhead", "CPU overhead"],
       bench.rows.map((r) => [
         `${r.pi}${r.entry === "unbundled" ? " (dist/cli.js)" : ""}`,
         r.runtime === "bun" ? "Bun" : "Node 22",
@@ -46,6 +46,7 @@ export function piStartSection(bench: StartBench): string {
         `${Math.round(r.plainMs)} ms`,
         `${Math.round(r.sidecarMs)} ms`,
         signedMs(r.overheadMs),
+        signedMs(r.cpuOverheadMs),
       ]),
     ),
   ].join("\n");

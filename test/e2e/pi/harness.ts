@@ -43,6 +43,8 @@ export type PiRun = {
   }[];
   tokensSent: number;
   ms: number;
+  /** CPU time of pi and the children it waited for (user + system): less sensitive to a loaded machine than `ms`. */
+  cpuMs: number;
 };
 
 export type PiOptions = {
@@ -151,6 +153,7 @@ export function runPi(o: PiOptions): PiRun {
     calls,
     tokensSent: calls.reduce((sum, c) => sum + c.tokens, 0),
     ms,
+    cpuMs: Number(proc.resourceUsage?.cpuTime.total ?? 0) / 1000,
   };
 }
 
