@@ -221,7 +221,8 @@ function mcpCheck(info: PiInstallInfo | null, input: DoctorInput, extension: Ext
       "pi's built-in MCP is there, but the installed extension is not this binary's: an older one registers /mcp, which switches pi's MCP off",
       "pi-sidecar install pi",
     );
-  return ok("mcp", `pi's built-in MCP is active (mcp.json, /mcp, tool_search, codemode); pi-sidecar stores its large results`);
+  const stores = extension.some((e) => e.current) ? "; pi-sidecar stores its large results" : "";
+  return ok("mcp", `pi's built-in MCP is active (mcp.json, /mcp, tool_search, codemode)${stores}`);
 }
 
 export function checkCodeIndex(config: Readonly<Config>, env: Env): Check {
