@@ -19,7 +19,7 @@ export type SidecarCommand = {
 
 export function sidecarCommand(): SidecarCommand {
   const subs = new Map<string, Subcommand>();
-  const usage = () => ["Usage:", ...[...subs.values()].map((s) => `  ${s.usage}`)].join("\n");
+  const usage = () => [...subs.values()].map((s, i) => `${i === 0 ? "Usage: " : "       "}${s.usage}`).join("\n");
   return {
     add(name, sub) {
       subs.set(name, sub);
@@ -31,7 +31,7 @@ export function sidecarCommand(): SidecarCommand {
           const text = (args ?? "").trim();
           const [name = ""] = text.split(/\s+/, 1);
           const sub = subs.get(name);
-          if (!sub) return say(ctx, name ? `No /sidecar ${name}. ${usage()}` : usage());
+          if (!sub) return say(ctx, name ? `No /sidecar ${name}.\n${usage()}` : usage());
           await sub.run(text.slice(name.length).trim(), ctx);
         },
       });
