@@ -21,7 +21,8 @@ export function installTarget(project: boolean, cwd: string, env: Record<string,
 /** How to run this pi-sidecar again: the compiled binary itself, or bun + src/main.ts in a checkout. */
 export function selfCommand(): string[] {
   const main = process.argv[1];
-  const compiled = !main || main.startsWith("/$bunfs/") || resolve(main) === resolve(process.execPath);
+  // A compiled binary's entry lives in its embedded file system: /$bunfs/ (B:/~BUN/ on Windows).
+  const compiled = !main || /^(\/\$bunfs\/|B:[\\/]~BUN[\\/])/.test(main) || resolve(main) === resolve(process.execPath);
   return compiled ? [process.execPath] : [process.execPath, resolve(main)];
 }
 
@@ -41,8 +42,8 @@ export async function installPi(target: InstallTarget): Promise<Result<{ files: 
   }
   mkdirSync(target.dir, { recursive: true });
   const written: string[] = [];
-  for (const [name, text] of Object.entries(files)) {
-    writeFileSync(join(target.dir, name), text);
+  for (const [name, path] of Object.entries(files)) {
+    writeFileSync(join(target.dir, name), readFileSync(path));
     written.push(join(target.dir, name));
   }
   const command = selfCommand();

@@ -1,0 +1,244 @@
+/**
+ * The npm package as a user gets it: `npm pack`, then the tarball installed into an empty prefix
+ * (with this machine's platform package beside it, from a local tarball: nothing is published) and
+ * into a scratch pi with `pi install npm:pi-sidecar@file:<tarball>`. Everything after packing runs
+ * with the network namespace unshared where this machine allows it (root: `unshare -n`), and npm
+ * runs with --offline besides, so no step can reach a registry.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writePlatformPackage } from "../../scripts/platform-package.ts";
+import { PLATFORMS, platformName, platformPackage } from "../../src/platforms.ts";
+import { cleanupTempDirs, noisyLog, ROOT, tempDir } from "../helpers.ts";
+import { PI_CLI, RUNTIMES, writeScript } from "./pi/harness.ts";
+
+const BIN = join(ROOT, "dist", "pi-sidecar");
+const FAKE = join(import.meta.dir, "pi", "fake-provider.ts");
+const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
+const HOST = platformName();
+const UNSHARE = Bun.spawnSync(["unshare", "-n", "true"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+const BASE_PATH = "/usr/local/bin:/usr/bin:/bin"; // no pi-sidecar on it
+
+let work = "";
+let mainTarball = "";
+let platformTarball = "";
+let prefix = "";
+
+/** `cmd` with no network (unshare -n) where this machine allows it. */
+function offline(cmd: string[]): string[] {
+  return UNSHARE ? ["unshare", "-n", ...cmd] : cmd;
+}
+
+function run(cmd: string[], env: Record<string, string> = {}, stdin?: string) {
+  const r = Bun.spawnSync(cmd, {
+    env: { PATH: BASE_PATH, ...env },
+    stdin: stdin === undefined ? "ignore" : Buffer.from(stdin),
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 300_000,
+  });
+  return { code: r.exitCode ?? -1, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+}
+
+/** npm install of local tarballs into `into`, offline, with a scratch HOME and cache. */
+function npmInstall(into: string, tarballs: string[]) {
+  const home = tempDir("npm-home-");
+  const r = run(offline(["npm", "install", "--prefix", into, "--offline", "--no-audit", "--no-fund", ...tarballs]), {
+    HOME: home,
+    npm_config_cache: join(home, "cache"),
+  });
+  if (r.code !== 0) throw new Error(`npm install failed: ${r.stderr}`);
+}
+
+beforeAll(async () => {
+  if (!existsSync(BIN)) await (await import("../../build.ts")).build(BIN);
+  work = tempDir("npm-pack-");
+  // --ignore-scripts: `npm test` built dist/ already; prepack would build it again.
+  const packed = run(["npm", "pack", "--ignore-scripts", "--json", "--pack-destination", work], { HOME: tempDir() });
+  if (packed.code !== 0) throw new Error(`npm pack failed: ${packed.stderr}`);
+  mainTarball = join(work, JSON.parse(packed.stdout)[0].filename);
+  if (!HOST) return;
+  // This machine's platform package, as scripts/release.ts writes it, packed as npm packs it
+  // (a gzipped tar of package/), at gzip's fastest level: the binary is over 100 MB.
+  const dir = writePlatformPackage(HOST, BIN, join(work, "platform"));
+  platformTarball = join(work, `${platformPackage(HOST)}-${PKG.version}.tgz`);
+  const tar = run([
+    "sh",
+    "-c",
+    `tar -C "${dir}/.." -cf - --transform 's,^${platformPackage(HOST)},package,' ${platformPackage(HOST)} | gzip -1 > "${platformTarball}"`,
+  ]);
+  if (tar.code !== 0) throw new Error(`packing the platform package failed: ${tar.stderr}`);
+  prefix = tempDir("npm-prefix-");
+  npmInstall(prefix, [platformTarball, mainTarball]);
+}, 600_000);
+afterAll(cleanupTempDirs);
+
+describe("the npm package", () => {
+  test("is publishable: not private, MIT with its LICENSE, a bin, a pi manifest, one optional dependency per platform, nothing run at install", () => {
+    expect(PKG.private).toBeUndefined();
+    expect(PKG.license).toBe("MIT");
+    expect(readFileSync(join(ROOT, "LICENSE"), "utf8")).toStartWith("MIT License");
+    expect(PKG.bin).toEqual({ "pi-sidecar": "bin/pi-sidecar.js" });
+    expect(PKG.pi).toEqual({ extensions: ["./dist/extension/index.js"] });
+    expect(PKG.keywords).toContain("pi-package");
+    expect(PKG.optionalDependencies).toEqual(Object.fromEntries(PLATFORMS.map((p) => [platformPackage(p), PKG.version])));
+    // Everything the extension and the launcher need is bundled: a user downloads nothing else.
+    expect(PKG.dependencies).toBeUndefined();
+    for (const script of ["preinstall", "install", "postinstall", "prepare"]) expect(PKG.scripts[script]).toBeUndefined();
+  });
+
+  test("the tarball holds exactly what a user needs", () => {
+    const list = run(["tar", "-tzf", mainTarball]).stdout.trim().split("\n").sort();
+    expect(list).toEqual(
+      [
+        "LICENSE",
+        "README.md",
+        "package.json",
+        "bin/pi-sidecar.js",
+        "dist/extension/index.js",
+        "dist/extension/sidecar.cjs",
+        "dist/extension/engine.cjs",
+        "dist/extension/background-worker.js",
+        "dist/extension/tokenizer.cjs",
+      ]
+        .map((f) => `package/${f}`)
+        .sort(),
+    );
+  });
+
+  test("bin/pi-sidecar.js knows the same platforms and packages as src/platforms.ts", () => {
+    const launcher = readFileSync(join(ROOT, "bin", "pi-sidecar.js"), "utf8");
+    const table = [...launcher.matchAll(/"(\w+ \w+)": "([\w-]+)"/g)].map((m) => [m[1], m[2]]);
+    expect(table.map(([, name]) => name)).toEqual([...PLATFORMS]);
+    for (const [node, name] of table) expect(platformName(...(node!.split(" ") as [string, string]))).toBe(name as never);
+    expect(launcher).toMatch(/`pi-sidecar-\$\{name\}`/);
+  });
+});
+
+describe.skipIf(!HOST)("installed from its tarball into an empty prefix", () => {
+  test("its pi-sidecar runs this platform's binary, offline: --version, capture, search", () => {
+    const bin = join(prefix, "node_modules", ".bin", "pi-sidecar");
+    expect(readdirSync(join(prefix, "node_modules")).sort()).toEqual([".bin", ".package-lock.json", "pi-sidecar", platformPackage(HOST!)]);
+    const env = { HOME: tempDir() };
+    expect(run(offline([bin, "--version"]), env).stdout).toBe(`pi-sidecar ${PKG.version}\n`);
+    const uuid = crypto.randomUUID();
+    const cap = run(offline([bin, "capture", "--tool", "bash", "--json"]), env, noisyLog(1400, 3, { line: 1200, text: `x KEY=${uuid} y` }));
+    expect(cap.code).toBe(0);
+    const { sourceId } = JSON.parse(cap.stdout);
+    const hit = JSON.parse(run(offline([bin, "search", `KEY=${uuid}`, "--json"]), env).stdout).hits[0];
+    expect(hit).toMatchObject({ sourceId });
+    expect(hit.text).toContain(`1200: x KEY=${uuid} y`);
+    expect(run(offline([bin, "nonsense"]), env).code).toBe(2); // the binary's exit code comes through
+  });
+
+  test("the launcher passes SIGTERM on to the binary and leaves no process behind", async () => {
+    const bin = join(prefix, "node_modules", ".bin", "pi-sidecar");
+    const proc = Bun.spawn([bin, "mcp"], { env: { PATH: BASE_PATH, HOME: tempDir() }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    const init = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
+    proc.stdin.write(`${JSON.stringify(init)}\n`);
+    proc.stdin.flush();
+    const reader = proc.stdout.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(JSON.parse(first.split("\n")[0]!).id).toBe(1); // the binary answered through the launcher
+    const children = readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .filter((d) => {
+        try {
+          return readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1]!.split(" ")[1] === String(proc.pid);
+        } catch {
+          return false;
+        }
+      });
+    expect(children.length).toBe(1);
+    proc.kill("SIGTERM");
+    await proc.exited;
+    expect(existsSync(`/proc/${children[0]}`)).toBe(false);
+  });
+
+  test("without its platform package the launcher says which package is missing and what to run", () => {
+    const bare = tempDir("npm-bare-");
+    npmInstall(bare, [mainTarball]);
+    const r = run(offline([join(bare, "node_modules", ".bin", "pi-sidecar"), "--version"]), { HOME: tempDir() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`optional dependency ${platformPackage(HOST!)}`);
+    expect(r.stderr).toContain(`npm install ${platformPackage(HOST!)}`);
+  });
+});
+
+/** pi (on Node: the stdio engine, which runs the binary) headless with the scripted model, offline. */
+function piCat(agentDir: string, cwd: string) {
+  const script = writeScript(
+    `export default (ctx) => ctx.lastToolResults.length ? ctx.lastToolResultText : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`,
+  );
+  const args = [RUNTIMES.node, PI_CLI, "--no-session", "-e", FAKE, "--provider", "fake", "--model", "fake-1", "-p", "cat it"];
+  const r = Bun.spawnSync(offline(args), {
+    cwd,
+    env: {
+      PATH: BASE_PATH,
+      HOME: agentDir,
+      PI_CODING_AGENT_DIR: agentDir,
+      TMPDIR: tempDir(),
+      PI_OFFLINE: "1",
+      FAKE_SCRIPT: script,
+      PI_SIDECAR_DEBUG: "1",
+    },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: 180_000,
+  });
+  return { stdout: r.stdout.toString(), stderr: r.stderr.toString() };
+}
+
+function serviceLog(cwd: string): void {
+  Bun.write(join(cwd, "service.log"), noisyLog(1400, 11));
+}
+
+describe.skipIf(!HOST)("in pi", () => {
+  test("`pi install npm:pi-sidecar@file:<tarball>` installs the extension; pi loads it offline and it runs the platform package's binary", () => {
+    const agent = join(tempDir("pi-npm-"), "agent");
+    const env = {
+      HOME: agent,
+      PI_CODING_AGENT_DIR: agent,
+      PI_OFFLINE: "1",
+      npm_config_offline: "true",
+      npm_config_cache: join(agent, "..", "cache"),
+    };
+    // Nothing is published: the platform package comes from its tarball into pi's npm folder first.
+    npmInstall(join(agent, "npm"), [platformTarball]);
+    const install = run(offline([RUNTIMES.node, PI_CLI, "install", `npm:pi-sidecar@file:${mainTarball}`]), env);
+    expect(install.code).toBe(0);
+    expect(readFileSync(join(agent, "settings.json"), "utf8")).toContain(`npm:pi-sidecar@file:${mainTarball}`);
+    expect(existsSync(join(agent, "npm", "node_modules", "pi-sidecar", "dist", "extension", "index.js"))).toBe(true);
+    const cwd = tempDir("pi-cwd-");
+    serviceLog(cwd);
+    const r = piCat(agent, cwd);
+    expect(r.stderr).toContain("engine: stdio");
+    // A receipt: the engine ran, and the only binary it could find is the platform package's (none on PATH, none beside the bundle).
+    expect(r.stdout).toContain("[pi-sidecar] bash output");
+  });
+
+  test("air-gapped: the release binary alone writes the extension (`install pi`), and pi loads it, with no network", () => {
+    const agent = join(tempDir("pi-airgap-"), "agent");
+    const install = run(offline([BIN, "install", "pi"]), { HOME: agent, PI_CODING_AGENT_DIR: agent });
+    expect(install.code).toBe(0);
+    expect(readdirSync(join(agent, "extensions", "pi-sidecar")).sort()).toEqual(
+      ["background-worker.js", "engine.cjs", "index.js", "install.json", "sidecar.cjs", "tokenizer.cjs"].sort(),
+    );
+    // The files are the build's, byte for byte, taken from inside the binary.
+    for (const f of ["index.js", "sidecar.cjs", "engine.cjs", "background-worker.js", "tokenizer.cjs"]) {
+      expect(readFileSync(join(agent, "extensions", "pi-sidecar", f))).toEqual(readFileSync(join(ROOT, "dist", "extension", f)));
+    }
+    const cwd = tempDir("pi-cwd-");
+    serviceLog(cwd);
+    const r = piCat(agent, cwd);
+    expect(r.stderr).toContain("engine: stdio");
+    expect(r.stdout).toContain("[pi-sidecar] bash output");
+  });
+});
