@@ -61,7 +61,9 @@ export async function buildExtension(): Promise<void> {
     name: "engine.cjs",
     target: "bun",
     format: "cjs",
-    external: ["gpt-tokenizer"],
+    // oxc's native binding is required at run time from the package's node_modules (an optional
+    // dependency per platform), not copied from this machine's: the engine runs on the user's.
+    external: ["gpt-tokenizer", "@oxc-parser/*"],
   });
   await bundle({
     entry: "./src/background-worker.ts",

@@ -101,14 +101,17 @@ export async function writeChecksums(files: string[], outDir: string): Promise<s
   return path;
 }
 
-/** pi-sidecar's optional dependencies must name every platform package at its own version. */
+/**
+ * pi-sidecar's optional dependencies must name every platform package at its own version, and
+ * each oxc binding the extension's engine may require (pi on Bun) at the version oxc-parser is at.
+ */
 export function checkOptionalDependencies(): void {
   const optional = (pkg as { optionalDependencies?: Record<string, string> }).optionalDependencies ?? {};
-  const missing = PLATFORMS.filter((p) => optional[platformPackage(p)] !== pkg.version);
-  if (missing.length > 0) {
-    throw new Error(
-      `package.json's optionalDependencies must list ${missing.map((p) => `"${platformPackage(p)}": "${pkg.version}"`).join(", ")}`,
-    );
+  const want: Record<string, string> = Object.fromEntries(PLATFORMS.map((p) => [platformPackage(p), pkg.version]));
+  for (const t of Object.values(TARGETS)) want[t.oxc] = oxcVersion();
+  const wrong = Object.entries(want).filter(([name, version]) => optional[name] !== version);
+  if (wrong.length > 0) {
+    throw new Error(`package.json's optionalDependencies must list ${wrong.map(([n, v]) => `"${n}": "${v}"`).join(", ")}`);
   }
 }
 

@@ -3,12 +3,15 @@
  * (with this machine's platform package beside it, from a local tarball: nothing is published) and
  * into a scratch pi with `pi install npm:pi-sidecar@file:<tarball>`. Everything after packing runs
  * with the network namespace unshared where this machine allows it (root: `unshare -n`), and npm
- * runs with --offline besides, so no step can reach a registry.
+ * runs with --offline besides, so no step can reach a registry. pi on Bun runs the engine in its
+ * own process, which needs oxc's native binding: those runs also hide this checkout's
+ * node_modules/@oxc-parser (a private mount namespace), so the binding must come with the install.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { writePlatformPackage } from "../../scripts/platform-package.ts";
+import { TARGETS } from "../../scripts/release.ts";
 import { PLATFORMS, platformName, platformPackage } from "../../src/platforms.ts";
 import { cleanupTempDirs, noisyLog, ROOT, tempDir } from "../helpers.ts";
 import { PI_CLI, RUNTIMES, writeScript } from "./pi/harness.ts";
@@ -18,16 +21,28 @@ const FAKE = join(import.meta.dir, "pi", "fake-provider.ts");
 const PKG = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
 const HOST = platformName();
 const UNSHARE = Bun.spawnSync(["unshare", "-n", "true"], { stdout: "ignore", stderr: "ignore" }).exitCode === 0;
+const OXC_HERE = join(ROOT, "node_modules", "@oxc-parser");
+/** Root can hide this checkout's oxc bindings from one process tree (a tmpfs over them in its own mount namespace). */
+const CAN_HIDE =
+  Bun.spawnSync(["unshare", "-n", "-m", "sh", "-c", `mount -t tmpfs none "${OXC_HERE}"`], { stdout: "ignore", stderr: "ignore" })
+    .exitCode === 0;
 const BASE_PATH = "/usr/local/bin:/usr/bin:/bin"; // no pi-sidecar on it
 
 let work = "";
 let mainTarball = "";
 let platformTarball = "";
+let bindingTarball = "";
 let prefix = "";
 
 /** `cmd` with no network (unshare -n) where this machine allows it. */
 function offline(cmd: string[]): string[] {
   return UNSHARE ? ["unshare", "-n", ...cmd] : cmd;
+}
+
+/** `cmd` with no network and without this checkout's oxc bindings (only where CAN_HIDE). */
+function isolated(cmd: string[]): string[] {
+  const quoted = cmd.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
+  return ["unshare", "-n", "-m", "sh", "-c", `mount -t tmpfs none "${OXC_HERE}" && exec ${quoted}`];
 }
 
 function run(cmd: string[], env: Record<string, string> = {}, stdin?: string) {
@@ -51,6 +66,11 @@ function npmInstall(into: string, tarballs: string[]) {
   if (r.code !== 0) throw new Error(`npm install failed: ${r.stderr}`);
 }
 
+/** oxc's name for this machine's binding (glibc on Linux). */
+function oxcPlatform(): string {
+  return TARGETS[HOST!].oxc.replace("@oxc-parser/binding-", "");
+}
+
 beforeAll(async () => {
   if (!existsSync(BIN)) await (await import("../../build.ts")).build(BIN);
   work = tempDir("npm-pack-");
@@ -69,6 +89,15 @@ beforeAll(async () => {
     `tar -C "${dir}/.." -cf - --transform 's,^${platformPackage(HOST)},package,' ${platformPackage(HOST)} | gzip -1 > "${platformTarball}"`,
   ]);
   if (tar.code !== 0) throw new Error(`packing the platform package failed: ${tar.stderr}`);
+  // oxc's binding for this machine, as the registry serves it (what npm installs for the optional dependency).
+  const binding = run(
+    ["npm", "pack", "--ignore-scripts", "--json", "--pack-destination", work, join(OXC_HERE, `binding-${oxcPlatform()}`)],
+    {
+      HOME: tempDir(),
+    },
+  );
+  if (binding.code !== 0) throw new Error(`npm pack of the oxc binding failed: ${binding.stderr}`);
+  bindingTarball = join(work, JSON.parse(binding.stdout)[0].filename);
   prefix = tempDir("npm-prefix-");
   npmInstall(prefix, [platformTarball, mainTarball]);
 }, 600_000);
@@ -82,7 +111,14 @@ describe("the npm package", () => {
     expect(PKG.bin).toEqual({ "pi-sidecar": "bin/pi-sidecar.js" });
     expect(PKG.pi).toEqual({ extensions: ["./dist/extension/index.js"] });
     expect(PKG.keywords).toContain("pi-package");
-    expect(PKG.optionalDependencies).toEqual(Object.fromEntries(PLATFORMS.map((p) => [platformPackage(p), PKG.version])));
+    const oxc = PKG.devDependencies["oxc-parser"];
+    expect(PKG.optionalDependencies).toEqual({
+      ...Object.fromEntries(PLATFORMS.map((p) => [platformPackage(p), PKG.version])),
+      // What the engine requires in pi on Bun, at oxc-parser's version; npm installs the one that fits.
+      ...Object.fromEntries(Object.values(TARGETS).map((t) => [t.oxc, oxc])),
+      "@oxc-parser/binding-linux-x64-musl": oxc,
+      "@oxc-parser/binding-linux-arm64-musl": oxc,
+    });
     // Everything the extension and the launcher need is bundled: a user downloads nothing else.
     expect(PKG.dependencies).toBeUndefined();
     for (const script of ["preinstall", "install", "postinstall", "prepare"]) expect(PKG.scripts[script]).toBeUndefined();
@@ -171,21 +207,21 @@ describe.skipIf(!HOST)("installed from its tarball into an empty prefix", () => 
   });
 });
 
-/** pi (on Node: the stdio engine, which runs the binary) headless with the scripted model, offline. */
-function piCat(agentDir: string, cwd: string) {
-  const script = writeScript(
-    `export default (ctx) => ctx.lastToolResults.length ? ctx.lastToolResultText : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`,
-  );
-  const args = [RUNTIMES.node, PI_CLI, "--no-session", "-e", FAKE, "--provider", "fake", "--model", "fake-1", "-p", "cat it"];
-  const r = Bun.spawnSync(offline(args), {
+type Runtime = keyof typeof RUNTIMES;
+
+/** pi headless with the scripted model (`script`'s default export), offline; on Bun, also without this checkout's oxc. */
+function pi(runtime: Runtime, agentDir: string, cwd: string, script: string) {
+  const args = [RUNTIMES[runtime], PI_CLI, "--no-session", "-e", FAKE, "--provider", "fake", "--model", "fake-1", "-p", "go"];
+  const r = Bun.spawnSync(runtime === "bun" ? isolated(args) : offline(args), {
     cwd,
     env: {
       PATH: BASE_PATH,
       HOME: agentDir,
       PI_CODING_AGENT_DIR: agentDir,
       TMPDIR: tempDir(),
+      BUN_INSTALL_CACHE_DIR: tempDir(),
       PI_OFFLINE: "1",
-      FAKE_SCRIPT: script,
+      FAKE_SCRIPT: writeScript(script),
       PI_SIDECAR_DEBUG: "1",
     },
     stdin: "ignore",
@@ -196,12 +232,33 @@ function piCat(agentDir: string, cwd: string) {
   return { stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
-function serviceLog(cwd: string): void {
-  Bun.write(join(cwd, "service.log"), noisyLog(1400, 11));
+/** The agent runs `cat service.log` and answers with what the tool returned. */
+function catLog(runtime: Runtime, agentDir: string) {
+  const cwd = tempDir("pi-cwd-");
+  writeFileSync(join(cwd, "service.log"), noisyLog(1400, 11));
+  const script = `export default (ctx) => ctx.lastToolResults.length ? ctx.lastToolResultText : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`;
+  return pi(runtime, agentDir, cwd, script);
+}
+
+/** In a fresh TS project, the agent asks kota who uses `b` (the first call indexes: the parser runs). */
+function kotaUsages(agentDir: string) {
+  const cwd = tempDir("pi-kota-");
+  const files: Record<string, string> = {
+    "package.json": '{"name":"demo"}\n',
+    "src/b.ts": "export function b() {\n  return 1;\n}\n",
+    "src/c.ts": 'import { b } from "./b";\nexport const c = b();\n',
+    ".pi/pi-sidecar.json": '{"kota":{"confirmIndex":false}}\n',
+  };
+  for (const [p, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(cwd, p)), { recursive: true });
+    writeFileSync(join(cwd, p), text);
+  }
+  const script = `export default (ctx) => ctx.lastToolResults.length ? ctx.lastToolResultText : { toolCalls: [{ name: "kota_usages", arguments: { symbol: "b" } }] };`;
+  return pi("bun", agentDir, cwd, script);
 }
 
 describe.skipIf(!HOST)("in pi", () => {
-  test("`pi install npm:pi-sidecar@file:<tarball>` installs the extension; pi loads it offline and it runs the platform package's binary", () => {
+  test("`pi install npm:pi-sidecar@file:<tarball>` installs the extension; pi loads it offline: on Node it runs the platform package's binary, on Bun the engine parses with the installed binding", () => {
     const agent = join(tempDir("pi-npm-"), "agent");
     const env = {
       HOME: agent,
@@ -210,35 +267,44 @@ describe.skipIf(!HOST)("in pi", () => {
       npm_config_offline: "true",
       npm_config_cache: join(agent, "..", "cache"),
     };
-    // Nothing is published: the platform package comes from its tarball into pi's npm folder first.
-    npmInstall(join(agent, "npm"), [platformTarball]);
+    // Nothing is published: the optional dependencies for this machine come from their tarballs into pi's npm folder first.
+    npmInstall(join(agent, "npm"), [platformTarball, bindingTarball]);
     const install = run(offline([RUNTIMES.node, PI_CLI, "install", `npm:pi-sidecar@file:${mainTarball}`]), env);
     expect(install.code).toBe(0);
     expect(readFileSync(join(agent, "settings.json"), "utf8")).toContain(`npm:pi-sidecar@file:${mainTarball}`);
     expect(existsSync(join(agent, "npm", "node_modules", "pi-sidecar", "dist", "extension", "index.js"))).toBe(true);
-    const cwd = tempDir("pi-cwd-");
-    serviceLog(cwd);
-    const r = piCat(agent, cwd);
-    expect(r.stderr).toContain("engine: stdio");
+    const node = catLog("node", agent);
+    expect(node.stderr).toContain("engine: stdio");
     // A receipt: the engine ran, and the only binary it could find is the platform package's (none on PATH, none beside the bundle).
-    expect(r.stdout).toContain("[pi-sidecar] bash output");
+    expect(node.stdout).toContain("[pi-sidecar] bash output");
+    if (!CAN_HIDE) return;
+    const bun = kotaUsages(agent);
+    expect(bun.stderr).toContain("engine: in-process");
+    expect(bun.stdout).toContain("usages of b (defined at src/b.ts:1): 2 uses in 1 file");
   });
 
-  test("air-gapped: the release binary alone writes the extension (`install pi`), and pi loads it, with no network", () => {
+  test("air-gapped: the release binary alone writes the extension and its parser binding (`install pi`); pi loads it with no network, on Node and on Bun", () => {
     const agent = join(tempDir("pi-airgap-"), "agent");
     const install = run(offline([BIN, "install", "pi"]), { HOME: agent, PI_CODING_AGENT_DIR: agent });
     expect(install.code).toBe(0);
-    expect(readdirSync(join(agent, "extensions", "pi-sidecar")).sort()).toEqual(
-      ["background-worker.js", "engine.cjs", "index.js", "install.json", "sidecar.cjs", "tokenizer.cjs"].sort(),
+    const dir = join(agent, "extensions", "pi-sidecar");
+    expect(readdirSync(dir).sort()).toEqual(
+      ["background-worker.js", "engine.cjs", "index.js", "install.json", "node_modules", "sidecar.cjs", "tokenizer.cjs"].sort(),
     );
-    // The files are the build's, byte for byte, taken from inside the binary.
+    // The files are the build's, byte for byte, taken from inside the binary; so is the binding.
     for (const f of ["index.js", "sidecar.cjs", "engine.cjs", "background-worker.js", "tokenizer.cjs"]) {
-      expect(readFileSync(join(agent, "extensions", "pi-sidecar", f))).toEqual(readFileSync(join(ROOT, "dist", "extension", f)));
+      expect(readFileSync(join(dir, f))).toEqual(readFileSync(join(ROOT, "dist", "extension", f)));
     }
-    const cwd = tempDir("pi-cwd-");
-    serviceLog(cwd);
-    const r = piCat(agent, cwd);
-    expect(r.stderr).toContain("engine: stdio");
-    expect(r.stdout).toContain("[pi-sidecar] bash output");
+    const binding = `binding-${oxcPlatform()}`;
+    expect(readFileSync(join(dir, "node_modules", "@oxc-parser", binding, `parser.${oxcPlatform()}.node`))).toEqual(
+      readFileSync(join(OXC_HERE, binding, `parser.${oxcPlatform()}.node`)),
+    );
+    const node = catLog("node", agent);
+    expect(node.stderr).toContain("engine: stdio");
+    expect(node.stdout).toContain("[pi-sidecar] bash output");
+    if (!CAN_HIDE) return;
+    const bun = kotaUsages(agent);
+    expect(bun.stderr).toContain("engine: in-process");
+    expect(bun.stdout).toContain("usages of b (defined at src/b.ts:1): 2 uses in 1 file");
   });
 });
