@@ -257,6 +257,17 @@ function kotaUsages(agentDir: string) {
   return pi("bun", agentDir, cwd, script);
 }
 
+/** pi on Node stores an oversized output through the stdio engine; pi on Bun indexes and answers kota in process. */
+function expectLoaded(agent: string): void {
+  const node = catLog("node", agent);
+  expect(node.stderr).toContain("engine: stdio");
+  expect(node.stdout).toContain("[pi-sidecar] bash output");
+  if (!CAN_HIDE) return;
+  const bun = kotaUsages(agent);
+  expect(bun.stderr).toContain("engine: in-process");
+  expect(bun.stdout).toContain("usages of b (defined at src/b.ts:1): 2 uses in 1 file");
+}
+
 describe.skipIf(!HOST)("in pi", () => {
   test("`pi install npm:pi-sidecar@file:<tarball>` installs the extension; pi loads it offline: on Node it runs the platform package's binary, on Bun the engine parses with the installed binding", () => {
     const agent = join(tempDir("pi-npm-"), "agent");
@@ -273,14 +284,9 @@ describe.skipIf(!HOST)("in pi", () => {
     expect(install.code).toBe(0);
     expect(readFileSync(join(agent, "settings.json"), "utf8")).toContain(`npm:pi-sidecar@file:${mainTarball}`);
     expect(existsSync(join(agent, "npm", "node_modules", "pi-sidecar", "dist", "extension", "index.js"))).toBe(true);
-    const node = catLog("node", agent);
-    expect(node.stderr).toContain("engine: stdio");
-    // A receipt: the engine ran, and the only binary it could find is the platform package's (none on PATH, none beside the bundle).
-    expect(node.stdout).toContain("[pi-sidecar] bash output");
-    if (!CAN_HIDE) return;
-    const bun = kotaUsages(agent);
-    expect(bun.stderr).toContain("engine: in-process");
-    expect(bun.stdout).toContain("usages of b (defined at src/b.ts:1): 2 uses in 1 file");
+    // A receipt on Node: the engine ran, and the only binary it could find is the platform package's
+    // (none on PATH, none beside the bundle).
+    expectLoaded(agent);
   });
 
   test("air-gapped: the release binary alone writes the extension and its parser binding (`install pi`); pi loads it with no network, on Node and on Bun", () => {
@@ -299,12 +305,6 @@ describe.skipIf(!HOST)("in pi", () => {
     expect(readFileSync(join(dir, "node_modules", "@oxc-parser", binding, `parser.${oxcPlatform()}.node`))).toEqual(
       readFileSync(join(OXC_HERE, binding, `parser.${oxcPlatform()}.node`)),
     );
-    const node = catLog("node", agent);
-    expect(node.stderr).toContain("engine: stdio");
-    expect(node.stdout).toContain("[pi-sidecar] bash output");
-    if (!CAN_HIDE) return;
-    const bun = kotaUsages(agent);
-    expect(bun.stderr).toContain("engine: in-process");
-    expect(bun.stdout).toContain("usages of b (defined at src/b.ts:1): 2 uses in 1 file");
+    expectLoaded(agent);
   });
 });
