@@ -166,7 +166,7 @@ describe.skipIf(!HOST)("installed from its tarball into an empty prefix", () => 
     expect(hit).toMatchObject({ sourceId });
     expect(hit.text).toContain(`1200: x KEY=${uuid} y`);
     expect(run(offline([bin, "nonsense"]), env).code).toBe(2); // the binary's exit code comes through
-  });
+  }, 120_000);
 
   test("the launcher passes SIGTERM on to the binary and leaves no process behind", async () => {
     const bin = join(prefix, "node_modules", ".bin", "pi-sidecar");
@@ -195,7 +195,7 @@ describe.skipIf(!HOST)("installed from its tarball into an empty prefix", () => 
     proc.kill("SIGTERM");
     await proc.exited;
     expect(existsSync(`/proc/${children[0]}`)).toBe(false);
-  });
+  }, 120_000);
 
   test("without its platform package the launcher says which package is missing and what to run", () => {
     const bare = tempDir("npm-bare-");
@@ -204,7 +204,7 @@ describe.skipIf(!HOST)("installed from its tarball into an empty prefix", () => 
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`optional dependency ${platformPackage(HOST!)}`);
     expect(r.stderr).toContain(`npm install ${platformPackage(HOST!)}`);
-  });
+  }, 120_000);
 });
 
 type Runtime = keyof typeof RUNTIMES;
@@ -287,7 +287,7 @@ describe.skipIf(!HOST)("in pi", () => {
     // A receipt on Node: the engine ran, and the only binary it could find is the platform package's
     // (none on PATH, none beside the bundle).
     expectLoaded(agent);
-  });
+  }, 300_000);
 
   test("air-gapped: the release binary alone writes the extension and its parser binding (`install pi`); pi loads it with no network, on Node and on Bun", () => {
     const agent = join(tempDir("pi-airgap-"), "agent");
@@ -306,5 +306,5 @@ describe.skipIf(!HOST)("in pi", () => {
       readFileSync(join(OXC_HERE, binding, `parser.${oxcPlatform()}.node`)),
     );
     expectLoaded(agent);
-  });
+  }, 300_000);
 });
