@@ -11,6 +11,7 @@
  */
 import type { Db } from "../db/open.ts";
 import { immediate } from "../db/open.ts";
+import { asStored } from "../redact/lazy.ts";
 import { vocabularyWords } from "./index-queue.ts";
 
 export type PurgeFilter = {
@@ -156,13 +157,14 @@ export function purge(db: Db, filter: PurgeFilter, now: number): PurgeResult {
       where.push("created_at < ?");
       params.push(now - filter.olderThanMs);
     }
+    // Sessions and projects were redacted when stored: one that held a secret is matched as stored.
     if (filter.session) {
       where.push("session = ?");
-      params.push(filter.session);
+      params.push(asStored(filter.session)!);
     }
     if (filter.project) {
       where.push("project = ?");
-      params.push(filter.project);
+      params.push(asStored(filter.project)!);
     }
     if (where.length === 0) return { sources: 0, blobs: 0, bytes: 0 };
     const ids = db

@@ -33,8 +33,8 @@ async function csrf(): Promise<string> {
   return ((await (await fetch(`${web.base}/api/csrf`, { headers: web.auth })).json()) as { csrf: string }).csrf;
 }
 
-function purge(body: Record<string, unknown>, token: string) {
-  return fetch(`${web.base}/api/purge`, {
+function purge(body: Record<string, unknown>, token: string, action = "/api/purge") {
+  return fetch(`${web.base}${action}`, {
     method: "POST",
     headers: { ...web.auth, "content-type": "application/json", "x-csrf-token": token },
     body: JSON.stringify({ ...body, confirm: true }),
@@ -84,5 +84,33 @@ describe("the web page under another process's write lock", () => {
     expect(((await r.json()) as { sources: number }).sources).toBe(1);
     await holder.exited;
     expect(await sourceCount()).toBe(before - 1);
+  }, 60_000);
+
+  test("forget waits the same way: the page answers meanwhile, then busy, and the memory is still there", async () => {
+    const hits = async () =>
+      ((await (await fetch(`${web.base}/api/memory?project=%2Frepo%2Fa&q=deploys`, { headers: web.auth })).json()) as any).search.hits as {
+        id: string;
+      }[];
+    const [hit] = await hits();
+    expect(hit).toBeDefined();
+    const token = await csrf();
+    const holder = await holdLock(60_000);
+    try {
+      let settled = false;
+      const pending = purge({ project: "/repo/a", id: hit!.id }, token, "/api/memory/forget").then((r) => {
+        settled = true;
+        return r;
+      });
+      const page = await fetch(`${web.base}/memory`, { headers: web.auth });
+      expect(page.status).toBe(200);
+      expect(settled).toBe(false);
+      const r = await pending;
+      expect(r.status).toBe(503);
+      expect(((await r.json()) as { code: string }).code).toBe("BUSY");
+    } finally {
+      holder.kill();
+      await holder.exited;
+    }
+    expect((await hits()).map((h) => h.id)).toContain(hit!.id);
   }, 60_000);
 });
