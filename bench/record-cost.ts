@@ -12,7 +12,11 @@ const calls = Number(process.argv[2] ?? 300);
 const engine = createEngine({ config: testConfig(join(tempDir(), "b.db")), calls: TOOL_CALLS });
 const ids: string[] = [];
 for (let i = 0; i < 40; i++) {
-  const r = await engine.capture({ text: noisyLog(1500, i, { line: 700, text: `needle${i} timeout in shard ${i}` }), tool: "bash", force: true });
+  const r = await engine.capture({
+    text: noisyLog(1500, i, { line: 700, text: `needle${i} timeout in shard ${i}` }),
+    tool: "bash",
+    force: true,
+  });
   if (r.stored) ids.push(r.sourceId);
 }
 await engine.settle();
@@ -28,5 +32,7 @@ for (let i = 0; i < calls; i++) {
   get.push(performance.now() - t);
 }
 await engine.close();
-console.log(`search p50 ${q(search, 0.5)} ms p90 ${q(search, 0.9)} ms; get p50 ${q(get, 0.5)} ms p90 ${q(get, 0.9)} ms (${calls} calls each)`);
+console.log(
+  `search p50 ${q(search, 0.5)} ms p90 ${q(search, 0.9)} ms; get p50 ${q(get, 0.5)} ms p90 ${q(get, 0.9)} ms (${calls} calls each)`,
+);
 process.exit(0);
