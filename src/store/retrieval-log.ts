@@ -91,11 +91,17 @@ export function createRetrievalLog(db: Db, now: () => number, immediately = fals
     async flushAsync(maxWaitMs) {
       if (buffer.length === 0) return;
       const batch = take();
+      // The lock is waited for with async retries only, never inside SQLite: an answer that records
+      // itself first must not stall the host's event loop behind another process's write.
+      const timeout = (db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
+      db.exec("PRAGMA busy_timeout = 0");
       try {
         await immediateAsync(db, async () => batch.run(), maxWaitMs);
       } catch (error) {
         batch.putBack();
         throw error;
+      } finally {
+        db.exec(`PRAGMA busy_timeout = ${timeout}`);
       }
     },
     pending: () => buffer.length,
