@@ -184,7 +184,7 @@ export function createEngine(options: EngineOptions): Engine {
   };
   const flushSoon = () => {
     if (flushTimer || !opened || opened.retrievals.pending() === 0) return;
-    flushTimer = setTimeout(() => void one(() => flush().catch(flushSoon)), 1000);
+    flushTimer = setTimeout(() => void one(() => flush(RECORD_WAIT_MS).catch(flushSoon)), 1000);
     flushTimer.unref?.();
   };
   const recorded = async <T>(result: T): Promise<T> => {
@@ -235,7 +235,7 @@ export function createEngine(options: EngineOptions): Engine {
     // long writer elsewhere leaves it queued, and the figures are read as they are.
     stats: (filter) =>
       one(async () => {
-        await flush().catch(unlessWriteFailure);
+        await flush(RECORD_WAIT_MS).catch(unlessWriteFailure);
         if (!store().readOnly) await store().background.settle().catch(unlessWriteFailure);
         return getStats(store(), filter);
       }),
