@@ -19,7 +19,7 @@ import { exportSource } from "./store/export.ts";
 import { existingSources, type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./store/get.ts";
 import { hasUnindexed, type SettleResult } from "./store/index-queue.ts";
 import { CLI_CALLS, type NextCalls } from "./store/next-calls.ts";
-import type { PurgeFilter, PurgeResult } from "./store/purge.ts";
+import { emptyWal, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
 import { createRetrievalLog } from "./store/retrieval-log.ts";
 import { type SearchAnswer, type SearchInput, search } from "./store/search/search.ts";
 import type { SourceFilter } from "./store/source-filter.ts";
@@ -239,7 +239,13 @@ export function createEngine(options: EngineOptions): Engine {
         if (!store().readOnly) await store().background.settle().catch(unlessWriteFailure);
         return getStats(store(), filter);
       }),
-    purge: (filter) => one(() => purgeAll(store(), filter)),
+    purge: (filter) =>
+      one(async () => {
+        const r = purgeAll(store(), filter);
+        // What was deleted has no copy left in the WAL once it is emptied (readers elsewhere may delay that).
+        if (r.sources > 0 && !store().db.inTransaction) await emptyWal(store().db);
+        return r;
+      }),
     retention: () => one(() => runMaintenance(store())),
     readcache: (input) =>
       one(async () => {

@@ -16,7 +16,7 @@ import { type PruneStats, pruneStats } from "./prune/stats.ts";
 import { type ReadcacheStats, readcacheStats } from "./readcache/stats.ts";
 import type { GetAnswer, GetInput, SourceInfo } from "./store/get.ts";
 import { TOOL_CALLS } from "./store/next-calls.ts";
-import { type PurgeFilter, type PurgeResult, truncateWal } from "./store/purge.ts";
+import { emptyWal, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
 import { type RetrievalPage, type RetrievalQuery, retrievalLog } from "./store/retrieval-view.ts";
 import type { SearchAnswer, SearchInput } from "./store/search/search.ts";
 import type { SourceFilter } from "./store/source-filter.ts";
@@ -143,7 +143,7 @@ export function createWebWriter(config: Readonly<Config>, options: { waitMs?: nu
       );
     }
     // A reader of an older snapshot keeps the WAL from emptying: wait for it a little, without blocking.
-    for (let i = 0; i < 20 && !truncateWal(db); i++) await Bun.sleep(50);
+    await emptyWal(db);
     return result;
   };
   return {

@@ -137,10 +137,31 @@ export function reclaimSpace(db: Db): boolean {
   return db.inTransaction ? false : truncateWal(db);
 }
 
-/** Checkpoints the whole WAL into the file and truncates it to nothing; false if a reader kept it from finishing. */
+/**
+ * Checkpoints the whole WAL into the file and truncates it to nothing; false if another connection
+ * kept it from finishing (a reader of an older snapshot, a writer). Never waits: a host's event loop
+ * must not stall on it (emptyWal waits asynchronously).
+ */
 export function truncateWal(db: Db): boolean {
-  const r = db.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number; log: number; checkpointed: number } | null;
-  return r !== null && r.busy === 0;
+  const timeout = (db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
+  db.exec("PRAGMA busy_timeout = 0");
+  try {
+    const r = db.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number } | null;
+    return r !== null && r.busy === 0;
+  } catch {
+    return false;
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${timeout}`);
+  }
+}
+
+/** Empties the WAL, trying again for a while (asynchronously) while other connections keep it from it. */
+export async function emptyWal(db: Db, attempts = 40): Promise<boolean> {
+  for (let i = 0; i < attempts; i++) {
+    if (truncateWal(db)) return true;
+    await Bun.sleep(50);
+  }
+  return false;
 }
 
 export function purge(db: Db, filter: PurgeFilter, now: number): PurgeResult {

@@ -112,7 +112,7 @@ run("the page in Chromium", () => {
     const link = page.locator("#range-link");
     expect(await link.textContent()).toBe(`Link to lines ${NEEDLE_LINE}-${NEEDLE_LINE + 2}`);
     await link.click();
-    await page.waitForURL(/lines=/);
+    await page.waitForURL(new RegExp(`lines=${NEEDLE_LINE}-${NEEDLE_LINE + 2}`));
     expect(await page.locator(".lines div").count()).toBe(3);
   });
 
