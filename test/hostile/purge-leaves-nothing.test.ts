@@ -5,6 +5,7 @@
  * The store is filled the way pi fills it: captures indexed on a worker thread, searches and gets
  * logged, then purged while another connection reads.
  */
+import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -102,17 +103,21 @@ describe("purge leaves no readable copy", () => {
     expect(readable(path, kept).length).toBeGreaterThanOrEqual(kept.length);
   }, 120_000);
 
-  test("purge --all leaves none of any text", async () => {
+  test("purge --all leaves none of any text, the read cache's copies of files included", async () => {
     const path = join(tempDir(), "sidecar.db");
     const engine = createEngine({ config: testConfig(path), calls: TOOL_CALLS });
     const planted = await fill(engine, seed + 1000, 20, 2);
+    // A file read through the read cache: its text is kept as the base for later reads.
+    const file = wordsFor(rng(seed + 2000), 3);
+    const text = `${Array.from({ length: 40 }, (_, i) => `const v${i} = "${file[i % 3]}";`).join("\n")}\n`;
+    const read = await engine.readcache({ path: "/repo/x/src/a.ts", text, shown: [1, 40], wholeFile: true, builtIn: text, versions: [] });
+    expect(read.record.trusted).toEqual([[1, 40]]);
     await engine.close();
+    // The read cache kept the file's text as a base for later reads.
+    const db = new Database(path, { readonly: true });
+    expect((db.query("SELECT count(*) AS n FROM objects WHERE content LIKE ?").get(`%${file[0]}%`) as { n: number }).n).toBe(1);
+    db.close();
     expect(runCli(["--db", path, "purge", "--all"]).code).toBe(0);
-    expect(
-      readable(
-        path,
-        planted.flatMap((p) => p.words),
-      ),
-    ).toEqual([]);
+    expect(readable(path, [...planted.flatMap((p) => p.words), ...file])).toEqual([]);
   }, 120_000);
 });
