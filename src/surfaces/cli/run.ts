@@ -11,6 +11,7 @@ import { type Command, type CommandContext, type OptionSpec, UsageError } from "
 import { captureCommand } from "./commands/capture.ts";
 import { exportCommand } from "./commands/export.ts";
 import { getCommand } from "./commands/get.ts";
+import { hookCommand } from "./commands/hook.ts";
 import { installCommand, uninstallCommand } from "./commands/install.ts";
 import { kotaCommand } from "./commands/kota.ts";
 import { listCommand } from "./commands/list.ts";
@@ -43,6 +44,7 @@ export const COMMANDS: Command[] = [
   serversCommand,
   installCommand,
   uninstallCommand,
+  hookCommand,
 ];
 
 const GLOBAL: Record<string, OptionSpec> = {
