@@ -160,6 +160,7 @@ describe("pi-sidecar hook claude", () => {
       "cat <<EOF\nno terminator",
       'echo "unclosed',
       "make | pi-sidecar capture --tool make",
+      "make 2>&1 | /usr/local/bin/pi-sidecar capture --passthrough",
       "mkdir -p out && touch out/x",
       "case $x in a) echo a;; esac",
       "make \\",
@@ -169,7 +170,12 @@ describe("pi-sidecar hook claude", () => {
     expect(claude("npm test", { tool_name: "Read" })).toBeNull();
     expect(claude("npm test", { hook_event_name: "PostToolUse" })).toBeNull();
     // Still wrapped: a commit with a message, a pipeline, a heredoc that ends.
-    for (const command of ['git commit -m "fix: x"', "npm test 2>&1 | tail -50", "cat <<'EOF' | wc -l\na\nb\nEOF"])
+    for (const command of [
+      'git commit -m "fix: x"',
+      "npm test 2>&1 | tail -50",
+      "cat pi-sidecar-notes.txt",
+      "cat <<'EOF' | wc -l\na\nb\nEOF",
+    ])
       expect(claude(command)).not.toBeNull();
   });
 

@@ -176,7 +176,9 @@ function interactive(c: ScannedCommand): string | null {
 
 /** Why this command must not be wrapped, or null when it can be. */
 function reasonToLeave(command: string, commands: ScannedCommand[], bin: string[]): string | null {
-  if (/pi-sidecar/.test(command) || bin.some((b) => b.length > 3 && command.includes(b))) return "it already goes through pi-sidecar";
+  for (const c of commands) {
+    if (programOf(c.words)?.program === "pi-sidecar" || c.words.some((w) => bin.includes(w))) return "it already goes through pi-sidecar";
+  }
   for (const c of commands) {
     const p = programOf(c.words);
     if (p && SHELL_STATE.has(p.program)) return `${p.program} changes the shell's own state`;
