@@ -175,7 +175,7 @@ function interactive(c: ScannedCommand): string | null {
 }
 
 /** Why this command must not be wrapped, or null when it can be. */
-function reasonToLeave(command: string, commands: ScannedCommand[], bin: string[]): string | null {
+function reasonToLeave(commands: ScannedCommand[], bin: string[]): string | null {
   for (const c of commands) {
     if (programOf(c.words)?.program === "pi-sidecar" || c.words.some((w) => bin.includes(w))) return "it already goes through pi-sidecar";
   }
@@ -203,7 +203,7 @@ export function wrapCommand(command: string, o: WrapOptions): Wrap {
   let hoist = 0;
   while (hoist < scan.commands.length - 1 && scan.commands[hoist]!.words[0] === "cd" && scan.commands[hoist]!.op === "&&") hoist++;
   const rest = scan.commands.slice(hoist);
-  const why = reasonToLeave(command, rest, o.bin);
+  const why = reasonToLeave(rest, o.bin);
   if (why) return { wrapped: false, reason: why };
   const restStart = hoist === 0 ? 0 : scan.commands[hoist - 1]!.end + 2;
   const prefix = command.slice(0, restStart);
