@@ -4,9 +4,8 @@
  * `.claude/settings.json`. CLAUDE_CONFIG_DIR moves the user files, as it does for Claude Code.
  */
 import { join } from "node:path";
-import { type Change, changeFile } from "../files.ts";
-import { withOurHook, withoutOurHook } from "../hook-entries.ts";
-import { getAt, parseObject, setAt } from "../json-edit.ts";
+import { changeFile } from "../files.ts";
+import { entryEdit, hookListEdit } from "../json-change.ts";
 import { commandLine, type HostSetup, SERVER_NAME, type SetupContext } from "./types.ts";
 
 function files(ctx: SetupContext) {
@@ -17,24 +16,8 @@ function files(ctx: SetupContext) {
     : { mcp: join(ctx.project, ".mcp.json"), settings: join(ctx.project, ".claude", "settings.json") };
 }
 
-function mcpChange(path: string, entry: unknown): Change {
-  return changeFile(path, (text) => {
-    const value = parseObject(text, path);
-    if (entry === undefined && getAt(value, ["mcpServers", SERVER_NAME]) === undefined) return text;
-    return setAt(text, ["mcpServers", SERVER_NAME], entry);
-  });
-}
-
-function hookChange(path: string, group: Record<string, unknown> | null): Change {
-  return changeFile(path, (text) => {
-    const value = parseObject(text, path);
-    const current = getAt(value, ["hooks", "PreToolUse"]);
-    if (group === null && current === undefined) return text;
-    const next = group ? withOurHook(current, "claude", group) : withoutOurHook(current, "claude");
-    if (JSON.stringify(next) === JSON.stringify(current)) return text;
-    return setAt(text, ["hooks", "PreToolUse"], next);
-  });
-}
+const MCP = ["mcpServers", SERVER_NAME];
+const PRE = ["hooks", "PreToolUse"];
 
 export const claude: HostSetup = {
   name: "claude",
@@ -42,14 +25,11 @@ export const claude: HostSetup = {
   install(ctx) {
     const f = files(ctx);
     const [command, ...rest] = ctx.bin;
-    const changes = [mcpChange(f.mcp, { type: "stdio", command, args: [...rest, "mcp"], env: {} })];
-    if (ctx.hook)
-      changes.push(
-        hookChange(f.settings, {
-          matcher: "Bash",
-          hooks: [{ type: "command", command: commandLine(ctx.bin, "hook", "claude"), timeout: 30 }],
-        }),
-      );
+    const changes = [changeFile(f.mcp, entryEdit(f.mcp, MCP, { type: "stdio", command, args: [...rest, "mcp"], env: {} }))];
+    if (ctx.hook) {
+      const group = { matcher: "Bash", hooks: [{ type: "command", command: commandLine(ctx.bin, "hook", "claude"), timeout: 30 }] };
+      changes.push(changeFile(f.settings, hookListEdit(f.settings, PRE, "claude", group)));
+    }
     const notes = [
       "Restart Claude Code; `claude mcp list` shows pi-sidecar, `/hooks` shows the Bash hook.",
       ...(ctx.hook
@@ -63,6 +43,9 @@ export const claude: HostSetup = {
   },
   uninstall(ctx) {
     const f = files(ctx);
-    return { changes: [mcpChange(f.mcp, undefined), hookChange(f.settings, null)], notes: [] };
+    return {
+      changes: [changeFile(f.mcp, entryEdit(f.mcp, MCP, undefined)), changeFile(f.settings, hookListEdit(f.settings, PRE, "claude", null))],
+      notes: [],
+    };
   },
 };

@@ -7,9 +7,8 @@
 import { dirname, join } from "node:path";
 import { defaultDatabasePath } from "../../../paths.ts";
 import { changeFile } from "../files.ts";
-import { withOurHook, withoutOurHook } from "../hook-entries.ts";
 import { INSTRUCTIONS } from "../instructions.ts";
-import { getAt, parseObject, setAt } from "../json-edit.ts";
+import { hookListEdit } from "../json-change.ts";
 import { withBlock, withoutBlock } from "../markdown-block.ts";
 import { setTomlTable, tomlString } from "../toml-edit.ts";
 import { commandLine, type HostSetup, SERVER_NAME, type SetupContext } from "./types.ts";
@@ -21,15 +20,6 @@ function files(ctx: SetupContext) {
     hooks: join(dir, "hooks.json"),
     agents: ctx.scope === "user" ? join(dir, "AGENTS.md") : join(ctx.project, "AGENTS.md"),
   };
-}
-
-function hooksChange(path: string, group: Record<string, unknown> | null) {
-  return changeFile(path, (text) => {
-    const current = getAt(parseObject(text, path), ["hooks", "PreToolUse"]);
-    const next = group ? withOurHook(current, "codex", group) : withoutOurHook(current, "codex");
-    if (JSON.stringify(next) === JSON.stringify(current)) return text;
-    return setAt(text, ["hooks", "PreToolUse"], next);
-  });
 }
 
 export const codex: HostSetup = {
@@ -50,10 +40,13 @@ export const codex: HostSetup = {
     ];
     if (ctx.hook)
       changes.push(
-        hooksChange(f.hooks, {
-          matcher: "^Bash$",
-          hooks: [{ type: "command", command: commandLine(ctx.bin, "hook", "codex"), timeout: 30 }],
-        }),
+        changeFile(
+          f.hooks,
+          hookListEdit(f.hooks, ["hooks", "PreToolUse"], "codex", {
+            matcher: "^Bash$",
+            hooks: [{ type: "command", command: commandLine(ctx.bin, "hook", "codex"), timeout: 30 }],
+          }),
+        ),
       );
     const store = dirname(ctx.env.PI_SIDECAR_DB || defaultDatabasePath(ctx.env));
     return {
@@ -76,7 +69,7 @@ export const codex: HostSetup = {
       changes: [
         changeFile(f.config, (text) => (text === null ? null : setTomlTable(text, f.config, ["mcp_servers", SERVER_NAME], null))),
         changeFile(f.agents, withoutBlock),
-        hooksChange(f.hooks, null),
+        changeFile(f.hooks, hookListEdit(f.hooks, ["hooks", "PreToolUse"], "codex", null)),
       ],
       notes: [],
     };

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { changeFile } from "../files.ts";
 import { INSTRUCTIONS } from "../instructions.ts";
-import { getAt, parseObject, setAt } from "../json-edit.ts";
+import { entryEdit } from "../json-change.ts";
 import type { HostSetup, SetupContext } from "./types.ts";
 import { SERVER_NAME } from "./types.ts";
 
@@ -21,11 +21,7 @@ function files(ctx: SetupContext) {
 }
 
 function mcpChange(path: string, entry: unknown) {
-  return changeFile(path, (text) => {
-    const value = parseObject(text, path);
-    if (entry === undefined && getAt(value, ["mcpServers", SERVER_NAME]) === undefined) return text;
-    return setAt(text, ["mcpServers", SERVER_NAME], entry);
-  });
+  return changeFile(path, entryEdit(path, ["mcpServers", SERVER_NAME], entry));
 }
 
 export const cursor: HostSetup = {

@@ -4,25 +4,18 @@
  * default (hooksConfig.enabled); project hooks run once the folder is trusted.
  */
 import { join } from "node:path";
-import { type Change, changeFile } from "../files.ts";
-import { withOurHook, withoutOurHook } from "../hook-entries.ts";
-import { getAt, parseObject, setAt } from "../json-edit.ts";
+import { changeFile } from "../files.ts";
+import { entryEdit, hookListEdit } from "../json-change.ts";
 import { commandLine, type HostSetup, SERVER_NAME, type SetupContext } from "./types.ts";
 
 function settingsPath(ctx: SetupContext): string {
   return ctx.scope === "user" ? join(ctx.home, ".gemini", "settings.json") : join(ctx.project, ".gemini", "settings.json");
 }
 
-function edit(path: string, mcp: unknown, group: Record<string, unknown> | null): Change {
-  return changeFile(path, (text) => {
-    const value = parseObject(text, path);
-    let next = text;
-    if (mcp !== undefined || getAt(value, ["mcpServers", SERVER_NAME]) !== undefined) next = setAt(next, ["mcpServers", SERVER_NAME], mcp);
-    const current = getAt(value, ["hooks", "BeforeTool"]);
-    const hooks = group ? withOurHook(current, "gemini", group) : withoutOurHook(current, "gemini");
-    if (JSON.stringify(hooks) !== JSON.stringify(current)) next = setAt(next, ["hooks", "BeforeTool"], hooks);
-    return next;
-  });
+function edit(path: string, mcp: unknown, group: Record<string, unknown> | null) {
+  return changeFile(path, (text) =>
+    hookListEdit(path, ["hooks", "BeforeTool"], "gemini", group)(entryEdit(path, ["mcpServers", SERVER_NAME], mcp)(text)),
+  );
 }
 
 export const gemini: HostSetup = {

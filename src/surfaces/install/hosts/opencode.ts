@@ -6,7 +6,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { changeFile } from "../files.ts";
-import { getAt, parseObject, setAt } from "../json-edit.ts";
+import { entryEdit } from "../json-change.ts";
+import { setAt } from "../json-edit.ts";
 import { opencodePlugin, PLUGIN_MARK } from "../opencode-plugin.ts";
 import { type HostSetup, SERVER_NAME, type SetupContext } from "./types.ts";
 
@@ -20,12 +21,10 @@ function files(ctx: SetupContext) {
 }
 
 function configChange(path: string, entry: unknown) {
-  return changeFile(path, (text) => {
-    const value = parseObject(text, path);
-    if (entry === undefined && getAt(value, ["mcp", SERVER_NAME]) === undefined) return text;
-    const base = text === null ? setAt(null, ["$schema"], "https://opencode.ai/config.json") : text;
-    return setAt(base, ["mcp", SERVER_NAME], entry);
-  });
+  return changeFile(
+    path,
+    entryEdit(path, ["mcp", SERVER_NAME], entry, () => setAt(null, ["$schema"], "https://opencode.ai/config.json")),
+  );
 }
 
 export const opencode: HostSetup = {
