@@ -5,6 +5,7 @@
 import { kotaSection } from "./kota/section.ts";
 import { table } from "./markdown.ts";
 import { memorySection, memoryTargetRows } from "./memory/bench-memory.ts";
+import { piMcpSection } from "./pi-mcp-modes.ts";
 import { sessionSection, sessionTargetRows } from "./prune/report.ts";
 import { agentSection, agentTargetRows, rpcSection } from "./report-agent.ts";
 import { captureSection, captureTargetRows } from "./report-capture.ts";
@@ -106,6 +107,7 @@ export function renderReport(input: ReportInput): string {
     rpcSection(input.rpc),
     readcacheSection(input.readcache),
     mcpSection(input.mcp),
+    piMcpSection(input.piMcp),
     sessionSection(input.prune),
     kotaSection(input.kota),
     memorySection(input.memory),

@@ -10,7 +10,8 @@
  *
  * Prints the result as JSON (progress on stderr).
  */
-import { PI_VERSIONS, type PiVersion, piCli } from "../../test/e2e/pi/harness.ts";
+import { existsSync } from "node:fs";
+import { PI_PACKAGES, PI_VERSIONS, type PiVersion } from "../../test/e2e/pi/harness.ts";
 import { cleanupTempDirs } from "../../test/helpers.ts";
 import { log } from "../timing.ts";
 import { contentText, perTurn, prefixChanges, tokensOf } from "./analyze.ts";
@@ -141,7 +142,7 @@ export async function benchSession(
   const started = performance.now();
   try {
     const versions = (options.versions ?? [...PI_VERSIONS]).filter((v) => {
-      if (piCli(v) !== null) return true;
+      if (existsSync(PI_PACKAGES[v])) return true;
       log(`session bench: pi ${v} is not installed, skipped`);
       return false;
     });

@@ -9,7 +9,7 @@
 import { Database } from "bun:sqlite";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { agentDir, type PiVersion, piCli, writeScript } from "../../test/e2e/pi/harness.ts";
+import { agentDir, type PiVersion, writeScript } from "../../test/e2e/pi/harness.ts";
 import { startRpcPi } from "../../test/e2e/pi/rpc-driver.ts";
 import { ROOT, tempDir } from "../../test/helpers.ts";
 import { log } from "../timing.ts";
@@ -162,14 +162,12 @@ export async function runSession(plan: readonly Turn[], options: SessionOptions)
 
 async function drive(plan: readonly Turn[], options: SessionOptions, root: string): Promise<SessionRun> {
   const variant = VARIANTS[options.variant];
-  const cli = piCli(options.pi);
-  if (cli === null) throw new Error(`pi ${options.pi} is not installed (see piCli in test/e2e/pi/harness.ts)`);
   const dir = agentDir(!variant.sidecar);
   const config = { ...(variant.config ?? {}), ...(options.config ?? {}) };
   if (Object.keys(config).length > 0) writeFileSync(join(dir, "pi-sidecar.json"), JSON.stringify(config));
   const logPath = join(tempDir("bench-prune-log-"), "calls.jsonl");
   const env: Record<string, string> = { FAKE_LOG: logPath, FAKE_CONTEXT_WINDOW: String(options.contextWindow), PATH, ...variant.env };
-  const pi = startRpcPi("node", dir, root, writeScript(modelScript(plan)), env, cli);
+  const pi = startRpcPi("node", dir, root, writeScript(modelScript(plan)), env, options.pi);
   const answers: string[] = [];
   const turnMs: number[] = [];
   let engine: SessionRun["engine"] = "none seen";

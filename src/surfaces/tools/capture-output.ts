@@ -37,6 +37,8 @@ export const NEVER_CAPTURED: ReadonlySet<string> = new Set([
   "context_stats",
   "context_purge",
   "context_index",
+  "context_run",
+  "context_fetch",
 ]);
 
 /** A short note on what produced the output, for `list` and stats. */

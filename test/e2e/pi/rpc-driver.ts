@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { readLines } from "../../../src/json-lines.ts";
 import { tempDir } from "../../helpers.ts";
-import { PI_CLI, RUNTIMES, type Runtime } from "./harness.ts";
+import { type PiVersion, piCli, RUNTIMES, type Runtime } from "./harness.ts";
 
 type Json = Record<string, any>;
 
@@ -25,13 +25,13 @@ export function startRpcPi(
   cwd: string,
   script: string,
   env: Record<string, string> = {},
-  cli: string = PI_CLI,
+  pi?: PiVersion,
 ): RpcPi {
   const tmp = tempDir("pi-rpc-tmp-");
   const proc = Bun.spawn(
     [
       RUNTIMES[runtime],
-      cli,
+      piCli(pi),
       "--mode",
       "rpc",
       "--session-dir",
