@@ -3,7 +3,8 @@
  * search's question, in a session id, a tool name, a label and a project path never reaches the
  * database file, its WAL or its shared memory; the retrieval log and its web page show it
  * redacted; what was stored under a redacted session is still found and purged by the session as
- * typed. And an MCP server killed right after it answered has already written its retrieval record.
+ * typed. An MCP server killed right after it answered has already written its retrieval record; pruning
+ * keeps a session id and call ids redacted in its pointers, batches and the /pruning page.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -123,5 +124,45 @@ describe("secrets never stored raw", () => {
     expect(inFiles(db, [question.split(" ").at(-1)!, session.slice(3)])).toEqual([]);
     const sessions = rowsOf(db, "SELECT session FROM sources");
     expect(String(sessions[0]!.session)).toMatch(/^ci-\[REDACTED:/);
+  }, 60_000);
+
+  test("pruning through the CLI: a token in --session and in a call id is in neither the file nor the /pruning page", async () => {
+    const db = join(tempDir(), "sidecar.db");
+    const session = `sess-${slackToken()}`;
+    const call = `call_${githubToken()}`;
+    const messages = Array.from({ length: 6 }, (_, i) => {
+      const id = i === 1 ? call : `call_${i}`;
+      return [
+        { role: "user", content: `step ${i}`, timestamp: i },
+        { role: "assistant", content: [{ type: "toolCall", id, name: "bash", arguments: { command: `make ${i}` } }], timestamp: i },
+        {
+          role: "toolResult",
+          toolCallId: id,
+          toolName: "bash",
+          content: [{ type: "text", text: noisyLog(500, seed + 10 + i) }],
+          isError: false,
+          timestamp: i,
+        },
+        { role: "assistant", content: [{ type: "text", text: `done ${i}` }], timestamp: i },
+      ];
+    }).flat();
+    const p = runCli(["--db", db, "prune", "--session", session], { stdin: JSON.stringify({ messages }) });
+    expect(p.code).toBe(0);
+    const out = JSON.parse(p.stdout) as { batch: { callId: string }[]; messages: unknown[] };
+    expect(out.batch.length).toBeGreaterThan(1);
+    expect(JSON.stringify(out.messages)).toContain(call); // the model's own ids come back as sent
+    const again = runCli(["--db", db, "prune", "--session", session], { stdin: JSON.stringify({ messages }) });
+    expect(JSON.parse(again.stdout).batch).toEqual([]); // the same session, found under its redacted id
+    expect(inFiles(db, [session.slice(5), call.slice(5)])).toEqual([]);
+    const web = startServer(testConfig(db));
+    try {
+      for (const path of ["/pruning", "/api/pruning"]) {
+        const page = await (await fetch(`${web.base}${path}`, { headers: web.auth })).text();
+        expect(page).not.toContain(session.slice(5));
+        expect(page).not.toContain(call.slice(5));
+      }
+    } finally {
+      await web.stop();
+    }
   }, 60_000);
 });
