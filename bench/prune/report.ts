@@ -91,5 +91,24 @@ export function sessionSection(r: SessionBenchResult): string {
       "so a token or two is the temp folder's name; in hono and in a TypeScript project the kota tools are on, in a folder with no code they are not):",
     "",
     table(["Configuration", ...versions.map((v) => `pi ${v}`)], defs),
+    ...(r.addedParts.length > 0 ? ["", partsTable(r, versions)] : []),
+  ].join("\n");
+}
+
+/** The default configuration in a TypeScript project, part by part. */
+function partsTable(r: SessionBenchResult, versions: readonly string[]): string {
+  const names = [...new Set(r.addedParts.map((p) => p.part))];
+  const rows = names.map((part) => [
+    part,
+    ...versions.map((pi) => {
+      const p = r.addedParts.find((x) => x.pi === pi && x.part === part);
+      return p ? n(p.tokens) : "";
+    }),
+  ]);
+  return [
+    "The default configuration in a TypeScript project, part by part (each definition as pi sends it, `{name, description, parameters}`, counted alone; " +
+      "the system prompt row is what the sidecar adds to pi's):",
+    "",
+    table(["Part", ...versions.map((v) => `pi ${v}`)], rows),
   ].join("\n");
 }

@@ -15,7 +15,7 @@ import { PI_PACKAGES, PI_VERSIONS, type PiVersion } from "../../test/e2e/pi/harn
 import { cleanupTempDirs } from "../../test/helpers.ts";
 import { log } from "../timing.ts";
 import { contentText, perTurn, prefixChanges, tokensOf } from "./analyze.ts";
-import { benchDefinitions } from "./definitions.ts";
+import { type AddedPart, benchDefinitions } from "./definitions.ts";
 import { TURNS, WORK_TURNS } from "./plan.ts";
 import { judgeAnswers, type QuestionResult } from "./rehydration.ts";
 import { type Batches, groundTruth, runSession, type SessionOptions, type SessionRun, VARIANTS, type Variant } from "./session.ts";
@@ -60,6 +60,8 @@ export type SessionBenchResult = {
   runs: RunSummary[];
   /** Per pi version: tool-definition tokens the sidecar adds per request, in each variant. */
   addedDefinitions: { pi: PiVersion; variant: string; tokens: number }[];
+  /** The default configuration in a TypeScript project, part by part (each tool it adds or changes, the system prompt). */
+  addedParts: AddedPart[];
   /** Default vs pruning off on the newest pi: the last turn's request and the growth over the second half, as ratios. */
   pruningOnOff: { lastTurn: number; growth: number; turns: [number, number] } | null;
   targets: Record<string, Target>;
@@ -161,15 +163,16 @@ export async function benchSession(
     }
     log("session bench: tool definitions outside the session (a folder with no code, a small TypeScript project)");
     const concluded = conclude(runs, versions);
-    concluded.addedDefinitions.push(...benchDefinitions(versions));
-    return { ...concluded, totalWallMs: Math.round(performance.now() - started) };
+    const defs = benchDefinitions(versions);
+    concluded.addedDefinitions.push(...defs.added);
+    return { ...concluded, addedParts: defs.parts, totalWallMs: Math.round(performance.now() - started) };
   } finally {
     cleanupTempDirs();
   }
 }
 
 /** The session's facts, added definitions and targets, from the runs (pi-sidecar on the newest pi that ran plain and default). */
-export function conclude(runs: RunSummary[], versions: readonly PiVersion[]): Omit<SessionBenchResult, "totalWallMs"> {
+export function conclude(runs: RunSummary[], versions: readonly PiVersion[]): Omit<SessionBenchResult, "totalWallMs" | "addedParts"> {
   const find = (pi: PiVersion, variant: string) => runs.find((r) => r.pi === pi && r.variant === variant);
   const addedDefinitions = runs.flatMap((r) => {
     const plain = find(r.pi, "plain");
