@@ -5,12 +5,15 @@
  * answer's text on it; a peer hit (no line numbers) when its text holds the answer's text.
  * Receipts answer a "what failed / which / how many" question when the answer's text is in them.
  *
- *   bun bench/retrieval/run.ts [--no-peer] [--holdout]      prints the result as JSON
+ *   bun bench/retrieval/run.ts [--no-peer] [--holdout | --dev | --blind]      prints the result as JSON
  *
- * `--holdout` runs the held-out set (holdout/: other tools, questions written before any search
- * ran on them), which the search was never tuned on.
+ * Sets: the tuning set (fixtures/ and questions.json here); `--holdout` (holdout/: other tools,
+ * written before any search ran on them, tuned on since); `--dev` (dev/: outputs of the kinds the
+ * issue about unseen outputs names, made for the retrieval work and tuned on); `--blind` (blind/:
+ * written by someone who never read src/ or the other sets, never tuned on; absent until copied in).
+ * Every set has the same layout: fixtures/ and questions.json.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { defaultConfig } from "../../src/config.ts";
@@ -54,9 +57,15 @@ export type RetrievalResult = {
   receipts: { questions: number; answered: number; ids: string[] };
 };
 
-/** The tuning set (this folder) or the held-out one. */
-export type QuestionSet = "tuning" | "holdout";
-const dirOf = (set: QuestionSet) => (set === "holdout" ? join(import.meta.dir, "holdout") : import.meta.dir);
+/** The tuning set (this folder) or one of the sets in its subfolders. */
+export type QuestionSet = "tuning" | "holdout" | "dev" | "blind";
+export const QUESTION_SETS: readonly QuestionSet[] = ["blind", "tuning", "holdout", "dev"];
+const dirOf = (set: QuestionSet) => (set === "tuning" ? import.meta.dir : join(import.meta.dir, set));
+
+/** Whether the set is there (the blind set is copied in by whoever wrote it; until then it is skipped). */
+export function hasQuestionSet(set: QuestionSet): boolean {
+  return existsSync(join(dirOf(set), "questions.json")) && existsSync(join(dirOf(set), "fixtures"));
+}
 
 export function loadFixture(name: string, set: QuestionSet = "tuning"): string {
   const raw = readFileSync(join(dirOf(set), "fixtures", name));
@@ -171,7 +180,7 @@ export async function benchRetrieval(
   const questions = loadQuestions(set);
   const fixtures = [...new Set(questions.map((q) => q.fixture))];
   const mine = await ours(scratch, questions, fixtures, set);
-  const kinds = new Set(fixtures.map((f) => f.replace(/\.(txt|json|js)(\.gz)?$/, "").replace(/-.*$/, ""))).size;
+  const kinds = new Set(fixtures.map((f) => f.replace(/(\.[a-z0-9]+)*$/i, "").replace(/-.*$/, ""))).size;
   return {
     fixtures: fixtures.length,
     kinds,
@@ -185,16 +194,12 @@ if (import.meta.main) {
   const { createScratch } = await import("../temp.ts");
   const scratch = createScratch();
   try {
-    console.log(
-      JSON.stringify(
-        await benchRetrieval(scratch, {
-          peer: !process.argv.includes("--no-peer"),
-          set: process.argv.includes("--holdout") ? "holdout" : "tuning",
-        }),
-        null,
-        2,
-      ),
-    );
+    const set = QUESTION_SETS.find((s) => process.argv.includes(`--${s}`)) ?? "tuning";
+    if (!hasQuestionSet(set)) {
+      console.error(`No ${set} set: ${join(dirOf(set), "questions.json")} and fixtures/ are not there.`);
+      process.exit(1);
+    }
+    console.log(JSON.stringify(await benchRetrieval(scratch, { peer: !process.argv.includes("--no-peer"), set }), null, 2));
   } finally {
     scratch.remove();
   }
