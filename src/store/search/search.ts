@@ -8,11 +8,21 @@ import type { EngineDeps } from "../../engine-deps.ts";
 import { fail, type Result } from "../../errors.ts";
 import type { SourceFilter } from "../source-filter.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
-import { termsFor } from "./lines.ts";
-import { isStopWord, type ParsedQuery, parseQuery, wordsAnd, wordsOr, wordsPrefixAnd } from "./query.ts";
+import {
+  type Concept,
+  conceptOf,
+  conceptsAnd,
+  conceptsOr,
+  conceptsPhrase,
+  contentConcepts,
+  type ParsedQuery,
+  parseQuery,
+  wordsPrefixAnd,
+} from "./query.ts";
 import { type Hit, renderHits, type SourcedWindow } from "./render.ts";
+import { termsFor } from "./score.ts";
 import { correctWord } from "./typo.ts";
-import { type CandidateChunk, findWindows, rowsOf } from "./windows.ts";
+import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
 
 export type { Hit, HitLine } from "./render.ts";
 
@@ -30,30 +40,38 @@ export type SearchAnswer = {
 
 type Found = { mode: SearchMode; ids: number[]; query: ParsedQuery; corrections: Record<string, string> };
 
-/** Words of the query that are not part of one of its identifiers (those are matched whole). */
-function looseWords(q: ParsedQuery): string[] {
-  return q.words.filter((w) => !q.idents.some((i) => i.includes(w)));
+/** Concepts of the query that are not one of its identifiers (those are matched whole, as substrings). */
+function looseConcepts(q: ParsedQuery): Concept[] {
+  return contentConcepts(q).filter((c) => !q.idents.some((i) => c.words.every((w) => i.includes(w))));
 }
 
-/** Every term: identifiers as substrings, the other words and phrases through the word index. */
+/**
+ * Every concept: identifiers as substrings, the other words and phrases through the word index.
+ * When many chunks have them all, those where they stand next to each other, in order, come first.
+ */
 function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
-  const all = wordHits(deps, wordsAnd(q.words, q.phrases), f);
+  const content = contentConcepts(q);
+  let all = wordHits(deps, conceptsAnd(content, q.phrases), f);
+  if (all.length > LINE_RANKED) {
+    const together = wordHits(deps, conceptsPhrase(content), f);
+    if (together.length > 0) all = fuse([{ ids: together, weight: 2 }, { ids: all }]).map((x) => x.id);
+  }
   if (q.idents.length === 0) return all;
-  const withIdents = identHits(deps, q.idents, f, wordsAnd(looseWords(q), q.phrases));
+  const withIdents = identHits(deps, q.idents, f, conceptsAnd(looseConcepts(q), q.phrases));
   const ranked = new Set(withIdents);
   return fuse([{ ids: withIdents, weight: 2 }, { ids: all.filter((id) => ranked.has(id)) }]).map((x) => x.id);
 }
 
-/** All words but one, for each word: what a query with one wrong or missing word still finds. */
+/** All concepts but one, for each: what a query with one wrong or missing word still finds. */
 function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
-  const words = q.words.filter((w) => !isStopWord(w));
-  if (words.length < 3 || words.length > 6) return [];
+  const content = contentConcepts(q);
+  if (content.length < 3 || content.length > 6) return [];
   return fuse(
-    words.map((w) => ({
+    content.map((c) => ({
       ids: wordHits(
         deps,
-        wordsAnd(
-          words.filter((x) => x !== w),
+        conceptsAnd(
+          content.filter((x) => x !== c),
           q.phrases,
         ),
         f,
@@ -86,16 +104,18 @@ function candidates(deps: EngineDeps, q: ParsedQuery, f: Filter): Found {
       phrases: q.phrases.map((p) => ({ words: p.words.map((w) => corrections[w] ?? w), text: fix(p.text) })),
       idents: q.idents.map(fix),
       whole: fix(q.whole),
+      concepts: q.concepts.map((c) => conceptOf(c.words.map((w) => corrections[w] ?? w))),
     };
     ids = exact(deps, q, f);
     if (ids.length > 0) return { mode: "typo-tolerant", ids, query: q, corrections };
   }
   ids = mostWords(deps, q, f);
   if (ids.length > 0) return { mode: "any word", ids, query: q, corrections };
-  if (q.words.length > 1) {
-    ids = fuse([{ ids: wordHits(deps, wordsOr(q.words), f) }, ...q.idents.map((s) => ({ ids: identHits(deps, [s], f), weight: 2 }))]).map(
-      (x) => x.id,
-    );
+  if (q.concepts.length > 1) {
+    ids = fuse([
+      { ids: wordHits(deps, conceptsOr(contentConcepts(q)), f) },
+      ...q.idents.map((s) => ({ ids: identHits(deps, [s], f), weight: 2 })),
+    ]).map((x) => x.id);
     if (ids.length > 0) return { mode: "any word", ids, query: q, corrections };
   }
   return { mode: "no match", ids: [], query: q, corrections };
@@ -103,7 +123,7 @@ function candidates(deps: EngineDeps, q: ParsedQuery, f: Filter): Found {
 
 function loadChunks(deps: EngineDeps, ids: number[]): CandidateChunk[] {
   if (ids.length === 0) return [];
-  const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, c.content, b.chunk_count, b.kind
+  const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, b.chunk_count, b.kind
     FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (${ids.map(() => "?").join(",")})`;
   const rank = new Map(ids.map((id, i) => [id, i]));
   return deps.db
@@ -132,11 +152,12 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   const f = filterSql(deps, input);
   const found = candidates(deps, parsed, f);
   const chunks = loadChunks(deps, found.ids.slice(0, Math.max(LINE_RANKED, 2 * limit)));
+  const regions = loadRegions(db, chunks);
   const terms = termsFor(
     found.query,
-    chunks.flatMap((c) => rowsOf(c.content)),
+    regions.flatMap((r) => r.region.lower),
   );
-  const windows = findWindows(chunks, terms, found.mode === "all words" || found.mode === "typo-tolerant", config.search.maxLinesPerHit);
+  const windows = findWindows(regions, terms, config.search.maxLinesPerHit);
 
   const sourceOf = db.query<{ handle: string; tool: string }, (string | number)[]>(
     `SELECT s.handle, s.tool FROM sources s WHERE s.blob_id = ?${f.and} ORDER BY s.id DESC LIMIT 1`,
@@ -148,8 +169,9 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
     if (src) sourced.push({ ...w, sourceId: src.handle, tool: src.tool });
   }
   const summaryRoom = 240;
-  const { hits, omitted: dropped } = renderHits(db, sourced, config.search.maxResponseBytes - summaryRoom, deps.calls);
-  const omitted = dropped + Math.max(0, windows.length - sourced.length);
+  const { hits, omitted: dropped } = renderHits(sourced, config.search.maxResponseBytes - summaryRoom, deps.calls);
+  // Candidate chunks not read line by line hold matches too.
+  const omitted = dropped + Math.max(0, windows.length - sourced.length) + Math.max(0, found.ids.length - chunks.length);
   const summary = describe(input, found.mode, hits.length, omitted, found.corrections);
   const text = [summary, ...hits.map((h) => h.text)].join("\n");
   deps.retrievals.add({

@@ -1,0 +1,156 @@
+/**
+ * How well each place in the candidate text answers the query. A place is a line, or a stretch
+ * of a long line (minified code, one-line JSON: each stretch holding the terms is its own place).
+ * A term counts fully on the place itself (more as a whole token or a key), less on the lines
+ * that name its records (an owner, a block's first line, a table's header, a section heading),
+ * less again elsewhere in its record, so the line that holds the rare terms, inside the record
+ * whose name holds the rest, wins over lines that merely mention them. Rare terms weigh more,
+ * every concept covered counts before how rare they are, and concepts written next to each
+ * other (`border-radius-lg`, `"boto3", "version"`) count again.
+ */
+import { adjacentPairs, findWordStart, type Occurrence, occurrences, stemPrefix, type Term } from "./lines.ts";
+import { contentConcepts, type ParsedQuery } from "./query.ts";
+import { headersOf, recordOf, type Structure } from "./structure.ts";
+
+/** Lines longer than this are scored by stretches, not as a whole. */
+export const LONG_LINE = 600;
+/** A stretch of a long line: occurrences closer than this belong together. */
+const STRETCH_GAP = 80;
+const STRETCH_SPAN = 240;
+const MAX_PER_LINE = 5000;
+
+const LEVEL_HEADER = 0.8;
+const LEVEL_RECORD = 0.5;
+const LEVEL_SAME_LINE = 0.3;
+
+export type Anchor = {
+  row: number;
+  /** Where on the row the place starts and ends (a long row's stretch; else the strongest term). */
+  at: number;
+  end: number;
+  score: number;
+  /** Rows that hold the terms this row lacks (its record's name, a header), shown with it. */
+  suppliers: number[];
+  /** The record the row is in, when it is worth showing whole. */
+  record: [number, number] | null;
+};
+
+/** The query's terms, weighted by how rare each is among the given rows (lower-cased). */
+export function termsFor(q: ParsedQuery, lowerRows: string[]): Term[] {
+  const concepts = contentConcepts(q);
+  const n = Math.max(1, lowerRows.length);
+  const terms: Term[] = concepts.map((c, i) => {
+    const first = c.words.length === 1 && !c.number ? stemPrefix(c.words[0]!) : c.words[0]!;
+    let df = 0;
+    for (const r of lowerRows) if (findWordStart(r, first) !== -1) df++;
+    return { kind: "concept", parts: c.words, number: c.number, weight: Math.log(1 + n / (1 + df)), concept: i };
+  });
+  const strongest = Math.max(1, ...terms.map((t) => t.weight));
+  for (const s of q.idents) terms.push({ kind: "ident", parts: [s], number: false, weight: 2 * strongest, concept: -1 });
+  const phrases = q.phrases.map((p) => p.text);
+  // The query as typed, when it has several words: on one line it is the best answer there is.
+  if (q.words.length > 1 && q.whole.length >= 6) phrases.push(q.whole);
+  const all = terms.filter((t) => t.kind === "concept").reduce((s, t) => s + t.weight, 0);
+  for (const p of new Set(phrases)) terms.push({ kind: "phrase", parts: [p], number: false, weight: 2 * strongest + all, concept: -1 });
+  return terms;
+}
+
+export type Region = {
+  rows: string[];
+  lower: string[];
+  structure: Structure;
+  /** Rows that may hold a place (the candidate chunks'; neighbours only give context). */
+  candidate: (row: number) => boolean;
+  json: boolean;
+};
+
+/** What an occurrence is worth: more as a whole token, as a key, near the line's start (where a row's name is). */
+const quality = (o: Occurrence) => (o.whole ? 1.5 : 1) * (o.key ? 1.3 : 1) * (o.zero ? 0.25 : 1) * (1 + 0.2 * Math.max(0, 1 - o.at / 80));
+
+/** Occurrences of a long row grouped into stretches. */
+function stretches(found: Occurrence[]): Occurrence[][] {
+  const sorted = [...found].sort((a, b) => a.at - b.at);
+  const out: Occurrence[][] = [];
+  for (const o of sorted) {
+    const cur = out.at(-1);
+    if (cur && o.at - cur.at(-1)!.end <= STRETCH_GAP && o.end - cur[0]!.at <= STRETCH_SPAN) cur.push(o);
+    else out.push([o]);
+  }
+  return out;
+}
+
+/** The places of a region, with their scores. */
+export function scoreRegion(region: Region, terms: Term[]): Anchor[] {
+  const { rows, lower, structure } = region;
+  const n = rows.length;
+  const concepts = terms.flatMap((t, i) => (t.kind === "concept" ? [i] : []));
+  const strongest = Math.max(1, ...concepts.map((i) => terms[i]!.weight));
+  // Which rows hold which term, anywhere on the row.
+  const has = new Uint8Array(terms.length * n);
+  const found: Occurrence[][] = new Array(n);
+  for (let r = 0; r < n; r++) {
+    const occ = occurrences(rows[r]!, lower[r]!, terms, rows[r]!.length > LONG_LINE ? MAX_PER_LINE : 4);
+    found[r] = occ;
+    for (const o of occ) has[o.term * n + r] = 1;
+  }
+  const out: Anchor[] = [];
+  for (let r = 0; r < n; r++) {
+    const occ = found[r]!;
+    if (occ.length === 0 || !region.candidate(r)) continue;
+    const long = rows[r]!.length > LONG_LINE;
+    const places = long ? stretches(occ) : [occ];
+    const headers = headersOf(structure, r, rows);
+    const record = recordOf(structure, r);
+    for (const place of places) {
+      const level = new Float64Array(terms.length);
+      const supplier = new Int32Array(terms.length).fill(-1);
+      for (const o of place) level[o.term] = Math.max(level[o.term]!, quality(o));
+      for (const t of concepts) {
+        if (level[t]! > 0) continue;
+        const h = headers.find((k) => has[t * n + k] === 1);
+        if (h !== undefined) {
+          level[t] = LEVEL_HEADER;
+          supplier[t] = h;
+          continue;
+        }
+        if (record) {
+          let nearest = -1;
+          for (let k = record[0]; k <= record[1]; k++) {
+            if (k !== r && has[t * n + k] === 1 && (nearest < 0 || Math.abs(k - r) < Math.abs(nearest - r))) nearest = k;
+          }
+          if (nearest >= 0) {
+            level[t] = LEVEL_RECORD;
+            supplier[t] = nearest;
+            continue;
+          }
+        }
+        if (long && has[t * n + r] === 1) level[t] = LEVEL_SAME_LINE;
+      }
+      let score = 0;
+      let covered = 0;
+      let complete = true;
+      terms.forEach((t, i) => {
+        score += t.weight * level[i]!;
+        if (t.kind === "concept") {
+          covered += Math.min(1, level[i]!);
+          if (level[i] === 0) complete = false;
+        }
+      });
+      if (concepts.length > 1) score += strongest * covered * (complete ? 2 : 1);
+      score += strongest * 0.5 * adjacentPairs(lower[r]!, place, terms);
+      // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency
+      // before the same package nested under another).
+      if (region.json) score *= 1 + 1 / (2 + Math.max(0, structure.indent[r]!) / 2);
+      const top = place.reduce((a, b) => (terms[b.term]!.weight * quality(b) > terms[a.term]!.weight * quality(a) ? b : a));
+      out.push({
+        row: r,
+        at: long ? place[0]!.at : top.at,
+        end: long ? place.at(-1)!.end : top.end,
+        score,
+        suppliers: [...new Set([...supplier].filter((k) => k >= 0))],
+        record,
+      });
+    }
+  }
+  return out;
+}
