@@ -17,9 +17,19 @@ export type Term = {
   /** The concept's place in the query (phrases and idents: -1). */
   concept: number;
 };
-export type Occurrence = { term: number; at: number; end: number; whole: boolean; key: boolean; zero: boolean };
+export type Occurrence = {
+  term: number;
+  at: number;
+  end: number;
+  /** A whole token of the line, not a piece of a longer one. */
+  whole: boolean;
+  /** Written as in the query, not in another inflection ("servers" for "servers", not "server"). */
+  exact: boolean;
+  key: boolean;
+  zero: boolean;
+};
 
-const SUFFIXES = ["ations", "ation", "ings", "ing", "ions", "ion", "ies", "ied", "ers", "er", "ed", "es", "ly", "s"];
+const SUFFIXES = ["ations", "ation", "ings", "ing", "ions", "ion", "ency", "ancy", "ence", "ance", "ies", "ied", "ers", "er", "ed", "es", "ly", "s"];
 
 /** A crude stem so "failing" finds "failed": the prefix that porter would roughly keep. */
 export function stemPrefix(word: string): string {
@@ -125,11 +135,13 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
         if (!wordStart(camel, i) || (t.number && numberBefore(lower, i))) continue;
         const end = conceptEnd(lower, camel, t, i);
         if (end < 0) continue;
+        const last = t.parts.at(-1)!;
         out.push({
           term,
           at: i,
           end,
           whole: wholeToken(lower, i, end),
+          exact: lower.startsWith(last, end - last.length),
           key: isKey(lower, i, end),
           zero: ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
         });
@@ -139,7 +151,15 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       const needle = t.parts[0]!;
       for (let i = lower.indexOf(needle); i !== -1 && n < max; i = lower.indexOf(needle, i + 1)) {
         const end = i + needle.length;
-        out.push({ term, at: i, end, whole: t.kind === "ident" && wholeToken(lower, i, end), key: isKey(lower, i, end), zero: false });
+        out.push({
+          term,
+          at: i,
+          end,
+          whole: t.kind === "ident" && wholeToken(lower, i, end),
+          exact: true,
+          key: isKey(lower, i, end),
+          zero: false,
+        });
         n++;
       }
     }

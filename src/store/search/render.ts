@@ -8,6 +8,8 @@
  */
 import type { NextCalls } from "../next-calls.ts";
 import { jsonPathAt, jsonRecord } from "./json.ts";
+import { LONG_LINE } from "./score.ts";
+import { MAX_RECORD } from "./structure.ts";
 import type { Window } from "./windows.ts";
 
 export type HitLine = { line: number; text: string; match: boolean };
@@ -34,10 +36,17 @@ const FILL = 2;
 /** What showing its record may add to a hit: the first hit, the others. */
 const RECORD_BYTES = [1600, 900];
 
+/** A line's head (its location, its name) is kept before a cut place on a line up to LONG_LINE. */
+const HEAD = 60;
+
 /** The text around position `at`, at most `max` characters, marked where it was cut. */
-export function clipAround(text: string, at: number, max: number, end = at): string {
+export function clipAround(text: string, at: number, max: number, end = at, head = true): string {
   const t = text.replace(/\r$/, "");
   if (t.length <= max) return t;
+  if (head && t.length <= LONG_LINE && at > max / 2) {
+    const rest = clipAround(t.slice(HEAD), at - HEAD, max - HEAD, end - HEAD, false);
+    return `${t.slice(0, HEAD)}${rest.startsWith("…") ? "" : "…"}${rest}`;
+  }
   // From the line's start when the place is near it (a location, a name), else from a little
   // before the place, and well past its end (a key's value follows it).
   let start = at < max / 2 ? 0 : at - Math.floor(max / 4);
@@ -81,8 +90,11 @@ function draft(w: SourcedWindow): Draft {
       for (const r of rows) shown.add(r);
     }
   }
+  // What the matched rows own (a key's list of values), then their record: to its end, then from its start.
   const growth: number[] = [];
-  if (w.record && !record) {
+  const s = w.region.structure;
+  for (const m of match.keys()) for (let r = m + 1; r <= Math.min(s.childEnd[m]!, m + MAX_RECORD); r++) growth.push(r);
+  if (w.record) {
     const [a, b] = w.record;
     const last = Math.max(...match.keys());
     const firstMatch = Math.min(...match.keys());

@@ -14,9 +14,10 @@ import { headersOf, recordOf, type Structure } from "./structure.ts";
 
 /** Lines longer than this are scored by stretches, not as a whole. */
 export const LONG_LINE = 600;
-/** A stretch of a long line: occurrences closer than this belong together. */
-const STRETCH_GAP = 80;
-const STRETCH_SPAN = 240;
+/** A place on a long line: terms at most this far apart belong together. */
+const STRETCH_SPAN = 160;
+/** Places looked at on one long line. */
+const MAX_PLACES = 300;
 const MAX_PER_LINE = 5000;
 
 const LEVEL_HEADER = 0.8;
@@ -59,22 +60,46 @@ export type Region = {
   rows: string[];
   lower: string[];
   structure: Structure;
-  /** Rows that may hold a place (the candidate chunks'; neighbours only give context). */
-  candidate: (row: number) => boolean;
   json: boolean;
 };
 
-/** What an occurrence is worth: more as a whole token, as a key, near the line's start (where a row's name is). */
-const quality = (o: Occurrence) => (o.whole ? 1.5 : 1) * (o.key ? 1.3 : 1) * (o.zero ? 0.25 : 1) * (1 + 0.2 * Math.max(0, 1 - o.at / 80));
+/**
+ * What an occurrence is worth: more as a whole token, written as in the query, as a key, near
+ * the line's start (where a row's name is); a zero before it says there is none.
+ */
+const quality = (o: Occurrence) =>
+  (o.whole ? 1.5 : 1) * (o.exact ? 1.15 : 1) * (o.key ? 1.4 : 1) * (o.zero ? 0.25 : 1) * (1 + 0.2 * Math.max(0, 1 - o.at / 80));
 
-/** Occurrences of a long row grouped into stretches. */
-function stretches(found: Occurrence[]): Occurrence[][] {
-  const sorted = [...found].sort((a, b) => a.at - b.at);
+/**
+ * The places of a long row: around each occurrence of the term it holds fewest of, the nearest
+ * occurrence of every other term (within a stretch), so a place is the tightest group of terms.
+ */
+function stretches(found: Occurrence[], terms: number): Occurrence[][] {
+  const byTerm: Occurrence[][] = Array.from({ length: terms }, () => []);
+  for (const o of found) byTerm[o.term]!.push(o);
+  for (const list of byTerm) list.sort((a, b) => a.at - b.at);
+  const present = byTerm.filter((l) => l.length > 0);
+  const rarest = present.reduce((a, b) => (b.length < a.length ? b : a));
+  const seen = new Set<string>();
   const out: Occurrence[][] = [];
-  for (const o of sorted) {
-    const cur = out.at(-1);
-    if (cur && o.at - cur.at(-1)!.end <= STRETCH_GAP && o.end - cur[0]!.at <= STRETCH_SPAN) cur.push(o);
-    else out.push([o]);
+  for (const o of rarest.slice(0, MAX_PLACES)) {
+    const place = [o];
+    for (const list of present) {
+      if (list === rarest) continue;
+      let best: Occurrence | null = null;
+      for (const p of list) {
+        const d = p.at >= o.at ? p.at - o.end : o.at - p.end;
+        if (d <= STRETCH_SPAN && (!best || d < (best.at >= o.at ? best.at - o.end : o.at - best.end))) best = p;
+        if (p.at > o.end + STRETCH_SPAN) break;
+      }
+      if (best) place.push(best);
+    }
+    place.sort((a, b) => a.at - b.at);
+    const key = place.map((p) => `${p.term}@${p.at}`).join(",");
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(place);
+    }
   }
   return out;
 }
@@ -93,23 +118,26 @@ export function scoreRegion(region: Region, terms: Term[]): Anchor[] {
     found[r] = occ;
     for (const o of occ) has[o.term * n + r] = 1;
   }
+  // Concepts and identifiers count where they are; only concepts count towards covering the query.
+  const leveled = terms.flatMap((t, i) => (t.kind === "phrase" ? [] : [i]));
+  const bestOn = (t: number, k: number) => found[k]!.reduce((q, o) => (o.term === t ? Math.max(q, quality(o)) : q), 0);
   const out: Anchor[] = [];
   for (let r = 0; r < n; r++) {
     const occ = found[r]!;
-    if (occ.length === 0 || !region.candidate(r)) continue;
+    if (occ.length === 0) continue;
     const long = rows[r]!.length > LONG_LINE;
-    const places = long ? stretches(occ) : [occ];
+    const places = long ? stretches(occ, terms.length) : [occ];
     const headers = headersOf(structure, r, rows);
     const record = recordOf(structure, r);
     for (const place of places) {
       const level = new Float64Array(terms.length);
       const supplier = new Int32Array(terms.length).fill(-1);
       for (const o of place) level[o.term] = Math.max(level[o.term]!, quality(o));
-      for (const t of concepts) {
+      for (const t of leveled) {
         if (level[t]! > 0) continue;
         const h = headers.find((k) => has[t * n + k] === 1);
         if (h !== undefined) {
-          level[t] = LEVEL_HEADER;
+          level[t] = LEVEL_HEADER * Math.min(1.5, bestOn(t, h));
           supplier[t] = h;
           continue;
         }

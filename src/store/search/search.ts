@@ -81,31 +81,53 @@ function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
 }
 
 /** The first stage that finds anything. */
-function candidates(deps: EngineDeps, q: ParsedQuery, f: Filter): Found {
+/** The query with misspelled words corrected from the vocabulary (an identifier's words together, else one by one). */
+function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; corrections: Record<string, string> } {
   const corrections: Record<string, string> = {};
-  let ids = exact(deps, q, f);
-  if (ids.length > 0) return { mode: "all words", ids, query: q, corrections };
-  if (q.idents.length === 0) {
-    ids = wordHits(deps, wordsPrefixAnd(q.words), f);
-    if (ids.length > 0) return { mode: "word starts", ids, query: q, corrections };
-    // Inside longer identifiers: "webpmux" in "libwebpmux3".
-    const inside = q.words.filter((w) => w.length >= 4);
-    ids = inside.length === q.words.length ? identHits(deps, inside, f) : [];
-    if (ids.length > 0) return { mode: "word starts", ids, query: { ...q, idents: inside }, corrections };
-  }
-  for (const w of q.words) {
-    const fixed = correctWord(deps.db, w);
-    if (fixed) corrections[w] = fixed;
-  }
-  if (Object.keys(corrections).length > 0) {
-    const fix = (s: string) => Object.entries(corrections).reduce((t, [a, b]) => t.split(a).join(b), s);
-    q = {
+  const concepts = contentConcepts(q).map((c) => {
+    const whole = c.words.length > 1 && /^\p{L}+$/u.test(c.joined) ? correctWord(deps.db, c.joined) : null;
+    if (whole) {
+      corrections[c.joined] = whole;
+      return conceptOf([whole]);
+    }
+    const words = c.words.map((w) => {
+      const fixed = correctWord(deps.db, w);
+      if (fixed) corrections[w] = fixed;
+      return fixed ?? w;
+    });
+    return conceptOf(words);
+  });
+  if (Object.keys(corrections).length === 0) return { q, corrections };
+  const fix = (s: string) => Object.entries(corrections).reduce((t, [a, b]) => t.split(a).join(b), s);
+  return {
+    corrections,
+    q: {
       words: q.words.map((w) => corrections[w] ?? w),
       phrases: q.phrases.map((p) => ({ words: p.words.map((w) => corrections[w] ?? w), text: fix(p.text) })),
       idents: q.idents.map(fix),
       whole: fix(q.whole),
-      concepts: q.concepts.map((c) => conceptOf(c.words.map((w) => corrections[w] ?? w))),
-    };
+      concepts,
+    },
+  };
+}
+
+/** The first stage that finds anything. */
+function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
+  let q = query;
+  let corrections: Record<string, string> = {};
+  let ids = exact(deps, q, f);
+  if (ids.length > 0) return { mode: "all words", ids, query: q, corrections };
+  if (q.idents.length === 0) {
+    const words = contentConcepts(q).flatMap((c) => c.words);
+    ids = wordHits(deps, wordsPrefixAnd(words), f);
+    if (ids.length > 0) return { mode: "word starts", ids, query: q, corrections };
+    // Inside longer identifiers: "webpmux" in "libwebpmux3".
+    const inside = words.filter((w) => w.length >= 4);
+    ids = inside.length === words.length ? identHits(deps, inside, f) : [];
+    if (ids.length > 0) return { mode: "word starts", ids, query: { ...q, idents: inside }, corrections };
+  }
+  ({ q, corrections } = corrected(deps, q));
+  if (Object.keys(corrections).length > 0) {
     ids = exact(deps, q, f);
     if (ids.length > 0) return { mode: "typo-tolerant", ids, query: q, corrections };
   }

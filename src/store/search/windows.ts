@@ -77,7 +77,7 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
     const flush = () => {
       if (run.length === 0) return;
       const inRun = cands.filter((c) => c.ordinal >= run[0]!.ordinal && c.ordinal <= run.at(-1)!.ordinal);
-      out.push({ region: buildRegion(blob, cands[0]!.kind, run, inRun), candidates: inRun });
+      out.push({ region: buildRegion(blob, cands[0]!.kind, run), candidates: inRun });
       run = [];
     };
     for (const s of stored) {
@@ -89,10 +89,9 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
   return out;
 }
 
-function buildRegion(blob: number, kind: string, run: StoredChunk[], cands: CandidateChunk[]): LoadedRegion {
+function buildRegion(blob: number, kind: string, run: StoredChunk[]): LoadedRegion {
   const rows = rowsOf(run.map((c) => c.content).join(""));
   const first = run[0]!.line_start;
-  const spans = cands.map((c) => [c.line_start - first, c.line_end - first] as const);
   return {
     blob,
     kind,
@@ -102,7 +101,6 @@ function buildRegion(blob: number, kind: string, run: StoredChunk[], cands: Cand
     rows,
     lower: rows.map((r) => r.toLowerCase()),
     structure: structureOf(rows, run[0]!.ordinal === 1),
-    candidate: (row) => spans.some(([a, b]) => row >= a && row <= b),
     json: kind === "json",
   };
 }
@@ -113,13 +111,15 @@ function chunkOf(cands: CandidateChunk[], region: LoadedRegion, row: number): Ca
 }
 
 /** Places in one record, or a few rows apart (a long row's stretches only when they overlap), are one group. */
-function group(anchors: Anchor[]): Anchor[][] {
+function group(region: LoadedRegion, anchors: Anchor[]): Anchor[][] {
   const groups: Anchor[][] = [];
   for (const a of [...anchors].sort((x, y) => x.row - y.row || x.at - y.at)) {
     const g = groups.at(-1);
     const last = g?.at(-1);
     const sameRecord = last?.record && a.record && last.record[0] === a.record[0] && last.record[1] === a.record[1];
-    const near = last && (last.row === a.row ? a.at <= last.end : a.row - last.row <= GAP);
+    // Never across a heading: the next section is another record.
+    const sameSection = last && region.structure.heading[last.row] === region.structure.heading[a.row];
+    const near = last && sameSection && (last.row === a.row ? a.at <= last.end : a.row - last.row <= GAP);
     if (g && (near || sameRecord) && a.row - g[0]!.row <= MAX_SPAN) g.push(a);
     else groups.push([a]);
   }
@@ -162,7 +162,7 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
     }
     // Places far weaker than the best one (one common word of several) are noise, not hits.
     const top = Math.max(...anchors.map((a) => a.score));
-    const windows = group(anchors.filter((a) => a.score >= top * 0.5))
+    const windows = group(region, anchors.filter((a) => a.score >= top * 0.5))
       .map((g) => windowOf(region, candidates, g, maxLines))
       .sort((a, b) => b.score - a.score);
     const shown = windows.slice(0, PER_CHUNK * candidates.length);
