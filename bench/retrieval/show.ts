@@ -28,7 +28,9 @@ try {
     const hits = r.ok ? r.hits : [];
     const rank = hits.findIndex((h) => h.lines.some((l) => q.answer.lines.includes(l.line) && l.text.includes(q.answer.text)));
     if (rest.includes("--misses") && rank >= 0) continue;
-    console.log(`\n===== ${q.id} ${JSON.stringify(q.query)} -> lines ${q.answer.lines.join(",")} ${JSON.stringify(q.answer.text)}: ${rank < 0 ? "MISS" : `rank ${rank + 1}`}`);
+    console.log(
+      `\n===== ${q.id} ${JSON.stringify(q.query)} -> lines ${q.answer.lines.join(",")} ${JSON.stringify(q.answer.text)}: ${rank < 0 ? "MISS" : `rank ${rank + 1}`}`,
+    );
     console.log(r.ok ? r.text : r.message);
   }
   await engine.close();

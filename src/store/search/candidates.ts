@@ -60,7 +60,7 @@ export function wordHits(deps: EngineDeps, match: string | null, f: Filter): num
     .all(match, ...r.params, COMMON);
   if (newest.length === 0) return [];
   if (newest.length >= COMMON && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
-  const order = newest.length >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0)";
+  const order = newest.length >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
   const floor = newest.length > RANKED ? ` AND chunks_words.rowid >= ${newest[RANKED - 1]!.rowid}` : "";
   // The join to chunks is only needed to filter by source conditions.
   const from = f.sql ? "chunks_words JOIN chunks c ON c.id = chunks_words.rowid" : "chunks_words";

@@ -29,7 +29,26 @@ export type Occurrence = {
   zero: boolean;
 };
 
-const SUFFIXES = ["ations", "ation", "ings", "ing", "ions", "ion", "ency", "ancy", "ence", "ance", "ies", "ied", "ers", "er", "ed", "es", "ly", "s"];
+const SUFFIXES = [
+  "ations",
+  "ation",
+  "ings",
+  "ing",
+  "ions",
+  "ion",
+  "ency",
+  "ancy",
+  "ence",
+  "ance",
+  "ies",
+  "ied",
+  "ers",
+  "er",
+  "ed",
+  "es",
+  "ly",
+  "s",
+];
 
 /** A crude stem so "failing" finds "failed": the prefix that porter would roughly keep. */
 export function stemPrefix(word: string): string {
@@ -167,10 +186,14 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
   return out;
 }
 
-/** Pairs of different concepts written next to each other (at most 4 characters of punctuation apart), either order. */
+/**
+ * Pairs of different concepts written next to each other (at most 4 characters of punctuation
+ * apart), either order; a pair whose second half is a key counts twice (`--bs-border-radius-lg:`
+ * defines what `var(--bs-border-radius-lg)` uses).
+ */
 export function adjacentPairs(lower: string, found: Occurrence[], terms: Term[]): number {
   const sorted = found.filter((o) => terms[o.term]!.kind === "concept").sort((a, b) => a.at - b.at);
-  const pairs = new Set<string>();
+  const pairs = new Map<string, number>();
   for (let k = 0; k + 1 < sorted.length; k++) {
     const a = sorted[k]!;
     for (let m = k + 1; m < sorted.length && sorted[m]!.at <= a.end + 4; m++) {
@@ -178,8 +201,11 @@ export function adjacentPairs(lower: string, found: Occurrence[], terms: Term[])
       if (b.term === a.term || b.at < a.end || /[\p{L}\p{N}]/u.test(lower.slice(a.end, b.at))) continue;
       const ca = terms[a.term]!.concept;
       const cb = terms[b.term]!.concept;
-      pairs.add(ca < cb ? `${ca},${cb}` : `${cb},${ca}`);
+      const key = ca < cb ? `${ca},${cb}` : `${cb},${ca}`;
+      pairs.set(key, Math.max(pairs.get(key) ?? 0, b.key ? 2 : 1));
     }
   }
-  return pairs.size;
+  let n = 0;
+  for (const v of pairs.values()) n += v;
+  return n;
 }

@@ -131,7 +131,9 @@ function renderDraft(d: Draft, index: number, calls: NextCalls): { text: string;
   });
   if (d.w.more > 0) {
     const c = d.w.chunk;
-    body.push(`(+${d.w.more} more matching line${d.w.more === 1 ? "" : "s"} nearby: ${calls.lines(d.w.sourceId, c.line_start, c.line_end)})`);
+    body.push(
+      `(+${d.w.more} more matching line${d.w.more === 1 ? "" : "s"} nearby: ${calls.lines(d.w.sourceId, c.line_start, c.line_end)})`,
+    );
   }
   return { text: [head, ...body].join("\n"), lines };
 }

@@ -128,7 +128,8 @@ function group(region: LoadedRegion, anchors: Anchor[]): Anchor[][] {
 
 function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], maxLines: number): Window {
   const best = g.reduce((a, b) => (b.score > a.score ? b : a));
-  const rest = g.reduce((s, a) => s + a.score, 0) - best.score;
+  // Other matching rows nearby add a little; other places on the same row add nothing.
+  const rest = g.reduce((s, a) => s + (a.row === best.row ? 0 : a.score), 0);
   // Too many places: the best, the first, and the last ones (in a run of attempts the last is the outcome).
   let kept = g;
   if (g.length > maxLines) {
@@ -136,13 +137,16 @@ function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], ma
     kept = [...new Set([g[0]!, best, ...tail])].sort((a, b) => a.row - b.row || a.at - b.at);
   }
   const chunk = chunkOf(cands, region, best.row);
+  // One place per row: the best of those on it.
+  const byRow = new Map<number, Anchor>();
+  for (const a of kept) if (!byRow.has(a.row) || a.score > byRow.get(a.row)!.score) byRow.set(a.row, a);
   return {
     region,
     chunk,
-    matches: kept.map((a) => ({ row: a.row, at: a.at, end: a.end, score: a.score })),
+    matches: [...byRow.values()].map((a) => ({ row: a.row, at: a.at, end: a.end, score: a.score })),
     suppliers: [...new Set([...best.suppliers, ...kept.flatMap((a) => a.suppliers)])].slice(0, MAX_SUPPLIERS),
     record: best.record,
-    score: best.score + Math.min(rest * 0.3, best.score * 0.5) - chunk.rank * 1e-3,
+    score: best.score + Math.min(rest * 0.1, best.score * 0.2) - chunk.rank * 1e-3,
     more: g.length - kept.length,
   };
 }
@@ -156,13 +160,24 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
       // Matched by a title only (a heading, or a JSON record that began in the chunk before).
       for (const c of candidates) {
         const row = Math.max(0, c.line_start - region.first);
-        out.push({ region, chunk: c, matches: [{ row, at: 0, end: 0, score: 0 }], suppliers: [], record: null, score: -c.rank * 1e-3, more: 0 });
+        out.push({
+          region,
+          chunk: c,
+          matches: [{ row, at: 0, end: 0, score: 0 }],
+          suppliers: [],
+          record: null,
+          score: -c.rank * 1e-3,
+          more: 0,
+        });
       }
       continue;
     }
     // Places far weaker than the best one (one common word of several) are noise, not hits.
     const top = Math.max(...anchors.map((a) => a.score));
-    const windows = group(region, anchors.filter((a) => a.score >= top * 0.5))
+    const windows = group(
+      region,
+      anchors.filter((a) => a.score >= top * 0.5),
+    )
       .map((g) => windowOf(region, candidates, g, maxLines))
       .sort((a, b) => b.score - a.score);
     const shown = windows.slice(0, PER_CHUNK * candidates.length);
