@@ -34,6 +34,8 @@ export type Anchor = {
   suppliers: number[];
   /** The record the row is in, when it is worth showing whole. */
   record: [number, number] | null;
+  /** Every concept of the query is on the place, or on a line that names its record. */
+  complete: boolean;
 };
 
 /** The query's terms, weighted by how rare each is among the given rows (lower-cased). */
@@ -157,11 +159,13 @@ export function scoreRegion(region: Region, terms: Term[]): Anchor[] {
       let score = 0;
       let covered = 0;
       let complete = true;
+      let named = true;
       terms.forEach((t, i) => {
         score += t.weight * level[i]!;
         if (t.kind === "concept") {
           covered += Math.min(1, level[i]!);
           if (level[i] === 0) complete = false;
+          if (level[i]! < LEVEL_HEADER * 0.9) named = false;
         }
       });
       if (concepts.length > 1) score += strongest * covered * (complete ? 2 : 1);
@@ -171,6 +175,7 @@ export function scoreRegion(region: Region, terms: Term[]): Anchor[] {
       if (region.json) score *= 1 + 1 / (2 + Math.max(0, structure.indent[r]!) / 2);
       const top = place.reduce((a, b) => (terms[b.term]!.weight * quality(b) > terms[a.term]!.weight * quality(a) ? b : a));
       out.push({
+        complete: named,
         row: r,
         at: long ? place[0]!.at : top.at,
         end: long ? place.at(-1)!.end : top.end,

@@ -58,6 +58,8 @@ function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   }
   if (q.idents.length === 0) return all;
   const withIdents = identHits(deps, q.idents, f, conceptsAnd(looseConcepts(q), q.phrases));
+  // Written otherwise in the text (`no_unchecked_indexed_access` for `noUncheckedIndexedAccess`): its words.
+  if (withIdents.length === 0) return all;
   const ranked = new Set(withIdents);
   return fuse([{ ids: withIdents, weight: 2 }, { ids: all.filter((id) => ranked.has(id)) }]).map((x) => x.id);
 }

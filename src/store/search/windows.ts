@@ -155,7 +155,9 @@ function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], ma
 export function findWindows(regions: { region: LoadedRegion; candidates: CandidateChunk[] }[], terms: Term[], maxLines: number): Window[] {
   const out: Window[] = [];
   for (const { region, candidates } of regions) {
-    const anchors = scoreRegion(region, terms);
+    let anchors = scoreRegion(region, terms);
+    // Where some place has every concept, places with only some are not hits.
+    if (anchors.some((a) => a.complete)) anchors = anchors.filter((a) => a.complete);
     if (anchors.length === 0) {
       // Matched by a title only (a heading, or a JSON record that began in the chunk before).
       for (const c of candidates) {
