@@ -168,3 +168,32 @@ describe("near-identical records", () => {
     expect(hit?.lines.find((l) => l.match)?.line).toBe(lineOf(text, "ledger.py:2(checksum)"));
   });
 });
+
+describe("what a hit shows is the text", () => {
+  test("every line of every hit is the stored line with that number, or a cut of it", async () => {
+    const queries: Record<string, string[]> = {
+      "dpkg-s-archivers.txt": ["gzip homepage", "libbz2-1.0", "depends libc6", "tar suggests"],
+      "pytest-collect-shipping.txt": ["ModuleNotFoundError", "collecting", "customs.json"],
+      "strace-xz.txt": ["liblzma.so.5", "ENOENT", "exited"],
+      "npm-view-semver.json": ["engines", "7.6.3", "maintainers email"],
+      "pico.min.css.gz": ["--pico-border-radius", "font family", "switch"],
+      "cprofile-ledger.txt": ["ledger.py", "100", "cumtime encoder"],
+    };
+    for (const [name, qs] of Object.entries(queries)) {
+      // Small chunks: more chunk edges, neighbours cut to the lines next to a candidate.
+      for (const chunkBytes of [512, 4096]) {
+        const { store, text, source } = await stored(name, chunkBytes);
+        const lines = text.split("\n");
+        for (const q of qs) {
+          for (const h of top3(store, source, q)) {
+            for (const l of h.lines) {
+              const real = lines[l.line - 1]!.replace(/\r$/, "");
+              for (const piece of l.text.split("…"))
+                expect({ q, line: l.line, ok: real.includes(piece) }).toEqual({ q, line: l.line, ok: true });
+            }
+          }
+        }
+      }
+    }
+  }, 60_000);
+});

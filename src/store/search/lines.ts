@@ -10,8 +10,10 @@
 export type TermKind = "concept" | "ident" | "phrase";
 export type Term = {
   kind: TermKind;
-  /** Concept: its words (the last as a stem); ident and phrase: the text, lower-cased. */
+  /** Concept: its words; ident and phrase: the text, lower-cased. */
   parts: string[];
+  /** What is looked for of each part: the last word of a concept as a stem ("fail" for "failed"). */
+  forms: string[];
   number: boolean;
   weight: number;
   /** The concept's place in the query (phrases and idents: -1). */
@@ -59,6 +61,12 @@ export function stemPrefix(word: string): string {
   return word;
 }
 
+/** A term of the query; its weight is set once the lines it is found on are counted. */
+export function makeTerm(kind: TermKind, parts: string[], number: boolean, concept: number, weight = 1): Term {
+  const forms = kind === "concept" && !number ? [...parts.slice(0, -1), stemPrefix(parts.at(-1)!)] : parts;
+  return { kind, parts, forms, number, weight, concept };
+}
+
 const isDigit = (c: number) => c >= 48 && c <= 57;
 const isUpper = (c: number) => c >= 65 && c <= 90;
 const isLower = (c: number) => c >= 97 && c <= 122;
@@ -90,7 +98,7 @@ const isJoiner = (c: number) => c === 45 || c === 95 || c === 46 || c === 32 || 
 function conceptEnd(lower: string, orig: string, t: Term, i: number): number {
   let end = i;
   for (let k = 0; k < t.parts.length; k++) {
-    const part = k === t.parts.length - 1 && !t.number ? stemPrefix(t.parts[k]!) : t.parts[k]!;
+    const part = t.forms[k]!;
     if (k > 0) {
       let j = end;
       while (j < lower.length && j - end < 2 && isJoiner(lower.charCodeAt(j))) j++;
@@ -149,7 +157,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
   terms.forEach((t, term) => {
     let n = 0;
     if (t.kind === "concept") {
-      const first = t.parts.length === 1 && !t.number ? stemPrefix(t.parts[0]!) : t.parts[0]!;
+      const first = t.forms[0]!;
       for (let i = lower.indexOf(first); i !== -1 && n < max; i = lower.indexOf(first, i + 1)) {
         if (!wordStart(camel, i) || (t.number && numberBefore(lower, i))) continue;
         const end = conceptEnd(lower, camel, t, i);

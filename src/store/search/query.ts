@@ -121,12 +121,6 @@ export function conceptsOr(concepts: Concept[]): string | null {
   return concepts.length > 0 ? concepts.slice(0, MAX_TERMS).map(conceptMatch).join(" OR ") : null;
 }
 
-/** The content concepts' words next to each other, in order: the query as one phrase. */
-export function conceptsPhrase(concepts: Concept[]): string | null {
-  const words = concepts.flatMap((c) => c.words);
-  return concepts.length > 1 && words.length <= MAX_TERMS ? quote(words.join(" ")) : null;
-}
-
 export function isStopWord(word: string): boolean {
   return STOP_WORDS.has(word);
 }

@@ -64,6 +64,8 @@ type Draft = {
   title: string;
   /** The hit shows a whole JSON record, which is its context (lines of the next record would mislead). */
   record: boolean;
+  /** Each row as shown (cut around its match), once computed. */
+  texts: Map<number, string>;
 };
 
 function titleFor(w: Window, row: number): string {
@@ -101,47 +103,81 @@ function draft(w: SourcedWindow): Draft {
     for (let r = last + 1; r <= b; r++) growth.push(r);
     for (let r = a; r < firstMatch; r++) growth.push(r);
   }
-  return { w, match, shown, growth, title: titleFor(w, w.matches[0]!.row), record };
+  return { w, match, shown, growth, title: titleFor(w, w.matches[0]!.row), record, texts: new Map() };
+}
+
+/** The rows a draft shows, in order: its shown rows, and the few rows between two of them. */
+function layout(d: Draft): number[] {
+  const rows = d.w.region.rows;
+  const sorted = [...d.shown].filter((r) => r >= 0 && r < rows.length).sort((a, b) => a - b);
+  const out: number[] = [];
+  for (const r of sorted) {
+    const prev = out.at(-1);
+    if (prev !== undefined && r - prev - 1 <= FILL) for (let k = prev + 1; k < r; k++) out.push(k);
+    out.push(r);
+  }
+  return out;
+}
+
+/** A row as shown: cut around its match, or to the context width. */
+function rowText(d: Draft, r: number): string {
+  let text = d.texts.get(r);
+  if (text === undefined) {
+    const m = d.match.get(r);
+    const row = d.w.region.rows[r]!;
+    text = m ? clipAround(row, m.at, MATCH_WIDTH, m.end) : clipAround(row, 0, CONTEXT_WIDTH);
+    d.texts.set(r, text);
+  }
+  return text;
+}
+
+function header(d: Draft, index: number, from: number, to: number): string {
+  const where = from === to ? `line ${from}` : `lines ${from}-${to}`;
+  return `[${index}] ${d.w.sourceId} (${d.w.tool}) ${where}${d.title ? ` — ${d.title}` : ""}`;
+}
+
+function moreLine(d: Draft, calls: NextCalls): string | null {
+  if (d.w.more <= 0) return null;
+  const c = d.w.chunk;
+  return `(+${d.w.more} more matching line${d.w.more === 1 ? "" : "s"} nearby: ${calls.lines(d.w.sourceId, c.line_start, c.line_end)})`;
 }
 
 function renderDraft(d: Draft, index: number, calls: NextCalls): { text: string; lines: HitLine[] } {
-  const rows = d.w.region.rows;
-  const sorted = [...d.shown].filter((r) => r >= 0 && r < rows.length).sort((a, b) => a - b);
-  const withFill: number[] = [];
-  for (const r of sorted) {
-    const prev = withFill.at(-1);
-    if (prev !== undefined && r - prev - 1 <= FILL) for (let k = prev + 1; k < r; k++) withFill.push(k);
-    withFill.push(r);
-  }
   const first = d.w.region.first;
-  const lines: HitLine[] = withFill.map((r) => {
-    const m = d.match.get(r);
-    const text = m ? clipAround(rows[r]!, m.at, MATCH_WIDTH, m.end) : clipAround(rows[r]!, 0, CONTEXT_WIDTH);
-    return { line: first + r, text, match: m !== undefined };
-  });
+  const lines: HitLine[] = layout(d).map((r) => ({ line: first + r, text: rowText(d, r), match: d.match.has(r) }));
   const from = lines[0]?.line ?? first;
   const to = lines.at(-1)?.line ?? from;
   const width = String(to).length;
-  const where = from === to ? `line ${from}` : `lines ${from}-${to}`;
-  const head = `[${index}] ${d.w.sourceId} (${d.w.tool}) ${where}${d.title ? ` — ${d.title}` : ""}`;
   const body: string[] = [];
   lines.forEach((l, k) => {
     if (k > 0 && l.line - lines[k - 1]!.line > 1) body.push(`${" ".repeat(width)}  …`);
     body.push(`${String(l.line).padStart(width)}${l.match ? ":" : "-"} ${l.text}`);
   });
-  if (d.w.more > 0) {
-    const c = d.w.chunk;
-    body.push(
-      `(+${d.w.more} more matching line${d.w.more === 1 ? "" : "s"} nearby: ${calls.lines(d.w.sourceId, c.line_start, c.line_end)})`,
-    );
-  }
-  return { text: [head, ...body].join("\n"), lines };
+  const more = moreLine(d, calls);
+  if (more) body.push(more);
+  return { text: [header(d, index, from, to), ...body].join("\n"), lines };
+}
+
+/** The bytes renderDraft's text takes, plus its newline, without building it. */
+function measure(d: Draft, index: number, calls: NextCalls): number {
+  const rows = layout(d);
+  const first = d.w.region.first;
+  const from = first + (rows[0] ?? 0);
+  const to = first + (rows.at(-1) ?? 0);
+  const width = String(to).length;
+  let bytes = Buffer.byteLength(header(d, index, from, to)) + 1;
+  rows.forEach((r, k) => {
+    if (k > 0 && r - rows[k - 1]! > 1) bytes += width + 4 + 1; // "  …" is 2 + 3 bytes
+    bytes += width + 2 + Buffer.byteLength(rowText(d, r)) + 1;
+  });
+  const more = moreLine(d, calls);
+  return more ? bytes + Buffer.byteLength(more) + 1 : bytes;
 }
 
 /** Renders the windows within `budget` bytes: hits that do not fit are dropped (counted), the rest get context. */
 export function renderHits(windows: SourcedWindow[], budget: number, calls: NextCalls): { hits: Hit[]; omitted: number } {
   const drafts = windows.map(draft);
-  const size = (d: Draft, i: number) => Buffer.byteLength(renderDraft(d, i + 1, calls).text) + 1;
+  const size = (d: Draft, i: number) => measure(d, i + 1, calls);
   let kept = drafts;
   while (kept.length > 1 && kept.reduce((s, d, i) => s + size(d, i), 0) > budget) kept = kept.slice(0, -1);
   let total = kept.reduce((s, d, i) => s + size(d, i), 0);

@@ -8,7 +8,7 @@
  * every concept covered counts before how rare they are, and concepts written next to each
  * other (`border-radius-lg`, `"boto3", "version"`) count again.
  */
-import { adjacentPairs, findWordStart, type Occurrence, occurrences, stemPrefix, type Term } from "./lines.ts";
+import { adjacentPairs, makeTerm, type Occurrence, occurrences, type Term } from "./lines.ts";
 import { contentConcepts, type ParsedQuery } from "./query.ts";
 import { headersOf, recordOf, type Structure } from "./structure.ts";
 
@@ -38,24 +38,55 @@ export type Anchor = {
   complete: boolean;
 };
 
-/** The query's terms, weighted by how rare each is among the given rows (lower-cased). */
-export function termsFor(q: ParsedQuery, lowerRows: string[]): Term[] {
-  const concepts = contentConcepts(q);
-  const n = Math.max(1, lowerRows.length);
-  const terms: Term[] = concepts.map((c, i) => {
-    const first = c.words.length === 1 && !c.number ? stemPrefix(c.words[0]!) : c.words[0]!;
-    let df = 0;
-    for (const r of lowerRows) if (findWordStart(r, first) !== -1) df++;
-    return { kind: "concept", parts: c.words, number: c.number, weight: Math.log(1 + n / (1 + df)), concept: i };
-  });
-  const strongest = Math.max(1, ...terms.map((t) => t.weight));
-  for (const s of q.idents) terms.push({ kind: "ident", parts: [s], number: false, weight: 2 * strongest, concept: -1 });
+/** The query's terms: its concepts, identifiers verbatim, and phrases (quoted, or the whole query). Weighed by `weighTerms`. */
+export function termsFor(q: ParsedQuery): Term[] {
+  const terms = contentConcepts(q).map((c, i) => makeTerm("concept", c.words, c.number, i));
+  for (const s of q.idents) terms.push(makeTerm("ident", [s], false, -1));
   const phrases = q.phrases.map((p) => p.text);
   // The query as typed, when it has several words: on one line it is the best answer there is.
   if (q.words.length > 1 && q.whole.length >= 6) phrases.push(q.whole);
-  const all = terms.filter((t) => t.kind === "concept").reduce((s, t) => s + t.weight, 0);
-  for (const p of new Set(phrases)) terms.push({ kind: "phrase", parts: [p], number: false, weight: 2 * strongest + all, concept: -1 });
+  for (const p of new Set(phrases)) terms.push(makeTerm("phrase", [p], false, -1));
   return terms;
+}
+
+/** Where each term occurs on each row of a region. */
+export type Scan = { found: Occurrence[][]; has: Uint8Array; n: number };
+
+export function scanRegion(region: Region, terms: Term[]): Scan {
+  const { rows, lower } = region;
+  const n = rows.length;
+  const has = new Uint8Array(terms.length * n);
+  const found: Occurrence[][] = new Array(n);
+  for (let r = 0; r < n; r++) {
+    const occ = occurrences(rows[r]!, lower[r]!, terms, rows[r]!.length > LONG_LINE ? MAX_PER_LINE : 4);
+    found[r] = occ;
+    for (const o of occ) has[o.term * n + r] = 1;
+  }
+  return { found, has, n };
+}
+
+/**
+ * Weights from how rare each concept is among the rows looked at (inverse document frequency
+ * over lines); identifiers and phrases weigh more than any concept.
+ */
+export function weighTerms(terms: Term[], scans: Scan[]): void {
+  const n = Math.max(
+    1,
+    scans.reduce((s, x) => s + x.n, 0),
+  );
+  terms.forEach((t, i) => {
+    if (t.kind !== "concept") return;
+    let df = 0;
+    for (const x of scans) for (let r = 0; r < x.n; r++) df += x.has[i * x.n + r]!;
+    t.weight = Math.log(1 + n / (1 + df));
+  });
+  const concepts = terms.filter((t) => t.kind === "concept");
+  const strongest = Math.max(1, ...concepts.map((t) => t.weight));
+  const all = concepts.reduce((s, t) => s + t.weight, 0);
+  for (const t of terms) {
+    if (t.kind === "ident") t.weight = 2 * strongest;
+    if (t.kind === "phrase") t.weight = 2 * strongest + all;
+  }
 }
 
 export type Region = {
@@ -107,19 +138,11 @@ function stretches(found: Occurrence[], terms: number): Occurrence[][] {
 }
 
 /** The places of a region, with their scores. */
-export function scoreRegion(region: Region, terms: Term[]): Anchor[] {
+export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[] {
   const { rows, lower, structure } = region;
-  const n = rows.length;
+  const { found, has, n } = scan;
   const concepts = terms.flatMap((t, i) => (t.kind === "concept" ? [i] : []));
   const strongest = Math.max(1, ...concepts.map((i) => terms[i]!.weight));
-  // Which rows hold which term, anywhere on the row.
-  const has = new Uint8Array(terms.length * n);
-  const found: Occurrence[][] = new Array(n);
-  for (let r = 0; r < n; r++) {
-    const occ = occurrences(rows[r]!, lower[r]!, terms, rows[r]!.length > LONG_LINE ? MAX_PER_LINE : 4);
-    found[r] = occ;
-    for (const o of occ) has[o.term * n + r] = 1;
-  }
   // Concepts and identifiers count where they are; only concepts count towards covering the query.
   const leveled = terms.flatMap((t, i) => (t.kind === "phrase" ? [] : [i]));
   const bestOn = (t: number, k: number) => found[k]!.reduce((q, o) => (o.term === t ? Math.max(q, quality(o)) : q), 0);

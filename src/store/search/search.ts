@@ -13,7 +13,6 @@ import {
   conceptOf,
   conceptsAnd,
   conceptsOr,
-  conceptsPhrase,
   contentConcepts,
   type ParsedQuery,
   parseQuery,
@@ -45,17 +44,9 @@ function looseConcepts(q: ParsedQuery): Concept[] {
   return contentConcepts(q).filter((c) => !q.idents.some((i) => c.words.every((w) => i.includes(w))));
 }
 
-/**
- * Every concept: identifiers as substrings, the other words and phrases through the word index.
- * When many chunks have them all, those where they stand next to each other, in order, come first.
- */
+/** Every concept: identifiers as substrings, the other words and phrases through the word index. */
 function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
-  const content = contentConcepts(q);
-  let all = wordHits(deps, conceptsAnd(content, q.phrases), f);
-  if (all.length > LINE_RANKED) {
-    const together = wordHits(deps, conceptsPhrase(content), f);
-    if (together.length > 0) all = fuse([{ ids: together, weight: 2 }, { ids: all }]).map((x) => x.id);
-  }
+  const all = wordHits(deps, conceptsAnd(contentConcepts(q), q.phrases), f);
   if (q.idents.length === 0) return all;
   const withIdents = identHits(deps, q.idents, f, conceptsAnd(looseConcepts(q), q.phrases));
   // Written otherwise in the text (`no_unchecked_indexed_access` for `noUncheckedIndexedAccess`): its words.
@@ -177,10 +168,7 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   const found = candidates(deps, parsed, f);
   const chunks = loadChunks(deps, found.ids.slice(0, Math.max(LINE_RANKED, 2 * limit)));
   const regions = loadRegions(db, chunks);
-  const terms = termsFor(
-    found.query,
-    regions.flatMap((r) => r.region.lower),
-  );
+  const terms = termsFor(found.query);
   const windows = findWindows(regions, terms, config.search.maxLinesPerHit);
 
   const sourceOf = db.query<{ handle: string; tool: string }, (string | number)[]>(

@@ -28,6 +28,8 @@ export type Structure = {
 export const MAX_RECORD = 40;
 
 const HEADING = /^(?:[=_\-*#~+@]{2,}\s+\S|\S.*?\s[=_\-*#~]{3,}\s*$)/;
+/** Characters a heading starts or ends with (a cheap test before the pattern). */
+const RULE_CHARS = new Set([61, 95, 45, 42, 35, 126, 43, 64]);
 const FIRST_TOKEN = /^\S+/;
 
 /** The first token most rows start with, when at least 60% of the non-blank rows do (a shared prefix). */
@@ -67,11 +69,14 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
       body = body.slice(prefix.length + 1);
     }
     let i = 0;
-    while (i < body.length && (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9)) i++;
-    const blank = i >= body.length || body.trim() === "";
+    while (i < body.length && body.charCodeAt(i) <= 32) i++;
+    let last = body.length - 1;
+    while (last >= i && body.charCodeAt(last) <= 32) last--;
+    const blank = i >= body.length;
     indent[r] = blank ? -1 : i;
     col2[r] = blank ? -1 : secondColumn(body, i);
-    isHeading[r] = !blank && body.length < 400 && HEADING.test(body.slice(i)) ? 1 : 0;
+    const ruled = !blank && (RULE_CHARS.has(body.charCodeAt(i)) || RULE_CHARS.has(body.charCodeAt(last)));
+    isHeading[r] = ruled && body.length < 400 && HEADING.test(body.slice(i)) ? 1 : 0;
   }
   const paraStart = new Int32Array(n);
   const paraEnd = new Int32Array(n);

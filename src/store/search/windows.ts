@@ -6,7 +6,7 @@
  */
 import type { Db } from "../../db/open.ts";
 import type { Term } from "./lines.ts";
-import { type Anchor, type Region, scoreRegion } from "./score.ts";
+import { type Anchor, type Region, scanRegion, scoreRegion, weighTerms } from "./score.ts";
 import { MAX_RECORD, structureOf } from "./structure.ts";
 
 export type CandidateChunk = {
@@ -77,7 +77,7 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
     const flush = () => {
       if (run.length === 0) return;
       const inRun = cands.filter((c) => c.ordinal >= run[0]!.ordinal && c.ordinal <= run.at(-1)!.ordinal);
-      out.push({ region: buildRegion(blob, cands[0]!.kind, run), candidates: inRun });
+      out.push({ region: buildRegion(blob, cands[0]!.kind, run, new Set(inRun.map((c) => c.ordinal))), candidates: inRun });
       run = [];
     };
     for (const s of stored) {
@@ -89,9 +89,50 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
   return out;
 }
 
-function buildRegion(blob: number, kind: string, run: StoredChunk[]): LoadedRegion {
-  const rows = rowsOf(run.map((c) => c.content).join(""));
-  const first = run[0]!.line_start;
+/** Of a neighbouring chunk, the lines next to the candidate: a record longer than this is not shown whole anyway. */
+const NEIGHBOUR_ROWS = 2 * MAX_RECORD;
+
+/** Where the last `k` lines of `text` start (it ends with a newline), or 0 when it has no more. */
+function lastLines(text: string, k: number): number {
+  let at = text.length - 1;
+  for (let n = 0; n < k; n++) {
+    if (at <= 0) return 0;
+    at = text.lastIndexOf("\n", at - 1);
+    if (at < 0) return 0;
+  }
+  return at + 1;
+}
+
+/** Where the first `k` lines of `text` end, or its length when it has no more. */
+function firstLines(text: string, k: number): number {
+  let at = -1;
+  for (let n = 0; n < k; n++) {
+    at = text.indexOf("\n", at + 1);
+    if (at < 0) return text.length;
+  }
+  return at + 1;
+}
+
+function buildRegion(blob: number, kind: string, run: StoredChunk[], candidates: Set<number>): LoadedRegion {
+  const parts = run.map((c) => c.content);
+  let first = run[0]!.line_start;
+  // Neighbours give only the lines next to the candidates (JSON keeps them whole: its keys above say where a line is).
+  if (kind !== "json") {
+    const head = run[0]!;
+    if (!candidates.has(head.ordinal) && head.content.endsWith("\n")) {
+      const from = lastLines(head.content, NEIGHBOUR_ROWS);
+      if (from > 0) {
+        parts[0] = head.content.slice(from);
+        first = head.line_end - NEIGHBOUR_ROWS + 1;
+      }
+    }
+    const tail = run.at(-1)!;
+    if (run.length > 1 && !candidates.has(tail.ordinal))
+      parts[parts.length - 1] = tail.content.slice(0, firstLines(tail.content, NEIGHBOUR_ROWS));
+  }
+  const text = parts.join("");
+  const rows = rowsOf(text);
+  const lowerText = text.toLowerCase();
   return {
     blob,
     kind,
@@ -99,8 +140,8 @@ function buildRegion(blob: number, kind: string, run: StoredChunk[]): LoadedRegi
     title: run[0]!.title,
     chunks: run,
     rows,
-    lower: rows.map((r) => r.toLowerCase()),
-    structure: structureOf(rows, run[0]!.ordinal === 1),
+    lower: lowerText.length === text.length ? rowsOf(lowerText) : rows.map((r) => r.toLowerCase()),
+    structure: structureOf(rows, run[0]!.ordinal === 1 && first === run[0]!.line_start),
     json: kind === "json",
   };
 }
@@ -154,8 +195,10 @@ function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], ma
 /** The windows worth showing, best first. */
 export function findWindows(regions: { region: LoadedRegion; candidates: CandidateChunk[] }[], terms: Term[], maxLines: number): Window[] {
   const out: Window[] = [];
-  for (const { region, candidates } of regions) {
-    let anchors = scoreRegion(region, terms);
+  const scans = regions.map(({ region }) => scanRegion(region, terms));
+  weighTerms(terms, scans);
+  for (const [k, { region, candidates }] of regions.entries()) {
+    let anchors = scoreRegion(region, terms, scans[k]!);
     // Where some place has every concept, places with only some are not hits.
     if (anchors.some((a) => a.complete)) anchors = anchors.filter((a) => a.complete);
     if (anchors.length === 0) {
