@@ -116,7 +116,7 @@ describe("CLI (bun src/main.ts)", () => {
       ["search", "--primary-color"],
       ["search", "--primary-color", "--source", id, "--limit", "1"],
       ["search", "--source", id, "--", "--primary-color"],
-      ["search", "--source=" + id, "--primary-color", "--json"],
+      ["search", `--source=${id}`, "--primary-color", "--json"],
     ]) {
       const r = runCli(args, { env: e });
       expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: "" });

@@ -32,7 +32,9 @@ function lineOf(text: string, needle: string, after = 0): number {
 const shows = (h: Hit | undefined, line: number, text: string) => h?.lines.some((l) => l.line === line && l.text.includes(text)) ?? false;
 
 async function stored(name: string, chunkBytes?: number): Promise<{ store: EngineDeps; text: string; source: string }> {
-  const store = testStore(chunkBytes ? (c) => void (c.capture.chunkBytes = chunkBytes) : undefined);
+  const store = testStore((c) => {
+    if (chunkBytes) c.capture.chunkBytes = chunkBytes;
+  });
   const text = fixture(name);
   const r = await captureIndexed(store, { text, tool: "bash", force: true });
   if (!r.stored) throw new Error("not stored");
