@@ -12,7 +12,7 @@ import type { PruneBenchResult } from "./prune/run.ts";
 import type { BenchQuery } from "./queries.ts";
 import type { ReadcacheResult } from "./readcache.ts";
 import type { RedactionBench } from "./redaction.ts";
-import type { RetrievalResult } from "./retrieval/run.ts";
+import type { RetrievalRuns } from "./report-quality.ts";
 import type { RpcResult } from "./rpc.ts";
 import type { KindSummary } from "./search-summary.ts";
 import type { BuiltStore } from "./store-build.ts";
@@ -39,7 +39,7 @@ export type ReportInput = {
   readcache: ReadcacheResult;
   mcp: McpBenchResult;
   piStart: StartRow[];
-  retrieval: { tuning: RetrievalResult; holdout: RetrievalResult };
+  retrieval: RetrievalRuns;
   redaction: RedactionBench;
   prune: PruneBenchResult;
   kota: KotaBenchResult;
