@@ -15,6 +15,8 @@ export type Concept = {
   words: string[];
   /** The words written together ("maxretrycount"), how the word index sees `maxRetryCount`. */
   joined: string;
+  /** Its letter and digit runs as typed, lower-cased (camelCase not split): how the word index sees the text it came from. */
+  runs: string[];
   /** A stop word ("the", "which"): it finds nothing on its own. */
   stop: boolean;
   /** All digits (an exit status, a count): matched whole, never as the start of a longer number. */
@@ -53,10 +55,11 @@ function tokenWords(token: string): string[] {
   return [...token.matchAll(RUN)].flatMap((m) => camelWords(m[0]) ?? [m[0].toLowerCase()]);
 }
 
-export function conceptOf(words: string[]): Concept {
+export function conceptOf(words: string[], runs: string[] = words): Concept {
   return {
     words,
     joined: words.join(""),
+    runs,
     stop: words.length === 1 && STOP_WORDS.has(words[0]!),
     number: words.every((w) => DIGITS.test(w)),
   };
@@ -70,7 +73,12 @@ function conceptsOf(text: string): Concept[] {
     const key = words.join(" ");
     if (words.length === 0 || seen.has(key)) continue;
     seen.add(key);
-    out.push(conceptOf(words));
+    out.push(
+      conceptOf(
+        words,
+        [...token.matchAll(RUN)].map((m) => m[0].toLowerCase()),
+      ),
+    );
   }
   return out.slice(0, MAX_TERMS);
 }
@@ -100,7 +108,8 @@ export function contentConcepts(q: ParsedQuery): Concept[] {
 /** One concept for the word index: its words next to each other, or written together. */
 function conceptMatch(c: Concept): string {
   if (c.words.length === 1) return quote(c.words[0]!);
-  return `(${quote(c.words.join(" "))} OR ${quote(c.joined)})`;
+  const forms = new Set([c.words.join(" "), c.runs.join(" "), c.joined]);
+  return `(${[...forms].map(quote).join(" OR ")})`;
 }
 
 /**

@@ -55,25 +55,22 @@ function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   return fuse([{ ids: withIdents, weight: 2 }, { ids: all.filter((id) => ranked.has(id)) }]).map((x) => x.id);
 }
 
-/** All concepts but one, for each: what a query with one wrong or missing word still finds. */
+/**
+ * All concepts but one, for each: what a query with one wrong or missing word still finds. A list
+ * that keeps the query's identifiers counts more: they name what is asked about.
+ */
 function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   const content = contentConcepts(q);
   if (content.length < 3 || content.length > 6) return [];
+  const loose = new Set(looseConcepts(q));
   return fuse(
-    content.map((c) => ({
-      ids: wordHits(
-        deps,
-        conceptsAnd(
-          content.filter((x) => x !== c),
-          q.phrases,
-        ),
-        f,
-      ),
-    })),
+    content.map((c) => {
+      const kept = content.filter((x) => x !== c);
+      return { ids: wordHits(deps, conceptsAnd(kept, q.phrases), f), weight: 1 + kept.filter((x) => !loose.has(x)).length };
+    }),
   ).map((x) => x.id);
 }
 
-/** The first stage that finds anything. */
 /** The query with misspelled words corrected from the vocabulary (an identifier's words together, else one by one). */
 function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; corrections: Record<string, string> } {
   const corrections: Record<string, string> = {};
