@@ -27,6 +27,8 @@ export type Occurrence = {
   whole: boolean;
   /** Written as in the query, not in another inflection ("servers" for "servers", not "server"). */
   exact: boolean;
+  /** A concept's words found apart on the line, not written together (`random.py:385(sample)` for "random.sample"). */
+  loose?: boolean;
   key: boolean;
   zero: boolean;
 };
@@ -144,6 +146,20 @@ function isKey(lower: string, at: number, end: number): boolean {
   return i === at;
 }
 
+/** A concept's words each at a word start somewhere on the line: where the first and the last of them are, or null. */
+function looseConcept(lower: string, camel: string, t: Term): { at: number; end: number } | null {
+  let at = Number.POSITIVE_INFINITY;
+  let end = 0;
+  for (const form of t.forms) {
+    if (form.length < 2 && !t.number) return null;
+    const i = findWordStart(lower, form, 0, camel);
+    if (i < 0) return null;
+    at = Math.min(at, i);
+    end = Math.max(end, i + form.length);
+  }
+  return { at, end };
+}
+
 /** "0 failed", "0 ignored", "no errors": the word is there to say there is none. */
 const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero) $/;
 
@@ -173,6 +189,10 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
           zero: ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
         });
         n++;
+      }
+      if (n === 0 && t.parts.length > 1) {
+        const loose = looseConcept(lower, camel, t);
+        if (loose) out.push({ term, ...loose, whole: false, exact: false, key: false, zero: false, loose: true });
       }
     } else {
       const needle = t.parts[0]!;

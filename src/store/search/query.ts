@@ -108,8 +108,10 @@ export function contentConcepts(q: ParsedQuery): Concept[] {
 /** One concept for the word index: its words next to each other, or written together. */
 function conceptMatch(c: Concept): string {
   if (c.words.length === 1) return quote(c.words[0]!);
-  const forms = new Set([c.words.join(" "), c.runs.join(" "), c.joined]);
-  return `(${[...forms].map(quote).join(" OR ")})`;
+  const forms = [...new Set([c.words.join(" "), c.runs.join(" "), c.joined])].map(quote);
+  // Its words apart (`random.py:385(sample)` for "random.sample"), when each says something on its own.
+  if (c.runs.length > 1 && c.runs.every((w) => w.length >= 3)) forms.push(`(${c.runs.map(quote).join(" AND ")})`);
+  return `(${forms.join(" OR ")})`;
 }
 
 /**

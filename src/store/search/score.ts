@@ -101,7 +101,12 @@ export type Region = {
  * the line's start (where a row's name is); a zero before it says there is none.
  */
 const quality = (o: Occurrence) =>
-  (o.whole ? 1.5 : 1) * (o.exact ? 1.15 : 1) * (o.key ? 1.4 : 1) * (o.zero ? 0.25 : 1) * (1 + 0.2 * Math.max(0, 1 - o.at / 80));
+  (o.loose ? 0.6 : 1) *
+  (o.whole ? 1.5 : 1) *
+  (o.exact ? 1.15 : 1) *
+  (o.key ? 1.4 : 1) *
+  (o.zero ? 0.25 : 1) *
+  (1 + 0.2 * Math.max(0, 1 - o.at / 80));
 
 /**
  * The places of a long row: around each occurrence of the term it holds fewest of, the nearest
