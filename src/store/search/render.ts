@@ -28,7 +28,7 @@ export type Hit = {
 };
 export type SourcedWindow = Window & { sourceId: string; tool: string };
 
-const MATCH_WIDTH = 240;
+const MATCH_WIDTH = 320;
 const CONTEXT_WIDTH = 160;
 const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
 /** Rows left out between two shown ones are shown after all when there are this few. */
