@@ -118,6 +118,7 @@ function stretches(found: Occurrence[], terms: number): Occurrence[][] {
   for (const list of byTerm) list.sort((a, b) => a.at - b.at);
   const present = byTerm.filter((l) => l.length > 0);
   const rarest = present.reduce((a, b) => (b.length < a.length ? b : a));
+  const longest = new Map(present.map((l) => [l, l.reduce((m, p) => Math.max(m, p.end - p.at), 0)]));
   const seen = new Set<string>();
   const out: Occurrence[][] = [];
   for (const o of rarest.slice(0, MAX_PLACES)) {
@@ -125,10 +126,21 @@ function stretches(found: Occurrence[], terms: number): Occurrence[][] {
     for (const list of present) {
       if (list === rarest) continue;
       let best: Occurrence | null = null;
-      for (const p of list) {
+      let bestD = Number.POSITIVE_INFINITY;
+      // The list is sorted by start (ends need not be: a loose match is longer): skip to the
+      // first occurrence that could end within a stretch before o, stop a stretch after it.
+      const from = o.at - STRETCH_SPAN - longest.get(list)!;
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid]!.at < from) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let k = lo; k < list.length && list[k]!.at <= o.end + STRETCH_SPAN; k++) {
+        const p = list[k]!;
         const d = p.at >= o.at ? p.at - o.end : o.at - p.end;
-        if (d <= STRETCH_SPAN && (!best || d < (best.at >= o.at ? best.at - o.end : o.at - best.end))) best = p;
-        if (p.at > o.end + STRETCH_SPAN) break;
+        if (d <= STRETCH_SPAN && d < bestD) [best, bestD] = [p, d];
       }
       if (best) place.push(best);
     }
