@@ -13,7 +13,7 @@ import type { SessionBenchResult } from "./prune/run.ts";
 import type { BenchQuery } from "./queries.ts";
 import type { ReadcacheResult } from "./readcache.ts";
 import type { RedactionBench } from "./redaction.ts";
-import type { RetrievalResult } from "./retrieval/run.ts";
+import type { RetrievalRuns } from "./report-quality.ts";
 import type { RpcResult } from "./rpc.ts";
 import type { KindSummary } from "./search-summary.ts";
 import type { BuiltStore } from "./store-build.ts";
@@ -41,7 +41,7 @@ export type ReportInput = {
   mcp: McpBenchResult;
   piStart: StartBench;
   piMcp: PiMcpBench;
-  retrieval: { tuning: RetrievalResult; holdout: RetrievalResult };
+  retrieval: RetrievalRuns;
   redaction: RedactionBench;
   prune: SessionBenchResult;
   kota: KotaBenchResult;

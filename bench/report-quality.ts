@@ -63,13 +63,53 @@ function sideRow(name: string, s: SideResult): string[] {
   ];
 }
 
-export function retrievalTargetRows(tuning: RetrievalResult, holdout: RetrievalResult): string[][] {
+/** The retrieval runs of one benchmark: the blind set first when it is there, then the sets tuned on. */
+export type RetrievalRuns = { blind?: RetrievalResult; tuning: RetrievalResult; holdout: RetrievalResult; dev?: RetrievalResult };
+
+/** The blind set's targets (issue 20): top 3 >= 95% and >= the peer + 5 points, median shown <= 2 KiB, receipts >= 30%. */
+const BLIND = { recall: 0.95, overPeer: 0.05, medianBytes: 2048, receipts: 0.3 } as const;
+
+function blindTargetRows(r: RetrievalResult): string[][] {
+  const peer = "skipped" in r.peer ? null : r.peer;
+  const receipts = r.receipts.questions > 0 ? r.receipts.answered / r.receipts.questions : 0;
+  return [
+    [
+      "Retrieval on unseen real outputs (blind): answer in the top 3",
+      ">= 95%",
+      pct(r.ours.recallAt3),
+      pass(r.ours.recallAt3 >= BLIND.recall),
+    ],
+    [
+      "Retrieval on unseen real outputs (blind): beside the peer",
+      ">= the peer + 5 points",
+      peer ? `${pct(r.ours.recallAt3)} vs ${pct(peer.recallAt3)} (${peer.name})` : "peer skipped",
+      peer ? pass(r.ours.recallAt3 >= peer.recallAt3 + BLIND.overPeer) : "n/a",
+    ],
+    [
+      "Retrieval on unseen real outputs (blind): median shown per query",
+      "<= 2 KiB",
+      `${Math.round(r.ours.bytesMedian).toLocaleString("en-US")} B`,
+      pass(r.ours.bytesMedian <= BLIND.medianBytes),
+    ],
+    [
+      "Retrieval on unseen real outputs (blind): receipts alone answer what failed / which / how many",
+      ">= 30%",
+      `${r.receipts.answered} of ${r.receipts.questions}`,
+      pass(receipts >= BLIND.receipts),
+    ],
+  ];
+}
+
+export function retrievalTargetRows(runs: RetrievalRuns): string[][] {
   const beats = (r: RetrievalResult) => ("skipped" in r.peer ? null : r.ours.recallAt3 >= r.peer.recallAt3);
-  const rows: string[][] = [];
-  for (const [name, r] of [
-    ["tuning", tuning],
-    ["held-out", holdout],
-  ] as const) {
+  const rows: string[][] = runs.blind ? blindTargetRows(runs.blind) : [];
+  const tuned: [string, RetrievalResult | undefined][] = [
+    ["tuning", runs.tuning],
+    ["held-out, tuned on since", runs.holdout],
+    ["dev", runs.dev],
+  ];
+  for (const [name, r] of tuned) {
+    if (!r) continue;
     const b = beats(r);
     const peer = "skipped" in r.peer ? "peer skipped" : `peer ${pct(r.peer.recallAt3)}`;
     rows.push([
@@ -82,7 +122,7 @@ export function retrievalTargetRows(tuning: RetrievalResult, holdout: RetrievalR
   return rows;
 }
 
-export function retrievalSection(tuning: RetrievalResult, holdout: RetrievalResult): string {
+export function retrievalSection(runs: RetrievalRuns): string {
   const block = (title: string, r: RetrievalResult) => {
     const rows = [sideRow("pi-sidecar", r.ours)];
     if (!("skipped" in r.peer)) rows.push(sideRow(r.peer.name, r.peer));
@@ -99,16 +139,19 @@ export function retrievalSection(tuning: RetrievalResult, holdout: RetrievalResu
         `Our misses: ${misses || "none"}.`,
     ].join("\n");
   };
+  const blocks: string[] = [];
+  if (runs.blind) blocks.push(block("Blind set (never tuned on)", runs.blind), "");
+  blocks.push(block("Tuning set", runs.tuning), "", block("Held-out set (tuned on since)", runs.holdout));
+  if (runs.dev) blocks.push("", block("Dev set (outputs of the kinds issue 20 names; tuned on)", runs.dev));
   return [
     "## Retrieval on real tool outputs",
     "",
-    "`search QUERY --source ID --limit 3` on outputs made by real tools (bench/retrieval/fixtures and holdout/, see their README). " +
-      "A hit answers when it shows the answer line, by number, with its text. The held-out set was written before any search ran on it " +
-      "and was never tuned on.",
+    "`search QUERY --source ID --limit 3` on outputs made by real tools (bench/retrieval: blind/ when present, fixtures/, holdout/, dev/; " +
+      "see their READMEs). A hit answers when it shows the answer line, by number, with its text; the peer's when its text holds the " +
+      "answer's text. The blind set was written by someone who never read the code or the other sets, and is reported first; the " +
+      "others have been tuned on.",
     "",
-    block("Tuning set", tuning),
-    "",
-    block("Held-out set", holdout),
+    ...blocks,
   ].join("\n");
 }
 

@@ -68,8 +68,8 @@ export function sizeSection(bench: CaptureBench, store: StoreSize): string {
     "",
     "File size after `PRAGMA wal_checkpoint(TRUNCATE)`, once everything queued is indexed and counted (`engine.settle()`), per input byte; " +
       "the capture rows are the same runs as section 1 (each database also holds the 16 KiB warm-up text). The split by structure comes " +
-      "from the `dbstat` virtual table: the stored text (the chunks table), the word index (`chunks_words`, FTS5 with external content: " +
-      "it does not store the text again), the identifier index (`chunk_idents`, a contentless trigram index over identifier-like tokens " +
+      "from the `dbstat` virtual table: the stored text (the chunks table), the word index (`chunks_words`, contentless FTS5 over the text " +
+      "and each chunk's names: it does not store the text again), the identifier index (`chunk_idents`, a contentless trigram index over identifier-like tokens " +
       "only), the vocabulary, and everything else (sources, blobs, queues, the other features' tables, the schema). context-mode's size " +
       "is its own database after a checkpoint (its store never checkpoints, so on disk it is about twice that).",
     "",

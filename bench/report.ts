@@ -56,7 +56,7 @@ function header(input: ReportInput): string {
 function targets(input: ReportInput): string {
   const rows: string[][] = [];
   rows.push(...piStartTargetRows(input.piStart));
-  rows.push(...retrievalTargetRows(input.retrieval.tuning, input.retrieval.holdout));
+  rows.push(...retrievalTargetRows(input.retrieval));
   rows.push(...redactionTargetRows(input.redaction));
   rows.push(...captureTargetRows(input.capture));
   rows.push(...sizeTargetRows(input.capture, input.store));
@@ -97,7 +97,7 @@ export function renderReport(input: ReportInput): string {
     header(input),
     targets(input),
     piStartSection(input.piStart),
-    retrievalSection(input.retrieval.tuning, input.retrieval.holdout),
+    retrievalSection(input.retrieval),
     redactionSection(input.redaction),
     captureSection(input.capture),
     sizeSection(input.capture, input.store),

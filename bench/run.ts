@@ -23,7 +23,7 @@ import { queryMix, WARM_UP } from "./queries.ts";
 import { benchReadcache } from "./readcache.ts";
 import { benchRedaction } from "./redaction.ts";
 import { renderReport } from "./report.ts";
-import { benchRetrieval } from "./retrieval/run.ts";
+import { benchRetrieval, hasQuestionSet } from "./retrieval/run.ts";
 import { benchRpc } from "./rpc.ts";
 import { benchSearch } from "./search.ts";
 import { summarizeSearch } from "./search-summary.ts";
@@ -72,11 +72,17 @@ async function main(): Promise<void> {
     const mcp = await benchMcp(scratch.dir, options.quick ? 100 : 300);
     const piStart = await benchPiStart(options.quick ? 2 : 7);
     const piMcp = await benchPiMcpModes();
+    // The blind set first, when it has been copied in (bench/retrieval/blind/); skipped cleanly until then.
     const retrieval = {
+      ...(hasQuestionSet("blind") ? { blind: await benchRetrieval(scratch, { peer: true, set: "blind" }) } : {}),
       tuning: await benchRetrieval(scratch, { peer: true, set: "tuning" }),
       holdout: await benchRetrieval(scratch, { peer: true, set: "holdout" }),
+      ...(hasQuestionSet("dev") ? { dev: await benchRetrieval(scratch, { peer: true, set: "dev" }) } : {}),
     };
-    log(`retrieval: top 3 ${retrieval.tuning.ours.recallAt3.toFixed(3)} tuning, ${retrieval.holdout.ours.recallAt3.toFixed(3)} held out`);
+    log(
+      `retrieval: top 3 ${retrieval.blind ? `${retrieval.blind.ours.recallAt3.toFixed(3)} blind, ` : "no blind set, "}` +
+        `${retrieval.tuning.ours.recallAt3.toFixed(3)} tuning, ${retrieval.holdout.ours.recallAt3.toFixed(3)} held out`,
+    );
     const redaction = await benchRedaction();
     // Quick: pi 1.3.0 plain and default; full: both versions, each part off, and the read cache's other answers after pruning.
     const prune = await benchSession(

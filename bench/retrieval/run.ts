@@ -5,12 +5,16 @@
  * answer's text on it; a peer hit (no line numbers) when its text holds the answer's text.
  * Receipts answer a "what failed / which / how many" question when the answer's text is in them.
  *
- *   bun bench/retrieval/run.ts [--no-peer] [--holdout]      prints the result as JSON
+ *   bun bench/retrieval/run.ts [--no-peer]        every set that is there, the blind set first; JSON
+ *   bun bench/retrieval/run.ts [--no-peer] (--tuning | --holdout | --dev | --blind)      one set
  *
- * `--holdout` runs the held-out set (holdout/: other tools, questions written before any search
- * ran on them), which the search was never tuned on.
+ * Sets: the tuning set (fixtures/ and questions.json here); `--holdout` (holdout/: other tools,
+ * written before any search ran on them, tuned on since); `--dev` (dev/: outputs of the kinds the
+ * issue about unseen outputs names, made for the retrieval work and tuned on); `--blind` (blind/:
+ * written by someone who never read src/ or the other sets, never tuned on; absent until copied in).
+ * Every set has the same layout: fixtures/ and questions.json.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { defaultConfig } from "../../src/config.ts";
@@ -54,17 +58,46 @@ export type RetrievalResult = {
   receipts: { questions: number; answered: number; ids: string[] };
 };
 
-/** The tuning set (this folder) or the held-out one. */
-export type QuestionSet = "tuning" | "holdout";
-const dirOf = (set: QuestionSet) => (set === "holdout" ? join(import.meta.dir, "holdout") : import.meta.dir);
+/** The tuning set (this folder) or one of the sets in its subfolders. */
+export type QuestionSet = "tuning" | "holdout" | "dev" | "blind";
+export const QUESTION_SETS: readonly QuestionSet[] = ["blind", "tuning", "holdout", "dev"];
+const dirOf = (set: QuestionSet) => (set === "tuning" ? import.meta.dir : join(import.meta.dir, set));
+
+/** Whether the set is there (the blind set is copied in by whoever wrote it; until then it is skipped). */
+export function hasQuestionSet(set: QuestionSet): boolean {
+  return existsSync(join(dirOf(set), "questions.json")) && existsSync(join(dirOf(set), "fixtures"));
+}
 
 export function loadFixture(name: string, set: QuestionSet = "tuning"): string {
   const raw = readFileSync(join(dirOf(set), "fixtures", name));
   return new TextDecoder().decode(name.endsWith(".gz") ? gunzipSync(raw) : raw);
 }
 
+/**
+ * A set's questions, checked: each names a fixture that is there, a query, and answer lines (1-based
+ * numbers) with the answer's text; style, neighbour and receiptQuestion are optional.
+ */
 export function loadQuestions(set: QuestionSet = "tuning"): Question[] {
-  return JSON.parse(readFileSync(join(dirOf(set), "questions.json"), "utf8"));
+  const file = join(dirOf(set), "questions.json");
+  const raw: unknown = JSON.parse(readFileSync(file, "utf8"));
+  if (!Array.isArray(raw)) throw new Error(`${file}: wants a JSON array of questions`);
+  return raw.map((q: Partial<Question> | null, i): Question => {
+    const where = `${file}: question ${i + 1}${q?.id ? ` (${q.id})` : ""}`;
+    if (!q || typeof q.query !== "string" || typeof q.fixture !== "string") throw new Error(`${where} wants "query" and "fixture" strings`);
+    if (!existsSync(join(dirOf(set), "fixtures", q.fixture))) throw new Error(`${where}: fixtures/${q.fixture} is not there`);
+    const a = q.answer;
+    if (!a || typeof a.text !== "string" || !Array.isArray(a.lines) || !a.lines.every((n) => Number.isInteger(n) && n > 0))
+      throw new Error(`${where} wants "answer": { "lines": [1-based line numbers], "text": "what an answer line holds" }`);
+    return {
+      id: q.id ?? `${set}-${i + 1}`,
+      fixture: q.fixture,
+      style: q.style ?? "any",
+      query: q.query,
+      answer: { lines: a.lines, text: a.text },
+      neighbour: q.neighbour === true,
+      receiptQuestion: q.receiptQuestion === true,
+    };
+  });
 }
 
 function summarize(name: string, outcomes: Outcome[], misses: { id: string; query: string }[], lenient = false): SideResult {
@@ -94,7 +127,7 @@ function summarize(name: string, outcomes: Outcome[], misses: { id: string; quer
 
 async function ours(scratch: Scratch, questions: Question[], fixtures: string[], set: QuestionSet) {
   const config = defaultConfig({ HOME: scratch.dir });
-  config.db = join(scratch.dir, "retrieval.db");
+  config.db = join(scratch.dir, `retrieval-${set}.db`);
   const engine = createEngine({ config, calls: TOOL_CALLS, background: "inline" });
   const ids = new Map<string, string>();
   const receipts = new Map<string, string>();
@@ -138,7 +171,7 @@ async function peer(
   set: QuestionSet,
 ): Promise<SideResult | { skipped: string }> {
   if (isContextModeSkipped()) return { skipped: "BENCH_SKIP_PEERS is set" };
-  const store = await openContextMode(join(scratch.dir, "context-mode"), { toolLimit: false });
+  const store = await openContextMode(join(scratch.dir, `context-mode-${set}`), { toolLimit: false });
   try {
     const ids = new Map<string, string>();
     for (const f of fixtures) ids.set(f, (await store.index(loadFixture(f, set), f)).sourceId);
@@ -171,7 +204,7 @@ export async function benchRetrieval(
   const questions = loadQuestions(set);
   const fixtures = [...new Set(questions.map((q) => q.fixture))];
   const mine = await ours(scratch, questions, fixtures, set);
-  const kinds = new Set(fixtures.map((f) => f.replace(/\.(txt|json|js)(\.gz)?$/, "").replace(/-.*$/, ""))).size;
+  const kinds = new Set(fixtures.map((f) => f.replace(/(\.[a-z0-9]+)*$/i, "").replace(/-.*$/, ""))).size;
   return {
     fixtures: fixtures.length,
     kinds,
@@ -181,20 +214,33 @@ export async function benchRetrieval(
   };
 }
 
+/** One line per set: ours and the peer, top 3 and median shown, receipts; held-out figures first. */
+function summaryLine(set: QuestionSet, r: RetrievalResult): string {
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  const side = (s: SideResult) =>
+    `${s.name} ${pct(s.recallAt3)} top 3 (${Math.round(s.recallAt3 * s.questions)}/${s.questions}), median shown ${Math.round(s.bytesMedian)} B`;
+  const peerText = "skipped" in r.peer ? `peer skipped (${r.peer.skipped})` : side(r.peer);
+  return `${set}: ${r.fixtures} outputs, ${r.kinds} kinds; ${side(r.ours)}; ${peerText}; receipts ${r.receipts.answered}/${r.receipts.questions}`;
+}
+
 if (import.meta.main) {
   const { createScratch } = await import("../temp.ts");
   const scratch = createScratch();
   try {
-    console.log(
-      JSON.stringify(
-        await benchRetrieval(scratch, {
-          peer: !process.argv.includes("--no-peer"),
-          set: process.argv.includes("--holdout") ? "holdout" : "tuning",
-        }),
-        null,
-        2,
-      ),
-    );
+    const chosen = QUESTION_SETS.find((s) => process.argv.includes(`--${s}`));
+    if (chosen && !hasQuestionSet(chosen)) {
+      console.error(`No ${chosen} set: ${join(dirOf(chosen), "questions.json")} and fixtures/ are not there.`);
+      process.exit(1);
+    }
+    // Without a set named: every set that is there, the blind set first (skipped when absent).
+    const sets = chosen ? [chosen] : QUESTION_SETS.filter(hasQuestionSet);
+    if (!chosen && !hasQuestionSet("blind")) console.error(`No blind set in ${dirOf("blind")} (questions.json and fixtures/): skipped.`);
+    const results: Partial<Record<QuestionSet, RetrievalResult>> = {};
+    for (const set of sets) {
+      results[set] = await benchRetrieval(scratch, { peer: !process.argv.includes("--no-peer"), set });
+      console.error(summaryLine(set, results[set]!));
+    }
+    console.log(JSON.stringify(chosen ? results[chosen] : results, null, 2));
   } finally {
     scratch.remove();
   }

@@ -8,7 +8,7 @@
  */
 import { type Db, immediate } from "../db/open.ts";
 import { isAscii } from "../text.ts";
-import { identifierText } from "./idents.ts";
+import { identifierText, namesText } from "./idents.ts";
 
 /** Counts the tokens of each text (a real tokenizer); may run on another thread. */
 export type CountTokens = (texts: string[]) => number | Promise<number>;
@@ -44,13 +44,14 @@ function indexBlob(db: Db, blobId: number): boolean {
   const chunks = db.query<ChunkRow, [number]>("SELECT id, title, content FROM chunks WHERE blob_id = ? ORDER BY ordinal").all(blobId);
   // The CPU work happens before the write lock is taken.
   const idents = chunks.map((c) => identifierText(c.content));
+  const names = chunks.map((c) => namesText(c.content));
   const words = vocabularyWords(chunks.map((c) => c.content));
   return immediate(db, () => {
     if (!db.query("SELECT 1 FROM index_queue WHERE blob_id = ?").get(blobId)) return false;
-    const word = db.query("INSERT INTO chunks_words (rowid, title, content) VALUES (?, ?, ?)");
+    const word = db.query("INSERT INTO chunks_words (rowid, title, content, names) VALUES (?, ?, ?, ?)");
     const ident = db.query("INSERT INTO chunk_idents (rowid, idents) VALUES (?, ?)");
     chunks.forEach((c, i) => {
-      word.run(c.id, c.title, c.content);
+      word.run(c.id, c.title, c.content, names[i]!);
       if (idents[i]) ident.run(c.id, idents[i]!);
     });
     const vocab = db.query("INSERT INTO vocabulary (word, docs) VALUES (?, 1) ON CONFLICT (word) DO UPDATE SET docs = docs + 1");

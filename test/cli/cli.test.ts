@@ -108,6 +108,26 @@ describe("CLI (bun src/main.ts)", () => {
     expect(gone.stderr).toContain(`No source "${id}"`);
   });
 
+  test("a search query that looks like an option is searched for, as it is or after --", () => {
+    const e = env();
+    const css = `${noisyLog(400, 5)}\n:root{--primary-color:#336699;--gap:4px}\nbuild -Wall -Wextra ok\n`;
+    const id = JSON.parse(runCli(["--json", "capture", "--tool", "bash", "--force"], { env: e, stdin: css }).stdout).sourceId;
+    for (const args of [
+      ["search", "--primary-color"],
+      ["search", "--primary-color", "--source", id, "--limit", "1"],
+      ["search", "--source", id, "--", "--primary-color"],
+      ["search", `--source=${id}`, "--primary-color", "--json"],
+    ]) {
+      const r = runCli(args, { env: e });
+      expect({ args, code: r.code, stderr: r.stderr }).toEqual({ args, code: 0, stderr: "" });
+      expect(r.stdout).toContain("--primary-color:#336699");
+    }
+    const wall = runCli(["search", "-Wall", "--source", id], { env: e });
+    expect(wall.stdout).toContain('hit for "-Wall"');
+    // An option still needs its value.
+    expect(runCli(["search", "--limit"], { env: e }).code).toBe(2);
+  });
+
   test("--db and PI_SIDECAR_DB choose the file; a corrupt file exits 1 with what to do", () => {
     const e = env();
     const dir = tempDir();

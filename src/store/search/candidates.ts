@@ -10,11 +10,11 @@ import { substringsAnd } from "./query.ts";
 
 export const CANDIDATES = 50;
 /**
- * Of those, the chunks ranked line by line for the hits (at least twice the hits asked for). Most
- * of a search's time is that line work; on the retrieval sets (bench/retrieval) 10 to 50 find
- * exactly the same answers.
+ * Of those, the chunks read line by line, with the chunks around them, for the hits (at least
+ * twice the hits asked for). Most of a search's time is that line work; on the retrieval sets
+ * (bench/retrieval) 8 to 12 find exactly the same answers.
  */
-export const LINE_RANKED = 12;
+export const LINE_RANKED = 10;
 /** Past this many matching chunks, ranking costs more than it tells: the newest matches win. */
 const COMMON = 1000;
 /** Matches ranked by bm25 at most (the newest). */
@@ -60,7 +60,7 @@ export function wordHits(deps: EngineDeps, match: string | null, f: Filter): num
     .all(match, ...r.params, COMMON);
   if (newest.length === 0) return [];
   if (newest.length >= COMMON && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
-  const order = newest.length >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0)";
+  const order = newest.length >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
   const floor = newest.length > RANKED ? ` AND chunks_words.rowid >= ${newest[RANKED - 1]!.rowid}` : "";
   // The join to chunks is only needed to filter by source conditions.
   const from = f.sql ? "chunks_words JOIN chunks c ON c.id = chunks_words.rowid" : "chunks_words";

@@ -1,140 +1,239 @@
 /**
- * Which lines of a candidate chunk answer the query, and how well: identifiers and error codes
- * found verbatim weigh most, then the whole query or a quoted phrase on one line, then words
- * (in any inflection, at a word start) weighted by how rare they are among the lines looked at.
- * Each match remembers where on the line it is, so a long line is shown around the right place.
+ * Where the query's terms occur on a line. A concept (a word, or an identifier's words) is
+ * found at the start of a word, camelCase edges included, with its words apart or together
+ * (`max retry count`, `max_retry_count`, `--max-retry-count`, `maxRetryCount`), its last word in
+ * any inflection; a number only whole. Identifiers are also found verbatim, and phrases as
+ * typed. Each occurrence says whether it is a whole token, a key (`Homepage:`, `"version":`,
+ * `--bs-primary:`, the line's first word) and whether a zero stands before it ("0 failed").
  */
 
-export type TermKind = "ident" | "phrase" | "word";
-export type Term = { needle: string; kind: TermKind; weight: number };
-export type LineMatch = { row: number; score: number; at: number; words: number; idents: number; phrases: number };
+export type TermKind = "concept" | "ident" | "phrase";
+export type Term = {
+  kind: TermKind;
+  /** Concept: its words; ident and phrase: the text, lower-cased. */
+  parts: string[];
+  /** What is looked for of each part: the last word of a concept as a stem ("fail" for "failed"). */
+  forms: string[];
+  number: boolean;
+  weight: number;
+  /** The concept's place in the query (phrases and idents: -1). */
+  concept: number;
+};
+export type Occurrence = {
+  term: number;
+  at: number;
+  end: number;
+  /** A whole token of the line, not a piece of a longer one. */
+  whole: boolean;
+  /** Written as in the query, not in another inflection ("servers" for "servers", not "server"). */
+  exact: boolean;
+  /** A concept's words found apart on the line, not written together (`random.py:385(sample)` for "random.sample"). */
+  loose?: boolean;
+  key: boolean;
+  zero: boolean;
+};
 
-const SUFFIXES = ["ations", "ation", "ings", "ing", "ions", "ion", "ies", "ied", "ers", "er", "ed", "es", "ly", "s"];
+const SUFFIXES = [
+  "ations",
+  "ation",
+  "ings",
+  "ing",
+  "ions",
+  "ion",
+  "ency",
+  "ancy",
+  "ence",
+  "ance",
+  "ies",
+  "ied",
+  "ers",
+  "er",
+  "ed",
+  "es",
+  "ly",
+  "s",
+];
 
 /** A crude stem so "failing" finds "failed": the prefix that porter would roughly keep. */
 export function stemPrefix(word: string): string {
+  if (/\d/.test(word)) return word;
   for (const suffix of SUFFIXES) {
     if (word.length - suffix.length >= 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
   }
   return word;
 }
 
-const isWordChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c > 127;
+/** A term of the query; its weight is set once the lines it is found on are counted. */
+export function makeTerm(kind: TermKind, parts: string[], number: boolean, concept: number, weight = 1): Term {
+  const forms = kind === "concept" && !number ? [...parts.slice(0, -1), stemPrefix(parts.at(-1)!)] : parts;
+  return { kind, parts, forms, number, weight, concept };
+}
+
+const isDigit = (c: number) => c >= 48 && c <= 57;
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isLower = (c: number) => c >= 97 && c <= 122;
+export const isWordChar = (c: number) => isDigit(c) || isUpper(c) || isLower(c) || c > 127;
+
+/** Position i of the line starts a word: after a non-word character, or at a camelCase edge. */
+function wordStart(orig: string, i: number): boolean {
+  if (i === 0) return true;
+  const p = orig.charCodeAt(i - 1);
+  if (!isWordChar(p)) return true;
+  const c = orig.charCodeAt(i);
+  if (isLower(p) && isUpper(c)) return true;
+  if (isUpper(p) && isUpper(c) && isLower(orig.charCodeAt(i + 1))) return true;
+  return isDigit(p) !== isDigit(c);
+}
 
 /** Where `needle` starts a word in `lower` (not inside another word), or -1. */
-export function findWordStart(lower: string, needle: string, from = 0): number {
+export function findWordStart(lower: string, needle: string, from = 0, orig = lower): number {
   for (let i = lower.indexOf(needle, from); i !== -1; i = lower.indexOf(needle, i + 1)) {
-    if (i === 0 || !isWordChar(lower.charCodeAt(i - 1))) return i;
+    if (wordStart(orig, i)) return i;
   }
   return -1;
 }
 
-function find(lower: string, t: Term): number {
-  return t.kind === "word" ? findWordStart(lower, t.needle) : lower.indexOf(t.needle);
+/** Characters that may stand between the words of one identifier: `max-retry`, `node-gyp@3.8.0`. */
+const isJoiner = (c: number) => c === 45 || c === 95 || c === 46 || c === 32 || c === 64 || c === 47 || c === 58;
+
+/** The end of a concept whose first word starts at i, or -1 when its other words do not follow. */
+function conceptEnd(lower: string, orig: string, t: Term, i: number): number {
+  let end = i;
+  for (let k = 0; k < t.parts.length; k++) {
+    const part = t.forms[k]!;
+    if (k > 0) {
+      let j = end;
+      while (j < lower.length && j - end < 2 && isJoiner(lower.charCodeAt(j))) j++;
+      if (!lower.startsWith(part, j) || (j === end && !wordStart(orig, j))) return -1;
+      end = j;
+    }
+    end += part.length;
+    // Numbers are whole: "1" is not the start of "10", nor of "1.5".
+    if (/^\d+$/.test(part) && (isDigit(lower.charCodeAt(end)) || (lower[end] === "." && isDigit(lower.charCodeAt(end + 1))))) return -1;
+  }
+  // The rest of the last word ("failed" for the stem "fail"), but not past a camelCase edge.
+  while (end < lower.length && isWordChar(lower.charCodeAt(end)) && !wordStart(orig, end)) end++;
+  return end;
+}
+
+function numberBefore(lower: string, i: number): boolean {
+  const p = lower.charCodeAt(i - 1);
+  return isDigit(p) || (lower[i - 1] === "." && isDigit(lower.charCodeAt(i - 2)));
 }
 
 const isSpace = (c: number) => Number.isNaN(c) || c === 32 || c === 9 || c === 34 || c === 39 || c === 96;
+const CLOSERS = new Set([34, 39, 96, 41, 93]);
 
-/** The match at `i` is a whole token of the line ("openssl" alone, not in "libxmlsec1-openssl:amd64"). */
-function wholeToken(lower: string, i: number, length: number): boolean {
-  let end = i + length;
-  while (end < lower.length && isWordChar(lower.charCodeAt(end))) end++;
-  return isSpace(lower.charCodeAt(i - 1)) && (isSpace(lower.charCodeAt(end)) || /[,.;:)\]}]/.test(lower[end] ?? ""));
+/** The token around [at, end) is a whole token of the line ("openssl" alone, not in "libssl-openssl:amd64"). */
+function wholeToken(lower: string, at: number, end: number): boolean {
+  if (!isSpace(lower.charCodeAt(at - 1))) return false;
+  const c = lower.charCodeAt(end);
+  if (isSpace(c)) return true;
+  // Punctuation that ends a sentence or a list, not a dot or colon inside a longer token.
+  return /[,.;:)\]}]/.test(lower[end] ?? "") && !isWordChar(lower.charCodeAt(end + 1));
 }
 
-/**
- * The query's terms for line matching. Word weights come from how many of the given lines hold
- * each word (rare ones count more); identifiers and phrases weigh more than any word.
- */
-export function termsFor(q: { words: string[]; idents: string[]; phrases: { text: string }[]; whole: string }, rows: string[]): Term[] {
-  const stems = [...new Set(q.words.map(stemPrefix))];
-  const lowerRows = rows.map((r) => r.toLowerCase());
-  const df = new Map(stems.map((s) => [s, lowerRows.filter((r) => findWordStart(r, s) !== -1).length]));
-  const n = Math.max(1, rows.length);
-  const idf = (s: string) => Math.log(1 + n / (1 + (df.get(s) ?? 0)));
-  const words = stems.map((s) => ({ needle: s, kind: "word" as const, weight: idf(s) }));
-  const strongest = Math.max(1, ...words.map((w) => w.weight));
-  const terms: Term[] = [...words, ...q.idents.map((s) => ({ needle: s, kind: "ident" as const, weight: 3 * strongest }))];
-  const phrases = q.phrases.map((p) => p.text);
-  // The query as typed, when it has several words: on one line it is the best answer there is.
-  if (q.words.length > 1 && q.whole.length >= 6) phrases.push(q.whole);
-  for (const p of new Set(phrases))
-    terms.push({ needle: p, kind: "phrase", weight: 2 * strongest + words.reduce((s, w) => s + w.weight, 0) });
-  return terms;
+/** A key: what a value follows (`Key:`, `"key":`, `key=`, `--name:`), or the first word of the line. */
+function isKey(lower: string, at: number, end: number): boolean {
+  let j = end;
+  while (j < lower.length && CLOSERS.has(lower.charCodeAt(j))) j++;
+  while (j < lower.length && j - end < 4 && (lower.charCodeAt(j) === 32 || lower.charCodeAt(j) === 9)) j++;
+  const c = lower[j];
+  if (c === ":" && lower[j + 1] !== "/" && lower[j + 1] !== ":") return true;
+  if (c === "=" && lower[j + 1] !== "=") return true;
+  let i = 0;
+  while (i < at && !isWordChar(lower.charCodeAt(i))) i++;
+  return i === at;
 }
 
-/** Lines longer than this are scored by their best stretch, not as a whole (minified code, JSON on one line). */
-const LONG_LINE = 600;
-const SPAN = 240;
-const MAX_PLACES = 200;
-
-type Found = { term: Term; at: number; whole: boolean; zero: boolean };
+/** A concept's words each at a word start somewhere on the line: where the first and the last of them are, or null. */
+function looseConcept(lower: string, camel: string, t: Term): { at: number; end: number } | null {
+  let at = Number.POSITIVE_INFINITY;
+  let end = 0;
+  for (const form of t.forms) {
+    if (form.length < 2 && !t.number) return null;
+    const i = findWordStart(lower, form, 0, camel);
+    if (i < 0) return null;
+    at = Math.min(at, i);
+    end = Math.max(end, i + form.length);
+  }
+  return { at, end };
+}
 
 /** "0 failed", "0 ignored", "no errors": the word is there to say there is none. */
 const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero) $/;
 
-/** Where each term occurs on the line: the first place, or (long lines) up to MAX_PLACES places. */
-function places(lower: string, terms: Term[], all: boolean): Found[] {
-  const out: Found[] = [];
-  for (const term of terms) {
-    let i = find(lower, term);
-    for (let n = 0; i >= 0 && n < (all ? MAX_PLACES : 1); n++) {
-      out.push({
-        term,
-        at: i,
-        whole: term.kind !== "phrase" && wholeToken(lower, i, term.needle.length),
-        zero: term.kind === "word" && ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
-      });
-      i = term.kind === "word" ? findWordStart(lower, term.needle, i + 1) : lower.indexOf(term.needle, i + 1);
+/**
+ * Every occurrence of every term on the line, by position; at most `max` per term (a long
+ * line has many).
+ */
+export function occurrences(orig: string, lower: string, terms: Term[], max: number): Occurrence[] {
+  const out: Occurrence[] = [];
+  const camel = lower.length === orig.length ? orig : lower;
+  terms.forEach((t, term) => {
+    let n = 0;
+    if (t.kind === "concept") {
+      const first = t.forms[0]!;
+      for (let i = lower.indexOf(first); i !== -1 && n < max; i = lower.indexOf(first, i + 1)) {
+        if (!wordStart(camel, i) || (t.number && numberBefore(lower, i))) continue;
+        const end = conceptEnd(lower, camel, t, i);
+        if (end < 0) continue;
+        const last = t.parts.at(-1)!;
+        out.push({
+          term,
+          at: i,
+          end,
+          whole: wholeToken(lower, i, end),
+          exact: lower.startsWith(last, end - last.length),
+          key: isKey(lower, i, end),
+          zero: ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
+        });
+        n++;
+      }
+      if (n === 0 && t.parts.length > 1) {
+        const loose = looseConcept(lower, camel, t);
+        if (loose) out.push({ term, ...loose, whole: false, exact: false, key: false, zero: false, loose: true });
+      }
+    } else {
+      const needle = t.parts[0]!;
+      for (let i = lower.indexOf(needle); i !== -1 && n < max; i = lower.indexOf(needle, i + 1)) {
+        const end = i + needle.length;
+        out.push({
+          term,
+          at: i,
+          end,
+          whole: t.kind === "ident" && wholeToken(lower, i, end),
+          exact: true,
+          key: isKey(lower, i, end),
+          zero: false,
+        });
+        n++;
+      }
     }
-  }
+  });
   return out;
-}
-
-/** The stretch of SPAN characters holding the most (then the heaviest) distinct terms. */
-function bestStretch(found: Found[]): Found[] {
-  const sorted = [...found].sort((a, b) => a.at - b.at);
-  let best: Found[] = [];
-  let bestValue = -1;
-  for (let lo = 0, hi = 0; lo < sorted.length; lo++) {
-    while (hi < sorted.length && sorted[hi]!.at - sorted[lo]!.at <= SPAN) hi++;
-    const inside = new Map<Term, Found>();
-    for (let k = lo; k < hi; k++) if (!inside.has(sorted[k]!.term)) inside.set(sorted[k]!.term, sorted[k]!);
-    const value = inside.size * 1e6 + [...inside.keys()].reduce((v, t) => v + t.weight, 0);
-    if (value > bestValue) {
-      bestValue = value;
-      best = [...inside.values()];
-    }
-  }
-  return best;
 }
 
 /**
- * Every line that matches some term, with its score; `at` is where its strongest term is. How
- * many of the query's words a line holds counts before how rare they are; a whole token beats a
- * piece of a compound name; a long line counts only its best stretch.
+ * Pairs of different concepts written next to each other (at most 4 characters of punctuation
+ * apart), either order; a pair whose second half is a key counts twice (`--bs-border-radius-lg:`
+ * defines what `var(--bs-border-radius-lg)` uses).
  */
-export function scoreLines(rows: string[], terms: Term[]): LineMatch[] {
-  const out: LineMatch[] = [];
-  const wordTerms = terms.filter((t) => t.kind === "word");
-  const strongest = Math.max(1, ...terms.map((t) => t.weight));
-  rows.forEach((text, row) => {
-    const lower = text.toLowerCase();
-    const long = lower.length > LONG_LINE;
-    let found = places(lower, terms, long);
-    if (found.length === 0) return;
-    if (long) found = bestStretch(found);
-    const m = { words: 0, idents: 0, phrases: 0 };
-    let score = 0;
-    let top: Found | null = null;
-    for (const f of found) {
-      score += (f.whole ? f.term.weight * 1.5 : f.term.weight) * (f.zero ? 0.25 : 1);
-      m[f.term.kind === "word" ? "words" : f.term.kind === "ident" ? "idents" : "phrases"]++;
-      if (!top || f.term.weight > top.term.weight) top = f;
+export function adjacentPairs(lower: string, found: Occurrence[], terms: Term[]): number {
+  const sorted = found.filter((o) => terms[o.term]!.kind === "concept").sort((a, b) => a.at - b.at);
+  const pairs = new Map<string, number>();
+  for (let k = 0; k + 1 < sorted.length; k++) {
+    const a = sorted[k]!;
+    for (let m = k + 1; m < sorted.length && sorted[m]!.at <= a.end + 4; m++) {
+      const b = sorted[m]!;
+      if (b.term === a.term || b.at < a.end || /[\p{L}\p{N}]/u.test(lower.slice(a.end, b.at))) continue;
+      const ca = terms[a.term]!.concept;
+      const cb = terms[b.term]!.concept;
+      const key = ca < cb ? `${ca},${cb}` : `${cb},${ca}`;
+      pairs.set(key, Math.max(pairs.get(key) ?? 0, b.key ? 2 : 1));
     }
-    // Coverage first: each word the line holds is worth the strongest term again.
-    if (wordTerms.length > 1) score += strongest * m.words * (m.words === wordTerms.length ? 2 : 1);
-    out.push({ row, score, at: long ? Math.min(...found.map((f) => f.at)) : top!.at, ...m });
-  });
-  return out;
+  }
+  let n = 0;
+  for (const v of pairs.values()) n += v;
+  return n;
 }

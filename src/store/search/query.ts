@@ -3,7 +3,25 @@
  * syntax: words become quoted terms, identifier substrings become quoted trigrams, so quotes,
  * colons, parentheses, `-`, `*`, NEAR, AND/OR and any unicode are just text.
  */
-import { identifierTokens } from "../idents.ts";
+import { camelWords, identifierTokens } from "../idents.ts";
+
+/**
+ * One thing the query names, as typed between spaces: a word, or an identifier with its words
+ * ("maxRetryCount", "max_retry_count" and "--max-retry-count" all have the words max retry count).
+ * Text may write it with the words apart or together, so both are looked for.
+ */
+export type Concept = {
+  /** Its words, lower-cased: letter and digit runs, camelCase split. */
+  words: string[];
+  /** The words written together ("maxretrycount"), how the word index sees `maxRetryCount`. */
+  joined: string;
+  /** Its letter and digit runs as typed, lower-cased (camelCase not split): how the word index sees the text it came from. */
+  runs: string[];
+  /** A stop word ("the", "which"): it finds nothing on its own. */
+  stop: boolean;
+  /** All digits (an exit status, a count): matched whole, never as the start of a longer number. */
+  number: boolean;
+};
 
 export type ParsedQuery = {
   /** Lower-cased words for the word index (unicode letters and digits). */
@@ -14,6 +32,8 @@ export type ParsedQuery = {
   idents: string[];
   /** The whole query, lower-cased and with runs of space collapsed (to find it verbatim). */
   whole: string;
+  /** What it names, in order, without repeats. */
+  concepts: Concept[];
 };
 
 const STOP_WORDS = new Set(
@@ -27,6 +47,42 @@ const MAX_TRIGRAMS = 8;
 const wordsOf = (text: string) => [...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
 const unique = <T>(xs: T[]): T[] => [...new Set(xs)];
 
+const RUN = /[\p{L}\p{N}]+/gu;
+const DIGITS = /^\p{N}+$/u;
+
+/** The words of one space-separated token, camelCase split ("maxRetryCount" -> max retry count). */
+function tokenWords(token: string): string[] {
+  return [...token.matchAll(RUN)].flatMap((m) => camelWords(m[0]) ?? [m[0].toLowerCase()]);
+}
+
+export function conceptOf(words: string[], runs: string[] = words): Concept {
+  return {
+    words,
+    joined: words.join(""),
+    runs,
+    stop: words.length === 1 && STOP_WORDS.has(words[0]!),
+    number: words.every((w) => DIGITS.test(w)),
+  };
+}
+
+function conceptsOf(text: string): Concept[] {
+  const seen = new Set<string>();
+  const out: Concept[] = [];
+  for (const token of text.split(/[\s"]+/)) {
+    const words = tokenWords(token);
+    const key = words.join(" ");
+    if (words.length === 0 || seen.has(key)) continue;
+    seen.add(key);
+    out.push(
+      conceptOf(
+        words,
+        [...token.matchAll(RUN)].map((m) => m[0].toLowerCase()),
+      ),
+    );
+  }
+  return out.slice(0, MAX_TERMS);
+}
+
 export function parseQuery(raw: string): ParsedQuery {
   const text = raw.normalize("NFC").slice(0, 2000);
   const phrases: string[] = [];
@@ -39,7 +95,41 @@ export function parseQuery(raw: string): ParsedQuery {
     phrases: phrases.map((p) => ({ words: wordsOf(p), text: p.toLowerCase() })).filter((p) => p.words.length > 0),
     idents: unique(identifierTokens(rest).map((s) => s.toLowerCase())).slice(0, MAX_TERMS),
     whole: text.toLowerCase().replace(/"/g, "").replace(/\s+/g, " ").trim(),
+    concepts: conceptsOf(text),
   };
+}
+
+/** The concepts that carry meaning: all but the stop words (all of them when that is all there is). */
+export function contentConcepts(q: ParsedQuery): Concept[] {
+  const content = q.concepts.filter((c) => !c.stop);
+  return content.length > 0 ? content : q.concepts;
+}
+
+/** One concept for the word index: its words next to each other, or written together. */
+function conceptMatch(c: Concept): string {
+  if (c.words.length === 1) return quote(c.words[0]!);
+  const forms = [...new Set([c.words.join(" "), c.runs.join(" "), c.joined])].map(quote);
+  // Its words apart (`random.py:385(sample)` for "random.sample"), when each says something on its own.
+  if (c.runs.length > 1 && c.runs.every((w) => w.length >= 3)) forms.push(`(${c.runs.map(quote).join(" AND ")})`);
+  return `(${forms.join(" OR ")})`;
+}
+
+/**
+ * Every concept must match (stop words left out), quoted phrases as phrases. Concepts given
+ * explicitly (a subset) are matched as they are.
+ */
+export function conceptsAnd(concepts: Concept[], phrases: { words: string[] }[] = []): string | null {
+  const inPhrases = new Set(phrases.flatMap((p) => p.words));
+  const terms = [
+    ...phrases.map((p) => quote(p.words.join(" "))),
+    ...concepts.filter((c) => !c.words.every((w) => inPhrases.has(w))).map(conceptMatch),
+  ].slice(0, MAX_TERMS);
+  return terms.length > 0 ? terms.join(" AND ") : null;
+}
+
+/** Any concept may match. */
+export function conceptsOr(concepts: Concept[]): string | null {
+  return concepts.length > 0 ? concepts.slice(0, MAX_TERMS).map(conceptMatch).join(" OR ") : null;
 }
 
 export function isStopWord(word: string): boolean {

@@ -8,11 +8,20 @@ import type { EngineDeps } from "../../engine-deps.ts";
 import { fail, type Result } from "../../errors.ts";
 import type { SourceFilter } from "../source-filter.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
-import { termsFor } from "./lines.ts";
-import { isStopWord, type ParsedQuery, parseQuery, wordsAnd, wordsOr, wordsPrefixAnd } from "./query.ts";
+import {
+  type Concept,
+  conceptOf,
+  conceptsAnd,
+  conceptsOr,
+  contentConcepts,
+  type ParsedQuery,
+  parseQuery,
+  wordsPrefixAnd,
+} from "./query.ts";
 import { type Hit, renderHits, type SourcedWindow } from "./render.ts";
+import { termsFor } from "./score.ts";
 import { correctWord } from "./typo.ts";
-import { type CandidateChunk, findWindows, rowsOf } from "./windows.ts";
+import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
 
 export type { Hit, HitLine } from "./render.ts";
 
@@ -30,72 +39,95 @@ export type SearchAnswer = {
 
 type Found = { mode: SearchMode; ids: number[]; query: ParsedQuery; corrections: Record<string, string> };
 
-/** Words of the query that are not part of one of its identifiers (those are matched whole). */
-function looseWords(q: ParsedQuery): string[] {
-  return q.words.filter((w) => !q.idents.some((i) => i.includes(w)));
+/** Concepts of the query that are not one of its identifiers (those are matched whole, as substrings). */
+function looseConcepts(q: ParsedQuery): Concept[] {
+  return contentConcepts(q).filter((c) => !q.idents.some((i) => c.words.every((w) => i.includes(w))));
 }
 
-/** Every term: identifiers as substrings, the other words and phrases through the word index. */
+/** Every concept: identifiers as substrings, the other words and phrases through the word index. */
 function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
-  const all = wordHits(deps, wordsAnd(q.words, q.phrases), f);
+  const all = wordHits(deps, conceptsAnd(contentConcepts(q), q.phrases), f);
   if (q.idents.length === 0) return all;
-  const withIdents = identHits(deps, q.idents, f, wordsAnd(looseWords(q), q.phrases));
+  const withIdents = identHits(deps, q.idents, f, conceptsAnd(looseConcepts(q), q.phrases));
+  // Written otherwise in the text (`no_unchecked_indexed_access` for `noUncheckedIndexedAccess`): its words.
+  if (withIdents.length === 0) return all;
   const ranked = new Set(withIdents);
   return fuse([{ ids: withIdents, weight: 2 }, { ids: all.filter((id) => ranked.has(id)) }]).map((x) => x.id);
 }
 
-/** All words but one, for each word: what a query with one wrong or missing word still finds. */
+/**
+ * All concepts but one, for each: what a query with one wrong or missing word still finds. A list
+ * that keeps the query's identifiers counts more: they name what is asked about.
+ */
 function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
-  const words = q.words.filter((w) => !isStopWord(w));
-  if (words.length < 3 || words.length > 6) return [];
+  const content = contentConcepts(q);
+  if (content.length < 3 || content.length > 6) return [];
+  const loose = new Set(looseConcepts(q));
   return fuse(
-    words.map((w) => ({
-      ids: wordHits(
-        deps,
-        wordsAnd(
-          words.filter((x) => x !== w),
-          q.phrases,
-        ),
-        f,
-      ),
-    })),
+    content.map((c) => {
+      const kept = content.filter((x) => x !== c);
+      return { ids: wordHits(deps, conceptsAnd(kept, q.phrases), f), weight: 1 + kept.filter((x) => !loose.has(x)).length };
+    }),
   ).map((x) => x.id);
 }
 
-/** The first stage that finds anything. */
-function candidates(deps: EngineDeps, q: ParsedQuery, f: Filter): Found {
+/** The query with misspelled words corrected from the vocabulary (an identifier's words together, else one by one). */
+function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; corrections: Record<string, string> } {
   const corrections: Record<string, string> = {};
-  let ids = exact(deps, q, f);
-  if (ids.length > 0) return { mode: "all words", ids, query: q, corrections };
-  if (q.idents.length === 0) {
-    ids = wordHits(deps, wordsPrefixAnd(q.words), f);
-    if (ids.length > 0) return { mode: "word starts", ids, query: q, corrections };
-    // Inside longer identifiers: "webpmux" in "libwebpmux3".
-    const inside = q.words.filter((w) => w.length >= 4);
-    ids = inside.length === q.words.length ? identHits(deps, inside, f) : [];
-    if (ids.length > 0) return { mode: "word starts", ids, query: { ...q, idents: inside }, corrections };
-  }
-  for (const w of q.words) {
-    const fixed = correctWord(deps.db, w);
-    if (fixed) corrections[w] = fixed;
-  }
-  if (Object.keys(corrections).length > 0) {
-    const fix = (s: string) => Object.entries(corrections).reduce((t, [a, b]) => t.split(a).join(b), s);
-    q = {
+  const concepts = contentConcepts(q).map((c) => {
+    const whole = c.words.length > 1 && /^\p{L}+$/u.test(c.joined) ? correctWord(deps.db, c.joined) : null;
+    if (whole) {
+      corrections[c.joined] = whole;
+      return conceptOf([whole]);
+    }
+    const words = c.words.map((w) => {
+      const fixed = correctWord(deps.db, w);
+      if (fixed) corrections[w] = fixed;
+      return fixed ?? w;
+    });
+    return conceptOf(words);
+  });
+  if (Object.keys(corrections).length === 0) return { q, corrections };
+  const fix = (s: string) => Object.entries(corrections).reduce((t, [a, b]) => t.split(a).join(b), s);
+  return {
+    corrections,
+    q: {
       words: q.words.map((w) => corrections[w] ?? w),
       phrases: q.phrases.map((p) => ({ words: p.words.map((w) => corrections[w] ?? w), text: fix(p.text) })),
       idents: q.idents.map(fix),
       whole: fix(q.whole),
-    };
+      concepts,
+    },
+  };
+}
+
+/** The first stage that finds anything. */
+function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
+  let q = query;
+  let corrections: Record<string, string> = {};
+  let ids = exact(deps, q, f);
+  if (ids.length > 0) return { mode: "all words", ids, query: q, corrections };
+  if (q.idents.length === 0) {
+    const words = contentConcepts(q).flatMap((c) => c.words);
+    ids = wordHits(deps, wordsPrefixAnd(words), f);
+    if (ids.length > 0) return { mode: "word starts", ids, query: q, corrections };
+    // Inside longer identifiers: "webpmux" in "libwebpmux3".
+    const inside = words.filter((w) => w.length >= 4);
+    ids = inside.length === words.length ? identHits(deps, inside, f) : [];
+    if (ids.length > 0) return { mode: "word starts", ids, query: { ...q, idents: inside }, corrections };
+  }
+  ({ q, corrections } = corrected(deps, q));
+  if (Object.keys(corrections).length > 0) {
     ids = exact(deps, q, f);
     if (ids.length > 0) return { mode: "typo-tolerant", ids, query: q, corrections };
   }
   ids = mostWords(deps, q, f);
   if (ids.length > 0) return { mode: "any word", ids, query: q, corrections };
-  if (q.words.length > 1) {
-    ids = fuse([{ ids: wordHits(deps, wordsOr(q.words), f) }, ...q.idents.map((s) => ({ ids: identHits(deps, [s], f), weight: 2 }))]).map(
-      (x) => x.id,
-    );
+  if (q.concepts.length > 1) {
+    ids = fuse([
+      { ids: wordHits(deps, conceptsOr(contentConcepts(q)), f) },
+      ...q.idents.map((s) => ({ ids: identHits(deps, [s], f), weight: 2 })),
+    ]).map((x) => x.id);
     if (ids.length > 0) return { mode: "any word", ids, query: q, corrections };
   }
   return { mode: "no match", ids: [], query: q, corrections };
@@ -103,7 +135,7 @@ function candidates(deps: EngineDeps, q: ParsedQuery, f: Filter): Found {
 
 function loadChunks(deps: EngineDeps, ids: number[]): CandidateChunk[] {
   if (ids.length === 0) return [];
-  const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, c.content, b.chunk_count, b.kind
+  const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, b.chunk_count, b.kind
     FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (${ids.map(() => "?").join(",")})`;
   const rank = new Map(ids.map((id, i) => [id, i]));
   return deps.db
@@ -132,11 +164,9 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   const f = filterSql(deps, input);
   const found = candidates(deps, parsed, f);
   const chunks = loadChunks(deps, found.ids.slice(0, Math.max(LINE_RANKED, 2 * limit)));
-  const terms = termsFor(
-    found.query,
-    chunks.flatMap((c) => rowsOf(c.content)),
-  );
-  const windows = findWindows(chunks, terms, found.mode === "all words" || found.mode === "typo-tolerant", config.search.maxLinesPerHit);
+  const regions = loadRegions(db, chunks);
+  const terms = termsFor(found.query);
+  const windows = findWindows(regions, terms, config.search.maxLinesPerHit);
 
   const sourceOf = db.query<{ handle: string; tool: string }, (string | number)[]>(
     `SELECT s.handle, s.tool FROM sources s WHERE s.blob_id = ?${f.and} ORDER BY s.id DESC LIMIT 1`,
@@ -148,8 +178,9 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
     if (src) sourced.push({ ...w, sourceId: src.handle, tool: src.tool });
   }
   const summaryRoom = 240;
-  const { hits, omitted: dropped } = renderHits(db, sourced, config.search.maxResponseBytes - summaryRoom, deps.calls);
-  const omitted = dropped + Math.max(0, windows.length - sourced.length);
+  const { hits, omitted: dropped } = renderHits(sourced, config.search.maxResponseBytes - summaryRoom, deps.calls);
+  // Candidate chunks not read line by line hold matches too.
+  const omitted = dropped + Math.max(0, windows.length - sourced.length) + Math.max(0, found.ids.length - chunks.length);
   const summary = describe(input, found.mode, hits.length, omitted, found.corrections);
   const text = [summary, ...hits.map((h) => h.text)].join("\n");
   deps.retrievals.add({

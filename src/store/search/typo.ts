@@ -61,9 +61,17 @@ function correctLetters(db: Db, word: string): string | null {
   return best?.word ?? null;
 }
 
+/** Some indexed word starts with it ("libicu" of "libicu72"): a word of the text, not a typo. */
+function startsAWord(db: Db, word: string): boolean {
+  return (
+    db.query<{ one: number }, [string]>("SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ? LIMIT 1").get(`${quote(word)}*`) !==
+    null
+  );
+}
+
 /** The word with its misspelled letter runs corrected, or null when nothing changed. */
 export function correctWord(db: Db, word: string): string | null {
-  if (word.length < 4 || wordExists(db, word)) return null;
+  if (word.length < 4 || wordExists(db, word) || startsAWord(db, word)) return null;
   let changed = false;
   const fixed = word.replace(/\p{L}{4,}/gu, (run) => {
     if (run !== word && wordExists(db, run)) return run;

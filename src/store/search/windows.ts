@@ -1,10 +1,13 @@
 /**
- * From candidate chunks to hits: the matching lines of each chunk, grouped into windows (lines
- * a few apart belong together), scored by their best line, merged when windows of one stored
- * text meet across a chunk edge, best first. A hit is a place in a text, not a chunk.
+ * From candidate chunks to hits. Each candidate is read with the chunks around it (a record may
+ * begin or end across a chunk edge) as one region of rows; the places in it are scored (score.ts)
+ * and grouped into windows: places in one record, or a few lines apart, are one hit. A hit is
+ * a place in a text, not a chunk; several places on one long line are several hits.
  */
-import type { LineMatch, Term } from "./lines.ts";
-import { scoreLines } from "./lines.ts";
+import type { Db } from "../../db/open.ts";
+import type { Term } from "./lines.ts";
+import { type Anchor, type Region, scanRegion, scoreRegion, weighTerms } from "./score.ts";
+import { MAX_RECORD, structureOf } from "./structure.ts";
 
 export type CandidateChunk = {
   id: number;
@@ -13,28 +16,44 @@ export type CandidateChunk = {
   line_start: number;
   line_end: number;
   title: string;
-  content: string;
   chunk_count: number;
   kind: string;
   /** Rank of the chunk among the candidates (0 best), from the indexes. */
   rank: number;
 };
 
+type StoredChunk = { ordinal: number; line_start: number; line_end: number; title: string; content: string };
+
+export type LoadedRegion = Region & {
+  blob: number;
+  kind: string;
+  /** Line number of rows[0], and the title of the first chunk (where a JSON path starts). */
+  first: number;
+  title: string;
+  chunks: StoredChunk[];
+};
+
 export type Window = {
+  region: LoadedRegion;
+  /** The candidate chunk the best place is in. */
   chunk: CandidateChunk;
-  /**
-   * Absolute line numbers of the matching lines, ascending, with where the match is on each (a
-   * position in that line's part held by chunk `ordinal`: a long line spans several chunks).
-   */
-  matches: { line: number; at: number; score: number; ordinal: number }[];
+  /** The places shown, by row of the region, ascending. */
+  matches: { row: number; at: number; end: number; score: number }[];
+  /** Rows that name the places' records, shown with them. */
+  suppliers: number[];
+  record: [number, number] | null;
   score: number;
-  /** Matching lines of the chunk left out of this window (shown as "+N more"). */
+  /** Places of the window left out (shown as "+N more"). */
   more: number;
 };
 
-/** Matching lines this close belong to one hit (their context would overlap anyway). */
+/** Places this close belong to one hit (their context would overlap anyway). */
 const GAP = 8;
+/** Windows per candidate chunk. */
 const PER_CHUNK = 2;
+const MAX_SUPPLIERS = 6;
+/** A hit spans at most this many rows (a run of near-identical lines, then the next hit). */
+const MAX_SPAN = 2 * MAX_RECORD;
 
 export function rowsOf(content: string): string[] {
   const rows = content.split("\n");
@@ -42,78 +61,174 @@ export function rowsOf(content: string): string[] {
   return rows;
 }
 
-function cluster(chunk: CandidateChunk, lines: LineMatch[], maxLines: number): Window[] {
-  const groups: LineMatch[][] = [];
-  for (const m of [...lines].sort((a, b) => a.row - b.row)) {
-    const last = groups.at(-1);
-    if (last && last.length < maxLines && m.row - last.at(-1)!.row <= GAP) last.push(m);
-    else groups.push([m]);
-  }
-  return groups.map((g) => {
-    const best = Math.max(...g.map((m) => m.score));
-    const rest = g.reduce((s, m) => s + m.score, 0) - best;
-    return {
-      chunk,
-      matches: g.map((m) => ({ line: chunk.line_start + m.row, at: m.at, score: m.score, ordinal: chunk.ordinal })),
-      score: best + Math.min(rest * 0.3, best * 0.5) - chunk.rank * 1e-3,
-      more: 0,
+/** The candidates with the chunk before and after each, as runs of consecutive chunks of one text. */
+export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: LoadedRegion; candidates: CandidateChunk[] }[] {
+  const byBlob = new Map<number, CandidateChunk[]>();
+  for (const c of candidates) byBlob.set(c.blob_id, [...(byBlob.get(c.blob_id) ?? []), c]);
+  const out: { region: LoadedRegion; candidates: CandidateChunk[] }[] = [];
+  for (const [blob, cands] of byBlob) {
+    const wanted = [...new Set(cands.flatMap((c) => [c.ordinal - 1, c.ordinal, c.ordinal + 1]))].filter((o) => o >= 1);
+    const stored = db
+      .query<StoredChunk, number[]>(
+        `SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal IN (${wanted.map(() => "?").join(",")}) ORDER BY ordinal`,
+      )
+      .all(blob, ...wanted);
+    let run: StoredChunk[] = [];
+    const flush = () => {
+      if (run.length === 0) return;
+      const inRun = cands.filter((c) => c.ordinal >= run[0]!.ordinal && c.ordinal <= run.at(-1)!.ordinal);
+      out.push({ region: buildRegion(blob, cands[0]!.kind, run, new Set(inRun.map((c) => c.ordinal))), candidates: inRun });
+      run = [];
     };
-  });
-}
-
-/**
- * The windows worth showing, best first. `allWords`: only lines holding every query word count
- * as matches when some line does (the search matched all words in the chunk).
- */
-export function findWindows(chunks: CandidateChunk[], terms: Term[], allWords: boolean, maxLines: number): Window[] {
-  const words = terms.filter((t) => t.kind === "word").length;
-  const out: Window[] = [];
-  for (const chunk of chunks) {
-    const rows = rowsOf(chunk.content);
-    let lines = scoreLines(rows, terms);
-    // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency
-    // before the same package nested under another).
-    if (chunk.kind === "json") for (const l of lines) l.score *= 1 + 1 / (2 + (rows[l.row]!.length - rows[l.row]!.trimStart().length) / 2);
-    const complete = lines.filter((l) => l.idents > 0 || l.phrases > 0 || l.words === words);
-    if (allWords && complete.length > 0) lines = complete;
-    if (lines.length === 0) {
-      // Matched by its title (a heading, or a JSON record that began in the chunk before).
-      out.push({
-        chunk,
-        matches: [{ line: chunk.line_start, at: 0, score: 0, ordinal: chunk.ordinal }],
-        score: -chunk.rank * 1e-3,
-        more: 0,
-      });
-      continue;
+    for (const s of stored) {
+      if (run.length > 0 && s.ordinal !== run.at(-1)!.ordinal + 1) flush();
+      run.push(s);
     }
-    // Lines far weaker than the best one (one common word of several) are noise, not hits.
-    const best = Math.max(...lines.map((l) => l.score));
-    const kept = lines.filter((l) => l.score >= best * 0.5);
-    const windows = cluster(chunk, kept, maxLines).sort((a, b) => b.score - a.score);
-    const shown = windows.slice(0, PER_CHUNK);
-    const hidden = windows.slice(PER_CHUNK).reduce((n, w) => n + w.matches.length, 0);
-    if (shown[0]) shown[0].more = hidden;
-    out.push(...shown);
-  }
-  return merge(out, maxLines).sort((a, b) => b.score - a.score);
-}
-
-/** Windows of one text that touch (across a chunk edge) become one. */
-function merge(windows: Window[], maxLines: number): Window[] {
-  const byBlob = new Map<number, Window[]>();
-  for (const w of windows) byBlob.set(w.chunk.blob_id, [...(byBlob.get(w.chunk.blob_id) ?? []), w]);
-  const out: Window[] = [];
-  for (const list of byBlob.values()) {
-    list.sort((a, b) => a.matches[0]!.line - b.matches[0]!.line);
-    for (const w of list) {
-      const prev = out.at(-1);
-      const touches = prev && prev.chunk.blob_id === w.chunk.blob_id && w.matches[0]!.line - prev.matches.at(-1)!.line <= GAP;
-      if (prev && touches && prev.matches.length + w.matches.length <= maxLines) {
-        prev.matches.push(...w.matches.filter((m) => !prev.matches.some((p) => p.line === m.line)));
-        prev.score = Math.max(prev.score, w.score) + Math.min(prev.score, w.score) * 0.3;
-        prev.more += w.more;
-      } else out.push({ ...w, matches: [...w.matches] });
-    }
+    flush();
   }
   return out;
+}
+
+/** Of a neighbouring chunk, the lines next to the candidate: a record longer than this is not shown whole anyway. */
+const NEIGHBOUR_ROWS = 2 * MAX_RECORD;
+
+/** Where the last `k` lines of `text` start (it ends with a newline), or 0 when it has no more. */
+function lastLines(text: string, k: number): number {
+  let at = text.length - 1;
+  for (let n = 0; n < k; n++) {
+    if (at <= 0) return 0;
+    at = text.lastIndexOf("\n", at - 1);
+    if (at < 0) return 0;
+  }
+  return at + 1;
+}
+
+/** Where the first `k` lines of `text` end, or its length when it has no more. */
+function firstLines(text: string, k: number): number {
+  let at = -1;
+  for (let n = 0; n < k; n++) {
+    at = text.indexOf("\n", at + 1);
+    if (at < 0) return text.length;
+  }
+  return at + 1;
+}
+
+function buildRegion(blob: number, kind: string, run: StoredChunk[], candidates: Set<number>): LoadedRegion {
+  const parts = run.map((c) => c.content);
+  let first = run[0]!.line_start;
+  // Neighbours give only the lines next to the candidates (JSON keeps them whole: its keys above say where a line is).
+  if (kind !== "json") {
+    const head = run[0]!;
+    if (!candidates.has(head.ordinal) && head.content.endsWith("\n")) {
+      const from = lastLines(head.content, NEIGHBOUR_ROWS);
+      if (from > 0) {
+        parts[0] = head.content.slice(from);
+        first = head.line_end - NEIGHBOUR_ROWS + 1;
+      }
+    }
+    const tail = run.at(-1)!;
+    if (run.length > 1 && !candidates.has(tail.ordinal))
+      parts[parts.length - 1] = tail.content.slice(0, firstLines(tail.content, NEIGHBOUR_ROWS));
+  }
+  const text = parts.join("");
+  const rows = rowsOf(text);
+  const lowerText = text.toLowerCase();
+  return {
+    blob,
+    kind,
+    first,
+    title: run[0]!.title,
+    chunks: run,
+    rows,
+    lower: lowerText.length === text.length ? rowsOf(lowerText) : rows.map((r) => r.toLowerCase()),
+    structure: structureOf(rows, run[0]!.ordinal === 1 && first === run[0]!.line_start),
+    json: kind === "json",
+  };
+}
+
+function chunkOf(cands: CandidateChunk[], region: LoadedRegion, row: number): CandidateChunk {
+  const line = region.first + row;
+  return cands.find((c) => line >= c.line_start && line <= c.line_end) ?? cands[0]!;
+}
+
+/** Places in one record, or a few rows apart (a long row's stretches only when they overlap), are one group. */
+function group(region: LoadedRegion, anchors: Anchor[]): Anchor[][] {
+  const groups: Anchor[][] = [];
+  for (const a of [...anchors].sort((x, y) => x.row - y.row || x.at - y.at)) {
+    const g = groups.at(-1);
+    const last = g?.at(-1);
+    const sameRecord = last?.record && a.record && last.record[0] === a.record[0] && last.record[1] === a.record[1];
+    // Never across a heading: the next section is another record.
+    const sameSection = last && region.structure.heading[last.row] === region.structure.heading[a.row];
+    const near = last && sameSection && (last.row === a.row ? a.at <= last.end : a.row - last.row <= GAP);
+    if (g && (near || sameRecord) && a.row - g[0]!.row <= MAX_SPAN) g.push(a);
+    else groups.push([a]);
+  }
+  return groups;
+}
+
+function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], maxLines: number): Window {
+  const best = g.reduce((a, b) => (b.score > a.score ? b : a));
+  // Other matching rows nearby add a little; other places on the same row add nothing.
+  const rest = g.reduce((s, a) => s + (a.row === best.row ? 0 : a.score), 0);
+  // Too many places: the best, the first, and the last ones (in a run of attempts the last is the outcome).
+  let kept = g;
+  if (g.length > maxLines) {
+    const tail = g.slice(-(maxLines - 2));
+    kept = [...new Set([g[0]!, best, ...tail])].sort((a, b) => a.row - b.row || a.at - b.at);
+  }
+  const chunk = chunkOf(cands, region, best.row);
+  // One place per row: the best of those on it.
+  const byRow = new Map<number, Anchor>();
+  for (const a of kept) if (!byRow.has(a.row) || a.score > byRow.get(a.row)!.score) byRow.set(a.row, a);
+  return {
+    region,
+    chunk,
+    matches: [...byRow.values()].map((a) => ({ row: a.row, at: a.at, end: a.end, score: a.score })),
+    suppliers: [...new Set([...best.suppliers, ...kept.flatMap((a) => a.suppliers)])].slice(0, MAX_SUPPLIERS),
+    record: best.record,
+    score: best.score + Math.min(rest * 0.1, best.score * 0.2) - chunk.rank * 1e-3,
+    more: g.length - kept.length,
+  };
+}
+
+/** The windows worth showing, best first. */
+export function findWindows(regions: { region: LoadedRegion; candidates: CandidateChunk[] }[], terms: Term[], maxLines: number): Window[] {
+  const out: Window[] = [];
+  const scans = regions.map(({ region }) => scanRegion(region, terms));
+  weighTerms(terms, scans);
+  for (const [k, { region, candidates }] of regions.entries()) {
+    let anchors = scoreRegion(region, terms, scans[k]!);
+    // Where some place has every concept, places with only some are not hits.
+    if (anchors.some((a) => a.complete)) anchors = anchors.filter((a) => a.complete);
+    if (anchors.length === 0) {
+      // Matched by a title only (a heading, or a JSON record that began in the chunk before).
+      for (const c of candidates) {
+        const row = Math.max(0, c.line_start - region.first);
+        out.push({
+          region,
+          chunk: c,
+          matches: [{ row, at: 0, end: 0, score: 0 }],
+          suppliers: [],
+          record: null,
+          score: -c.rank * 1e-3,
+          more: 0,
+        });
+      }
+      continue;
+    }
+    // Places far weaker than the best one (one common word of several) are noise, not hits.
+    const top = Math.max(...anchors.map((a) => a.score));
+    const windows = group(
+      region,
+      anchors.filter((a) => a.score >= top * 0.5),
+    )
+      .map((g) => windowOf(region, candidates, g, maxLines))
+      .sort((a, b) => b.score - a.score);
+    const shown = windows.slice(0, PER_CHUNK * candidates.length);
+    const hidden = windows.slice(shown.length).reduce((n, w) => n + w.matches.length + w.more, 0);
+    if (shown[0]) shown[0].more += hidden;
+    out.push(...shown);
+  }
+  return out.sort((a, b) => b.score - a.score);
 }

@@ -29,6 +29,11 @@ export type Command = {
   summary: string;
   usage: string;
   options: Record<string, OptionSpec>;
+  /**
+   * Arguments that are no option of the command are text, even when they start with a dash: a
+   * search query may be `--primary-color` or `-Wall` (`search --primary-color`, as `search -- --primary-color`).
+   */
+  dashedText?: boolean;
   /** Returns the exit code: 0 ok, 1 failure. Usage problems throw UsageError (exit 2). */
   run(ctx: CommandContext): Promise<number>;
 };

@@ -89,6 +89,33 @@ function commandHelp(c: Command): string {
   return [`Usage: ${c.usage}`, "", c.summary, "", "Options:", ...optionLines(c.options), ...optionLines(GLOBAL), ""].join("\n");
 }
 
+/**
+ * For a command whose text may start with a dash: the known options (and their values) first,
+ * then `--` and everything else, in order.
+ */
+export function dashedTextArgs(args: string[], options: Record<string, OptionSpec>): string[] {
+  const byShort = new Map(Object.entries(options).flatMap(([k, o]) => (o.short ? [[o.short, k] as const] : [])));
+  const known: string[] = [];
+  const text: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === "--") {
+      text.push(...args.slice(i + 1));
+      break;
+    }
+    const long = /^--([^=]+)(=.*)?$/s.exec(a);
+    const name = long ? long[1]! : /^-[A-Za-z]$/.test(a) ? byShort.get(a[1]!) : undefined;
+    const spec = name === undefined ? undefined : options[name];
+    if (!spec) {
+      text.push(a);
+      continue;
+    }
+    known.push(a);
+    if (spec.type === "string" && !long?.[2] && i + 1 < args.length) known.push(args[++i]!);
+  }
+  return text.length > 0 ? [...known, "--", ...text] : known;
+}
+
 export type Io = {
   out: (text: string) => void;
   outBytes: (bytes: Uint8Array) => void;
@@ -109,10 +136,11 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   const options = { ...GLOBAL, ...(command?.options ?? {}) };
+  const rest = argv.filter((_, i) => i !== at);
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
-      args: argv.filter((_, i) => i !== at),
+      args: command?.dashedText ? dashedTextArgs(rest, options) : rest,
       options: Object.fromEntries(Object.entries(options).map(([k, o]) => [k, { type: o.type, ...(o.short ? { short: o.short } : {}) }])),
       allowPositionals: true,
       strict: true,

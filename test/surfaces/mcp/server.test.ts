@@ -57,6 +57,9 @@ describe("pi-sidecar mcp (stdio)", () => {
       expect(indexed).toContain(`context_get {"source": "${id}"`);
       const hits = text(await client.callTool({ name: "context_search", arguments: { query: "TARGET_VALUE", source: id } }));
       expect(hits).toContain(`2222: deploy TARGET_VALUE=${uuid}`);
+      // A query that looks like an option reaches search as it is.
+      const dashed = text(await client.callTool({ name: "context_search", arguments: { query: "--level=warn", source: id } }));
+      expect(dashed).toContain('for "--level=warn"');
       const lines = text(await client.callTool({ name: "context_get", arguments: { source: id, lines: "2222" } }));
       expect(lines).toContain(`deploy TARGET_VALUE=${uuid}`);
       const bad = await client.callTool({ name: "context_get", arguments: { source: id, lines: "banana" } });

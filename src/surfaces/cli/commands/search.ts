@@ -3,12 +3,14 @@ import { type Command, FILTER_OPTIONS, pathOption, positiveInt, printJson, str, 
 export const searchCommand: Command = {
   name: "search",
   summary: "search stored output; each hit shows its matching lines with line numbers",
-  usage: "pi-sidecar search QUERY [--source ID] [--tool NAME] [--session ID] [--project DIR] [--limit N]",
+  usage:
+    "pi-sidecar search QUERY [--source ID] [--tool NAME] [--session ID] [--project DIR] [--limit N] (a QUERY may start with a dash: --primary-color)",
   options: {
     source: { type: "string", help: "only this source", value: "ID" },
     ...FILTER_OPTIONS,
     limit: { type: "string", help: "at most N hits (default 5, max 50)", value: "N" },
   },
+  dashedText: true,
   async run(ctx) {
     const query = ctx.positionals.join(" ").trim();
     if (query === "") throw new UsageError("search needs a QUERY: distinctive words, an identifier or error text");

@@ -1,0 +1,229 @@
+/**
+ * How well each place in the candidate text answers the query. A place is a line, or a stretch
+ * of a long line (minified code, one-line JSON: each stretch holding the terms is its own place).
+ * A term counts fully on the place itself (more as a whole token or a key), less on the lines
+ * that name its records (an owner, a block's first line, a table's header, a section heading),
+ * less again elsewhere in its record, so the line that holds the rare terms, inside the record
+ * whose name holds the rest, wins over lines that merely mention them. Rare terms weigh more,
+ * every concept covered counts before how rare they are, and concepts written next to each
+ * other (`border-radius-lg`, `"boto3", "version"`) count again.
+ */
+import { adjacentPairs, makeTerm, type Occurrence, occurrences, type Term } from "./lines.ts";
+import { contentConcepts, type ParsedQuery } from "./query.ts";
+import { headersOf, recordOf, type Structure } from "./structure.ts";
+
+/** Lines longer than this are scored by stretches, not as a whole. */
+export const LONG_LINE = 600;
+/** A place on a long line: terms at most this far apart belong together. */
+const STRETCH_SPAN = 160;
+/** Places looked at on one long line. */
+const MAX_PLACES = 300;
+const MAX_PER_LINE = 5000;
+
+const LEVEL_HEADER = 0.8;
+const LEVEL_RECORD = 0.5;
+const LEVEL_SAME_LINE = 0.3;
+
+export type Anchor = {
+  row: number;
+  /** Where on the row the place starts and ends (a long row's stretch; else the strongest term). */
+  at: number;
+  end: number;
+  score: number;
+  /** Rows that hold the terms this row lacks (its record's name, a header), shown with it. */
+  suppliers: number[];
+  /** The record the row is in, when it is worth showing whole. */
+  record: [number, number] | null;
+  /** Every concept of the query is on the place, or on a line that names its record. */
+  complete: boolean;
+};
+
+/** The query's terms: its concepts, identifiers verbatim, and phrases (quoted, or the whole query). Weighed by `weighTerms`. */
+export function termsFor(q: ParsedQuery): Term[] {
+  const terms = contentConcepts(q).map((c, i) => makeTerm("concept", c.words, c.number, i));
+  for (const s of q.idents) terms.push(makeTerm("ident", [s], false, -1));
+  const phrases = q.phrases.map((p) => p.text);
+  // The query as typed, when it has several words: on one line it is the best answer there is.
+  if (q.words.length > 1 && q.whole.length >= 6) phrases.push(q.whole);
+  for (const p of new Set(phrases)) terms.push(makeTerm("phrase", [p], false, -1));
+  return terms;
+}
+
+/** Where each term occurs on each row of a region. */
+export type Scan = { found: Occurrence[][]; has: Uint8Array; n: number };
+
+export function scanRegion(region: Region, terms: Term[]): Scan {
+  const { rows, lower } = region;
+  const n = rows.length;
+  const has = new Uint8Array(terms.length * n);
+  const found: Occurrence[][] = new Array(n);
+  for (let r = 0; r < n; r++) {
+    const occ = occurrences(rows[r]!, lower[r]!, terms, rows[r]!.length > LONG_LINE ? MAX_PER_LINE : 4);
+    found[r] = occ;
+    for (const o of occ) has[o.term * n + r] = 1;
+  }
+  return { found, has, n };
+}
+
+/**
+ * Weights from how rare each concept is among the rows looked at (inverse document frequency
+ * over lines); identifiers and phrases weigh more than any concept.
+ */
+export function weighTerms(terms: Term[], scans: Scan[]): void {
+  const n = Math.max(
+    1,
+    scans.reduce((s, x) => s + x.n, 0),
+  );
+  terms.forEach((t, i) => {
+    if (t.kind !== "concept") return;
+    let df = 0;
+    for (const x of scans) for (let r = 0; r < x.n; r++) df += x.has[i * x.n + r]!;
+    t.weight = Math.log(1 + n / (1 + df));
+  });
+  const concepts = terms.filter((t) => t.kind === "concept");
+  const strongest = Math.max(1, ...concepts.map((t) => t.weight));
+  const all = concepts.reduce((s, t) => s + t.weight, 0);
+  for (const t of terms) {
+    if (t.kind === "ident") t.weight = 2 * strongest;
+    if (t.kind === "phrase") t.weight = 2 * strongest + all;
+  }
+}
+
+export type Region = {
+  rows: string[];
+  lower: string[];
+  structure: Structure;
+  json: boolean;
+};
+
+/**
+ * What an occurrence is worth: more as a whole token, written as in the query, as a key, near
+ * the line's start (where a row's name is); a zero before it says there is none.
+ */
+const quality = (o: Occurrence) =>
+  (o.loose ? 0.6 : 1) *
+  (o.whole ? 1.5 : 1) *
+  (o.exact ? 1.15 : 1) *
+  (o.key ? 1.4 : 1) *
+  (o.zero ? 0.25 : 1) *
+  (1 + 0.2 * Math.max(0, 1 - o.at / 80));
+
+/**
+ * The places of a long row: around each occurrence of the term it holds fewest of, the nearest
+ * occurrence of every other term (within a stretch), so a place is the tightest group of terms.
+ */
+function stretches(found: Occurrence[], terms: number): Occurrence[][] {
+  const byTerm: Occurrence[][] = Array.from({ length: terms }, () => []);
+  for (const o of found) byTerm[o.term]!.push(o);
+  for (const list of byTerm) list.sort((a, b) => a.at - b.at);
+  const present = byTerm.filter((l) => l.length > 0);
+  const rarest = present.reduce((a, b) => (b.length < a.length ? b : a));
+  const longest = new Map(present.map((l) => [l, l.reduce((m, p) => Math.max(m, p.end - p.at), 0)]));
+  const seen = new Set<string>();
+  const out: Occurrence[][] = [];
+  for (const o of rarest.slice(0, MAX_PLACES)) {
+    const place = [o];
+    for (const list of present) {
+      if (list === rarest) continue;
+      let best: Occurrence | null = null;
+      let bestD = Number.POSITIVE_INFINITY;
+      // The list is sorted by start (ends need not be: a loose match is longer): skip to the
+      // first occurrence that could end within a stretch before o, stop a stretch after it.
+      const from = o.at - STRETCH_SPAN - longest.get(list)!;
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid]!.at < from) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let k = lo; k < list.length && list[k]!.at <= o.end + STRETCH_SPAN; k++) {
+        const p = list[k]!;
+        const d = p.at >= o.at ? p.at - o.end : o.at - p.end;
+        if (d <= STRETCH_SPAN && d < bestD) [best, bestD] = [p, d];
+      }
+      if (best) place.push(best);
+    }
+    place.sort((a, b) => a.at - b.at);
+    const key = place.map((p) => `${p.term}@${p.at}`).join(",");
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push(place);
+    }
+  }
+  return out;
+}
+
+/** The places of a region, with their scores. */
+export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[] {
+  const { rows, lower, structure } = region;
+  const { found, has, n } = scan;
+  const concepts = terms.flatMap((t, i) => (t.kind === "concept" ? [i] : []));
+  const strongest = Math.max(1, ...concepts.map((i) => terms[i]!.weight));
+  // Concepts and identifiers count where they are; only concepts count towards covering the query.
+  const leveled = terms.flatMap((t, i) => (t.kind === "phrase" ? [] : [i]));
+  const bestOn = (t: number, k: number) => found[k]!.reduce((q, o) => (o.term === t ? Math.max(q, quality(o)) : q), 0);
+  const out: Anchor[] = [];
+  for (let r = 0; r < n; r++) {
+    const occ = found[r]!;
+    if (occ.length === 0) continue;
+    const long = rows[r]!.length > LONG_LINE;
+    const places = long ? stretches(occ, terms.length) : [occ];
+    const headers = headersOf(structure, r, rows);
+    const record = recordOf(structure, r);
+    for (const place of places) {
+      const level = new Float64Array(terms.length);
+      const supplier = new Int32Array(terms.length).fill(-1);
+      for (const o of place) level[o.term] = Math.max(level[o.term]!, quality(o));
+      for (const t of leveled) {
+        if (level[t]! > 0) continue;
+        const h = headers.find((k) => has[t * n + k] === 1);
+        if (h !== undefined) {
+          level[t] = LEVEL_HEADER * Math.min(1.5, bestOn(t, h));
+          supplier[t] = h;
+          continue;
+        }
+        if (record) {
+          let nearest = -1;
+          for (let k = record[0]; k <= record[1]; k++) {
+            if (k !== r && has[t * n + k] === 1 && (nearest < 0 || Math.abs(k - r) < Math.abs(nearest - r))) nearest = k;
+          }
+          if (nearest >= 0) {
+            level[t] = LEVEL_RECORD;
+            supplier[t] = nearest;
+            continue;
+          }
+        }
+        if (long && has[t * n + r] === 1) level[t] = LEVEL_SAME_LINE;
+      }
+      let score = 0;
+      let covered = 0;
+      let complete = true;
+      let named = true;
+      terms.forEach((t, i) => {
+        score += t.weight * level[i]!;
+        if (t.kind === "concept") {
+          covered += Math.min(1, level[i]!);
+          if (level[i] === 0) complete = false;
+          if (level[i]! < LEVEL_HEADER * 0.9) named = false;
+        }
+      });
+      if (concepts.length > 1) score += strongest * covered * (complete ? 2 : 1);
+      score += strongest * 0.5 * adjacentPairs(lower[r]!, place, terms);
+      // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency
+      // before the same package nested under another).
+      if (region.json) score *= 1 + 1 / (2 + Math.max(0, structure.indent[r]!) / 2);
+      const top = place.reduce((a, b) => (terms[b.term]!.weight * quality(b) > terms[a.term]!.weight * quality(a) ? b : a));
+      out.push({
+        complete: named,
+        row: r,
+        at: long ? place[0]!.at : top.at,
+        end: long ? place.at(-1)!.end : top.end,
+        score,
+        suppliers: [...new Set([...supplier].filter((k) => k >= 0))],
+        record,
+      });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,177 @@
+/**
+ * The records of a stretch of output, from its layout alone: blocks between blank lines (a
+ * package stanza, an error report), indentation (a line owns the more-indented lines under it:
+ * a traceback's frames, a JSON or YAML object, a table row's second line), headings (a line
+ * framed or led by a run of `=`, `_`, `-`, `#` ...: a test report's sections, a patch's files).
+ * A prefix nearly every line starts with (`==4242==`, a process name) is set aside first, so a
+ * line holding only it counts as blank. Columns aligned to the right are not nesting.
+ */
+
+export type Structure = {
+  /** Indentation of each row after the shared prefix; -1 for a blank row. */
+  indent: Int32Array;
+  /** First and last row of each row's block between blank rows. */
+  paraStart: Int32Array;
+  paraEnd: Int32Array;
+  /** Whether the block really starts at paraStart (a blank row or the text's start is before it). */
+  paraWhole: Uint8Array;
+  /** The nearest row above, in the same block, that is less indented (-1: none). */
+  owner: Int32Array;
+  /** The last row of the lines each row owns (itself when it owns none). */
+  childEnd: Int32Array;
+  /** The nearest heading at or above each row (-1: none), and where its section ends. */
+  heading: Int32Array;
+  sectionEnd: Int32Array;
+};
+
+/** A record larger than this is not shown whole: only around its matches, with its head. */
+export const MAX_RECORD = 40;
+
+const HEADING = /^(?:[=_\-*#~+@]{2,}\s+\S|\S.*?\s[=_\-*#~]{3,}\s*$)/;
+/** Characters a heading starts or ends with (a cheap test before the pattern). */
+const RULE_CHARS = new Set([61, 95, 45, 42, 35, 126, 43, 64]);
+const FIRST_TOKEN = /^\S+/;
+
+/** The first token most rows start with, when at least 60% of the non-blank rows do (a shared prefix). */
+function sharedPrefix(rows: string[]): string {
+  const counts = new Map<string, number>();
+  let nonBlank = 0;
+  const step = Math.max(1, Math.floor(rows.length / 200));
+  for (let r = 0; r < rows.length; r += step) {
+    const m = FIRST_TOKEN.exec(rows[r]!);
+    if (!m) continue;
+    nonBlank++;
+    counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+  }
+  let best = "";
+  let n = 0;
+  for (const [t, c] of counts) if (c > n) [best, n] = [t, c];
+  return nonBlank >= 3 && n >= 0.6 * nonBlank && n >= 3 && best.length <= 40 ? best : "";
+}
+
+/** Column where the second token of a row starts (-1 when it has one token). */
+function secondColumn(body: string, indent: number): number {
+  let i = indent;
+  while (i < body.length && body.charCodeAt(i) > 32) i++;
+  while (i < body.length && (body.charCodeAt(i) === 32 || body.charCodeAt(i) === 9)) i++;
+  return i < body.length ? i : -1;
+}
+
+export function structureOf(rows: string[], startsText: boolean): Structure {
+  const n = rows.length;
+  const prefix = sharedPrefix(rows);
+  const indent = new Int32Array(n);
+  const col2 = new Int32Array(n);
+  const isHeading = new Uint8Array(n);
+  for (let r = 0; r < n; r++) {
+    let body = rows[r]!;
+    if (prefix && body.startsWith(prefix) && (body.length === prefix.length || body.charCodeAt(prefix.length) <= 32)) {
+      body = body.slice(prefix.length + 1);
+    }
+    let i = 0;
+    while (i < body.length && body.charCodeAt(i) <= 32) i++;
+    let last = body.length - 1;
+    while (last >= i && body.charCodeAt(last) <= 32) last--;
+    const blank = i >= body.length;
+    indent[r] = blank ? -1 : i;
+    col2[r] = blank ? -1 : secondColumn(body, i);
+    const ruled = !blank && (RULE_CHARS.has(body.charCodeAt(i)) || RULE_CHARS.has(body.charCodeAt(last)));
+    isHeading[r] = ruled && body.length < 400 && HEADING.test(body.slice(i)) ? 1 : 0;
+  }
+  const paraStart = new Int32Array(n);
+  const paraEnd = new Int32Array(n);
+  const paraWhole = new Uint8Array(n);
+  const owner = new Int32Array(n).fill(-1);
+  const childEnd = new Int32Array(n);
+  const heading = new Int32Array(n).fill(-1);
+  const sectionEnd = new Int32Array(n).fill(n - 1);
+
+  // Blocks between blank rows, and nesting by indentation inside each block.
+  let start = 0;
+  const stack: { row: number; indent: number }[] = [];
+  const closeAll = (end: number) => {
+    for (const s of stack) childEnd[s.row] = end;
+    stack.length = 0;
+  };
+  let lastNonBlank = -1;
+  for (let r = 0; r <= n; r++) {
+    if (r === n || indent[r]! < 0) {
+      closeAll(lastNonBlank);
+      for (let k = start; k < r; k++) {
+        paraStart[k] = start;
+        paraEnd[k] = Math.max(start, lastNonBlank);
+        paraWhole[k] = start > 0 || startsText ? 1 : 0;
+      }
+      if (r < n) {
+        paraStart[r] = r;
+        paraEnd[r] = r;
+        childEnd[r] = r;
+      }
+      start = r + 1;
+      continue;
+    }
+    // Right-aligned columns (`   size_t Name` over `     bool Name`) are siblings, not children.
+    const prev = stack.at(-1);
+    let level = indent[r]!;
+    if (prev && level > prev.indent && col2[r]! >= 0 && col2[r] === col2[prev.row]) level = prev.indent;
+    while (stack.length > 0 && stack.at(-1)!.indent >= level) childEnd[stack.pop()!.row] = lastNonBlank;
+    owner[r] = stack.at(-1)?.row ?? -1;
+    stack.push({ row: r, indent: level });
+    lastNonBlank = r;
+  }
+  // Sections: from a heading to the next one.
+  let current = -1;
+  for (let r = 0; r < n; r++) {
+    if (isHeading[r]) {
+      if (current >= 0) sectionEnd[current] = r - 1;
+      current = r;
+    }
+    heading[r] = current;
+  }
+  for (let r = 0; r < n; r++) if (heading[r]! >= 0) sectionEnd[r] = sectionEnd[heading[r]!]!;
+  return { indent, paraStart, paraEnd, paraWhole, owner, childEnd, heading, sectionEnd };
+}
+
+/**
+ * The smallest record holding row r that is worth showing whole: the lines it owns, its
+ * siblings under its owner, its section or its block; null when each is a single row or
+ * longer than MAX_RECORD.
+ */
+export function recordOf(s: Structure, r: number): [number, number] | null {
+  const options: [number, number][] = [];
+  if (s.childEnd[r]! > r) options.push([r, s.childEnd[r]!]);
+  const o = s.owner[r]!;
+  if (o >= 0) options.push([o, s.childEnd[o]!]);
+  const h = s.heading[r]!;
+  if (h >= 0) options.push([h, s.sectionEnd[r]!]);
+  if (s.paraWhole[r]) options.push([s.paraStart[r]!, s.paraEnd[r]!]);
+  let best: [number, number] | null = null;
+  for (const o of options) {
+    const size = o[1] - o[0] + 1;
+    if (size < 2 || size > MAX_RECORD) continue;
+    if (!best || size < best[1] - best[0] + 1) best = o;
+  }
+  return best;
+}
+
+/**
+ * The rows that name the records row r is in: its owners up the indentation, the first row of
+ * its block (and of its siblings: a table's header), its section's heading. Nearest first.
+ */
+export function headersOf(s: Structure, r: number, rows: string[]): number[] {
+  const out: number[] = [];
+  const add = (k: number) => {
+    if (k >= 0 && k !== r && k < rows.length && s.indent[k]! >= 0 && rows[k]!.length <= 400 && !out.includes(k)) out.push(k);
+  };
+  for (let o = s.owner[r]!, depth = 0; o >= 0 && depth < 6; o = s.owner[o]!, depth++) add(o);
+  const o = s.owner[r]!;
+  // The first of its siblings, and what that one owns (a header split over two lines).
+  const first = o >= 0 ? o + 1 : s.paraWhole[r] ? s.paraStart[r]! : -1;
+  if (first >= 0 && first < r) {
+    add(first);
+    if (s.childEnd[first]! > first && s.childEnd[first]! < r && s.childEnd[first]! - first <= 2)
+      for (let k = first + 1; k <= s.childEnd[first]!; k++) add(k);
+  }
+  add(s.heading[r]!);
+  return out;
+}
