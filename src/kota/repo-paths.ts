@@ -2,9 +2,9 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, posix, relative } from "node:path";
 import { fail, type Result } from "../errors.ts";
+import { isIgnored } from "./builtin/files/gitignore.ts";
+import { MAX_FILE_BYTES, rulesWithin, SKIP_DIRS, SOURCE_FILE } from "./builtin/files/scan.ts";
 import { KOTA_ERRORS } from "./contract.ts";
-import { isIgnored } from "./gitignore.ts";
-import { MAX_FILE_BYTES, rulesWithin, SKIP_DIRS, SOURCE_FILE } from "./scan.ts";
 
 export function toRepoPath(root: string, input: string): Result<{ path: string }> {
   const raw = input.trim().replace(/\\/g, "/");

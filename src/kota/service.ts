@@ -9,12 +9,12 @@ import { dirname } from "node:path";
 import type { Config } from "../config.ts";
 import { type Db, openDatabase } from "../db/open.ts";
 import { AppError, errorMessage, fail, type Result } from "../errors.ts";
-import { createBuiltinIndex } from "./builtin-index.ts";
+import { createBuiltinIndex } from "./builtin/backend.ts";
 import { type Checkpointer, idleCheckpoints } from "./checkpoint.ts";
 import { type CodeIndexBackend, KOTA_ERRORS, type KotaBackendName } from "./contract.ts";
-import { createKotaDbBackend } from "./kotadb-backend.ts";
-import { kotadbLaunch } from "./kotadb-launch.ts";
-import { KotaDbServer, type SpawnKotaDb } from "./kotadb-server.ts";
+import { createKotaDbBackend } from "./kotadb/backend.ts";
+import { kotadbLaunch } from "./kotadb/launch.ts";
+import { KotaDbServer, type SpawnKotaDb } from "./kotadb/server.ts";
 import { findRepoRoot } from "./repo-root.ts";
 import { KOTA_OPS, type KotaAnswer, type KotaCallOptions, type KotaRequest } from "./request.ts";
 

@@ -9,9 +9,9 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { openDatabase } from "../../src/db/open.ts";
-import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
+import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
+import { createDirWatcher } from "../../src/kota/builtin/files/inotify.ts";
 import type { CodeIndexBackend } from "../../src/kota/contract.ts";
-import { createDirWatcher } from "../../src/kota/inotify.ts";
 import { cleanupTempDirs, ok, tempDir, writeRepo } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);

@@ -5,22 +5,22 @@
  */
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { Db } from "../db/open.ts";
-import { fail, type Result } from "../errors.ts";
-import { type CodeIndexBackend, type IndexOptions, type IndexResult, KOTA_ERRORS, type StatusResult } from "./contract.ts";
-import { type Detected, detectChanges } from "./freshness.ts";
-import { detectFromEvents } from "./freshness-events.ts";
+import type { Db } from "../../db/open.ts";
+import { fail, type Result } from "../../errors.ts";
+import { type CodeIndexBackend, type IndexOptions, type IndexResult, KOTA_ERRORS, type StatusResult } from "../contract.ts";
+import { type Detected, detectChanges } from "./files/freshness.ts";
+import { detectFromEvents } from "./files/freshness-events.ts";
+import { createDirWatcher, type DirWatcher } from "./files/inotify.ts";
+import { scanRepository } from "./files/scan.ts";
 import { buildGraph, type Graph, patchGraph } from "./graph.ts";
 import { type ApplyOutcome, applyChanges, type Changes } from "./indexer.ts";
-import { createDirWatcher, type DirWatcher } from "./inotify.ts";
-import { queryDeps } from "./query-deps.ts";
-import type { QueryEnv } from "./query-env.ts";
-import { queryImpact } from "./query-impact.ts";
-import { querySearch } from "./query-search.ts";
-import { queryTaskContext } from "./query-task-context.ts";
-import { queryUsages } from "./query-usages.ts";
-import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve-imports.ts";
-import { scanRepository } from "./scan.ts";
+import { queryDeps } from "./query/deps.ts";
+import type { QueryEnv } from "./query/env.ts";
+import { queryImpact } from "./query/impact.ts";
+import { querySearch } from "./query/search.ts";
+import { queryTaskContext } from "./query/task-context.ts";
+import { queryUsages } from "./query/usages.ts";
+import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve/resolve-imports.ts";
 import { createCodeStore, type FileRow, type RepoRow, type WatchRow } from "./store.ts";
 import { createTotals } from "./totals.ts";
 

@@ -1,7 +1,7 @@
 /** Points each stored import at the file it resolves to (code_imports.target_id and status), in pages. */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Db, immediate } from "../db/open.ts";
+import { type Db, immediate } from "../../../db/open.ts";
 import { createPackages } from "./packages.ts";
 import { createResolver, type Resolution } from "./resolver.ts";
 import { createTsconfigs } from "./tsconfig.ts";

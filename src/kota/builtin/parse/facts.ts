@@ -1,5 +1,5 @@
 /** What indexing one file yields, before it is written to the database. */
-import type { SymbolKind, UsageKind } from "./contract.ts";
+import type { SymbolKind, UsageKind } from "../../contract.ts";
 import { type LineMap, lineMap } from "./source-lines.ts";
 
 export type ImportKind = "import" | "type" | "reexport" | "export_all" | "dynamic" | "require";

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fail, type Result } from "../errors.ts";
+import { fail, type Result } from "../../../errors.ts";
 import {
   type CodeMatch,
   KOTA_ERRORS,
@@ -14,8 +14,8 @@ import {
   type SearchResult,
   type SymbolKind,
   type SymbolMatch,
-} from "./contract.ts";
-import type { QueryEnv } from "./query-env.ts";
+} from "../../contract.ts";
+import type { QueryEnv } from "./env.ts";
 import { wordQuery } from "./search-words.ts";
 
 const MAX_LIMIT = 100;

@@ -4,7 +4,7 @@
  * file's rows almost nothing. The cache holds only while no one else wrote the repository (its
  * generation moved exactly as our own run moved it); otherwise it is counted again in full.
  */
-import type { Db } from "../db/open.ts";
+import type { Db } from "../../db/open.ts";
 import type { CodeStore, RepoRow } from "./store.ts";
 
 export type Totals = { files: number; symbols: number; references: number; errors: number };

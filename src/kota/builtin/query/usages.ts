@@ -5,10 +5,10 @@
  * outwards). A member's uses are `this.x` in its class and, on receivers of unknown type, accesses
  * by name in files that depend on the defining file.
  */
-import { fail, type Result } from "../errors.ts";
-import { KOTA_ERRORS, type Usage, type UsagesOptions, type UsagesResult } from "./contract.ts";
-import { levels } from "./graph.ts";
-import { lineReader, lookupFile, type QueryEnv } from "./query-env.ts";
+import { fail, type Result } from "../../../errors.ts";
+import { KOTA_ERRORS, type Usage, type UsagesOptions, type UsagesResult } from "../../contract.ts";
+import { levels } from "../graph.ts";
+import { lineReader, lookupFile, type QueryEnv } from "./env.ts";
 import { unpackSites } from "./sites.ts";
 
 type Def = { file_id: number; path: string; name: string; parent: string | null; line_start: number; kind: string };

@@ -5,9 +5,9 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { Changes } from "./indexer.ts";
+import type { Changes } from "../indexer.ts";
+import type { CodeStore, FileRow, RepoRow, WatchRow } from "../store.ts";
 import { CONFIG_FILE, listDir, MAX_FILE_BYTES, rulesAbove, type ScannedFile, SOURCE_FILE, scanTree } from "./scan.ts";
-import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
 
 export type Detected = { kind: "none" } | { kind: "rescan"; reason: string } | { kind: "changes"; changes: Changes; count: number };
 

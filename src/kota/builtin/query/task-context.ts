@@ -1,9 +1,9 @@
 /** taskContext: for the files a task touches, what they import, who imports them, their tests and symbols. */
-import { fail, type Result } from "../errors.ts";
-import { KOTA_ERRORS, type SymbolKind, type TaskContextFile, type TaskContextOptions, type TaskContextResult } from "./contract.ts";
-import { degree, levels } from "./graph.ts";
-import { lookupFile, type QueryEnv } from "./query-env.ts";
-import { testsBeside } from "./query-impact.ts";
+import { fail, type Result } from "../../../errors.ts";
+import { KOTA_ERRORS, type SymbolKind, type TaskContextFile, type TaskContextOptions, type TaskContextResult } from "../../contract.ts";
+import { degree, levels } from "../graph.ts";
+import { lookupFile, type QueryEnv } from "./env.ts";
+import { testsBeside } from "./impact.ts";
 
 const MAX_SYMBOLS = 40;
 

@@ -9,12 +9,12 @@
 
 import type { Readable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { type CrashBackoff, crashBackoff, MAX_CRASHES } from "../crash-backoff.ts";
-import { errorMessage, fail, type Result } from "../errors.ts";
-import { globalConfigPath } from "../paths.ts";
-import { VERSION } from "../version.ts";
-import { KOTA_ERRORS, type ServerInfo, type ServerState } from "./contract.ts";
-import type { KotaDbLaunch } from "./kotadb-launch.ts";
+import { type CrashBackoff, crashBackoff, MAX_CRASHES } from "../../crash-backoff.ts";
+import { errorMessage, fail, type Result } from "../../errors.ts";
+import { globalConfigPath } from "../../paths.ts";
+import { VERSION } from "../../version.ts";
+import { KOTA_ERRORS, type ServerInfo, type ServerState } from "../contract.ts";
+import type { KotaDbLaunch } from "./launch.ts";
 
 export type KotaDbProcess = { transport: Transport; pid(): number | null; stderr: Readable | null };
 export type SpawnKotaDb = (launch: KotaDbLaunch) => KotaDbProcess | Promise<KotaDbProcess>;

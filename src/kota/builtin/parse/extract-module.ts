@@ -3,8 +3,8 @@
  * the members of classes and interfaces), and the module scope the reference walk starts from.
  */
 
+import type { SymbolKind } from "../../contract.ts";
 import { bodyList, literalString, type N, nameOf, patternNames } from "./ast.ts";
-import type { SymbolKind } from "./contract.ts";
 import type { ExportFact, FactsBuilder, ImportKind, ModuleBinding, SymbolFact } from "./facts.ts";
 
 const TOP: ModuleBinding = { importIdx: null, imported: null };

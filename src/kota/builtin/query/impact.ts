@@ -3,12 +3,12 @@
  * that depends on them within three import steps, each with the reason; tests are existing test
  * files among those dependents or in the conventional place beside a changed file.
  */
-import { fail, type Result } from "../errors.ts";
-import { type AffectedFile, type ImpactOptions, type ImpactResult, KOTA_ERRORS } from "./contract.ts";
-import { degree, type Graph, levels } from "./graph.ts";
-import { lookupFile, type QueryEnv } from "./query-env.ts";
-import { toRepoPath } from "./repo-paths.ts";
-import { conventionalTests } from "./test-files.ts";
+import { fail, type Result } from "../../../errors.ts";
+import { type AffectedFile, type ImpactOptions, type ImpactResult, KOTA_ERRORS } from "../../contract.ts";
+import { toRepoPath } from "../../repo-paths.ts";
+import { conventionalTests } from "../../test-files.ts";
+import { degree, type Graph, levels } from "../graph.ts";
+import { lookupFile, type QueryEnv } from "./env.ts";
 
 const DEPTH = 3;
 

@@ -1,5 +1,5 @@
 /** Reference sites packed into one text column: "line:col<kind letter>" joined by commas. */
-import type { UsageKind } from "./contract.ts";
+import type { UsageKind } from "../../contract.ts";
 
 const LETTER: Record<UsageKind, string> = {
   call: "c",

@@ -6,11 +6,11 @@
  */
 import { statSync } from "node:fs";
 import { join, posix } from "node:path";
+import type { FileRow, WatchRow } from "../store.ts";
 import type { Detected } from "./freshness.ts";
 import { isIgnored } from "./gitignore.ts";
 import type { Events } from "./inotify.ts";
 import { CONFIG_FILE, MAX_FILE_BYTES, rulesWithin, type ScannedFile, SKIP_DIRS, SOURCE_FILE, scanTree } from "./scan.ts";
-import type { FileRow, WatchRow } from "./store.ts";
 
 const MINIFIED = /\.min\.[cm]?js$/;
 

@@ -15,7 +15,7 @@ import type {
   SymbolMatch,
   Usage,
   UsageKind,
-} from "./contract.ts";
+} from "../contract.ts";
 
 type Json = Record<string, unknown>;
 const obj = (v: unknown): Json => (v && typeof v === "object" && !Array.isArray(v) ? (v as Json) : {});

@@ -9,7 +9,7 @@
  * closes (we exited, even by SIGKILL) or it is signalled, kills KotaDB's whole process group.
  */
 import { basename, join } from "node:path";
-import { sha256 } from "../hash.ts";
+import { sha256 } from "../../hash.ts";
 
 export type KotaDbLaunch = {
   command: string;

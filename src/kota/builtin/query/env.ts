@@ -1,11 +1,11 @@
 /** What every query gets: the database, the repository, its graph, and file lookups that explain misses. */
 import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
-import type { Db } from "../db/open.ts";
-import { fail, type Result } from "../errors.ts";
-import { KOTA_ERRORS } from "./contract.ts";
-import type { Graph } from "./graph.ts";
-import { toRepoPath, whyNotIndexed } from "./repo-paths.ts";
+import type { Db } from "../../../db/open.ts";
+import { fail, type Result } from "../../../errors.ts";
+import { KOTA_ERRORS } from "../../contract.ts";
+import { toRepoPath, whyNotIndexed } from "../../repo-paths.ts";
+import type { Graph } from "../graph.ts";
 
 export type QueryEnv = { db: Db; root: string; repoId: number; graph: Graph };
 

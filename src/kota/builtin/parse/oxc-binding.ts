@@ -6,7 +6,7 @@
  * own entry is the last resort, for platforms not listed (it works when run from source).
  */
 import type { Comment, EcmaScriptModule, OxcError, ParserOptions, Program } from "oxc-parser";
-import { AppError, errorMessage } from "../errors.ts";
+import { AppError, errorMessage } from "../../../errors.ts";
 
 type RawResult = { program: string; module: EcmaScriptModule; comments: Comment[]; errors: OxcError[] };
 type Binding = { parseSync(filename: string, source: string, options: ParserOptions): RawResult };

@@ -1,8 +1,8 @@
 /** Writes and reads of the code_* tables that indexing needs (queries have their own modules). */
-import type { Db } from "../db/open.ts";
-import type { FileFacts } from "./facts.ts";
-import { splitIdentifiers } from "./search-words.ts";
-import { packSite } from "./sites.ts";
+import type { Db } from "../../db/open.ts";
+import type { FileFacts } from "./parse/facts.ts";
+import { splitIdentifiers } from "./query/search-words.ts";
+import { packSite } from "./query/sites.ts";
 
 export type FileRow = { id: number; path: string; size: number; mtime_ms: number; hash: string };
 export type WatchRow = { path: string; is_dir: number; mtime_ms: number };

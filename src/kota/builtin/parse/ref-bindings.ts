@@ -1,11 +1,11 @@
 /**
- * Names bound to other modules inside code: `const m = await import("./m")`, `require("./m")`,
- * loader functions (`const load = () => import("./m")`), destructuring of a namespace, import
- * types (`import("./m").T`) and JSX tags. Part of the reference walk (extract-refs.ts).
+ * Names bound to other modules inside code: `const m = await import("../../m")`, `require("./m")`,
+ * loader functions (`const load = () => import("../../m")`), destructuring of a namespace, import
+ * types (`import("../../m").T`) and JSX tags. Part of the reference walk (extract-refs.ts).
  */
 
+import type { UsageKind } from "../../contract.ts";
 import { literalString, type N, nameOf } from "./ast.ts";
-import type { UsageKind } from "./contract.ts";
 import type { FactsBuilder } from "./facts.ts";
 import { lookup, type Scope } from "./ref-scope.ts";
 
@@ -26,7 +26,7 @@ export function createBindingRules(w: WalkCore) {
     }
   };
 
-  /** Functions that only return `import("./m")` (`const load = () => import("./m")`), by name: their calls are that import. */
+  /** Functions that only return `import("../../m")` (`const load = () => import("../../m")`), by name: their calls are that import. */
   const loaders = new Map<string, number>();
 
   const requireOf = (init: N | null, scope: Scope): string | null =>
@@ -34,7 +34,7 @@ export function createBindingRules(w: WalkCore) {
       ? literalString(init.arguments?.[0])
       : null;
 
-  /** `const m = await import("./m")`, `const { a } = require("./m")`, `= await load()`: the names bind to that module. */
+  /** `const m = await import("../../m")`, `const { a } = require("./m")`, `= await load()`: the names bind to that module. */
   const declarator = (node: N, scope: Scope): void => {
     let init = node.init ?? null;
     if (init?.type === "AwaitExpression") init = init.argument ?? null;
@@ -66,7 +66,7 @@ export function createBindingRules(w: WalkCore) {
     const id = node.id!;
     if (id.type === "Identifier" && id.name) scope.vars.set(id.name, { importIdx, imported: "*" });
     else if (id.type === "ObjectPattern") {
-      // `const { a } = await import("./m")`: the key names m's export `a`; the variable is a new local
+      // `const { a } = await import("../../m")`: the key names m's export `a`; the variable is a new local
       // (as TypeScript sees it: its later uses are references to the local, not to `a`).
       keyRefs(id, importIdx);
       pattern(id, scope);

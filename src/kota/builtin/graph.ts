@@ -3,7 +3,7 @@
  * rebuilt when the repository's generation changes. Breadth-first walks over it answer deps,
  * impact and task context without a recursive query per path.
  */
-import type { Db } from "../db/open.ts";
+import type { Db } from "../../db/open.ts";
 
 export type Graph = {
   generation: number;

@@ -5,15 +5,15 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Db, immediate } from "../db/open.ts";
-import { errorMessage } from "../errors.ts";
-import { sha256 } from "../hash.ts";
-import type { IndexFileError } from "./contract.ts";
-import { extractFacts } from "./extract.ts";
-import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve-imports.ts";
-import type { ScannedFile } from "./scan.ts";
+import { type Db, immediate } from "../../db/open.ts";
+import { errorMessage } from "../../errors.ts";
+import { sha256 } from "../../hash.ts";
+import type { IndexFileError } from "../contract.ts";
+import { isTestFile } from "../test-files.ts";
+import type { ScannedFile } from "./files/scan.ts";
+import { extractFacts } from "./parse/extract.ts";
+import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve/resolve-imports.ts";
 import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
-import { isTestFile } from "./test-files.ts";
 
 const BATCH = 100;
 

@@ -4,9 +4,9 @@
  * the index result and the symbol's usages as JSON. Used by test/kota/compiled.test.ts.
  */
 
-import schemaSql from "../db/migrations/004-code-index.sql" with { type: "text" };
-import { openDatabase } from "../db/open.ts";
-import { createBuiltinIndex } from "./builtin-index.ts";
+import schemaSql from "../../db/migrations/004-code-index.sql" with { type: "text" };
+import { openDatabase } from "../../db/open.ts";
+import { createBuiltinIndex } from "./backend.ts";
 
 const [root, symbol] = process.argv.slice(2);
 if (!root) {

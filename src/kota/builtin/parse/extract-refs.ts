@@ -6,8 +6,8 @@
  * for members; `ns.b` on a namespace import is a reference to the module's export `b`.
  */
 
+import type { UsageKind } from "../../contract.ts";
 import { bodyList, eachChild, literalString, type N, nameOf, patternNames } from "./ast.ts";
-import type { UsageKind } from "./contract.ts";
 import type { FactsBuilder, ModuleBinding } from "./facts.ts";
 import { createBindingRules } from "./ref-bindings.ts";
 import { collectVars, declare, FUNCTIONS, hoist, lookup, MEMBER_KEYED, nodeName, type Scope, SIGNATURES, scopeOf } from "./ref-scope.ts";

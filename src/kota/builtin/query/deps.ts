@@ -1,8 +1,8 @@
 /** deps: the files a file imports and the files that import it, by distance, up to depth 3. */
-import { fail, type Result } from "../errors.ts";
-import { type DepsLevels, type DepsOptions, type DepsResult, KOTA_ERRORS } from "./contract.ts";
-import { levels } from "./graph.ts";
-import { lookupFile, type QueryEnv } from "./query-env.ts";
+import { fail, type Result } from "../../../errors.ts";
+import { type DepsLevels, type DepsOptions, type DepsResult, KOTA_ERRORS } from "../../contract.ts";
+import { levels } from "../graph.ts";
+import { lookupFile, type QueryEnv } from "./env.ts";
 
 export const MAX_DEPTH = 3;
 

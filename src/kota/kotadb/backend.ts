@@ -5,7 +5,7 @@
  * is refused (KotaDB would otherwise try to clone it from GitHub).
  */
 import { basename } from "node:path";
-import { fail, type Result } from "../errors.ts";
+import { fail, type Result } from "../../errors.ts";
 import {
   type CodeIndexBackend,
   type DepsOptions,
@@ -23,11 +23,11 @@ import {
   type TaskContextResult,
   type UsagesOptions,
   type UsagesResult,
-} from "./contract.ts";
-import * as map from "./kotadb-map.ts";
-import type { KotaDbServer } from "./kotadb-server.ts";
-import { toRepoPath, whyNotIndexed } from "./repo-paths.ts";
-import { conventionalTests, isTestFile } from "./test-files.ts";
+} from "../contract.ts";
+import { toRepoPath, whyNotIndexed } from "../repo-paths.ts";
+import { conventionalTests, isTestFile } from "../test-files.ts";
+import * as map from "./map.ts";
+import type { KotaDbServer } from "./server.ts";
 
 const LINES_PER_FILE = 5;
 
