@@ -1,61 +1,26 @@
 /**
  * .gitignore rules, the subset that matters for choosing source files: patterns with `*`, `?`,
  * `**` and `[...]`, negation (`!`), directory-only patterns (`dir/`), anchoring (a `/` at the start
- * or in the middle), and one .gitignore per folder applying below it, deeper files last.
+ * or in the middle), and one .gitignore per folder applying below it, deeper files last. Patterns
+ * match without backtracking (src/glob.ts), so no line of a hostile .gitignore can stall a scan.
  */
-export type IgnoreRule = { base: string; regex: RegExp; negate: boolean; dirOnly: boolean; basename: boolean };
+import { compileGlob, type Glob } from "../../../glob.ts";
 
-function classBody(pattern: string, i: number): { text: string; end: number } | null {
-  let j = i + 1;
-  if (pattern[j] === "!" || pattern[j] === "^") j++;
-  if (pattern[j] === "]") j++;
-  while (j < pattern.length && pattern[j] !== "]") j++;
-  if (j >= pattern.length) return null;
-  let body = pattern.slice(i + 1, j);
-  if (body.startsWith("!")) body = `^${body.slice(1)}`;
-  return { text: `[${body.replace(/\\/g, "\\\\")}]`, end: j };
-}
+export type IgnoreRule = { base: string; glob: Glob; negate: boolean; dirOnly: boolean; basename: boolean };
 
-function toRegExp(pattern: string): RegExp {
-  let re = "";
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === "*" && pattern[i + 1] === "*") {
-      const atStart = i === 0 || pattern[i - 1] === "/";
-      const atEnd = i + 2 === pattern.length || pattern[i + 2] === "/";
-      if (atStart && atEnd) {
-        if (i + 2 === pattern.length) re += ".*";
-        else {
-          re += "(?:.*/)?";
-          i += 2; // also eat the slash
-          continue;
-        }
-        i += 1;
-        continue;
-      }
-      re += "[^/]*";
-      i += 1;
-    } else if (c === "*") re += "[^/]*";
-    else if (c === "?") re += "[^/]";
-    else if (c === "[") {
-      const cls = classBody(pattern, i);
-      if (cls) {
-        re += cls.text;
-        i = cls.end;
-      } else re += "\\[";
-    } else if (c === "\\" && i + 1 < pattern.length) {
-      i++;
-      re += pattern[i]!.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-    } else re += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  }
-  return new RegExp(`^${re}$`);
+/** Trailing blanks are dropped unless the last one is escaped with `\` (a loop: no regex to backtrack). */
+function trimTrailing(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === " " || line[end - 1] === "\t" || line[end - 1] === "\r")) end--;
+  if (end < line.length && end > 0 && line[end - 1] === "\\") end++;
+  return line.slice(0, end);
 }
 
 /** Parses one .gitignore found in folder `base` ("." for the root). */
 export function parseGitignore(text: string, base: string): IgnoreRule[] {
   const rules: IgnoreRule[] = [];
   for (const raw of text.split(/\r?\n/)) {
-    let line = raw.replace(/(?<!\\)\s+$/, "");
+    let line = trimTrailing(raw);
     if (!line || line.startsWith("#")) continue;
     let negate = false;
     if (line.startsWith("!")) {
@@ -70,7 +35,7 @@ export function parseGitignore(text: string, base: string): IgnoreRule[] {
     if (!line) continue;
     const anchored = line.includes("/");
     if (line.startsWith("/")) line = line.slice(1);
-    rules.push({ base, regex: toRegExp(line), negate, dirOnly, basename: !anchored });
+    rules.push({ base, glob: compileGlob(line, { gitignore: true }), negate, dirOnly, basename: !anchored });
   }
   return rules;
 }
@@ -88,7 +53,7 @@ export function isIgnored(rules: readonly IgnoreRule[], path: string, isDir: boo
       if (r.base === ".") rel = path;
       else if (path.startsWith(`${r.base}/`)) rel = path.slice(r.base.length + 1);
       else continue;
-      if (r.regex.test(r.basename ? name : rel)) ignored = !r.negate;
+      if (r.glob.test(r.basename ? name : rel)) ignored = !r.negate;
     }
   }
   return ignored;
