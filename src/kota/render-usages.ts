@@ -52,7 +52,7 @@ export function renderIndex(r: IndexResult): string {
     `indexed ${r.repository}: ${plural(r.files, "file")}, ${plural(r.symbols, "symbol")}, ${plural(r.references, "reference")} in ${r.ms} ms${changed}`,
   ];
   if (r.errors && r.errors.length > 0) {
-    lines.push(`${plural(r.errors.length, "file")} with syntax errors (indexed as far as they parse):`);
+    lines.push(`${plural(r.errors.length, "file")} with errors (indexed as far as they parse; the rest of the repository is complete):`);
     for (const e of r.errors.slice(0, 10)) lines.push(`  ${e.file}${e.line ? `:${e.line}` : ""} ${e.message.slice(0, 160)}`);
     if (r.errors.length > 10) lines.push(`  ... ${r.errors.length - 10} more`);
   }

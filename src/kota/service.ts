@@ -10,6 +10,7 @@ import type { Config } from "../config.ts";
 import { type Db, openDatabase } from "../db/open.ts";
 import { AppError, errorMessage, fail, type Result } from "../errors.ts";
 import { createBuiltinIndex } from "./builtin/backend.ts";
+import { createParsePool, type ParsePool } from "./builtin/parse/parse-pool.ts";
 import { type Checkpointer, idleCheckpoints } from "./checkpoint.ts";
 import { type CodeIndexBackend, KOTA_ERRORS, type KotaBackendName } from "./contract.ts";
 import { createKotaDbBackend } from "./kotadb/backend.ts";
@@ -46,6 +47,7 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
   let db: Db | null = null;
   let checkpoints: Checkpointer | null = null;
   const backends = new Map<string, CodeIndexBackend>();
+  let parser: ParsePool | null = null;
   const indexing = new Map<string, { done: number; total: number }>();
   let indexChain: Promise<unknown> = Promise.resolve();
   let closed = false;
@@ -79,9 +81,10 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
     const key = `${name}\0${root}`;
     let b = backends.get(key);
     if (!b) {
-      if (name === "builtin")
-        b = createBuiltinIndex({ db: database(), root, now, freshnessMs: deps.freshnessMs, watch: deps.watch, log: deps.log });
-      else {
+      if (name === "builtin") {
+        parser ??= createParsePool({ log: deps.log });
+        b = createBuiltinIndex({ db: database(), root, now, freshnessMs: deps.freshnessMs, watch: deps.watch, log: deps.log, parser });
+      } else {
         const launch = kotadbLaunch({ command: config.kota.command, args: config.kota.args, root, dataDir: dirname(deps.dbPath) });
         const server = new KotaDbServer(launch, { spawn: deps.spawn, timeoutMs: config.kota.timeoutMs, log: deps.log, now });
         b = createKotaDbBackend({ root, server, timeoutMs: config.kota.timeoutMs });
@@ -191,6 +194,8 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
       await indexChain.catch(() => undefined);
       await Promise.all([...backends.values()].map((b) => b.close().catch(() => undefined)));
       backends.clear();
+      parser?.close();
+      parser = null;
       checkpoints?.close();
       checkpoints = null;
       db?.close();

@@ -4,6 +4,7 @@
  * when we are killed with SIGKILL, restarts after a crash, and a clear answer when it cannot start.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { spawn as spawnNode } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { defaultConfig } from "../../src/config.ts";
@@ -157,6 +158,34 @@ describe.skipIf(skip !== null)("kotadb backend (real KotaDB)", () => {
     expect(await killAndWatch(parent, family)).toEqual([]);
   }, 120_000);
 
+  test("KotaDB dies when its parent's whole process group is killed with SIGKILL (the watchdog with it)", async () => {
+    const root = writeRepo(REPO);
+    // The parent leads a process group of its own, as a shell job or a supervised service does.
+    const parent = spawnNode(
+      process.execPath,
+      [join(import.meta.dir, "kotadb-parent.ts"), cli, root, join(tempDir("kota-group-"), "s.db")],
+      { detached: true, stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const line = await new Promise<string>((done) => {
+      let text = "";
+      parent.stdout!.on("data", (chunk: Buffer) => {
+        text += chunk.toString();
+        if (text.includes("\n")) done(text);
+      });
+      parent.on("exit", () => done(text || '{"pid":null,"error":"the parent exited"}'));
+    });
+    const printed = JSON.parse(line) as { pid: number | null; error?: string };
+    expect(printed.error).toBeUndefined();
+    const family = descendants(parent.pid!);
+    // The watchdog (in the parent's group), the guard and KotaDB (in a group of their own).
+    expect(family.length).toBeGreaterThanOrEqual(3);
+    expect(family.every(alive)).toBe(true);
+    process.kill(-parent.pid!, "SIGKILL");
+    const deadline = Date.now() + 15_000;
+    while (Date.now() < deadline && family.some(alive)) await Bun.sleep(100);
+    expect(family.filter(alive)).toEqual([]);
+  }, 120_000);
+
   test("`pi-sidecar mcp` killed with SIGKILL after kota_index takes KotaDB with it", async () => {
     const root = writeRepo(REPO);
     const home = tempDir("kota-mcp-home-");
@@ -167,7 +196,7 @@ describe.skipIf(skip !== null)("kotadb backend (real KotaDB)", () => {
         kota: { backend: "kotadb", confirmIndex: false, command: process.execPath, args: [cli, "--stdio", "--toolset", "core"] },
       }),
     );
-    // The compiled binary when built (its watchdog runs as bun through BUN_BE_BUN), else the same code from source.
+    // The compiled binary when built (its watchdog is the binary in a helper role), else the same code from source.
     const command = existsSync(BIN) ? [BIN, "mcp"] : [process.execPath, join(import.meta.dir, "../../src/main.ts"), "mcp"];
     console.log(`mcp orphan test runs: ${command.join(" ")}`);
     mkdirSync(join(home, "tmp"));
@@ -252,7 +281,8 @@ describe("kotadb backend that cannot start", () => {
         "core",
       ]);
     }
-    expect(launches[0]).toMatchObject({ command: process.execPath, cwd: root, env: { BUN_BE_BUN: "1" } });
+    // The watchdog is this program in its helper role (from a checkout: bun with the helper entry).
+    expect(launches[0]).toMatchObject({ command: process.execPath, cwd: root, env: { PI_SIDECAR_HELPER: "kotadb-watchdog" } });
     // KotaDB's database sits beside ours, not in the repository.
     expect(launches[0]!.env.KOTADB_PATH).toStartWith(join(dir, "kotadb/"));
     await svc.close();

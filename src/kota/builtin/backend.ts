@@ -14,6 +14,7 @@ import { createDirWatcher, type DirWatcher } from "./files/inotify.ts";
 import { scanRepository } from "./files/scan.ts";
 import { buildGraph, type Graph, patchGraph } from "./graph.ts";
 import { type ApplyOutcome, applyChanges, type Changes } from "./indexer.ts";
+import { createParsePool, type ParsePool } from "./parse/parse-pool.ts";
 import { queryDeps } from "./query/deps.ts";
 import type { QueryEnv } from "./query/env.ts";
 import { queryImpact } from "./query/impact.ts";
@@ -34,6 +35,8 @@ export type BuiltinIndexDeps = {
   /** Watch the indexed folders (Linux inotify) so a check reads events instead of a stat per file (default true). */
   watch?: boolean;
   log?: (line: string) => void;
+  /** The parser processes (shared by the service's repositories); without one the index starts its own. */
+  parser?: ParsePool;
 };
 
 function realRoot(root: string): string {
@@ -51,6 +54,8 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
   const now = deps.now ?? Date.now;
   const freshnessMs = deps.freshnessMs ?? 500;
   const store = createCodeStore(db);
+  const ownParser = deps.parser ? null : createParsePool({ log: deps.log });
+  const parser = deps.parser ?? ownParser!;
   const totalsOf = createTotals(db, store);
   let graph: Graph | null = null;
   const configText: ConfigTextCache = new Map();
@@ -131,7 +136,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
     const snap = totalsOf.before(repo, paths);
     const before = graph;
     try {
-      const outcome = await applyChanges({ db, store, root, repo, now, configText, resolve }, changes, opts);
+      const outcome = await applyChanges({ db, store, root, repo, now, parser, configText, resolve }, changes, opts);
       const after = store.repo(root)!;
       totalsOf.after(after, snap, paths);
       // Only some files' imports changed and no one else wrote: patch the graph instead of reading every edge.
@@ -206,7 +211,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
       removedWatch: [],
       configsChanged,
     };
-    return finish(repo, changes, await applyChanges({ db, store, root, repo, now, configText, resolve }, changes, opts), started);
+    return finish(repo, changes, await applyChanges({ db, store, root, repo, now, parser, configText, resolve }, changes, opts), started);
   };
 
   const finish = (repo: RepoRow, changes: Changes, outcome: ApplyOutcome, started: number): Result<IndexResult> => {
@@ -345,6 +350,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
       await chain;
       graph = null;
       dropWatcher();
+      ownParser?.close();
     },
   };
 }

@@ -11,7 +11,8 @@ import { sha256 } from "../../hash.ts";
 import type { IndexFileError } from "../contract.ts";
 import { isTestFile } from "../test-files.ts";
 import type { ScannedFile } from "./files/scan.ts";
-import { extractFacts } from "./parse/extract.ts";
+import type { FileFacts } from "./parse/facts.ts";
+import type { ParsePool } from "./parse/parse-pool.ts";
 import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve/resolve-imports.ts";
 import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
 
@@ -45,6 +46,8 @@ type Ctx = {
   root: string;
   repo: RepoRow;
   now: () => number;
+  /** Where files are parsed: processes of their own (a crash costs one file, not this process). */
+  parser: ParsePool;
   configText?: ConfigTextCache;
   /** The resolve context of the last run, reused while only file contents change (see ResolveCache). */
   resolve?: { cache: ResolveCache };
@@ -73,16 +76,14 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
 
   const total = changes.parse.length;
   opts.onProgress?.(0, total);
-  for (let i = 0; i < total; i += BATCH) {
-    if (opts.signal?.aborted) {
-      cancelled = true;
-      break;
-    }
-    type Work =
-      | { kind: "touch"; id: number; file: ScannedFile }
-      | { kind: "write"; file: ScannedFile; hash: string; text: string; facts: ReturnType<typeof extractFacts> };
-    const work: Work[] = [];
-    for (const file of changes.parse.slice(i, i + BATCH)) {
+  type Work =
+    | { kind: "touch"; id: number; file: ScannedFile }
+    | { kind: "write"; file: ScannedFile; hash: string; facts: FileFacts; body: string; retry: boolean };
+  /** Reads and hashes one batch, and sends its changed files to the parsers. */
+  const prepare = async (from: number): Promise<Work[]> => {
+    const work: (Work | { kind: "parse"; file: ScannedFile; hash: string; job: number })[] = [];
+    const jobs: { path: string; text: string }[] = [];
+    for (const file of changes.parse.slice(from, from + BATCH)) {
       let bytes: Buffer;
       try {
         bytes = readFileSync(join(root, file.path));
@@ -96,24 +97,41 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
         work.push({ kind: "touch", id: old.id, file });
         continue;
       }
-      const text = bytes.toString("utf8");
-      let facts: ReturnType<typeof extractFacts>;
-      try {
-        facts = extractFacts(file.path, text);
-      } catch (error) {
-        // A parser fault on one file must not stop the rest: keep its text, report it.
-        facts = { symbols: [], imports: [], exports: [], refs: [], error: { line: 1, message: `parser failed: ${errorMessage(error)}` } };
-      }
-      if (facts.error) errors.push({ file: file.path, line: facts.error.line, message: facts.error.message });
       if (!old) fileSetChanged = true;
-      work.push({ kind: "write", file, hash, text, facts });
+      work.push({ kind: "parse", file, hash, job: jobs.length });
+      jobs.push({ path: file.path, text: bytes.toString("utf8") });
+    }
+    const parsed = await ctx.parser.parse(jobs);
+    return work.map((w) => {
+      if (w.kind !== "parse") return w;
+      const p = parsed[w.job]!;
+      return { kind: "write", file: w.file, hash: w.hash, facts: p.facts, body: p.body, retry: p.retry === true };
+    });
+  };
+  // One batch is parsed while the one before it is written.
+  let next: Promise<Work[]> | null = total > 0 ? prepare(0) : null;
+  for (let i = 0; i < total; i += BATCH) {
+    const work = await next!;
+    next = null;
+    if (opts.signal?.aborted) {
+      cancelled = true;
+      break;
+    }
+    if (i + BATCH < total) {
+      next = prepare(i + BATCH);
+      next.catch(() => undefined); // awaited on the next turn (or dropped when cancelled)
     }
     immediate(db, () => {
       for (const w of work) {
         if (w.kind === "touch") store.touchFile(w.id, w.file.mtimeMs, w.file.size);
         else {
           const f = w.file;
-          changedIds.push(store.writeFile(repo.id, { ...f, hash: w.hash, isTest: isTestFile(f.path) }, w.facts, w.text));
+          const e = w.facts.error;
+          if (e) errors.push({ file: f.path, line: e.line, message: e.message });
+          // A file left unparsed for now keeps no mtime: the next check sends it to the parser again.
+          const mtimeMs = w.retry ? -1 : f.mtimeMs;
+          const hash = w.retry ? "" : w.hash;
+          changedIds.push(store.writeFile(repo.id, { ...f, mtimeMs, hash, isTest: isTestFile(f.path) }, w.facts, w.body));
           changed++;
         }
       }

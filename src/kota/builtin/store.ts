@@ -1,7 +1,6 @@
 /** Writes and reads of the code_* tables that indexing needs (queries have their own modules). */
 import type { Db } from "../../db/open.ts";
 import type { FileFacts } from "./parse/facts.ts";
-import { splitIdentifiers } from "./query/search-words.ts";
 import { packSite } from "./query/sites.ts";
 
 export type FileRow = { id: number; path: string; size: number; mtime_ms: number; hash: string };
@@ -73,7 +72,8 @@ export function createCodeStore(db: Db) {
       repoId: number,
       file: { path: string; size: number; mtimeMs: number; hash: string; isTest: boolean },
       facts: FileFacts,
-      text: string,
+      /** The words the file is found by (redacted, identifiers split: parse/redact-facts.ts). */
+      body: string,
     ): number {
       const error = facts.error ? `line ${facts.error.line}: ${facts.error.message}` : null;
       const id = upsertFile.get(repoId, file.path, file.size, file.mtimeMs, file.hash, file.isTest ? 1 : 0, error)!.id;
@@ -98,7 +98,7 @@ export function createCodeStore(db: Db) {
         g.sites.push(packSite(r.line, r.col, r.kind));
       }
       for (const g of groups.values()) insertRef.run(id, g.importId, g.name, g.owner, g.member, g.sites.length, g.sites.join(","));
-      insertText.run(id, splitIdentifiers(text));
+      insertText.run(id, body);
       return id;
     },
     touchFile(id: number, mtimeMs: number, size: number): void {

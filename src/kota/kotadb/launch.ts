@@ -4,12 +4,13 @@
  * database beside ours rather than in the repository. When no `bun` is on PATH, our own runtime
  * stands in (`BUN_BE_BUN=1` makes the compiled binary behave as bun).
  *
- * It runs under a small watchdog (our runtime with `-e`): KotaDB keeps running after its stdin
- * closes once its file watcher is up, so the watchdog holds the pipe instead and, when the pipe
- * closes (we exited, even by SIGKILL) or it is signalled, kills KotaDB's whole process group.
+ * It runs under our watchdog (watchdog.ts: this program in a helper role), which ends KotaDB and
+ * everything it started whenever we end, SIGKILL of our whole process group included.
  */
 import { basename, join } from "node:path";
 import { sha256 } from "../../hash.ts";
+import { helperCommand } from "../helper-process.ts";
+import { KOTA_CMD_ENV } from "./watchdog.ts";
 
 export type KotaDbLaunch = {
   command: string;
@@ -31,6 +32,8 @@ export type LaunchOptions = {
   env?: Record<string, string | undefined>;
   which?: (command: string) => string | null;
   execPath?: string;
+  /** How the watchdog is run (default: this program in the kotadb-watchdog role). */
+  watchdog?: { command: string; args: string[]; env: Record<string, string> };
 };
 
 export const DEFAULT_BUN_ARGS = ["x", "kotadb@next", "--stdio", "--toolset", "core"];
@@ -48,28 +51,6 @@ const PASSED_ENV = [
   "NPM_CONFIG_REGISTRY",
 ];
 
-// Plain JavaScript, run with `-e`: forwards stdin to KotaDB and ends KotaDB's process group when stdin ends.
-export const WATCHDOG = `
-const { spawn } = require("node:child_process");
-const [cmd, ...args] = JSON.parse(process.env.PI_SIDECAR_KOTA_CMD);
-const child = spawn(cmd, args, { stdio: ["pipe", "inherit", "inherit"], detached: true });
-let stopping = false;
-const group = (signal) => { try { process.kill(-child.pid, signal); } catch {} };
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  group("SIGTERM");
-  setTimeout(() => { group("SIGKILL"); process.exit(0); }, 2000).unref();
-};
-child.on("error", (e) => { process.stderr.write("cannot start " + cmd + ": " + e.message + "\\n"); process.exit(127); });
-child.on("exit", (code, signal) => { if (!stopping) group("SIGKILL"); process.exit(code ?? (signal ? 1 : 0)); });
-child.stdin.on("error", () => {});
-process.stdin.on("data", (chunk) => child.stdin.write(chunk));
-process.stdin.on("end", stop);
-process.stdin.on("close", stop);
-for (const s of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(s, stop);
-`;
-
 export function kotadbLaunch(o: LaunchOptions): KotaDbLaunch {
   const env = o.env ?? process.env;
   const which = o.which ?? ((c: string) => Bun.which(c));
@@ -79,14 +60,15 @@ export function kotadbLaunch(o: LaunchOptions): KotaDbLaunch {
   const display = [command, ...args].join(" ");
   const out: Record<string, string> = {};
   for (const k of PASSED_ENV) if (env[k]) out[k] = env[k]!;
+  // No bun on PATH: our own runtime stands in (the guard starts it with BUN_BE_BUN=1).
   if (command === "bun" && !which("bun")) command = execPath;
   const database = join(o.dataDir, "kotadb", `${sha256(o.root).slice(0, 16)}.db`);
+  const watchdog = o.watchdog ?? helperCommand("kotadb-watchdog");
   return {
-    command: execPath,
-    args: ["-e", WATCHDOG],
+    command: watchdog.command,
+    args: watchdog.args,
     cwd: o.root,
-    // BUN_BE_BUN: the compiled binary runs -e (and stands in for bun); plain bun ignores it.
-    env: { ...out, BUN_BE_BUN: "1", KOTADB_PATH: database, PI_SIDECAR_KOTA_CMD: JSON.stringify([command, ...args]) },
+    env: { ...out, ...watchdog.env, KOTADB_PATH: database, [KOTA_CMD_ENV]: JSON.stringify([command, ...args]) },
     display,
     database,
   };

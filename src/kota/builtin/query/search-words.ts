@@ -1,8 +1,12 @@
 /** The word form of code the search index holds, and the index query for a search term. */
 
-/** `getPathNoStrict` -> `get Path No Strict`, `HTTPException` -> `HTTP Exception`; the tokenizer splits the rest. */
+/**
+ * `getPathNoStrict` -> `get Path No Strict`, `HTTPException` -> `HTTP Exception`; the tokenizer splits
+ * the rest. Both patterns look one character ahead at most: linear on any text (`([A-Z]+)([A-Z][a-z])`
+ * backtracks quadratically on a long run of capitals).
+ */
 export function splitIdentifiers(text: string): string {
-  return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2");
+  return text.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/([A-Z])(?=[A-Z][a-z])/g, "$1 ");
 }
 
 /** Words of one term, lower-cased, as the tokenizer would make them (letters and digits; the rest separates). */

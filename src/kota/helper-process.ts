@@ -1,0 +1,48 @@
+/**
+ * How code intelligence starts a process of its own (the parser that may crash, KotaDB's watchdog):
+ * the same program in a helper role, wherever we run.
+ * - The compiled binary: itself, with PI_SIDECAR_HELPER naming the role (src/main.ts dispatches).
+ * - The pi extension's in-process engine (engine.cjs, pi on Bun): the pi-sidecar that installed it
+ *   (install.json beside the bundle), else the binary the bundle was built with (../pi-sidecar),
+ *   else `pi-sidecar` on PATH. A bundle carries no native parser of its own; the binary does.
+ * - From a checkout (tests, `bun src/main.ts`): Bun with src/kota/helper-entry.ts.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+export const HELPER_ENV = "PI_SIDECAR_HELPER";
+export type HelperRole = "kota-parser" | "kotadb-watchdog" | "kotadb-guard";
+export const HELPER_ROLES: readonly HelperRole[] = ["kota-parser", "kotadb-watchdog", "kotadb-guard"];
+
+export type HelperCommand = { command: string; args: string[]; env: Record<string, string> };
+
+/** Where this module's code runs from: inside a compiled binary, a bundle, or the sources. */
+function here(): string {
+  // A bundle keeps __dirname as its own folder at run time; the sources get theirs from Bun.
+  return typeof __dirname === "string" ? __dirname : import.meta.dir;
+}
+
+export function isCompiledBinary(dir = here()): boolean {
+  return dir.includes("$bunfs") || dir.includes("~BUN");
+}
+
+/** The command `pi-sidecar install pi` recorded beside the extension, when it still exists. */
+function installedCommand(dir: string): string[] | null {
+  try {
+    const recorded = JSON.parse(readFileSync(join(dir, "install.json"), "utf8")).command;
+    if (Array.isArray(recorded) && recorded.length > 0 && recorded.every((a) => typeof a === "string") && existsSync(recorded[0] as string))
+      return recorded as string[];
+  } catch {
+    // not installed by pi-sidecar, or a broken record: the next choice
+  }
+  return null;
+}
+
+export function helperCommand(role: HelperRole, dir = here(), execPath = process.execPath): HelperCommand {
+  const env = { [HELPER_ENV]: role };
+  if (isCompiledBinary(dir)) return { command: execPath, args: [], env };
+  const source = join(dir, "helper-entry.ts");
+  if (existsSync(source)) return { command: execPath, args: [source], env };
+  const [command, ...args] = installedCommand(dir) ?? [[join(dir, "..", "pi-sidecar")].find(existsSync) ?? "pi-sidecar"];
+  return { command: command!, args, env };
+}
