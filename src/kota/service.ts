@@ -22,7 +22,8 @@ import { KOTA_OPS, type KotaAnswer, type KotaCallOptions, type KotaRequest } fro
 export type KotaServiceDeps = {
   /** The sidecar database (the code_* tables); KotaDB's own databases go in `kotadb/` beside it. */
   dbPath: string;
-  config: Readonly<Pick<Config, "kota">>;
+  /** kota.*, and the read cache's extra sensitive globs (files that match are never indexed either). */
+  config: Readonly<Pick<Config, "kota">> & { readonly readcache?: { readonly sensitive?: readonly string[] } };
   now?: () => number;
   /** How a KotaDB process is started (tests wrap the real one). */
   spawn?: SpawnKotaDb;
@@ -83,7 +84,16 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
     if (!b) {
       if (name === "builtin") {
         parser ??= createParsePool({ log: deps.log });
-        b = createBuiltinIndex({ db: database(), root, now, freshnessMs: deps.freshnessMs, watch: deps.watch, log: deps.log, parser });
+        b = createBuiltinIndex({
+          db: database(),
+          root,
+          now,
+          freshnessMs: deps.freshnessMs,
+          watch: deps.watch,
+          log: deps.log,
+          parser,
+          sensitive: config.readcache?.sensitive,
+        });
       } else {
         const launch = kotadbLaunch({ command: config.kota.command, args: config.kota.args, root, dataDir: dirname(deps.dbPath) });
         const server = new KotaDbServer(launch, { spawn: deps.spawn, timeoutMs: config.kota.timeoutMs, log: deps.log, now });

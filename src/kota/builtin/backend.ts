@@ -11,7 +11,7 @@ import { type CodeIndexBackend, type IndexOptions, type IndexResult, KOTA_ERRORS
 import { type Detected, detectChanges } from "./files/freshness.ts";
 import { detectFromEvents } from "./files/freshness-events.ts";
 import { createDirWatcher, type DirWatcher } from "./files/inotify.ts";
-import { scanRepository } from "./files/scan.ts";
+import { fileView, scanRepository } from "./files/scan.ts";
 import { buildGraph, type Graph, patchGraph } from "./graph.ts";
 import { type ApplyOutcome, applyChanges, type Changes } from "./indexer.ts";
 import { createParsePool, type ParsePool } from "./parse/parse-pool.ts";
@@ -37,6 +37,8 @@ export type BuiltinIndexDeps = {
   log?: (line: string) => void;
   /** The parser processes (shared by the service's repositories); without one the index starts its own. */
   parser?: ParsePool;
+  /** The user's extra sensitive globs (readcache.sensitive): matching files are never indexed. */
+  sensitive?: readonly string[];
 };
 
 function realRoot(root: string): string {
@@ -54,6 +56,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
   const now = deps.now ?? Date.now;
   const freshnessMs = deps.freshnessMs ?? 500;
   const store = createCodeStore(db);
+  const view = () => fileView(root, deps.sensitive ?? []);
   const ownParser = deps.parser ? null : createParsePool({ log: deps.log });
   const parser = deps.parser ?? ownParser!;
   const totalsOf = createTotals(db, store);
@@ -119,14 +122,14 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
         has: (path: string) => store.file(repo.id, path) !== null,
       };
       const watched = { has: (path: string) => store.watchRow(repo.id, path) !== null };
-      const d = detectFromEvents(root, known, watched, watcher.drain());
+      const d = detectFromEvents(root, known, watched, watcher.drain(), view());
       if (d.kind !== "full") {
         watchFolders(d);
         return d;
       }
     } else watcher?.drain();
     fullCheck = false;
-    const d = detectChanges(store, root, repo, indexedFiles(repo));
+    const d = detectChanges(store, root, repo, indexedFiles(repo), view());
     watchFolders(d);
     return d;
   };
@@ -180,7 +183,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
     const problem = rootProblem();
     if (!problem.ok) return problem;
     const repo = store.ensureRepo(root);
-    const scan = scanRepository(root, () => opts.signal?.aborted === true);
+    const scan = scanRepository(root, view(), () => opts.signal?.aborted === true);
     if (!scan) {
       return fail(
         KOTA_ERRORS.CANCELLED,
@@ -333,7 +336,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
         const repo = existsSync(root) ? store.repo(root) : null;
         if (!repo) return { ok: true, ...base };
         const totals = totalsOf.get(repo);
-        const detected = detectChanges(store, root, repo, indexedFiles(repo));
+        const detected = detectChanges(store, root, repo, indexedFiles(repo), view());
         return {
           ok: true,
           ...base,

@@ -8,9 +8,18 @@ import { statSync } from "node:fs";
 import { join, posix } from "node:path";
 import type { FileRow, WatchRow } from "../store.ts";
 import type { Detected } from "./freshness.ts";
-import { isIgnored } from "./gitignore.ts";
 import type { Events } from "./inotify.ts";
-import { CONFIG_FILE, MAX_FILE_BYTES, rulesWithin, type ScannedFile, SKIP_DIRS, SOURCE_FILE, scanTree } from "./scan.ts";
+import {
+  CONFIG_FILE,
+  excludedBy,
+  type FileView,
+  MAX_FILE_BYTES,
+  rulesAbove,
+  type ScannedFile,
+  SKIP_DIRS,
+  SOURCE_FILE,
+  scanTree,
+} from "./scan.ts";
 
 const MINIFIED = /\.min\.[cm]?js$/;
 
@@ -29,6 +38,7 @@ export function detectFromEvents(
   known: { get(path: string): FileRow | undefined; has(path: string): boolean },
   watched: { has(path: string): boolean },
   events: Events,
+  view: FileView,
 ): Detected | { kind: "full" } {
   if (events.overflow) return { kind: "full" };
   const parse: ScannedFile[] = [];
@@ -36,16 +46,7 @@ export function detectFromEvents(
   const updates: WatchRow[] = [];
   const removedWatch: string[] = [];
   let configsChanged = false;
-  const rules = new Map<string, ReturnType<typeof rulesWithin>>();
-  const ignored = (path: string, isDir: boolean) => {
-    const dir = posix.dirname(path);
-    let r = rules.get(dir);
-    if (!r) {
-      r = rulesWithin(root, dir);
-      rules.set(dir, r);
-    }
-    return isIgnored(r, path, isDir);
-  };
+  const ignored = (path: string, isDir: boolean) => excludedBy(root, path, isDir, view) !== null;
   const seen = new Set<string>();
 
   for (const path of events.files) {
@@ -76,7 +77,7 @@ export function detectFromEvents(
     if (watched.has(dir) || SKIP_DIRS.has(posix.basename(dir)) || ignored(dir, true)) continue;
     const st = stat(root, dir);
     if (!st?.isDir) continue;
-    const sub = scanTree(root, dir, rulesWithin(root, posix.dirname(dir)));
+    const sub = scanTree(root, dir, rulesAbove(root, dir, view), view);
     if (!sub) continue;
     for (const s of sub.sources) if (!known.has(s.path) && !seen.has(s.path)) parse.push(s);
     for (const d of sub.dirs) updates.push({ path: d.path, is_dir: 1, mtime_ms: d.mtimeMs });

@@ -7,7 +7,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Changes } from "../indexer.ts";
 import type { CodeStore, FileRow, RepoRow, WatchRow } from "../store.ts";
-import { CONFIG_FILE, listDir, MAX_FILE_BYTES, rulesAbove, type ScannedFile, SOURCE_FILE, scanTree } from "./scan.ts";
+import { CONFIG_FILE, type FileView, listDir, MAX_FILE_BYTES, rulesAbove, type ScannedFile, SOURCE_FILE, scanTree } from "./scan.ts";
 
 export type Detected = { kind: "none" } | { kind: "rescan"; reason: string } | { kind: "changes"; changes: Changes; count: number };
 
@@ -20,7 +20,7 @@ function stat(root: string, path: string): { size: number; mtimeMs: number; isDi
   }
 }
 
-export function detectChanges(store: CodeStore, root: string, repo: RepoRow, files: FileRow[]): Detected {
+export function detectChanges(store: CodeStore, root: string, repo: RepoRow, files: FileRow[], view: FileView): Detected {
   const known = new Map(files.map((f) => [f.path, f]));
   const parse: ScannedFile[] = [];
   const remove: FileRow[] = [];
@@ -52,12 +52,13 @@ export function detectChanges(store: CodeStore, root: string, repo: RepoRow, fil
     }
     if (st.mtimeMs === w.mtime_ms) continue;
     updates.push({ path: w.path, is_dir: 1, mtime_ms: st.mtimeMs });
-    const listed = listDir(root, w.path, rulesAbove(root, w.path));
+    const above = rulesAbove(root, w.path, view);
+    const listed = listDir(root, w.path, above, view);
     if (!listed) continue;
     for (const e of listed.entries) {
       if (e.isDir) {
         if (watched.has(e.path)) continue;
-        const sub = scanTree(root, e.path, listed.rules);
+        const sub = scanTree(root, e.path, { rules: listed.rules, ignored: e.ignored }, view);
         if (!sub) continue;
         for (const s of sub.sources) if (!known.has(s.path) && !seen.has(s.path)) parse.push(s);
         for (const d of sub.dirs) updates.push({ path: d.path, is_dir: 1, mtime_ms: d.mtimeMs });

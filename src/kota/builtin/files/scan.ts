@@ -1,10 +1,13 @@
 /**
- * Walks a repository for the files the index covers: TS/JS sources not ignored by .gitignore, not in
- * node_modules or build output, not over 1 MiB; plus the files that shape resolution (tsconfig,
+ * Walks a repository for the files the index covers: TS/JS sources as git lists them (tracked, or
+ * untracked and not ignored), not in node_modules or build output, not over 1 MiB, never a
+ * sensitive file (`.env.ts`, keys, credentials: src/sensitive-paths.ts); plus the files that shape resolution (tsconfig,
  * package.json, .gitignore) and every folder's mtime, so a later check can notice new files cheaply.
  */
 import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { isSensitivePath } from "../../../sensitive-paths.ts";
+import { type GitView, gitView } from "./git-files.ts";
 import { type IgnoreRule, isIgnored, parseGitignore } from "./gitignore.ts";
 
 export const MAX_FILE_BYTES = 1024 * 1024;
@@ -46,7 +49,32 @@ export type ScanResult = {
   tooBig: string[];
 };
 
-export function rootIgnoreRules(root: string): IgnoreRule[] {
+/** What decides which files exist for the index, besides the .gitignore files in the tree. */
+export type FileView = {
+  /** Git's tracked files and out-of-tree ignore rules; null outside a git work tree. */
+  git: GitView | null;
+  /** The user's extra sensitive globs (readcache.sensitive); the built-in list always applies. */
+  sensitive: readonly string[];
+};
+
+export function fileView(root: string, sensitive: readonly string[] = []): FileView {
+  return { git: gitView(root), sensitive };
+}
+
+/** The rules in force in a folder, and whether the folder itself is ignored (entered only for what git tracks in it). */
+export type DirRules = { rules: IgnoreRule[]; ignored: boolean };
+
+function readRules(root: string, dir: string): IgnoreRule[] {
+  try {
+    return parseGitignore(readFileSync(join(root, dir, ".gitignore"), "utf8"), dir);
+  } catch {
+    return []; // no .gitignore there, or unreadable: the rules from above stay
+  }
+}
+
+/** Rules of the root folder's entries that do not come from its .gitignore (info/exclude, core.excludesFile). */
+export function rootIgnoreRules(root: string, view: FileView): IgnoreRule[] {
+  if (view.git) return [...view.git.excludes];
   try {
     return parseGitignore(readFileSync(join(root, ".git/info/exclude"), "utf8"), ".");
   } catch {
@@ -54,27 +82,24 @@ export function rootIgnoreRules(root: string): IgnoreRule[] {
   }
 }
 
-/** Reads one folder's entries with its own .gitignore applied; `rules` are the rules from above it. */
+const isSensitive = (root: string, path: string, view: FileView) =>
+  isSensitivePath(path, []) || (view.sensitive.length > 0 && isSensitivePath(join(root, path), view.sensitive));
+
+/** Reads one folder's entries with its own .gitignore applied; `above` are the rules from above it. */
 export function listDir(
   root: string,
   dir: string,
-  rules: readonly IgnoreRule[],
-): { entries: { path: string; name: string; isDir: boolean }[]; rules: IgnoreRule[] } | null {
+  above: DirRules,
+  view: FileView,
+): { entries: { path: string; name: string; isDir: boolean; ignored: boolean }[]; rules: IgnoreRule[] } | null {
   let dirents: Dirent[];
   try {
     dirents = readdirSync(dir === "." ? root : join(root, dir), { withFileTypes: true });
   } catch {
     return null; // vanished or unreadable: it simply has no files
   }
-  let own = rules as IgnoreRule[];
-  if (dirents.some((d) => d.name === ".gitignore" && d.isFile())) {
-    try {
-      own = [...rules, ...parseGitignore(readFileSync(join(root, dir, ".gitignore"), "utf8"), dir)];
-    } catch {
-      // unreadable .gitignore: keep the rules from above
-    }
-  }
-  const entries: { path: string; name: string; isDir: boolean }[] = [];
+  const own = dirents.some((d) => d.name === ".gitignore" && d.isFile()) ? [...above.rules, ...readRules(root, dir)] : above.rules;
+  const entries: { path: string; name: string; isDir: boolean; ignored: boolean }[] = [];
   for (const d of dirents) {
     // Symlinks are not followed: they can loop or leave the repository.
     if (d.isSymbolicLink()) continue;
@@ -83,59 +108,64 @@ export function listDir(
     if (isDir && SKIP_DIRS.has(d.name)) continue;
     if (!isDir && MINIFIED.test(d.name)) continue;
     const path = dir === "." ? d.name : `${dir}/${d.name}`;
-    if (isDir || SOURCE_FILE.test(d.name) || CONFIG_FILE.test(d.name)) {
-      if (isIgnored(own, path, isDir)) continue;
-      entries.push({ path, name: d.name, isDir });
-    }
+    if (!isDir && !SOURCE_FILE.test(d.name) && !CONFIG_FILE.test(d.name)) continue;
+    if (!isDir && isSensitive(root, path, view)) continue;
+    // git lists what it tracks whatever the ignore rules say, and nothing else under an ignored folder.
+    const tracked = isDir ? view.git?.trackedDirs.has(path) === true : view.git?.tracked.has(path) === true;
+    const ignored = above.ignored || isIgnored(own, path, isDir);
+    if (ignored && !tracked) continue;
+    entries.push({ path, name: d.name, isDir, ignored });
   }
   return { entries, rules: own };
 }
 
-/** The ignore rules that apply inside `dir`: .git/info/exclude and every .gitignore above it (not its own). */
-export function rulesAbove(root: string, dir: string): IgnoreRule[] {
-  const rules = rootIgnoreRules(root);
-  if (dir === ".") return rules;
+/** The rules in force inside `dir` (not its own .gitignore), and whether `dir` is ignored itself. */
+export function rulesAbove(root: string, dir: string, view: FileView): DirRules {
+  const rules = rootIgnoreRules(root, view);
+  if (dir === ".") return { rules, ignored: false };
   const parts = dir.split("/");
+  let ignored = false;
   for (let i = 0; i < parts.length; i++) {
     const base = i === 0 ? "." : parts.slice(0, i).join("/");
-    try {
-      rules.push(...parseGitignore(readFileSync(join(root, base, ".gitignore"), "utf8"), base));
-    } catch {
-      // no .gitignore there
-    }
+    rules.push(...readRules(root, base));
+    const sub = parts.slice(0, i + 1).join("/");
+    ignored ||= isIgnored(rules, sub, true);
   }
-  return rules;
+  return { rules, ignored };
 }
 
-/** The ignore rules that apply to entries of `dir`: those above it plus its own .gitignore. */
-export function rulesWithin(root: string, dir: string): IgnoreRule[] {
-  const rules = rulesAbove(root, dir);
-  try {
-    rules.push(...parseGitignore(readFileSync(join(root, dir, ".gitignore"), "utf8"), dir));
-  } catch {
-    // no .gitignore there
-  }
-  return rules;
+/**
+ * Why `path` (repo-relative) is left out of the index by the file rules: a sensitive name, or
+ * ignored by git (itself or a folder above it) and not tracked. Null when the rules keep it.
+ */
+export function excludedBy(root: string, path: string, isDir: boolean, view: FileView): "sensitive" | "ignored" | null {
+  if (!isDir && isSensitive(root, path, view)) return "sensitive";
+  if (isDir ? view.git?.trackedDirs.has(path) : view.git?.tracked.has(path)) return null;
+  const slash = path.lastIndexOf("/");
+  const parent = rulesAbove(root, slash === -1 ? "." : path.slice(0, slash), view);
+  if (parent.ignored) return "ignored";
+  return isIgnored([...parent.rules, ...readRules(root, slash === -1 ? "." : path.slice(0, slash))], path, isDir) ? "ignored" : null;
 }
 
 /** `shouldStop` is asked between folders, so a huge tree can be abandoned part way. */
-export function scanRepository(root: string, shouldStop: () => boolean = () => false): ScanResult | null {
-  return scanTree(root, ".", rootIgnoreRules(root), shouldStop);
+export function scanRepository(root: string, view: FileView, shouldStop: () => boolean = () => false): ScanResult | null {
+  return scanTree(root, ".", { rules: rootIgnoreRules(root, view), ignored: false }, view, shouldStop);
 }
 
-/** Scans the folder `start` and everything below it; `rules` are the ignore rules from above it. */
+/** Scans the folder `start` and everything below it; `above` are the rules from above it. */
 export function scanTree(
   root: string,
   start: string,
-  startRules: IgnoreRule[],
+  above: DirRules,
+  view: FileView,
   shouldStop: () => boolean = () => false,
 ): ScanResult | null {
   const result: ScanResult = { sources: [], configs: [], dirs: [], tooBig: [] };
-  const stack: { dir: string; rules: IgnoreRule[] }[] = [{ dir: start, rules: startRules }];
+  const stack: { dir: string; above: DirRules }[] = [{ dir: start, above }];
   while (stack.length > 0) {
     if (shouldStop()) return null;
-    const { dir, rules } = stack.pop()!;
-    const listed = listDir(root, dir, rules);
+    const { dir, above: rules } = stack.pop()!;
+    const listed = listDir(root, dir, rules, view);
     if (!listed) continue;
     try {
       result.dirs.push({ path: dir, mtimeMs: statSync(dir === "." ? root : join(root, dir)).mtimeMs });
@@ -144,7 +174,7 @@ export function scanTree(
     }
     for (const e of listed.entries) {
       if (e.isDir) {
-        stack.push({ dir: e.path, rules: listed.rules });
+        stack.push({ dir: e.path, above: { rules: listed.rules, ignored: e.ignored } });
         continue;
       }
       let size: number;
