@@ -10,7 +10,7 @@ import { fail, type Result } from "../../errors.ts";
 import { type CodeIndexBackend, type IndexOptions, type IndexResult, KOTA_ERRORS, type StatusResult } from "../contract.ts";
 import { type Detected, detectChanges } from "./files/freshness.ts";
 import { detectFromEvents } from "./files/freshness-events.ts";
-import { createDirWatcher, type DirWatcher } from "./files/inotify.ts";
+import { createDirWatcher, type DirWatcher, defaultWatchLimit, watchesFit } from "./files/inotify.ts";
 import { fileView, scanRepository } from "./files/scan.ts";
 import { buildGraph, type Graph, patchGraph } from "./graph.ts";
 import { type ApplyOutcome, applyChanges, type Changes } from "./indexer.ts";
@@ -39,6 +39,8 @@ export type BuiltinIndexDeps = {
   parser?: ParsePool;
   /** The user's extra sensitive globs (readcache.sensitive): matching files are never indexed. */
   sensitive?: readonly string[];
+  /** The most inotify watches this process takes over all repositories (default: see inotify.ts). */
+  maxWatches?: number;
 };
 
 function realRoot(root: string): string {
@@ -75,13 +77,19 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
   // what changed before the watches were in place.
   let fullCheck = true;
 
+  const watchLimit = deps.maxWatches ?? defaultWatchLimit();
   const startWatcher = (repo: RepoRow) => {
     if (!useWatcher || watcher) return;
-    const w = createDirWatcher(root);
     useWatcher = false;
+    const dirs = store.watch(repo.id).filter((row) => row.is_dir === 1);
+    if (!watchesFit(dirs.length, watchLimit)) {
+      deps.log?.(`kota: ${root} has ${dirs.length} folders, more than the inotify watches left to this process; checking with a stat per file`);
+      return;
+    }
+    const w = createDirWatcher(root, watchLimit);
     if (!w) return;
-    for (const row of store.watch(repo.id)) {
-      if (row.is_dir === 1 && !w.add(row.path)) {
+    for (const row of dirs) {
+      if (!w.add(row.path)) {
         deps.log?.(`kota: cannot watch ${root} (inotify watch limit); checking with a stat per file`);
         w.close();
         return;

@@ -4,7 +4,12 @@
  * A change completed before the query is already in the kernel's queue, so nothing is missed by a
  * race with a watcher thread. Reached through bun:ffi and libc; where that is not available (not
  * Linux, no libc.so.6, FFI refused) there is no watcher and the stat-based check stays in use.
+ *
+ * Watches are a per-user kernel resource that editors and build tools need too, so one process
+ * holds at most a budget of them across all its repositories (a quarter of the user's limit, and
+ * never more than 8,192): a repository with more folders than remain is checked with a stat per file.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const IN_MODIFY = 0x2;
@@ -90,8 +95,31 @@ function loadLibc(): Libc | null {
   return libc;
 }
 
-/** A watcher over folders of `root`, or null where inotify cannot be used. */
-export function createDirWatcher(root: string): DirWatcher | null {
+let inUse = 0;
+
+/** Watches this process holds now (all watchers). */
+export function watchesInUse(): number {
+  return inUse;
+}
+
+/** The most watches one process takes: a quarter of the user's limit, at most 8,192. */
+export function defaultWatchLimit(): number {
+  try {
+    const max = Number(readFileSync("/proc/sys/fs/inotify/max_user_watches", "utf8").trim());
+    if (Number.isFinite(max) && max > 0) return Math.min(8192, Math.floor(max / 4));
+  } catch {
+    // not Linux, or /proc unreadable
+  }
+  return 2048;
+}
+
+/** Whether `n` more watches fit in the process's budget `limit`. */
+export function watchesFit(n: number, limit = defaultWatchLimit()): boolean {
+  return inUse + n <= limit;
+}
+
+/** A watcher over folders of `root`, or null where inotify cannot be used. `limit`: the process's budget. */
+export function createDirWatcher(root: string, limit = defaultWatchLimit()): DirWatcher | null {
   const c = loadLibc();
   if (!c) return null;
   const fd = c.inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
@@ -104,9 +132,10 @@ export function createDirWatcher(root: string): DirWatcher | null {
   let open = true;
   return {
     add(dir) {
-      if (!open) return false;
+      if (!open || inUse >= limit) return false;
       const wd = c.inotify_add_watch(fd, encoder.encode(`${dir === "." ? root : join(root, dir)}\0`), MASK);
       if (wd < 0) return false;
+      if (!dirs.has(wd)) inUse++;
       dirs.set(wd, dir);
       return true;
     },
@@ -131,7 +160,7 @@ export function createDirWatcher(root: string): DirWatcher | null {
           const dir = dirs.get(wd);
           if (dir === undefined) continue;
           if (mask & (IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF)) {
-            if (mask & IN_IGNORED) dirs.delete(wd);
+            if (mask & IN_IGNORED && dirs.delete(wd)) inUse--;
             events.overflow = true;
             continue;
           }
@@ -151,6 +180,8 @@ export function createDirWatcher(root: string): DirWatcher | null {
     close() {
       if (!open) return;
       open = false;
+      inUse -= dirs.size;
+      dirs.clear();
       c.close(fd);
     },
   };
