@@ -120,6 +120,8 @@ export type DepsResult = {
   dependents: DepsLevels;
   /** This file's import specifiers that point into the repository but resolve to no file. */
   unresolved: string[];
+  /** Those of them that name a package of this repository: its dependencies may be incomplete. */
+  unresolvedWorkspace?: string[];
 };
 
 export type UsageKind = "call" | "new" | "type" | "property" | "import" | "reexport" | "export" | "jsx" | "value";

@@ -204,7 +204,7 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
       await indexChain.catch(() => undefined);
       await Promise.all([...backends.values()].map((b) => b.close().catch(() => undefined)));
       backends.clear();
-      parser?.close();
+      await parser?.close();
       parser = null;
       checkpoints?.close();
       checkpoints = null;

@@ -83,7 +83,9 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
     useWatcher = false;
     const dirs = store.watch(repo.id).filter((row) => row.is_dir === 1);
     if (!watchesFit(dirs.length, watchLimit)) {
-      deps.log?.(`kota: ${root} has ${dirs.length} folders, more than the inotify watches left to this process; checking with a stat per file`);
+      deps.log?.(
+        `kota: ${root} has ${dirs.length} folders, more than the inotify watches left to this process; checking with a stat per file`,
+      );
       return;
     }
     const w = createDirWatcher(root, watchLimit);
@@ -361,7 +363,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
       await chain;
       graph = null;
       dropWatcher();
-      ownParser?.close();
+      await ownParser?.close();
     },
   };
 }

@@ -11,7 +11,7 @@ import { sha256 } from "../../hash.ts";
 import type { IndexFileError } from "../contract.ts";
 import { isTestFile } from "../test-files.ts";
 import type { ScannedFile } from "./files/scan.ts";
-import type { FileFacts } from "./parse/facts.ts";
+import type { StoredFacts } from "./parse/facts.ts";
 import type { ParsePool } from "./parse/parse-pool.ts";
 import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve/resolve-imports.ts";
 import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
@@ -78,49 +78,63 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   opts.onProgress?.(0, total);
   type Work =
     | { kind: "touch"; id: number; file: ScannedFile }
-    | { kind: "write"; file: ScannedFile; hash: string; facts: FileFacts; body: string; retry: boolean };
+    | { kind: "write"; file: ScannedFile; hash: string; facts: StoredFacts; body: string; retry: boolean };
   /** Reads and hashes one batch, and sends its changed files to the parsers. */
   const prepare = async (from: number): Promise<Work[]> => {
-    const work: (Work | { kind: "parse"; file: ScannedFile; hash: string; job: number })[] = [];
-    const jobs: { path: string; text: string }[] = [];
+    const work: (Work | { kind: "parse"; file: ScannedFile; job: number })[] = [];
+    const jobs: { path: string; file: string }[] = [];
     for (const file of changes.parse.slice(from, from + BATCH)) {
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(join(root, file.path));
-      } catch (error) {
-        errors.push({ file: file.path, message: `could not read: ${errorMessage(error)}` });
-        continue;
-      }
-      const hash = sha256(bytes);
       const old = known.get(file.path);
-      if (old && old.hash === hash && !opts.full) {
-        work.push({ kind: "touch", id: old.id, file });
-        continue;
+      // A known file whose content is unchanged (only touched) is not parsed again: that takes its hash here.
+      if (old && !opts.full) {
+        let bytes: Buffer;
+        try {
+          bytes = readFileSync(join(root, file.path));
+        } catch (error) {
+          errors.push({ file: file.path, message: `could not read: ${errorMessage(error)}` });
+          continue;
+        }
+        if (old.hash === sha256(bytes)) {
+          work.push({ kind: "touch", id: old.id, file });
+          continue;
+        }
       }
       if (!old) fileSetChanged = true;
-      work.push({ kind: "parse", file, hash, job: jobs.length });
-      jobs.push({ path: file.path, text: bytes.toString("utf8") });
+      work.push({ kind: "parse", file, job: jobs.length });
+      jobs.push({ path: file.path, file: join(root, file.path) });
     }
     const parsed = await ctx.parser.parse(jobs);
-    return work.map((w) => {
-      if (w.kind !== "parse") return w;
-      const p = parsed[w.job]!;
-      return { kind: "write", file: w.file, hash: w.hash, facts: p.facts, body: p.body, retry: p.retry === true };
-    });
+    const out: Work[] = [];
+    for (const w of work) {
+      if (w.kind !== "parse") out.push(w);
+      else {
+        const p = parsed[w.job]!;
+        // The parser read and hashed the file; one it could not read is dropped like a vanished file.
+        if (p.hash === null) errors.push({ file: w.file.path, message: p.facts.error?.message ?? "could not read" });
+        else out.push({ kind: "write", file: w.file, hash: p.hash, facts: p.facts, body: p.body, retry: p.retry === true });
+      }
+    }
+    return out;
   };
-  // One batch is parsed while the one before it is written.
-  let next: Promise<Work[]> | null = total > 0 ? prepare(0) : null;
+  // The parsers work on the next batches while this process writes the current one.
+  const ahead: Promise<Work[]>[] = [];
+  let queued = 0;
+  const fill = () => {
+    while (ahead.length < 2 && queued < total) {
+      const p = prepare(queued);
+      p.catch(() => undefined); // awaited in turn (or dropped when cancelled)
+      ahead.push(p);
+      queued += BATCH;
+    }
+  };
+  fill();
   for (let i = 0; i < total; i += BATCH) {
-    const work = await next!;
-    next = null;
+    const work = await ahead.shift()!;
     if (opts.signal?.aborted) {
       cancelled = true;
       break;
     }
-    if (i + BATCH < total) {
-      next = prepare(i + BATCH);
-      next.catch(() => undefined); // awaited on the next turn (or dropped when cancelled)
-    }
+    fill();
     immediate(db, () => {
       for (const w of work) {
         if (w.kind === "touch") store.touchFile(w.id, w.file.mtimeMs, w.file.size);

@@ -1,7 +1,6 @@
 /** Writes and reads of the code_* tables that indexing needs (queries have their own modules). */
 import type { Db } from "../../db/open.ts";
-import type { FileFacts } from "./parse/facts.ts";
-import { packSite } from "./query/sites.ts";
+import type { StoredFacts } from "./parse/facts.ts";
 
 export type FileRow = { id: number; path: string; size: number; mtime_ms: number; hash: string };
 export type WatchRow = { path: string; is_dir: number; mtime_ms: number };
@@ -71,7 +70,7 @@ export function createCodeStore(db: Db) {
     writeFile(
       repoId: number,
       file: { path: string; size: number; mtimeMs: number; hash: string; isTest: boolean },
-      facts: FileFacts,
+      facts: StoredFacts,
       /** The words the file is found by (redacted, identifiers split: parse/redact-facts.ts). */
       body: string,
     ): number {
@@ -86,18 +85,8 @@ export function createCodeStore(db: Db) {
         insertExport.run(id, e.name, e.local, e.importIdx === null ? null : importIds[e.importIdx]!, e.imported, e.line);
       }
       // One row per target: a file that calls a function forty times stores one row, not forty.
-      const groups = new Map<string, { importId: number | null; name: string; owner: string | null; member: number; sites: string[] }>();
-      for (const r of facts.refs) {
-        const importId = r.importIdx === null ? null : importIds[r.importIdx]!;
-        const key = `${importId}\0${r.name}\0${r.owner ?? ""}\0${r.member ? 1 : 0}`;
-        let g = groups.get(key);
-        if (!g) {
-          g = { importId, name: r.name, owner: r.owner, member: r.member ? 1 : 0, sites: [] };
-          groups.set(key, g);
-        }
-        g.sites.push(packSite(r.line, r.col, r.kind));
-      }
-      for (const g of groups.values()) insertRef.run(id, g.importId, g.name, g.owner, g.member, g.sites.length, g.sites.join(","));
+      for (const [importIdx, name, owner, member, n, sites] of facts.refs)
+        insertRef.run(id, importIdx === null ? null : importIds[importIdx]!, name, owner, member, n, sites);
       insertText.run(id, body);
       return id;
     },

@@ -10,6 +10,7 @@ import type { UsageKind } from "../../contract.ts";
 import { bodyList, eachChild, literalString, type N, nameOf, patternNames } from "./ast.ts";
 import type { FactsBuilder, ModuleBinding } from "./facts.ts";
 import { createBindingRules } from "./ref-bindings.ts";
+import { chainRef } from "./ref-chains.ts";
 import { collectVars, declare, FUNCTIONS, hoist, lookup, MEMBER_KEYED, nodeName, type Scope, SIGNATURES, scopeOf } from "./ref-scope.ts";
 
 export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string, ModuleBinding>): void {
@@ -48,6 +49,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
       walk(property, scope);
       return;
     }
+    chainRef(b, node, scope, kind);
     if (namespaceMember(object, property, scope, kind)) return;
     walk(object, scope);
     const name = nameOf(property);
@@ -59,9 +61,11 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
   const typeName = (node: N, scope: Scope): void => {
     if (node.type === "Identifier") ref(node, scope, "type");
     else if (node.type === "TSQualifiedName") {
+      chainRef(b, node, scope, "type");
       const left = node.left!;
       if (!namespaceMember(left, node.right!, scope, "type")) typeName(left, scope);
     } else if (node.type === "MemberExpression") {
+      chainRef(b, node, scope, "type");
       if (!namespaceMember(node.object!, node.property!, scope, "type")) typeName(node.object!, scope);
     } else walk(node, scope);
   };

@@ -9,23 +9,26 @@
  * dies before it is ready means the parser cannot run at all: that is an error for the caller.
  * A parser that answers nothing for `timeoutMs` is killed and its file skipped the same way.
  */
+import { readFileSync } from "node:fs";
 import type { Subprocess } from "bun";
 import { type CrashBackoff, crashBackoff } from "../../../crash-backoff.ts";
 import { AppError } from "../../../errors.ts";
+import { sha256 } from "../../../hash.ts";
 import { lineSplitter } from "../../../json-lines.ts";
 import { type HelperCommand, helperCommand } from "../../helper-process.ts";
-import type { FileFacts } from "./facts.ts";
+import type { StoredFacts } from "./facts.ts";
 import type { ParseReply } from "./parse-child.ts";
 import { searchBody } from "./redact-facts.ts";
 
-export type ParseJob = { path: string; text: string };
+/** `file`: the absolute path the parser reads (the words of a file left unparsed are read from it here). */
+export type ParseJob = { path: string; file: string };
 /** `retry`: not parsed now (the pool is resting); store it so that the next check parses it again. */
-export type ParseOutcome = { facts: FileFacts; body: string; retry?: boolean };
+export type ParseOutcome = { facts: StoredFacts; body: string; hash: string | null; retry?: boolean };
 
 export type ParsePool = {
   parse(jobs: ParseJob[]): Promise<ParseOutcome[]>;
-  /** Ends every parser process. */
-  close(): void;
+  /** Ends every parser process (waits up to a second for them to exit). */
+  close(): Promise<void>;
   /** Parser processes started and how many of them crashed (for tests and status). */
   stats(): { started: number; crashed: number; running: number };
 };
@@ -49,11 +52,44 @@ type Task = { job: ParseJob; done: (o: ParseOutcome) => void; fail: (e: Error) =
 type Timer = ReturnType<typeof setTimeout>;
 type Parser = { proc: Subprocess<"pipe", "pipe", "pipe">; queue: Task[]; ready: boolean; killed: string | null; timer: Timer | null };
 
-const unparsed = (job: ParseJob, message: string, retry = false): ParseOutcome => ({
-  facts: { symbols: [], imports: [], exports: [], refs: [], error: { line: 1, message } },
-  body: searchBody(job.text),
-  ...(retry ? { retry } : {}),
-});
+function unparsed(job: ParseJob, message: string, retry = false): ParseOutcome {
+  let bytes: Buffer | null = null;
+  try {
+    bytes = readFileSync(job.file);
+  } catch {
+    // gone meanwhile: nothing to search
+  }
+  return {
+    facts: { symbols: [], imports: [], exports: [], refs: [], error: { line: 1, message } },
+    body: bytes ? searchBody(bytes.toString("utf8")) : "",
+    hash: bytes ? sha256(bytes) : null,
+    ...(retry ? { retry } : {}),
+  };
+}
+
+/** Lines of a byte stream, decoded as they arrive (a reply is one line, often longer than a pipe's chunk). */
+function textLines(onLine: (line: string) => void): { push(chunk: Uint8Array): void; end(): void } {
+  const decoder = new TextDecoder();
+  let pending = "";
+  return {
+    push(chunk) {
+      pending += decoder.decode(chunk, { stream: true });
+      let nl = pending.indexOf("\n");
+      if (nl === -1) return;
+      let start = 0;
+      for (; nl !== -1; nl = pending.indexOf("\n", start)) {
+        onLine(pending.slice(start, nl));
+        start = nl + 1;
+      }
+      pending = pending.slice(start);
+    },
+    end() {
+      pending += decoder.decode();
+      if (pending) onLine(pending);
+      pending = "";
+    },
+  };
+}
 
 export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
   const size = Math.max(1, o.size ?? 2);
@@ -99,7 +135,7 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
     started++;
     const p: Parser = { proc, queue: [], ready: false, killed: null, timer: null };
     parsers.add(p);
-    const splitter = lineSplitter((line) => {
+    const splitter = textLines((line) => {
       if (!line) return;
       let reply: ParseReply;
       try {
@@ -116,7 +152,7 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       if (!head || ids.get(head) !== reply.id) return;
       p.queue.shift();
       armTimeout(p);
-      head.done({ facts: reply.facts, body: reply.body });
+      head.done({ facts: reply.facts, body: reply.body, hash: reply.hash });
       pump();
     });
     const stderr = lineSplitter((line) => {
@@ -194,7 +230,7 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
     ids.set(t, id);
     p.queue.push(t);
     try {
-      p.proc.stdin.write(`${JSON.stringify({ id, path: t.job.path, text: t.job.text })}\n`);
+      p.proc.stdin.write(`${JSON.stringify({ id, path: t.job.path, file: t.job.file })}\n`);
     } catch {
       return false; // the parser is gone: its exit puts the task back
     }
@@ -206,8 +242,9 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
     if (closed) return;
     if (idleTimer) clearTimeout(idleTimer);
     idleTimer = null;
-    const live = () => [...parsers].filter((p) => p.killed === null);
-    if (waiting.length > 0 && live().length === 0) {
+    let live = 0;
+    for (const p of parsers) if (p.killed === null) live++;
+    if (waiting.length > 0 && live === 0) {
       if (rest()) return;
       if (now() < restartAt) {
         restartTimer ??= setTimeout(
@@ -221,10 +258,12 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       }
     }
     // One parser for any work, more while the backlog is large.
-    while (waiting.length > 0 && parsers.size < size && (live().length === 0 || waiting.length > inFlight * 4 * live().length)) {
+    while (waiting.length > 0 && parsers.size < size && (live === 0 || waiting.length > inFlight * 4 * live)) {
       if (!spawn()) return;
+      live++;
     }
-    for (const p of live()) {
+    for (const p of parsers) {
+      if (p.killed !== null) continue;
       while (waiting.length > 0 && p.queue.length < inFlight) if (!send(p, waiting.shift()!)) break;
       try {
         p.proc.stdin.flush();
@@ -255,16 +294,27 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       pump();
       return Promise.all(out);
     },
-    close() {
+    async close() {
       closed = true;
       if (idleTimer) clearTimeout(idleTimer);
       if (restartTimer) clearTimeout(restartTimer);
       for (const t of waiting.splice(0)) t.fail(new AppError("CANCELLED", "The code index was closed while parsing."));
+      const exits: Promise<unknown>[] = [];
       for (const p of parsers) {
         p.killed = "closed";
-        p.proc.stdin.end();
-        p.proc.kill();
+        exits.push(p.proc.exited);
+        try {
+          p.proc.stdin.end();
+        } catch {
+          // already gone
+        }
+        // One with work in hand is stopped; an idle one ends with its input.
+        if (p.queue.length > 0) p.proc.kill();
       }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([Promise.all(exits), new Promise((done) => (timer = setTimeout(done, 1000)))]);
+      clearTimeout(timer);
+      for (const p of parsers) p.proc.kill("SIGKILL");
     },
     stats: () => ({ started, crashed, running: parsers.size }),
   };

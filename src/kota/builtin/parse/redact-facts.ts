@@ -4,18 +4,18 @@
  * Positions are unaffected: they come from the original text, which stays on disk.
  */
 import { hasSecrets, redact } from "../../../redact/redact.ts";
-import { splitIdentifiers } from "../query/search-words.ts";
-import type { FileFacts } from "./facts.ts";
+import { distinctWords } from "../query/search-words.ts";
+import type { StoredFacts } from "./facts.ts";
 
 const clean = (s: string): string => redact(s).text;
 const cleanOrNull = (s: string | null): string | null => (s === null ? null : clean(s));
 
-export function redactFacts(f: FileFacts): FileFacts {
+export function redactFacts(f: StoredFacts): StoredFacts {
   const strings: string[] = [];
   for (const s of f.symbols) strings.push(s.name, s.signature, s.parent ?? "");
   for (const i of f.imports) strings.push(i.specifier);
   for (const e of f.exports) strings.push(e.name, e.local ?? "", e.imported ?? "");
-  for (const r of f.refs) strings.push(r.name, r.owner ?? "");
+  for (const r of f.refs) strings.push(r[1], r[2] ?? "");
   if (f.error) strings.push(f.error.message);
   // One look over all of them; only a file with a secret somewhere pays for redacting each string.
   if (!hasSecrets(strings.join("\n"))) return f;
@@ -23,12 +23,12 @@ export function redactFacts(f: FileFacts): FileFacts {
     symbols: f.symbols.map((s) => ({ ...s, name: clean(s.name), signature: clean(s.signature), parent: cleanOrNull(s.parent) })),
     imports: f.imports.map((i) => ({ ...i, specifier: clean(i.specifier) })),
     exports: f.exports.map((e) => ({ ...e, name: clean(e.name), local: cleanOrNull(e.local), imported: cleanOrNull(e.imported) })),
-    refs: f.refs.map((r) => ({ ...r, name: clean(r.name), owner: cleanOrNull(r.owner) })),
+    refs: f.refs.map(([i, name, owner, member, n, sites]) => [i, clean(name), cleanOrNull(owner), member, n, sites]),
     error: f.error ? { ...f.error, message: clean(f.error.message) } : null,
   };
 }
 
 /** The words a file is found by in the search index, from its redacted text. */
 export function searchBody(text: string): string {
-  return splitIdentifiers(redact(text).text);
+  return distinctWords(redact(text).text);
 }

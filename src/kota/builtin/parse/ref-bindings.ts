@@ -7,6 +7,7 @@
 import type { UsageKind } from "../../contract.ts";
 import { literalString, type N, nameOf } from "./ast.ts";
 import type { FactsBuilder } from "./facts.ts";
+import { chainRef } from "./ref-chains.ts";
 import { lookup, type Scope } from "./ref-scope.ts";
 
 export type WalkCore = {
@@ -19,10 +20,10 @@ export type WalkCore = {
 
 export function createBindingRules(w: WalkCore) {
   const { b, walk, pattern, ref, namespaceMember } = w;
-  const keyRefs = (objectPattern: N, importIdx: number): void => {
+  const keyRefs = (objectPattern: N, importIdx: number, prefix = ""): void => {
     for (const p of objectPattern.properties ?? []) {
       const key = p.type === "Property" && !p.computed ? nameOf(p.key) : null;
-      if (key) b.addRef({ importIdx, name: key, owner: null, member: false, kind: "import" }, p.key!.start);
+      if (key) b.addRef({ importIdx, name: prefix + key, owner: null, member: false, kind: prefix ? "property" : "import" }, p.key!.start);
     }
   };
 
@@ -48,9 +49,11 @@ export function createBindingRules(w: WalkCore) {
       }
     }
     const ns = init?.type === "Identifier" && node.id?.type === "ObjectPattern" ? lookup(scope, init.name ?? "") : undefined;
-    if (ns && ns !== "local" && ns.imported === "*") {
-      // `const { a } = ns` on a namespace import: the keys name the module's exports.
-      keyRefs(node.id!, ns.importIdx);
+    if (ns && ns !== "local" && ns.importIdx !== null) {
+      // `const { a } = ns` on a namespace import: the keys name the module's exports; on a named
+      // import they name members of it (`util.a` if it is a re-exported namespace).
+      keyRefs(node.id!, ns.importIdx, ns.imported === "*" ? "" : `${ns.imported}.`);
+      if (ns.imported !== "*") walk(init!, scope);
       pattern(node.id, scope);
       return;
     }
@@ -91,6 +94,7 @@ export function createBindingRules(w: WalkCore) {
       // Lower-case tags are intrinsic elements (`<div>`), not references.
       if (name.name && /^[A-Z_$]/.test(name.name)) ref(name, scope, "jsx");
     } else if (name.type === "JSXMemberExpression") {
+      chainRef(b, name, scope, "jsx");
       const object = name.object!;
       if (!namespaceMember(object, name.property!, scope, "jsx")) {
         if (object.type === "JSXIdentifier") ref(object, scope, "jsx");

@@ -34,11 +34,14 @@ export function queryDeps(env: QueryEnv, opts: DepsOptions): Result<DepsResult> 
   const empty: DepsLevels = { direct: [], indirect: {} };
   const dependencies = direction === "dependents" ? empty : shape(env, levels(env.graph, [file.node], "out", depth, skipTests).levels);
   const dependents = direction === "dependencies" ? empty : shape(env, levels(env.graph, [file.node], "in", depth, skipTests).levels);
-  const unresolved = env.db
-    .query<{ specifier: string }, [number]>(
-      "SELECT DISTINCT specifier FROM code_imports WHERE file_id = ? AND status = 0 ORDER BY specifier",
+  const rows = env.db
+    .query<{ specifier: string; status: number }, [number]>(
+      "SELECT DISTINCT specifier, status FROM code_imports WHERE file_id = ? AND status IN (0, 4) ORDER BY specifier",
     )
-    .all(file.id)
-    .map((r) => r.specifier);
-  return { ok: true, file: file.path, dependencies, dependents, unresolved };
+    .all(file.id);
+  const unresolved = [...new Set(rows.map((r) => r.specifier))];
+  const workspace = [...new Set(rows.filter((r) => r.status === 4).map((r) => r.specifier))];
+  const result: DepsResult = { file: file.path, dependencies, dependents, unresolved };
+  if (workspace.length > 0) result.unresolvedWorkspace = workspace;
+  return { ok: true, ...result };
 }

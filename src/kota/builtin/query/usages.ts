@@ -8,13 +8,19 @@
 import { fail, type Result } from "../../../errors.ts";
 import { KOTA_ERRORS, type Usage, type UsagesOptions, type UsagesResult } from "../../contract.ts";
 import { levels } from "../graph.ts";
+import { MAX_SEGMENTS } from "../parse/ref-chains.ts";
 import { lineReader, lookupFile, type QueryEnv } from "./env.ts";
 import { unpackSites } from "./sites.ts";
 
 type Def = { file_id: number; path: string; name: string; parent: string | null; line_start: number; kind: string };
 type RefRow = { file_id: number; sites: string };
 
-/** Every (file, exported name) under which the symbol `name` of `fileId` can be imported. */
+/**
+ * Every (file, name) under which the symbol `name` of `fileId` can be imported: its own exports,
+ * then re-exports by name (`export { a as b } from`), `export *` (every name but default, unless the
+ * re-exporting file declares its own), and namespace re-exports (`export * as ns from`, or
+ * `import * as ns` then `export { ns }`), which make it `ns.name` (dotted names, see ref-chains.ts).
+ */
 function exportAliases(env: QueryEnv, fileId: number, name: string): [number, string][] {
   const { db } = env;
   const own = db
@@ -25,7 +31,7 @@ function exportAliases(env: QueryEnv, fileId: number, name: string): [number, st
   const queue: [number, string][] = [];
   const push = (f: number, n: string) => {
     const key = `${f}\0${n}`;
-    if (seen.has(key)) return;
+    if (seen.has(key) || n.split(".").length > MAX_SEGMENTS) return;
     seen.add(key);
     out.push([f, n]);
     queue.push([f, n]);
@@ -33,17 +39,20 @@ function exportAliases(env: QueryEnv, fileId: number, name: string): [number, st
   for (const r of own) push(fileId, r.name);
   const reexports = db.prepare<{ file_id: number; name: string; imported: string }, [number, string]>(
     `SELECT e.file_id, e.name, e.imported FROM code_exports e JOIN code_imports i ON i.id = e.import_id
-     WHERE i.target_id = ? AND (e.imported = ? OR (e.imported = '*' AND e.name = '*'))`,
+     WHERE i.target_id = ? AND (e.imported = ? OR e.imported = '*')`,
   );
   const shadows = db.prepare<{ x: number }, [number, string]>(
     "SELECT 1 AS x FROM code_exports WHERE file_id = ? AND name = ? AND NOT (imported IS '*' AND name = '*') LIMIT 1",
   );
   while (queue.length > 0) {
     const [g, n] = queue.shift()!;
-    for (const r of reexports.all(g, n)) {
-      if (r.imported !== "*") push(r.file_id, r.name);
-      // `export *` passes every name but default, unless the re-exporting file declares its own.
-      else if (n !== "default" && !shadows.get(r.file_id, n)) push(r.file_id, n);
+    const dot = n.indexOf(".");
+    const head = dot === -1 ? n : n.slice(0, dot);
+    const rest = dot === -1 ? "" : n.slice(dot);
+    for (const r of reexports.all(g, head)) {
+      if (r.imported !== "*") push(r.file_id, r.name + rest);
+      else if (r.name !== "*") push(r.file_id, `${r.name}.${n}`);
+      else if (head !== "default" && !shadows.get(r.file_id, head)) push(r.file_id, n);
     }
   }
   return out;

@@ -2,13 +2,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Db, immediate } from "../../../db/open.ts";
+import type { ImportKind } from "../parse/facts.ts";
 import { createPackages } from "./packages.ts";
 import { createResolver, type Resolution } from "./resolver.ts";
 import { createTsconfigs } from "./tsconfig.ts";
 
 const PAGE = 5000;
 
-const STATUS: Record<Resolution["status"], number> = { unresolved: 0, resolved: 1, external: 2, asset: 3 };
+/** code_imports.status: 0 unresolved, 1 resolved, 2 outside the repository, 3 not code, 4 a workspace package that did not resolve. */
+const statusOf = (r: Resolution): number =>
+  r.status === "unresolved" ? (r.workspace ? 4 : 0) : r.status === "resolved" ? 1 : r.status === "external" ? 2 : 3;
 
 function readText(root: string, path: string): string | null {
   try {
@@ -64,6 +67,7 @@ export function resolveContext(db: Db, root: string, repoId: number, cache: Conf
       }
       return e;
     },
+    configFiles: [...configs].filter((p) => !p.endsWith("package.json") && !p.endsWith(".gitignore")),
     tsconfigs: createTsconfigs({ has: (p) => configs.has(p), readText: readConfig }),
     packages: createPackages({ packageFiles: [...configs].filter((p) => p.endsWith("package.json")), readText: readConfig }),
     hasPackageJson: (dir) => configs.has(dir === "." ? "package.json" : `${dir}/package.json`),
@@ -88,28 +92,28 @@ export function resolveImports(
   const { idByPath, pathById, resolver } = context;
   context.existing.clear();
   const update = db.prepare("UPDATE code_imports SET target_id = ?, status = ? WHERE id = ?");
-  type Row = { id: number; file_id: number; specifier: string; target_id: number | null; status: number };
+  type Row = { id: number; file_id: number; specifier: string; kind: ImportKind; target_id: number | null; status: number };
   const apply = (rows: Row[]) => {
     immediate(db, () => {
       for (const row of rows) {
         const from = pathById.get(row.file_id);
         if (from === undefined) continue;
-        const r = resolver.resolve(from, row.specifier);
+        const r = resolver.resolve(from, row.specifier, row.kind);
         const target = r.status === "resolved" ? (idByPath.get(r.path) ?? null) : null;
-        const status = STATUS[r.status];
+        const status = statusOf(r);
         if (target !== row.target_id || status !== row.status) update.run(target, status, row.id);
       }
     });
   };
   if (fileIds) {
     const page = db.prepare<Row, [string]>(
-      "SELECT id, file_id, specifier, target_id, status FROM code_imports WHERE file_id IN (SELECT value FROM json_each(?))",
+      "SELECT id, file_id, specifier, kind, target_id, status FROM code_imports WHERE file_id IN (SELECT value FROM json_each(?))",
     );
     for (let i = 0; i < fileIds.length; i += 500) apply(page.all(JSON.stringify(fileIds.slice(i, i + 500))));
     return context;
   }
   const page = db.prepare<Row, [number, number, number]>(
-    `SELECT i.id, i.file_id, i.specifier, i.target_id, i.status FROM code_imports i JOIN code_files f ON f.id = i.file_id
+    `SELECT i.id, i.file_id, i.specifier, i.kind, i.target_id, i.status FROM code_imports i JOIN code_files f ON f.id = i.file_id
      WHERE f.repo_id = ? AND i.id > ? ORDER BY i.id LIMIT ?`,
   );
   for (let after = 0; ; ) {
