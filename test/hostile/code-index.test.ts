@@ -65,7 +65,7 @@ describe("hostile sources", () => {
     async () => {
       const root = writeRepo(hostileSources());
       const home = tempDir("kota-hostile-home-");
-    writeFileSync(join(home, "pi-sidecar.json"), JSON.stringify({ kota: { backend: "builtin", confirmIndex: false } }));
+      writeFileSync(join(home, "pi-sidecar.json"), JSON.stringify({ kota: { backend: "builtin", confirmIndex: false } }));
       const mcp = Bun.spawn([BIN, "mcp"], {
         cwd: root,
         stdin: "pipe",
