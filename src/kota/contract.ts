@@ -114,6 +114,8 @@ export type DepsLevels = { direct: string[]; indirect: Record<string, string[]> 
 
 export type DepsResult = {
   file: string;
+  /** The direction asked for: the other one's levels are empty because they were not asked for. */
+  direction: DepsDirection;
   /** Files this file imports (empty when only dependents were asked for). */
   dependencies: DepsLevels;
   /** Files that import this file (empty when only dependencies were asked for). */

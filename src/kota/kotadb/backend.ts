@@ -6,6 +6,7 @@
  */
 import { basename } from "node:path";
 import { fail, type Result } from "../../errors.ts";
+import { checkDeps } from "../checks.ts";
 import {
   type CodeIndexBackend,
   type DepsOptions,
@@ -128,17 +129,9 @@ export function createKotaDbBackend(o: { root: string; server: KotaDbServer; tim
   };
 
   const deps = async (opts: DepsOptions): Promise<Result<DepsResult>> => {
-    const depth = opts.depth ?? 1;
-    if (!Number.isInteger(depth) || depth < 1 || depth > 3) {
-      return fail(
-        KOTA_ERRORS.BAD_INPUT,
-        `depth must be 1, 2 or 3 (got ${opts.depth}); deeper levels of a hub file list most of the repository.`,
-      );
-    }
-    const direction = opts.direction ?? "both";
-    if (!["dependents", "dependencies", "both"].includes(direction)) {
-      return fail(KOTA_ERRORS.BAD_INPUT, `direction must be dependents, dependencies or both (got ${direction}).`);
-    }
+    const checked = checkDeps(opts);
+    if (!checked.ok) return checked;
+    const { depth, direction } = checked;
     const p = repoPath(opts.file);
     if (!p.ok) return p;
     const r = await query("search_dependencies", { file_path: p.path, direction, depth, include_tests: opts.includeTests ?? true });
@@ -148,6 +141,7 @@ export function createKotaDbBackend(o: { root: string; server: KotaDbServer; tim
     return {
       ok: true,
       file: p.path,
+      direction,
       dependencies: map.depsLevels(o.dependencies),
       dependents: map.depsLevels(o.dependents),
       unresolved: map.strings(o.unresolved_imports).sort(),

@@ -1,10 +1,9 @@
 /** deps: the files a file imports and the files that import it, by distance, up to depth 3. */
-import { fail, type Result } from "../../../errors.ts";
-import { type DepsLevels, type DepsOptions, type DepsResult, KOTA_ERRORS } from "../../contract.ts";
+import type { Result } from "../../../errors.ts";
+import { checkDeps } from "../../checks.ts";
+import type { DepsLevels, DepsOptions, DepsResult } from "../../contract.ts";
 import { levels } from "../graph.ts";
 import { lookupFile, type QueryEnv } from "./env.ts";
-
-export const MAX_DEPTH = 3;
 
 function shape(env: QueryEnv, ls: number[][]): DepsLevels {
   const name = (n: number) => env.graph.paths[n]!;
@@ -17,17 +16,9 @@ function shape(env: QueryEnv, ls: number[][]): DepsLevels {
 }
 
 export function queryDeps(env: QueryEnv, opts: DepsOptions): Result<DepsResult> {
-  const depth = opts.depth ?? 1;
-  if (!Number.isInteger(depth) || depth < 1 || depth > MAX_DEPTH) {
-    return fail(
-      KOTA_ERRORS.BAD_INPUT,
-      `depth must be 1, 2 or 3 (got ${opts.depth}); deeper levels of a hub file list most of the repository.`,
-    );
-  }
-  const direction = opts.direction ?? "both";
-  if (!["dependents", "dependencies", "both"].includes(direction)) {
-    return fail(KOTA_ERRORS.BAD_INPUT, `direction must be dependents, dependencies or both (got ${direction}).`);
-  }
+  const checked = checkDeps(opts);
+  if (!checked.ok) return checked;
+  const { depth, direction } = checked;
   const file = lookupFile(env, opts.file);
   if (!file.ok) return file;
   const skipTests = opts.includeTests === false;
@@ -41,7 +32,7 @@ export function queryDeps(env: QueryEnv, opts: DepsOptions): Result<DepsResult> 
     .all(file.id);
   const unresolved = [...new Set(rows.map((r) => r.specifier))];
   const workspace = [...new Set(rows.filter((r) => r.status === 4).map((r) => r.specifier))];
-  const result: DepsResult = { file: file.path, dependencies, dependents, unresolved };
+  const result: DepsResult = { file: file.path, direction, dependencies, dependents, unresolved };
   if (workspace.length > 0) result.unresolvedWorkspace = workspace;
   return { ok: true, ...result };
 }
