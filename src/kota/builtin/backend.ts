@@ -23,6 +23,7 @@ import { queryTaskContext } from "./query/task-context.ts";
 import { queryUsages } from "./query/usages.ts";
 import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve/resolve-imports.ts";
 import { createCodeStore, type FileRow, type RepoRow, type WatchRow } from "./store.ts";
+import type { TestRule } from "./test-rule.ts";
 import { createTotals } from "./totals.ts";
 
 export type BuiltinIndexDeps = {
@@ -65,6 +66,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
   let graph: Graph | null = null;
   const configText: ConfigTextCache = new Map();
   const resolve: { cache: ResolveCache } = { cache: null };
+  const tests: { rule: TestRule | null } = { rule: null };
   // The indexed files' stat data, for the freshness check; reloaded when the index changes.
   let files: { generation: number; rows: FileRow[] } | null = null;
   const indexedFiles = (repo: RepoRow): FileRow[] => {
@@ -149,7 +151,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
     const snap = totalsOf.before(repo, paths);
     const before = graph;
     try {
-      const outcome = await applyChanges({ db, store, root, repo, now, parser, configText, resolve }, changes, opts);
+      const outcome = await applyChanges({ db, store, root, repo, now, parser, configText, resolve, tests }, changes, opts);
       const after = store.repo(root)!;
       totalsOf.after(after, snap, paths);
       // Only some files' imports changed and no one else wrote: patch the graph instead of reading every edge.
@@ -224,7 +226,12 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
       removedWatch: [],
       configsChanged,
     };
-    return finish(repo, changes, await applyChanges({ db, store, root, repo, now, parser, configText, resolve }, changes, opts), started);
+    return finish(
+      repo,
+      changes,
+      await applyChanges({ db, store, root, repo, now, parser, configText, resolve, tests }, changes, opts),
+      started,
+    );
   };
 
   const finish = (repo: RepoRow, changes: Changes, outcome: ApplyOutcome, started: number): Result<IndexResult> => {

@@ -9,12 +9,12 @@ import { type Db, immediate } from "../../db/open.ts";
 import { errorMessage } from "../../errors.ts";
 import { sha256 } from "../../hash.ts";
 import type { IndexFileError } from "../contract.ts";
-import { isTestFile } from "../test-files.ts";
 import type { ScannedFile } from "./files/scan.ts";
 import type { StoredFacts } from "./parse/facts.ts";
 import type { ParsePool } from "./parse/parse-pool.ts";
 import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve/resolve-imports.ts";
 import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
+import { applyTestRule, type TestRule, testRule } from "./test-rule.ts";
 
 const BATCH = 100;
 
@@ -51,6 +51,8 @@ type Ctx = {
   configText?: ConfigTextCache;
   /** The resolve context of the last run, reused while only file contents change (see ResolveCache). */
   resolve?: { cache: ResolveCache };
+  /** The repository's test rule, kept between runs while its config files stay the same. */
+  tests?: { rule: TestRule | null };
 };
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -74,6 +76,14 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     });
   }
 
+  // The config files after this run: those watched now, changed by this run's list.
+  const configs = new Map<string, number>();
+  if (!changes.replaceWatch) for (const w of store.watch(repo.id)) if (w.is_dir === 0) configs.set(w.path, w.mtime_ms);
+  for (const p of changes.removedWatch) configs.delete(p);
+  for (const w of changes.watch) if (w.is_dir === 0) configs.set(w.path, w.mtime_ms);
+  const tests = testRule(root, configs, ctx.tests?.rule ?? null);
+  const testRuleChanged = tests !== ctx.tests?.rule;
+  if (ctx.tests) ctx.tests.rule = tests;
   const total = changes.parse.length;
   opts.onProgress?.(0, total);
   type Work =
@@ -145,7 +155,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
           // A file left unparsed for now keeps no mtime: the next check sends it to the parser again.
           const mtimeMs = w.retry ? -1 : f.mtimeMs;
           const hash = w.retry ? "" : w.hash;
-          changedIds.push(store.writeFile(repo.id, { ...f, mtimeMs, hash, isTest: isTestFile(f.path) }, w.facts, w.body));
+          changedIds.push(store.writeFile(repo.id, { ...f, mtimeMs, hash, isTest: tests.match(f.path) }, w.facts, w.body));
           changed++;
         }
       }
@@ -159,7 +169,11 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     // imports of the stored files stay unresolved until needs_resolve makes the next run finish them.
     return { changed, removed: changes.remove.length, errors, cancelled };
   }
-  immediate(db, () => store.setWatch(repo.id, changes.watch, changes.replaceWatch, changes.removedWatch));
+  immediate(db, () => {
+    store.setWatch(repo.id, changes.watch, changes.replaceWatch, changes.removedWatch);
+    // A test pattern may have changed: files parsed before keep the mark of the old rule otherwise.
+    if (testRuleChanged && (changes.configsChanged || needsResolveBefore)) applyTestRule(db, repo.id, tests);
+  });
   const all = fileSetChanged || changes.configsChanged || needsResolveBefore;
   // The cached context holds when this run started where our last one ended (no one else wrote).
   const cached = !all && ctx.resolve?.cache?.generation === repo.generation ? ctx.resolve.cache.context : undefined;

@@ -13,8 +13,9 @@ import { type IgnoreRule, isIgnored, parseGitignore } from "./gitignore.ts";
 export const MAX_FILE_BYTES = 1024 * 1024;
 
 export const SOURCE_FILE = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
-/** Files whose change can change how imports resolve or which files are indexed. */
-export const CONFIG_FILE = /^(?:tsconfig.*\.json|jsconfig.*\.json|package\.json|\.gitignore)$/;
+/** Files whose change can change how imports resolve, which files are indexed, or which are tests. */
+export const CONFIG_FILE =
+  /^(?:tsconfig.*\.json|jsconfig.*\.json|package\.json|\.gitignore|jest\.config\.(?:[cm]?[jt]s|json)|vitest\.(?:config|workspace)\.[cm]?[jt]s|vite\.config\.[cm]?[jt]s|\.mocharc\.(?:json|ya?ml|[cm]?js))$/;
 const MINIFIED = /\.min\.[cm]?js$/;
 
 // Dependencies, VCS data and build output: never indexed, whatever .gitignore says.

@@ -23,7 +23,8 @@ export function testsBeside(g: Graph, path: string): number[] {
   const out: number[] = [];
   for (const p of conventionalTests(path)) {
     const n = g.indexOf.get(p);
-    if (n !== undefined && !out.includes(n)) out.push(n);
+    // Only files the project counts as tests (a `x.test.ts` the runner never picks up is not one).
+    if (n !== undefined && g.isTest[n] && !out.includes(n)) out.push(n);
   }
   return out;
 }
