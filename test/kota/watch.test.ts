@@ -11,6 +11,7 @@ import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: 
 import { openDatabase } from "../../src/db/open.ts";
 import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
 import { createDirWatcher, watchesInUse } from "../../src/kota/builtin/files/inotify.ts";
+import { createParsePool } from "../../src/kota/builtin/parse/parse-pool.ts";
 import type { CodeIndexBackend } from "../../src/kota/contract.ts";
 import { cleanupTempDirs, ok, tempDir, writeRepo } from "./fixture-repo.ts";
 
@@ -18,9 +19,13 @@ afterAll(cleanupTempDirs);
 
 const watcherWorks = createDirWatcher(tempDir()) !== null;
 
+// One set of parser processes for every index these tests open (as the service shares one).
+const parser = createParsePool();
+afterAll(() => parser.close());
+
 function index(root: string, watch: boolean): CodeIndexBackend {
   const db = openDatabase(join(tempDir("kota-watch-db-"), "s.db"), { migrations: [schemaSql] });
-  return createBuiltinIndex({ db, root, freshnessMs: 0, watch });
+  return createBuiltinIndex({ db, root, freshnessMs: 0, watch, parser });
 }
 
 /** Every indexed file's dependencies and dependents, as one comparable value. */
