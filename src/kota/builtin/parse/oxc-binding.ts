@@ -75,10 +75,16 @@ export function parseSource(filename: string, source: string): Parsed {
   if (binding) {
     const raw = binding.parseSync(filename, source, OPTIONS);
     const errors = raw.errors;
-    const module = raw.module;
-    const comments = raw.comments;
     const program = (JSON.parse(raw.program) as { node: Program }).node;
-    return { program: errors.length > 0 && program.body.length === 0 ? null : program, module, comments, errors };
+    // The module record is built (and frozen) by its getter: only a file that did not parse needs it.
+    return {
+      program: errors.length > 0 && program.body.length === 0 ? null : program,
+      get module() {
+        return raw.module;
+      },
+      comments: raw.comments,
+      errors,
+    };
   }
   if (!fallback) {
     try {

@@ -4,7 +4,7 @@
  * Positions are unaffected: they come from the original text, which stays on disk.
  */
 import { hasSecrets, redact } from "../../../redact/redact.ts";
-import { distinctWords } from "../query/search-words.ts";
+import { splitIdentifiers } from "../query/search-words.ts";
 import type { StoredFacts } from "./facts.ts";
 
 const clean = (s: string): string => redact(s).text;
@@ -28,7 +28,7 @@ export function redactFacts(f: StoredFacts): StoredFacts {
   };
 }
 
-/** The words a file is found by in the search index, from its redacted text. */
+/** What the search index tokenizes for a file: its redacted text, identifiers split at their humps. */
 export function searchBody(text: string): string {
-  return distinctWords(redact(text).text);
+  return splitIdentifiers(redact(text).text);
 }
