@@ -4,11 +4,13 @@
  * - The compiled binary: itself, with PI_SIDECAR_HELPER naming the role (src/main.ts dispatches).
  * - The pi extension's in-process engine (engine.cjs, pi on Bun): the pi-sidecar that installed it
  *   (install.json beside the bundle), else the binary the bundle was built with (../pi-sidecar),
- *   else `pi-sidecar` on PATH. A bundle carries no native parser of its own; the binary does.
+ *   else this platform's package that npm installed with the extension (`pi install npm:pi-sidecar`),
+ *   else `pi-sidecar` on PATH. The parser never runs in pi's process: the binary carries its own.
  * - From a checkout (tests, `bun src/main.ts`): Bun with src/kota/helper-entry.ts.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { installedPlatformBinary } from "../platforms.ts";
 
 export const HELPER_ENV = "PI_SIDECAR_HELPER";
 export type HelperRole = "kota-parser" | "kotadb-watchdog" | "kotadb-guard";
@@ -43,6 +45,8 @@ export function helperCommand(role: HelperRole, dir = here(), execPath = process
   if (isCompiledBinary(dir)) return { command: execPath, args: [], env };
   const source = join(dir, "helper-entry.ts");
   if (existsSync(source)) return { command: execPath, args: [source], env };
-  const [command, ...args] = installedCommand(dir) ?? [[join(dir, "..", "pi-sidecar")].find(existsSync) ?? "pi-sidecar"];
+  const [command, ...args] = installedCommand(dir) ?? [
+    [join(dir, "..", "pi-sidecar")].find(existsSync) ?? installedPlatformBinary(dir) ?? "pi-sidecar",
+  ];
   return { command: command!, args, env };
 }
