@@ -13,6 +13,7 @@ import { createBuiltinIndex } from "./builtin/backend.ts";
 import { createParsePool, type ParsePool } from "./builtin/parse/parse-pool.ts";
 import { type Checkpointer, idleCheckpoints } from "./checkpoint.ts";
 import { type CodeIndexBackend, KOTA_ERRORS, type KotaBackendName } from "./contract.ts";
+import { type HelperRole, helperCommand } from "./helper-process.ts";
 import { createKotaDbBackend } from "./kotadb/backend.ts";
 import { kotadbLaunch } from "./kotadb/launch.ts";
 import { KotaDbServer, type SpawnKotaDb } from "./kotadb/server.ts";
@@ -32,6 +33,11 @@ export type KotaServiceDeps = {
   freshnessMs?: number;
   /** Builtin: watch indexed folders for changes (default true; a one-shot command has no use for it). */
   watch?: boolean;
+  /**
+   * The pi extension's folder, where the program for helper processes is found (install.json, the
+   * binary beside it, npm's platform package): a bundle cannot tell where it was loaded from.
+   */
+  helperDir?: string;
 };
 
 export type KotaService = {
@@ -51,6 +57,7 @@ function withoutOk<T>(r: { ok: true } & T): T {
 export function createKotaService(deps: KotaServiceDeps): KotaService {
   const { config } = deps;
   const now = deps.now ?? Date.now;
+  const helperOf = (role: HelperRole) => (deps.helperDir ? helperCommand(role, deps.helperDir) : undefined);
   let db: Db | null = null;
   let checkpoints: Checkpointer | null = null;
   const backends = new Map<string, CodeIndexBackend>();
@@ -89,7 +96,7 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
     let b = backends.get(key);
     if (!b) {
       if (name === "builtin") {
-        parser ??= createParsePool({ log: deps.log });
+        parser ??= createParsePool({ log: deps.log, helper: helperOf("kota-parser") });
         b = createBuiltinIndex({
           db: database(),
           root,
@@ -101,7 +108,13 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
           sensitive: config.readcache?.sensitive,
         });
       } else {
-        const launch = kotadbLaunch({ command: config.kota.command, args: config.kota.args, root, dataDir: dirname(deps.dbPath) });
+        const launch = kotadbLaunch({
+          command: config.kota.command,
+          args: config.kota.args,
+          root,
+          dataDir: dirname(deps.dbPath),
+          watchdog: helperOf("kotadb-watchdog"),
+        });
         const server = new KotaDbServer(launch, { spawn: deps.spawn, timeoutMs: config.kota.timeoutMs, log: deps.log, now });
         b = createKotaDbBackend({ root, server, timeoutMs: config.kota.timeoutMs });
       }
