@@ -23,16 +23,3 @@ export function wordQuery(terms: string[]): string | null {
   if (words.length === 0) return null;
   return [...new Set(words)].map((w) => `"${w}"*`).join(" AND ");
 }
-
-/**
- * The words a text is found by, once each: the search index keeps no positions or counts
- * (detail=none), so a file's distinct words index it exactly as its whole text would.
- */
-export function distinctWords(text: string): string {
-  const words = new Set<string>();
-  for (const m of splitIdentifiers(text)
-    .toLowerCase()
-    .matchAll(/[\p{L}\p{N}\p{Co}]+/gu))
-    words.add(m[0]);
-  return [...words].join(" ");
-}
