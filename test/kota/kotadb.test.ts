@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { defaultConfig } from "../../src/config.ts";
 import type { KotaDbLaunch } from "../../src/kota/kotadb/launch.ts";
 import { spawnKotaDb } from "../../src/kota/kotadb/server.ts";
-import type { KotaRequest } from "../../src/kota/request.ts";
 import { createKotaService } from "../../src/kota/service.ts";
 import { cleanupTempDirs, ok, tempDir, writeRepo } from "./fixture-repo.ts";
 import { installKotaDb } from "./kotadb-install.ts";
