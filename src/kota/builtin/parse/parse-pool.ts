@@ -38,7 +38,11 @@ export type ParsePoolOptions = {
   helper?: HelperCommand;
   /** Most parser processes (default 2; the second starts only for a batch of many files). */
   size?: number;
-  /** Requests in flight per parser (default 4). */
+  /**
+   * Requests in flight per parser (default 16): enough queued work that a parser keeps going while
+   * this process waits for the CPU on a busy machine (replies come back in order, so a crash still
+   * blames the file at the head).
+   */
   inFlight?: number;
   /** A parser that answers nothing for this long is killed, its file skipped (default 30 s). */
   timeoutMs?: number;
@@ -91,9 +95,12 @@ function textLines(onLine: (line: string) => void): { push(chunk: Uint8Array): v
   };
 }
 
+/** Another parser starts while more than this many files wait per running parser. */
+const SPAWN_BACKLOG = 16;
+
 export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
   const size = Math.max(1, o.size ?? 2);
-  const inFlight = Math.max(1, o.inFlight ?? 4);
+  const inFlight = Math.max(1, o.inFlight ?? 16);
   const timeoutMs = o.timeoutMs ?? 30_000;
   const idleMs = o.idleMs ?? 300_000;
   const now = o.now ?? Date.now;
@@ -258,7 +265,7 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       }
     }
     // One parser for any work, more while the backlog is large.
-    while (waiting.length > 0 && parsers.size < size && (live === 0 || waiting.length > inFlight * 4 * live)) {
+    while (waiting.length > 0 && parsers.size < size && (live === 0 || waiting.length > SPAWN_BACKLOG * live)) {
       if (!spawn()) return;
       live++;
     }
