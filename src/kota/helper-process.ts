@@ -18,9 +18,12 @@ export const HELPER_ROLES: readonly HelperRole[] = ["kota-parser", "kotadb-watch
 
 export type HelperCommand = { command: string; args: string[]; env: Record<string, string> };
 
-/** Where this module's code runs from: inside a compiled binary, a bundle, or the sources. */
+/**
+ * Where this module's code runs from: inside a compiled binary, or the sources. Not a bundle: Bun's
+ * bundler fixes `__dirname` to the source folder at build time, so the pi extension passes its own
+ * folder instead (KotaServiceDeps.helperDir).
+ */
 function here(): string {
-  // A bundle keeps __dirname as its own folder at run time; the sources get theirs from Bun.
   return typeof __dirname === "string" ? __dirname : import.meta.dir;
 }
 
