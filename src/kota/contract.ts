@@ -209,6 +209,11 @@ export type StatusResult = {
   server?: ServerInfo;
 };
 
+/** The status of a repository not indexed (yet) by `backend`. */
+export function notIndexedStatus(backend: KotaBackendName, repository: string): StatusResult {
+  return { backend, repository, indexed: false, files: 0, symbols: 0, references: 0, indexedAt: null, stale: 0, errors: 0 };
+}
+
 export type ServerState = "stopped" | "starting" | "running" | "crashed" | "failed";
 
 export type ServerInfo = {

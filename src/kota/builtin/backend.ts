@@ -7,7 +7,14 @@ import { existsSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Db } from "../../db/open.ts";
 import { fail, type Result } from "../../errors.ts";
-import { type CodeIndexBackend, type IndexOptions, type IndexResult, KOTA_ERRORS, type StatusResult } from "../contract.ts";
+import {
+  type CodeIndexBackend,
+  type IndexOptions,
+  type IndexResult,
+  KOTA_ERRORS,
+  notIndexedStatus,
+  type StatusResult,
+} from "../contract.ts";
 import { type Detected, detectChanges } from "./files/freshness.ts";
 import { detectFromEvents } from "./files/freshness-events.ts";
 import { createDirWatcher, type DirWatcher, defaultWatchLimit, watchesFit } from "./files/inotify.ts";
@@ -339,17 +346,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
     taskContext: query(queryTaskContext),
     status: () =>
       serial(async (): Promise<Result<StatusResult>> => {
-        const base: StatusResult = {
-          backend: "builtin",
-          repository: root,
-          indexed: false,
-          files: 0,
-          symbols: 0,
-          references: 0,
-          indexedAt: null,
-          stale: 0,
-          errors: 0,
-        };
+        const base = notIndexedStatus("builtin", root);
         const repo = existsSync(root) ? store.repo(root) : null;
         if (!repo) return { ok: true, ...base };
         const totals = totalsOf.get(repo);

@@ -16,6 +16,7 @@ import {
   type IndexOptions,
   type IndexResult,
   KOTA_ERRORS,
+  notIndexedStatus,
   type SearchOptions,
   type SearchResult,
   type StatusResult,
@@ -247,17 +248,7 @@ export function createKotaDbBackend(o: { root: string; server: KotaDbServer; tim
   };
 
   const status = async (): Promise<Result<StatusResult>> => {
-    const base: StatusResult = {
-      backend: "kotadb",
-      repository: root,
-      indexed: false,
-      files: 0,
-      symbols: 0,
-      references: 0,
-      indexedAt: null,
-      stale: 0,
-      errors: 0,
-    };
+    const base = notIndexedStatus("kotadb", root);
     const known = await isIndexed();
     if (!known.ok) return { ok: true, ...base, server: server.info() };
     if (!known.indexed) return { ok: true, ...base, server: server.info() };
