@@ -13,6 +13,12 @@ import { join } from "node:path";
 import { installedPlatformBinary } from "../platforms.ts";
 
 export const HELPER_ENV = "PI_SIDECAR_HELPER";
+/**
+ * A command (words separated by spaces) that every helper process is run through: for a binary run
+ * by an emulator that the kernel does not know (qemu-user without binfmt_misc), which could not
+ * start a copy of itself otherwise. Example: `qemu-aarch64-static -L /usr/aarch64-linux-gnu`.
+ */
+export const HELPER_WRAPPER_ENV = "PI_SIDECAR_HELPER_WRAPPER";
 export type HelperRole = "kota-parser" | "kotadb-watchdog" | "kotadb-guard";
 export const HELPER_ROLES: readonly HelperRole[] = ["kota-parser", "kotadb-watchdog", "kotadb-guard"];
 
@@ -43,7 +49,18 @@ function installedCommand(dir: string): string[] | null {
   return null;
 }
 
-export function helperCommand(role: HelperRole, dir = here(), execPath = process.execPath): HelperCommand {
+export function helperCommand(
+  role: HelperRole,
+  dir = here(),
+  execPath = process.execPath,
+  wrapper = process.env[HELPER_WRAPPER_ENV],
+): HelperCommand {
+  const [head, ...rest] = wrapper?.split(" ").filter(Boolean) ?? [];
+  const plain = chooseCommand(role, dir, execPath);
+  return head ? { command: head, args: [...rest, plain.command, ...plain.args], env: plain.env } : plain;
+}
+
+function chooseCommand(role: HelperRole, dir: string, execPath: string): HelperCommand {
   const env = { [HELPER_ENV]: role };
   if (isCompiledBinary(dir)) return { command: execPath, args: [], env };
   const source = join(dir, "helper-entry.ts");

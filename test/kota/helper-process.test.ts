@@ -54,6 +54,14 @@ describe("which program runs the parser and KotaDB's watchdog", () => {
     });
   });
 
+  test("an emulator's wrapper runs each helper (qemu-user without binfmt_misc)", () => {
+    expect(helperCommand("kota-parser", "/$bunfs/root", "/opt/pi-sidecar", " qemu-aarch64-static  -L /usr/aarch64-linux-gnu ")).toEqual({
+      command: "qemu-aarch64-static",
+      args: ["-L", "/usr/aarch64-linux-gnu", "/opt/pi-sidecar"],
+      env: { PI_SIDECAR_HELPER: "kota-parser" },
+    });
+  });
+
   test("an extension `install pi` wrote: the command it recorded wins; a stale record falls through", () => {
     const extension = tempDir("kota-ext-");
     const recorded = executable(join(tempDir("kota-bin-"), "pi-sidecar"));
