@@ -6,7 +6,7 @@
  * Each binary is built on its own platform's Bun runtime (`@oven/bun-<os>-<arch>`, the same
  * version as the Bun running this) and carries its own platform's oxc parser binding
  * (`@oxc-parser/binding-<platform>`, the version oxc-parser is at): a build plugin hands the
- * target's binding to src/kota/oxc-binding.ts's literal require and leaves every other platform's
+ * target's binding to src/kota/builtin/parse/oxc-binding.ts's literal require and leaves every other platform's
  * unbundled. Both come from the npm registry into the release cache (scripts/release-fetch.ts).
  *
  *   bun scripts/release.ts [--targets linux-x64,linux-arm64,...] [--out DIR]

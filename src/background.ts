@@ -28,10 +28,15 @@ declare const PI_SIDECAR_WORKER: string | undefined;
  * Where the worker's code and the tokenizer tables are: files beside the pi extension's bundles,
  * or (no assets) inside the compiled binary, or the sources when run from a checkout.
  */
-export type Assets = { worker: string; tokenizer: string };
+export type Assets = {
+  /** The folder of the extension's bundles (install.json, the binary beside them): where helper processes are found. */
+  dir: string;
+  worker: string;
+  tokenizer: string;
+};
 
 export function assetsIn(dir: string): Assets {
-  return { worker: join(dir, "background-worker.js"), tokenizer: join(dir, "tokenizer.cjs") };
+  return { dir, worker: join(dir, "background-worker.js"), tokenizer: join(dir, "tokenizer.cjs") };
 }
 
 function workerUrl(assets: Assets | null): string {

@@ -128,7 +128,7 @@ export function createEngine(options: EngineOptions): Engine {
   let kota: Promise<KotaService> | null = null;
   const kotaService = () =>
     (kota ??= import("./kota/service.ts").then(({ createKotaService }) =>
-      createKotaService({ dbPath: config.db, config, now: options.now }),
+      createKotaService({ dbPath: config.db, config, now: options.now, helperDir: options.assets?.dir }),
     ));
   let memory: MemoryService | null = null;
   const memoryOf = async (s: Opened): Promise<MemoryService> => {

@@ -1,9 +1,17 @@
 /** The real repositories in shared/corpora, unpacked into a temp folder for one run (data only). */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
-export const CORPORA_DIR = join(import.meta.dir, "../../../shared/corpora");
+/** The `shared/` folder beside the checkout (or beside the folder of worktrees it sits in). */
+export function sharedDir(from = join(import.meta.dir, "../..")): string {
+  for (let dir = dirname(from); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, "shared"))) return join(dir, "shared");
+    if (dirname(dir) === dir) return join(dirname(from), "shared");
+  }
+}
+
+export const CORPORA_DIR = join(sharedDir(), "corpora");
 
 export type Corpus = { name: "hono" | "vite"; root: string; remove(): void };
 

@@ -6,9 +6,9 @@
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { CodeIndexBackend } from "../../src/kota/contract.ts";
-import { createKotaDbBackend } from "../../src/kota/kotadb-backend.ts";
-import { kotadbLaunch } from "../../src/kota/kotadb-launch.ts";
-import { KotaDbServer } from "../../src/kota/kotadb-server.ts";
+import { createKotaDbBackend } from "../../src/kota/kotadb/backend.ts";
+import { kotadbLaunch } from "../../src/kota/kotadb/launch.ts";
+import { KotaDbServer } from "../../src/kota/kotadb/server.ts";
 import { installKotaDb } from "../../test/kota/kotadb-install.ts";
 
 export type KotaDbRun = {

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { openDatabase } from "../../src/db/open.ts";
-import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
+import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
 import type { CodeIndexBackend } from "../../src/kota/contract.ts";
 import { createRng } from "../prng.ts";
 import { createScratch } from "../temp.ts";

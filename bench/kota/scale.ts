@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { openDatabase } from "../../src/db/open.ts";
-import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
+import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
 import { peakRssMb } from "../peak-rss.ts";
 import { checkpointedSize } from "../temp.ts";
 

@@ -9,7 +9,7 @@
 import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { openDatabase } from "../../src/db/open.ts";
 import type { Result } from "../../src/errors.ts";
-import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
+import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
 import { idleCheckpoints } from "../../src/kota/checkpoint.ts";
 import { peakRssMb } from "../peak-rss.ts";
 import { median, percentile } from "../stats-math.ts";

@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { SOURCE_FILE } from "./scan.ts";
+import { SOURCE_FILE } from "./builtin/files/scan.ts";
 
 /** Files that mark the root of a JS/TS project. */
 const MARKERS = ["package.json", "tsconfig.json", "jsconfig.json", "deno.json", "deno.jsonc"];

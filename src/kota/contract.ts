@@ -114,12 +114,16 @@ export type DepsLevels = { direct: string[]; indirect: Record<string, string[]> 
 
 export type DepsResult = {
   file: string;
+  /** The direction asked for: the other one's levels are empty because they were not asked for. */
+  direction: DepsDirection;
   /** Files this file imports (empty when only dependents were asked for). */
   dependencies: DepsLevels;
   /** Files that import this file (empty when only dependencies were asked for). */
   dependents: DepsLevels;
   /** This file's import specifiers that point into the repository but resolve to no file. */
   unresolved: string[];
+  /** Those of them that name a package of this repository: its dependencies may be incomplete. */
+  unresolvedWorkspace?: string[];
 };
 
 export type UsageKind = "call" | "new" | "type" | "property" | "import" | "reexport" | "export" | "jsx" | "value";
@@ -204,6 +208,11 @@ export type StatusResult = {
   /** The KotaDB process behind the kotadb backend (absent for builtin). */
   server?: ServerInfo;
 };
+
+/** The status of a repository not indexed (yet) by `backend`. */
+export function notIndexedStatus(backend: KotaBackendName, repository: string): StatusResult {
+  return { backend, repository, indexed: false, files: 0, symbols: 0, references: 0, indexedAt: null, stale: 0, errors: 0 };
+}
 
 export type ServerState = "stopped" | "starting" | "running" | "crashed" | "failed";
 

@@ -25,13 +25,20 @@ export function renderDeps(r: DepsResult, level: number): Rendering {
   const cap = CAPS[Math.min(level, CAPS.length - 1)]!;
   const cut: string[] = [];
   const lines = [`deps of ${r.file}`];
-  const hasDeps = r.dependencies.direct.length > 0 || Object.keys(r.dependencies.indirect).length > 0;
-  const hasDependents = r.dependents.direct.length > 0 || Object.keys(r.dependents.indirect).length > 0;
-  lines.push(...levelLines("imports (dependencies)", r.dependencies, cap, cut));
-  lines.push(...levelLines("imported by (dependents)", r.dependents, cap, cut));
-  if (r.unresolved.length > 0)
-    lines.push(`unresolved imports: ${r.unresolved.slice(0, 20).join(", ")}${r.unresolved.length > 20 ? ", ..." : ""}`);
-  if (!hasDeps && !hasDependents && r.unresolved.length === 0) lines.push("(no imports either way inside the repository)");
+  const both = r.direction === "both";
+  // Only what was asked for: a direction not asked for is not "none".
+  if (r.direction !== "dependents") lines.push(...levelLines("imports (dependencies)", r.dependencies, cap, cut));
+  if (r.direction !== "dependencies") lines.push(...levelLines("imported by (dependents)", r.dependents, cap, cut));
+  const workspace = new Set(r.unresolvedWorkspace ?? []);
+  const others = r.unresolved.filter((s) => !workspace.has(s));
+  if (workspace.size > 0)
+    lines.push(
+      `workspace package not resolved: ${[...workspace].slice(0, 10).join(", ")}; results may be incomplete (the package's manifest points at files this checkout does not have).`,
+    );
+  if (others.length > 0) lines.push(`unresolved imports: ${others.slice(0, 20).join(", ")}${others.length > 20 ? ", ..." : ""}`);
+  const none = (l: DepsLevels) => l.direct.length === 0 && Object.keys(l.indirect).length === 0;
+  if (both && none(r.dependencies) && none(r.dependents) && r.unresolved.length === 0)
+    lines.push("(no imports either way inside the repository)");
   return { text: lines.join("\n"), cut: [...new Set(cut)] };
 }
 

@@ -15,22 +15,21 @@ export function renderImpact(r: ImpactResult, level: number): Rendering {
   const cut: string[] = [];
   const lines = [`impact: risk ${r.risk}`, r.summary];
   for (const w of r.warnings) lines.push(`warning: ${w}`);
-  lines.push(`affected files (${r.counts.affected}${r.counts.affected > r.affected.length ? `, ${r.affected.length} listed` : ""}):`);
-  for (const a of r.affected.slice(0, affectedCap)) {
+  // "N listed" is what this text lists, whether the query's limit or the budget cut it.
+  const shown = r.affected.slice(0, affectedCap);
+  lines.push(`affected files (${r.counts.affected}${r.counts.affected > shown.length ? `, ${shown.length} listed` : ""}):`);
+  for (const a of shown) {
     const counts = a.direct + a.indirect > 0 ? ` [${a.direct} direct, ${a.indirect} indirect dependents]` : "";
     lines.push(`  ${a.file}: ${a.why}${level >= 2 ? "" : counts}`);
   }
-  if (r.affected.length > affectedCap) {
-    lines.push(`  ... ${r.affected.length - affectedCap} more`);
-    cut.push(`affected files to ${affectedCap} of ${r.affected.length}`);
-  }
+  if (r.counts.affected > shown.length) lines.push(`  ... ${r.counts.affected - shown.length} more`);
+  if (r.affected.length > affectedCap) cut.push(`affected files to ${affectedCap} of ${r.counts.affected}`);
   if (level >= 2) cut.push("dependent counts per file");
-  lines.push(`tests to run (${r.counts.tests}):`);
-  for (const t of r.tests.slice(0, testCap)) lines.push(`  ${t}`);
-  if (r.tests.length > testCap) {
-    lines.push(`  ... ${r.tests.length - testCap} more`);
-    cut.push(`tests to ${testCap} of ${r.tests.length}`);
-  }
+  const tests = r.tests.slice(0, testCap);
+  lines.push(`tests to run (${r.counts.tests}${r.counts.tests > tests.length ? `, ${tests.length} listed` : ""}):`);
+  for (const t of tests) lines.push(`  ${t}`);
+  if (r.counts.tests > tests.length) lines.push(`  ... ${r.counts.tests - tests.length} more`);
+  if (r.tests.length > testCap) cut.push(`tests to ${testCap} of ${r.counts.tests}`);
   if (r.tests.length === 0) lines.push("  none found (no test imports these files or sits beside them)");
   return { text: lines.join("\n"), cut };
 }

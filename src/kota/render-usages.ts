@@ -5,9 +5,43 @@
 import { plural, type Rendering } from "./budget.ts";
 import type { IndexResult, StatusResult, Usage, UsagesResult } from "./contract.ts";
 
+/** Uses listed one by one per file; past this, a file's uses are counted by the shape of their line. */
+const PER_FILE = 20;
+
+/** The shape of a line of code: literals and numbers blanked, spaces collapsed. */
+const shape = (line: string) =>
+  line
+    .replace(/(["'`])(?:\\.|(?!\1).)*\1/g, "$1…$1")
+    .replace(/\b\d+\b/g, "0")
+    .replace(/\s+/g, " ")
+    .trim();
+
+/** A file's many uses as "N uses like <line> (lines ...)", the commonest first. */
+function alike(us: Usage[]): string[] {
+  const groups = new Map<string, Usage[]>();
+  for (const u of us) {
+    const k = `${u.kind}\0${shape(u.context)}`;
+    const g = groups.get(k);
+    if (g) g.push(u);
+    else groups.set(k, [u]);
+  }
+  const sorted = [...groups.values()].sort((a, b) => b.length - a.length || a[0]!.line - b[0]!.line);
+  return sorted.map((g) => {
+    const where = g.map((u) => u.line);
+    const list = where.length > 12 ? `${where.slice(0, 12).join(", ")}, ...` : where.join(", ");
+    return g.length === 1
+      ? `    ${g[0]!.line}:${g[0]!.column} ${g[0]!.kind}  ${g[0]!.context}`
+      : `    ${g.length}x ${g[0]!.kind}  ${g[0]!.context}  (lines ${list})`;
+  });
+}
+
 function byFile(usages: Usage[]): [string, Usage[]][] {
   const m = new Map<string, Usage[]>();
-  for (const u of usages) m.set(u.file, [...(m.get(u.file) ?? []), u]);
+  for (const u of usages) {
+    const list = m.get(u.file);
+    if (list) list.push(u);
+    else m.set(u.file, [u]);
+  }
   return [...m];
 }
 
@@ -23,8 +57,9 @@ export function renderUsages(r: UsagesResult, level: number): Rendering {
   if (r.total !== undefined && r.total > r.usages.length) cut.push(`uses to the first ${r.usages.length} of ${r.total} (limit)`);
   if (level === 0) {
     for (const [file, us] of files) {
-      lines.push(`  ${file}`);
-      for (const u of us) lines.push(`    ${u.line}:${u.column} ${u.kind}  ${u.context}`);
+      lines.push(`  ${file}${us.length > PER_FILE ? ` (${us.length} uses)` : ""}`);
+      if (us.length <= PER_FILE) for (const u of us) lines.push(`    ${u.line}:${u.column} ${u.kind}  ${u.context}`);
+      else lines.push(...alike(us));
     }
   } else if (level === 1) {
     for (const [file, us] of files) lines.push(`  ${file}: ${us.map((u) => `${u.line}:${u.column} ${u.kind}`).join(", ")}`);
@@ -52,7 +87,7 @@ export function renderIndex(r: IndexResult): string {
     `indexed ${r.repository}: ${plural(r.files, "file")}, ${plural(r.symbols, "symbol")}, ${plural(r.references, "reference")} in ${r.ms} ms${changed}`,
   ];
   if (r.errors && r.errors.length > 0) {
-    lines.push(`${plural(r.errors.length, "file")} with syntax errors (indexed as far as they parse):`);
+    lines.push(`${plural(r.errors.length, "file")} with errors (indexed as far as they parse; the rest of the repository is complete):`);
     for (const e of r.errors.slice(0, 10)) lines.push(`  ${e.file}${e.line ? `:${e.line}` : ""} ${e.message.slice(0, 160)}`);
     if (r.errors.length > 10) lines.push(`  ... ${r.errors.length - 10} more`);
   }

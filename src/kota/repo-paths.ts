@@ -2,9 +2,8 @@
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { isAbsolute, posix, relative } from "node:path";
 import { fail, type Result } from "../errors.ts";
+import { excludedBy, type FileView, fileView, MAX_FILE_BYTES, SKIP_DIRS, SOURCE_FILE } from "./builtin/files/scan.ts";
 import { KOTA_ERRORS } from "./contract.ts";
-import { isIgnored } from "./gitignore.ts";
-import { MAX_FILE_BYTES, rulesWithin, SKIP_DIRS, SOURCE_FILE } from "./scan.ts";
 
 export function toRepoPath(root: string, input: string): Result<{ path: string }> {
   const raw = input.trim().replace(/\\/g, "/");
@@ -32,7 +31,7 @@ export function toRepoPath(root: string, input: string): Result<{ path: string }
 }
 
 /** Why a repo-relative path is not in the index, in words that say what to do instead. */
-export function whyNotIndexed(root: string, path: string, similar: string[]): string {
+export function whyNotIndexed(root: string, path: string, similar: string[], view: FileView = fileView(root)): string {
   const hint = similar.length > 0 ? ` Indexed files with a similar name: ${similar.slice(0, 5).join(", ")}.` : "";
   let st: ReturnType<typeof statSync> | null = null;
   try {
@@ -48,10 +47,12 @@ export function whyNotIndexed(root: string, path: string, similar: string[]): st
   const parts = path.split("/");
   const skipped = parts.slice(0, -1).find((p) => SKIP_DIRS.has(p));
   if (skipped) return `${path} is inside ${skipped}/, which is never indexed (dependencies or build output).`;
-  for (let i = 1; i <= parts.length; i++) {
-    const sub = parts.slice(0, i).join("/");
-    if (isIgnored(rulesWithin(root, posix.dirname(sub)), sub, i < parts.length))
-      return `${path} is ignored by .gitignore, so it is not indexed.`;
-  }
+  const why = excludedBy(root, path, false, view);
+  if (why === "sensitive")
+    return `${path} looks like it holds secrets (a sensitive file name, as the read cache treats it), so it is never indexed.`;
+  if (why === "ignored")
+    return view.git
+      ? `${path} is ignored by .gitignore (or git's exclude files) and git does not track it, so it is not indexed.`
+      : `${path} is ignored by .gitignore, so it is not indexed.`;
   return `${path} is not indexed yet: run kota index (it was probably created after the last index run).`;
 }

@@ -20,7 +20,19 @@ import type {
   UsagesResult,
 } from "./contract.ts";
 
-export type KotaOp = "index" | "search" | "deps" | "usages" | "impact" | "taskContext" | "status" | "restart";
+/** Every operation: what it takes and what it answers. Requests and answers are derived from this one map. */
+export type KotaOps = {
+  index: { args: { full?: boolean }; result: IndexResult };
+  search: { args: SearchOptions; result: SearchResult };
+  deps: { args: DepsOptions; result: DepsResult };
+  usages: { args: UsagesOptions; result: UsagesResult };
+  impact: { args: ImpactOptions & { description?: string }; result: ImpactResult };
+  taskContext: { args: TaskContextOptions; result: TaskContextResult };
+  status: { args: Record<never, never>; result: StatusResult };
+  restart: { args: Record<never, never>; result: StatusResult };
+};
+
+export type KotaOp = keyof KotaOps;
 
 type Base = {
   /** The repository root, or any file or folder inside it (the root is found by .git or package.json upwards). */
@@ -29,27 +41,13 @@ type Base = {
   backend?: KotaBackendName;
 };
 
-export type KotaRequest =
-  | (Base & { op: "index"; full?: boolean })
-  | (Base & { op: "search" } & SearchOptions)
-  | (Base & { op: "deps" } & DepsOptions)
-  | (Base & { op: "usages" } & UsagesOptions)
-  | (Base & { op: "impact"; description?: string } & ImpactOptions)
-  | (Base & { op: "taskContext" } & TaskContextOptions)
-  | (Base & { op: "status" })
-  | (Base & { op: "restart" });
+/** A request for `O` (by default: any operation). */
+export type KotaRequest<O extends KotaOp = KotaOp> = { [K in O]: Base & { op: K } & KotaOps[K]["args"] }[O];
 
-type Answer<O extends KotaOp, R> = { op: O; backend: KotaBackendName; repository: string; result: R };
-
-export type KotaAnswer =
-  | Answer<"index", IndexResult>
-  | Answer<"search", SearchResult>
-  | Answer<"deps", DepsResult>
-  | Answer<"usages", UsagesResult>
-  | Answer<"impact", ImpactResult>
-  | Answer<"taskContext", TaskContextResult>
-  | Answer<"status", StatusResult>
-  | Answer<"restart", StatusResult>;
+/** The answer to a request for `O`: the op, the backend and the repository root beside the contract's result. */
+export type KotaAnswer<O extends KotaOp = KotaOp> = {
+  [K in O]: { op: K; backend: KotaBackendName; repository: string; result: KotaOps[K]["result"] };
+}[O];
 
 export type KotaCallOptions = {
   signal?: AbortSignal;
@@ -61,3 +59,15 @@ export type KotaCallOptions = {
 export type KotaLike = { kota(request: KotaRequest, options?: KotaCallOptions): Promise<Result<KotaAnswer>> };
 
 export const KOTA_OPS: readonly KotaOp[] = ["index", "search", "deps", "usages", "impact", "taskContext", "status", "restart"];
+
+/** Asks for `O` and answers with `O`'s own result type: the one place an answer is matched to its request. */
+export async function ask<O extends KotaOp>(
+  kota: KotaLike,
+  request: KotaRequest<O>,
+  options?: KotaCallOptions,
+): Promise<Result<KotaAnswer<O>>> {
+  const r = await kota.kota(request as KotaRequest, options);
+  if (!r.ok) return r;
+  if (r.op !== request.op) throw new Error(`kota answered ${r.op} to a ${request.op} request`);
+  return r as KotaAnswer<O> & { ok: true };
+}

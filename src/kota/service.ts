@@ -9,19 +9,22 @@ import { dirname } from "node:path";
 import type { Config } from "../config.ts";
 import { type Db, openDatabase } from "../db/open.ts";
 import { AppError, errorMessage, fail, type Result } from "../errors.ts";
-import { createBuiltinIndex } from "./builtin-index.ts";
+import { createBuiltinIndex } from "./builtin/backend.ts";
+import { createParsePool, type ParsePool } from "./builtin/parse/parse-pool.ts";
 import { type Checkpointer, idleCheckpoints } from "./checkpoint.ts";
 import { type CodeIndexBackend, KOTA_ERRORS, type KotaBackendName } from "./contract.ts";
-import { createKotaDbBackend } from "./kotadb-backend.ts";
-import { kotadbLaunch } from "./kotadb-launch.ts";
-import { KotaDbServer, type SpawnKotaDb } from "./kotadb-server.ts";
+import { type HelperRole, helperCommand } from "./helper-process.ts";
+import { createKotaDbBackend } from "./kotadb/backend.ts";
+import { kotadbLaunch } from "./kotadb/launch.ts";
+import { KotaDbServer, type SpawnKotaDb } from "./kotadb/server.ts";
 import { findRepoRoot } from "./repo-root.ts";
-import { KOTA_OPS, type KotaAnswer, type KotaCallOptions, type KotaRequest } from "./request.ts";
+import { KOTA_OPS, type KotaAnswer, type KotaCallOptions, type KotaOp, type KotaOps, type KotaRequest } from "./request.ts";
 
 export type KotaServiceDeps = {
   /** The sidecar database (the code_* tables); KotaDB's own databases go in `kotadb/` beside it. */
   dbPath: string;
-  config: Readonly<Pick<Config, "kota">>;
+  /** kota.*, and the read cache's extra sensitive globs (files that match are never indexed either). */
+  config: Readonly<Pick<Config, "kota">> & { readonly readcache?: { readonly sensitive?: readonly string[] } };
   now?: () => number;
   /** How a KotaDB process is started (tests wrap the real one). */
   spawn?: SpawnKotaDb;
@@ -30,6 +33,11 @@ export type KotaServiceDeps = {
   freshnessMs?: number;
   /** Builtin: watch indexed folders for changes (default true; a one-shot command has no use for it). */
   watch?: boolean;
+  /**
+   * The pi extension's folder, where the program for helper processes is found (install.json, the
+   * binary beside it, npm's platform package): a bundle cannot tell where it was loaded from.
+   */
+  helperDir?: string;
 };
 
 export type KotaService = {
@@ -40,12 +48,20 @@ export type KotaService = {
 
 const BACKENDS: readonly KotaBackendName[] = ["builtin", "kotadb"];
 
+/** A successful result without its `ok` flag: the contract's shape. */
+function withoutOk<T>(r: { ok: true } & T): T {
+  const { ok: _, ...rest } = r;
+  return rest as unknown as T;
+}
+
 export function createKotaService(deps: KotaServiceDeps): KotaService {
   const { config } = deps;
   const now = deps.now ?? Date.now;
+  const helperOf = (role: HelperRole) => (deps.helperDir ? helperCommand(role, deps.helperDir) : undefined);
   let db: Db | null = null;
   let checkpoints: Checkpointer | null = null;
   const backends = new Map<string, CodeIndexBackend>();
+  let parser: ParsePool | null = null;
   const indexing = new Map<string, { done: number; total: number }>();
   let indexChain: Promise<unknown> = Promise.resolve();
   let closed = false;
@@ -79,10 +95,26 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
     const key = `${name}\0${root}`;
     let b = backends.get(key);
     if (!b) {
-      if (name === "builtin")
-        b = createBuiltinIndex({ db: database(), root, now, freshnessMs: deps.freshnessMs, watch: deps.watch, log: deps.log });
-      else {
-        const launch = kotadbLaunch({ command: config.kota.command, args: config.kota.args, root, dataDir: dirname(deps.dbPath) });
+      if (name === "builtin") {
+        parser ??= createParsePool({ log: deps.log, helper: helperOf("kota-parser") });
+        b = createBuiltinIndex({
+          db: database(),
+          root,
+          now,
+          freshnessMs: deps.freshnessMs,
+          watch: deps.watch,
+          log: deps.log,
+          parser,
+          sensitive: config.readcache?.sensitive,
+        });
+      } else {
+        const launch = kotadbLaunch({
+          command: config.kota.command,
+          args: config.kota.args,
+          root,
+          dataDir: dirname(deps.dbPath),
+          watchdog: helperOf("kotadb-watchdog"),
+        });
         const server = new KotaDbServer(launch, { spawn: deps.spawn, timeoutMs: config.kota.timeoutMs, log: deps.log, now });
         b = createKotaDbBackend({ root, server, timeoutMs: config.kota.timeoutMs });
       }
@@ -109,60 +141,60 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
     if (!found.ok) return found;
     const { root } = found;
     const key = `${name}\0${root}`;
-    const answer = <T extends { ok: boolean }>(r: T): Result<KotaAnswer> => {
-      if (!r.ok) return r as unknown as Result<KotaAnswer>;
-      const { ok: _, ...result } = r as T & { ok: true };
-      return { ok: true, op: request.op, backend: name, repository: root, result } as unknown as Result<KotaAnswer>;
+    /** The backend's result as the answer to this request's op. */
+    const answer = <O extends KotaOp>(op: O, r: Result<KotaOps[O]["result"]>): Result<KotaAnswer> => {
+      if (!r.ok) return r;
+      // TypeScript does not follow O from the op to its result here; the signature above ties them.
+      return { ok: true, op, backend: name, repository: root, result: withoutOk(r) } as Result<KotaAnswer>;
     };
-    const { op, repo: _repo, backend: _b, ...args } = request as KotaRequest & Record<string, unknown>;
 
-    if (op === "restart") {
+    if (request.op === "restart") {
       const old = backends.get(key);
       backends.delete(key);
       if (indexing.has(key)) return busy(key, root);
       await old?.close();
-      return answer(await backendFor(name, root).status());
+      return answer("restart", await backendFor(name, root).status());
     }
     if (indexing.has(key)) return busy(key, root);
     const b = backendFor(name, root);
-    switch (op) {
-      case "index": {
-        const progress = { done: 0, total: 0 };
-        indexing.set(key, progress);
-        const runIndex = () =>
-          b.index({
-            full: (args as { full?: boolean }).full === true,
-            signal: options.signal ? AbortSignal.any([options.signal, closing.signal]) : closing.signal,
-            onProgress: (done, total) => {
-              progress.done = done;
-              progress.total = total;
-              // A long run must not grow the WAL without bound: past its limit it is folded in at once.
-              checkpoints?.touch();
-              options.onProgress?.(done, total);
-            },
-          });
-        const r = indexChain.then(runIndex, runIndex);
-        indexChain = r.catch(() => undefined);
-        try {
-          return answer(await r);
-        } finally {
-          indexing.delete(key);
-        }
+    if (request.op === "index") {
+      const progress = { done: 0, total: 0 };
+      indexing.set(key, progress);
+      const runIndex = () =>
+        b.index({
+          full: request.full === true,
+          signal: options.signal ? AbortSignal.any([options.signal, closing.signal]) : closing.signal,
+          onProgress: (done, total) => {
+            progress.done = done;
+            progress.total = total;
+            // A long run must not grow the WAL without bound: past its limit it is folded in at once.
+            checkpoints?.touch();
+            options.onProgress?.(done, total);
+          },
+        });
+      const r = indexChain.then(runIndex, runIndex);
+      indexChain = r.catch(() => undefined);
+      try {
+        return answer("index", await r);
+      } finally {
+        indexing.delete(key);
       }
-      case "search":
-        return answer(await b.search(args as never));
-      case "deps":
-        return answer(await b.deps(args as never));
-      case "usages":
-        return answer(await b.usages(args as never));
-      case "impact":
-        return answer(await b.impact(args as never));
-      case "taskContext":
-        return answer(await b.taskContext(args as never));
-      case "status":
-        return answer(await b.status());
     }
-    return fail(KOTA_ERRORS.BAD_INPUT, `Unknown kota operation ${op}.`);
+    const { repo: _repo, backend: _backend, ...args } = request;
+    switch (args.op) {
+      case "search":
+        return answer(args.op, await b.search(args));
+      case "deps":
+        return answer(args.op, await b.deps(args));
+      case "usages":
+        return answer(args.op, await b.usages(args));
+      case "impact":
+        return answer(args.op, await b.impact(args));
+      case "taskContext":
+        return answer(args.op, await b.taskContext(args));
+      case "status":
+        return answer(args.op, await b.status());
+    }
   };
 
   return {
@@ -191,6 +223,8 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
       await indexChain.catch(() => undefined);
       await Promise.all([...backends.values()].map((b) => b.close().catch(() => undefined)));
       backends.clear();
+      await parser?.close();
+      parser = null;
       checkpoints?.close();
       checkpoints = null;
       db?.close();

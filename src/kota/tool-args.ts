@@ -10,6 +10,24 @@ export type KotaToolSpec = ToolSpec;
 
 export type ToolArgs = Record<string, string | number | boolean | string[] | undefined>;
 
+/** The checked value of one parameter: its values when it lists them, else its type. */
+type ValueOf<P extends KotaParamSpec> = P["type"] extends "string[]"
+  ? string[]
+  : P["type"] extends "integer"
+    ? number
+    : P["type"] extends "boolean"
+      ? boolean
+      : P["values"] extends readonly (infer V)[]
+        ? V
+        : string;
+
+/** A tool's arguments once checkToolArgs passed them: required ones present, each of its type. */
+export type ArgsOf<S extends KotaToolSpec> = {
+  [K in keyof S["params"] as S["params"][K]["required"] extends true ? K : never]: ValueOf<S["params"][K]>;
+} & {
+  [K in keyof S["params"] as S["params"][K]["required"] extends true ? never : K]?: ValueOf<S["params"][K]>;
+};
+
 export function checkToolArgs(spec: KotaToolSpec, raw: Record<string, unknown>): { args: ToolArgs } | { problem: string } {
   const args: ToolArgs = {};
   const problems: string[] = [];

@@ -41,7 +41,13 @@ describe.skipIf(!QEMU)("linux-arm64 under qemu", () => {
     expect(bin).toBe(join(out, "pi-sidecar-linux-arm64"));
     if (FILE) expect(run(["file", "-b", bin]).stdout).toContain("ARM aarch64");
     const arm = (args: string[], stdin?: string, cwd?: string) =>
-      run(["qemu-aarch64-static", "-L", ARM64_LIBC, bin, ...args], { HOME: home }, stdin, cwd);
+      // No binfmt_misc here: the binary's own parser processes go through qemu as well.
+      run(
+        ["qemu-aarch64-static", "-L", ARM64_LIBC, bin, ...args],
+        { HOME: home, PI_SIDECAR_HELPER_WRAPPER: `qemu-aarch64-static -L ${ARM64_LIBC}` },
+        stdin,
+        cwd,
+      );
     const home = tempDir();
     expect(arm(["--version"]).stdout).toBe(`pi-sidecar ${(await Bun.file(join(ROOT, "package.json")).json()).version}\n`);
     const uuid = crypto.randomUUID();

@@ -9,7 +9,7 @@ const ROOT = join(import.meta.dir, "../..");
 describe("kota builtin inside a compiled binary", () => {
   test("bun build --compile embeds the native parser: the binary indexes a repo from another folder", () => {
     const out = join(tempDir("kota-bin-"), "kota-smoke");
-    const build = Bun.spawnSync([process.execPath, "build", "--compile", join(ROOT, "src/kota/smoke-entry.ts"), "--outfile", out], {
+    const build = Bun.spawnSync([process.execPath, "build", "--compile", join(ROOT, "src/kota/builtin/smoke-entry.ts"), "--outfile", out], {
       cwd: ROOT,
       stdout: "pipe",
       stderr: "pipe",

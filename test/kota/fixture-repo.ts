@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { openDatabase } from "../../src/db/open.ts";
-import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
+import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
+import { createParsePool, type ParsePool } from "../../src/kota/builtin/parse/parse-pool.ts";
 import type { CodeIndexBackend } from "../../src/kota/contract.ts";
 
 // Own temp folders: test/helpers.ts pulls in the whole engine, which these tests do not need.
@@ -16,8 +17,14 @@ export function tempDir(prefix = "kota-test-"): string {
   return dir;
 }
 
+// One set of parser processes for the indexes a test file opens (as the service shares one).
+let parser: ParsePool | null = null;
+const sharedParser = (): ParsePool => (parser ??= createParsePool());
+
 export function cleanupTempDirs(): void {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  void parser?.close();
+  parser = null;
 }
 
 export function writeRepo(files: Record<string, string>, root = tempDir("kota-repo-")): string {
@@ -33,7 +40,7 @@ export type TestIndex = { kota: CodeIndexBackend; root: string; dbPath: string; 
 /** freshnessMs 0: every query checks the disk, so tests see their own edits at once. */
 export function openIndex(root: string, dbPath = join(tempDir("kota-db-"), "sidecar.db")): TestIndex {
   const db = openDatabase(dbPath, { migrations: [schemaSql] });
-  return { kota: createBuiltinIndex({ db, root, freshnessMs: 0 }), root, dbPath, db };
+  return { kota: createBuiltinIndex({ db, root, freshnessMs: 0, parser: sharedParser() }), root, dbPath, db };
 }
 
 /** Fails the test with the backend's own message when a call returns a failure. */

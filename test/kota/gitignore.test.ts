@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { isIgnored, parseGitignore } from "../../src/kota/gitignore.ts";
+import { isIgnored, parseGitignore } from "../../src/kota/builtin/files/gitignore.ts";
 
 describe("kota gitignore subset", () => {
   const rules = [

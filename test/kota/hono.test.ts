@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CORPORA_DIR as CORPORA } from "../../bench/kota/corpora.ts";
 import type { CodeIndexBackend } from "../../src/kota/contract.ts";
 import { cleanupTempDirs, ok, openIndex, tempDir } from "./fixture-repo.ts";
 
-const CORPORA = join(import.meta.dir, "../../../shared/corpora");
 const tarball = existsSync(CORPORA) ? readdirSync(CORPORA).find((f) => f.startsWith("hono-") && f.endsWith(".tar.gz")) : undefined;
 
 let kota: CodeIndexBackend;

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
+import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
 import { cleanupTempDirs, ok, openIndex, writeRepo } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);

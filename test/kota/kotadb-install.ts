@@ -5,9 +5,10 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sharedDir } from "../../bench/kota/corpora.ts";
 
 const ROOT = join(import.meta.dir, "../..");
-export const VENDOR_DIR = join(ROOT, "../shared/vendor");
+export const VENDOR_DIR = join(sharedDir(ROOT), "vendor");
 const CACHE = join(ROOT, ".bench/kotadb");
 
 export type KotaDbInstall = { cli: string; dir: string } | { skip: string };

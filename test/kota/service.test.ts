@@ -61,6 +61,7 @@ describe("kota service", () => {
     if (deps.op !== "deps") throw new Error("wrong op");
     expect(deps.result).toEqual({
       file: "src/a.ts",
+      direction: "both",
       dependencies: { direct: ["src/b.ts"], indirect: {} },
       dependents: { direct: ["src/a.test.ts", "src/c.ts"], indirect: {} },
       unresolved: [],

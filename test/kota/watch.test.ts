@@ -9,18 +9,23 @@ import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { openDatabase } from "../../src/db/open.ts";
-import { createBuiltinIndex } from "../../src/kota/builtin-index.ts";
+import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
+import { createDirWatcher, watchesInUse } from "../../src/kota/builtin/files/inotify.ts";
+import { createParsePool } from "../../src/kota/builtin/parse/parse-pool.ts";
 import type { CodeIndexBackend } from "../../src/kota/contract.ts";
-import { createDirWatcher } from "../../src/kota/inotify.ts";
 import { cleanupTempDirs, ok, tempDir, writeRepo } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);
 
 const watcherWorks = createDirWatcher(tempDir()) !== null;
 
+// One set of parser processes for every index these tests open (as the service shares one).
+const parser = createParsePool();
+afterAll(() => parser.close());
+
 function index(root: string, watch: boolean): CodeIndexBackend {
   const db = openDatabase(join(tempDir("kota-watch-db-"), "s.db"), { migrations: [schemaSql] });
-  return createBuiltinIndex({ db, root, freshnessMs: 0, watch });
+  return createBuiltinIndex({ db, root, freshnessMs: 0, watch, parser });
 }
 
 /** Every indexed file's dependencies and dependents, as one comparable value. */
@@ -52,6 +57,29 @@ describe.skipIf(!watcherWorks)("inotify freshness", () => {
     e = w.drain();
     expect(e.overflow).toBe(true);
     w.close();
+  });
+
+  test("watches are capped per process: a repository with more folders than the budget is checked by stat, and still fresh", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 30; i++) files[`pkg${i}/src/m${i}.ts`] = `export const m${i} = ${i};\n`;
+    const root = writeRepo(files);
+    const db = openDatabase(join(tempDir("kota-watch-db-"), "s.db"), { migrations: [schemaSql] });
+    const before = watchesInUse();
+    const capped = createBuiltinIndex({ db, root, freshnessMs: 0, maxWatches: before + 20 });
+    ok(await capped.index());
+    ok(await capped.deps({ file: "pkg0/src/m0.ts" }));
+    // 61 folders do not fit in 20: no watch is taken, and the stat-based check notices a new file.
+    expect(watchesInUse()).toBe(before);
+    writeFileSync(join(root, "pkg7/src/new.ts"), 'import { m7 } from "./m7";\nexport const n = m7;\n');
+    const d = ok(await capped.deps({ file: "pkg7/src/m7.ts", direction: "dependents" }));
+    expect(d.dependents.direct).toEqual(["pkg7/src/new.ts"]);
+    await capped.close();
+    // With room for them, every folder is watched, and closing gives them back.
+    const roomy = createBuiltinIndex({ db, root, freshnessMs: 0, maxWatches: before + 100 });
+    ok(await roomy.deps({ file: "pkg0/src/m0.ts" }));
+    expect(watchesInUse()).toBe(before + 61);
+    await roomy.close();
+    expect(watchesInUse()).toBe(before);
   });
 
   test("a random run of edits: events, stat checks and a fresh index agree after every step", async () => {

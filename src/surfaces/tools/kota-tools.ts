@@ -13,8 +13,8 @@ import { DEPS_LEVELS, DEPS_NARROW, renderDeps } from "../../kota/render-deps.ts"
 import { IMPACT_LEVELS, IMPACT_NARROW, renderImpact, renderTaskContext, TASK_LEVELS, TASK_NARROW } from "../../kota/render-impact.ts";
 import { renderSearch, SEARCH_LEVELS, SEARCH_NARROW } from "../../kota/render-search.ts";
 import { renderIndex, renderUsages, USAGES_LEVELS, USAGES_NARROW } from "../../kota/render-usages.ts";
-import type { KotaAnswer, KotaLike, KotaRequest } from "../../kota/request.ts";
-import { type ToolArgs as Args, checkToolArgs, type KotaParamSpec, type KotaToolSpec } from "../../kota/tool-args.ts";
+import { ask, type KotaAnswer, type KotaLike, type KotaOp, type KotaOps, type KotaRequest } from "../../kota/request.ts";
+import { type ArgsOf, checkToolArgs, type KotaParamSpec, type KotaToolSpec } from "../../kota/tool-args.ts";
 import { jsonSchema } from "./definitions.ts";
 import type { ToolOutcome } from "./handlers.ts";
 
@@ -37,17 +37,15 @@ export type KotaToolScope = {
   consentHint?: string;
 };
 
-export type KotaToolHandler = (kota: KotaLike, args: Args, scope: KotaToolScope) => Promise<ToolOutcome>;
-
 // Every word here is sent to the model on every turn.
-export const KOTA_INDEX: KotaToolSpec = {
+export const KOTA_INDEX = {
   name: "kota_index",
   label: "Kota index",
   description: "Index the repository's TS/JS for kota_* tools (first run asks the user; later runs are incremental).",
   params: { path: { type: "string", description: "default: the project" } },
-};
+} as const satisfies KotaToolSpec;
 
-export const KOTA_SEARCH: KotaToolSpec = {
+export const KOTA_SEARCH = {
   name: "kota_search",
   label: "Kota search",
   description: "Find code text and symbol definitions. output: paths, compact (matching lines; default) or snippet (with context).",
@@ -56,9 +54,9 @@ export const KOTA_SEARCH: KotaToolSpec = {
     output: { type: "string", description: "", values: ["paths", "compact", "snippet"] },
     limit: { type: "integer", description: "default 20", minimum: 1, maximum: 100 },
   },
-};
+} as const satisfies KotaToolSpec;
 
-export const KOTA_DEPS: KotaToolSpec = {
+export const KOTA_DEPS = {
   name: "kota_deps",
   label: "Kota deps",
   description: "Files a file imports and files that import it, by import distance.",
@@ -72,9 +70,9 @@ export const KOTA_DEPS: KotaToolSpec = {
     depth: { type: "integer", description: "default 1", minimum: 1, maximum: 3 },
     include_tests: { type: "boolean", description: "default true" },
   },
-};
+} as const satisfies KotaToolSpec;
 
-export const KOTA_USAGES: KotaToolSpec = {
+export const KOTA_USAGES = {
   name: "kota_usages",
   label: "Kota usages",
   description: "Where a symbol is used, followed through imports and re-exports (not by name).",
@@ -83,9 +81,9 @@ export const KOTA_USAGES: KotaToolSpec = {
     file: { type: "string", description: "defining file, when several define it" },
     include_tests: { type: "boolean", description: "default true" },
   },
-};
+} as const satisfies KotaToolSpec;
 
-export const KOTA_IMPACT: KotaToolSpec = {
+export const KOTA_IMPACT = {
   name: "kota_impact",
   label: "Kota impact",
   description: "Before a change: risk, affected files and why, and the existing tests to run.",
@@ -95,9 +93,9 @@ export const KOTA_IMPACT: KotaToolSpec = {
     files_to_delete: { type: "string[]", description: "" },
     description: { type: "string", description: "the change, briefly" },
   },
-};
+} as const satisfies KotaToolSpec;
 
-export const KOTA_TASK_CONTEXT: KotaToolSpec = {
+export const KOTA_TASK_CONTEXT = {
   name: "kota_task_context",
   label: "Kota task context",
   description: "For files you will work on: their imports, top dependents, tests and symbols.",
@@ -107,9 +105,7 @@ export const KOTA_TASK_CONTEXT: KotaToolSpec = {
     include_symbols: { type: "boolean", description: "default true" },
     max_impacted_files: { type: "integer", description: "dependents per file (default 10)", minimum: 1, maximum: 50 },
   },
-};
-
-const USAGES_READ_LIMIT = 2000;
+} as const satisfies KotaToolSpec;
 
 export const KOTA_TOOLS: readonly KotaToolSpec[] = [KOTA_INDEX, KOTA_SEARCH, KOTA_DEPS, KOTA_USAGES, KOTA_IMPACT, KOTA_TASK_CONTEXT];
 
@@ -134,22 +130,21 @@ export function kotaMcpTools() {
 }
 
 const problem = (text: string, details: Record<string, unknown> = {}): ToolOutcome => ({ text, isError: true, details });
-const list = (v: unknown): string[] | undefined => (Array.isArray(v) ? (v as string[]) : undefined);
 
 /** Runs a request; when the repository was never indexed, indexes it first if allowed (asking when there is a UI). */
-async function withIndex(
+async function withIndex<O extends KotaOp>(
   kota: KotaLike,
-  request: KotaRequest,
+  request: KotaRequest<O>,
   scope: KotaToolScope,
-): Promise<{ answer: KotaAnswer } | { outcome: ToolOutcome }> {
-  const first = await kota.kota(request, { signal: scope.signal });
+): Promise<{ answer: KotaAnswer<O> } | { outcome: ToolOutcome }> {
+  const first = await ask(kota, request, { signal: scope.signal });
   if (first.ok) return { answer: first };
   if (first.code !== KOTA_ERRORS.REPO_NOT_INDEXED) return { outcome: problem(first.message, { code: first.code }) };
   const consent = await askConsent(scope, first.message);
   if (consent) return { outcome: consent };
   const indexed = await runIndex(kota, request.repo, scope);
   if ("outcome" in indexed) return indexed;
-  const again = await kota.kota(request, { signal: scope.signal });
+  const again = await ask(kota, request, { signal: scope.signal });
   return again.ok ? { answer: again } : { outcome: problem(again.message, { code: again.code }) };
 }
 
@@ -173,9 +168,14 @@ async function askConsent(scope: KotaToolScope, why: string): Promise<ToolOutcom
   );
 }
 
-async function runIndex(kota: KotaLike, repo: string, scope: KotaToolScope): Promise<{ answer: KotaAnswer } | { outcome: ToolOutcome }> {
+async function runIndex(
+  kota: KotaLike,
+  repo: string,
+  scope: KotaToolScope,
+): Promise<{ answer: KotaAnswer<"index"> } | { outcome: ToolOutcome }> {
   scope.onProgress?.("kota: indexing...");
-  const r = await kota.kota(
+  const r = await ask(
+    kota,
     { op: "index", repo },
     {
       signal: scope.signal,
@@ -187,146 +187,140 @@ async function runIndex(kota: KotaLike, repo: string, scope: KotaToolScope): Pro
   return r.ok ? { answer: r } : { outcome: problem(r.message, { code: r.code }) };
 }
 
-/** Fits the rendering to the budget (stored with a receipt when even the narrowest is over). */
-function budgeted(
-  answer: KotaAnswer,
-  tool: string,
-  render: (level: number) => Rendering,
-  levels: number,
-  narrow: string,
+/** The operations a query tool asks for (indexing and status have their own paths). */
+type QueryOp = Exclude<KotaOp, "index" | "status" | "restart">;
+
+/**
+ * A query tool: its spec, the request its (checked, typed) arguments make, and its answer as text
+ * at decreasing detail within the budget.
+ */
+type QueryTool<S extends KotaToolSpec, O extends QueryOp> = {
+  spec: S;
+  request(args: ArgsOf<S>): { op: O } & KotaOps[O]["args"];
+  render(result: KotaOps[O]["result"], level: number): Rendering;
+  levels: number;
+  narrow: string;
+};
+
+const queryTool = <S extends KotaToolSpec, O extends QueryOp>(t: QueryTool<S, O>) => t;
+
+// Each use's line of code is read from disk: a symbol used 100,000 times must not read them all.
+const USAGES_READ_LIMIT = 2000;
+
+const QUERY_TOOLS = [
+  queryTool({
+    spec: KOTA_SEARCH,
+    request: (a) => ({ op: "search", query: a.query, output: a.output, limit: a.limit }),
+    render: renderSearch,
+    levels: SEARCH_LEVELS,
+    narrow: SEARCH_NARROW,
+  }),
+  queryTool({
+    spec: KOTA_DEPS,
+    request: (a) => ({ op: "deps", file: a.file_path, direction: a.direction, depth: a.depth, includeTests: a.include_tests }),
+    render: renderDeps,
+    levels: DEPS_LEVELS,
+    narrow: DEPS_NARROW,
+  }),
+  queryTool({
+    spec: KOTA_USAGES,
+    request: (a) => ({ op: "usages", symbol: a.symbol, file: a.file, includeTests: a.include_tests, limit: USAGES_READ_LIMIT }),
+    render: renderUsages,
+    levels: USAGES_LEVELS,
+    narrow: USAGES_NARROW,
+  }),
+  queryTool({
+    spec: KOTA_IMPACT,
+    request: (a) => ({
+      op: "impact",
+      modify: a.files_to_modify,
+      create: a.files_to_create,
+      delete: a.files_to_delete,
+      description: a.description,
+    }),
+    render: renderImpact,
+    levels: IMPACT_LEVELS,
+    narrow: IMPACT_NARROW,
+  }),
+  queryTool({
+    spec: KOTA_TASK_CONTEXT,
+    request: (a) => ({
+      op: "taskContext",
+      files: a.files,
+      includeTests: a.include_tests,
+      includeSymbols: a.include_symbols,
+      maxDependents: a.max_impacted_files,
+    }),
+    render: renderTaskContext,
+    levels: TASK_LEVELS,
+    narrow: TASK_NARROW,
+  }),
+];
+
+/** Runs one query tool: the request from its arguments, then its answer fitted to the budget. */
+async function runQuery<S extends KotaToolSpec, O extends QueryOp>(
+  kota: KotaLike,
+  tool: QueryTool<S, O>,
+  args: ArgsOf<S>,
   scope: KotaToolScope,
 ): Promise<ToolOutcome> {
+  const request = { ...tool.request(args), repo: scope.project } as KotaRequest<O>;
+  const r = await withIndex(kota, request, scope);
+  if ("outcome" in r) return r.outcome;
+  const { answer } = r;
   return fitAnswer(
-    { render, levels, narrow, budgetBytes: scope.budgetBytes, store: scope.store, label: `${tool} ${answer.repository}` },
     {
-      op: answer.op,
-      backend: answer.backend,
-      repository: answer.repository,
+      render: (level) => tool.render(answer.result, level),
+      levels: tool.levels,
+      narrow: tool.narrow,
+      budgetBytes: scope.budgetBytes,
+      store: scope.store,
+      label: `${tool.spec.name} ${answer.repository}`,
     },
+    { op: answer.op, backend: answer.backend, repository: answer.repository },
   );
 }
 
-const kotaIndex: KotaToolHandler = async (kota, args, scope) => {
-  const repo = (args.path as string | undefined) ?? scope.project;
-  const status = await kota.kota({ op: "status", repo }, { signal: scope.signal });
+async function runKotaIndex(kota: KotaLike, args: ArgsOf<typeof KOTA_INDEX>, scope: KotaToolScope): Promise<ToolOutcome> {
+  const repo = args.path ?? scope.project;
+  const status = await ask(kota, { op: "status", repo }, { signal: scope.signal });
   if (!status.ok) return problem(status.message, { code: status.code });
-  if (status.op === "status" && !status.result.indexed) {
+  if (!status.result.indexed) {
     const consent = await askConsent(scope, `The repository ${status.repository} has not been indexed yet.`);
     if (consent) return consent;
   }
   const r = await runIndex(kota, repo, scope);
   if ("outcome" in r) return r.outcome;
-  if (r.answer.op !== "index") return problem("unexpected answer");
   return {
     text: renderIndex(r.answer.result),
     isError: false,
     details: { op: "index", backend: r.answer.backend, repository: r.answer.repository, files: r.answer.result.files },
   };
+}
+
+/** Each tool by name: checks its arguments against its spec, then runs with them typed. */
+const HANDLERS: Record<string, (kota: KotaLike, raw: Record<string, unknown>, scope: KotaToolScope) => Promise<ToolOutcome>> = {
+  [KOTA_INDEX.name]: (kota, raw, scope) => checked(KOTA_INDEX, raw, (args) => runKotaIndex(kota, args, scope)),
+  ...Object.fromEntries(
+    QUERY_TOOLS.map((tool) => [
+      tool.spec.name,
+      (kota: KotaLike, raw: Record<string, unknown>, scope: KotaToolScope) =>
+        checked(tool.spec, raw, (args) => runQuery(kota, tool as QueryTool<KotaToolSpec, QueryOp>, args, scope)),
+    ]),
+  ),
 };
 
-const kotaSearch: KotaToolHandler = async (kota, args, scope) => {
-  const r = await withIndex(
-    kota,
-    {
-      op: "search",
-      repo: scope.project,
-      query: args.query as string,
-      output: args.output as "paths" | undefined,
-      limit: args.limit as number | undefined,
-    },
-    scope,
-  );
-  if ("outcome" in r) return r.outcome;
-  if (r.answer.op !== "search") return problem("unexpected answer");
-  const result = r.answer.result;
-  return budgeted(r.answer, "kota_search", (l) => renderSearch(result, l), SEARCH_LEVELS, SEARCH_NARROW, scope);
-};
-
-const kotaDeps: KotaToolHandler = async (kota, args, scope) => {
-  const r = await withIndex(
-    kota,
-    {
-      op: "deps",
-      repo: scope.project,
-      file: args.file_path as string,
-      direction: args.direction as "both" | undefined,
-      depth: args.depth as number | undefined,
-      includeTests: args.include_tests as boolean | undefined,
-    },
-    scope,
-  );
-  if ("outcome" in r) return r.outcome;
-  if (r.answer.op !== "deps") return problem("unexpected answer");
-  const result = r.answer.result;
-  return budgeted(r.answer, "kota_deps", (l) => renderDeps(result, l), DEPS_LEVELS, DEPS_NARROW, scope);
-};
-
-const kotaUsages: KotaToolHandler = async (kota, args, scope) => {
-  const r = await withIndex(
-    kota,
-    {
-      op: "usages",
-      repo: scope.project,
-      symbol: args.symbol as string,
-      file: args.file as string | undefined,
-      includeTests: args.include_tests as boolean | undefined,
-      // Each use's line of code is read from disk: a symbol used 100,000 times must not read them all.
-      limit: USAGES_READ_LIMIT,
-    },
-    scope,
-  );
-  if ("outcome" in r) return r.outcome;
-  if (r.answer.op !== "usages") return problem("unexpected answer");
-  const result = r.answer.result;
-  return budgeted(r.answer, "kota_usages", (l) => renderUsages(result, l), USAGES_LEVELS, USAGES_NARROW, scope);
-};
-
-const kotaImpact: KotaToolHandler = async (kota, args, scope) => {
-  const r = await withIndex(
-    kota,
-    {
-      op: "impact",
-      repo: scope.project,
-      modify: list(args.files_to_modify),
-      create: list(args.files_to_create),
-      delete: list(args.files_to_delete),
-      description: args.description as string | undefined,
-    },
-    scope,
-  );
-  if ("outcome" in r) return r.outcome;
-  if (r.answer.op !== "impact") return problem("unexpected answer");
-  const result = r.answer.result;
-  return budgeted(r.answer, "kota_impact", (l) => renderImpact(result, l), IMPACT_LEVELS, IMPACT_NARROW, scope);
-};
-
-const kotaTaskContext: KotaToolHandler = async (kota, args, scope) => {
-  const r = await withIndex(
-    kota,
-    {
-      op: "taskContext",
-      repo: scope.project,
-      files: list(args.files) ?? [],
-      includeTests: args.include_tests as boolean | undefined,
-      includeSymbols: args.include_symbols as boolean | undefined,
-      maxDependents: args.max_impacted_files as number | undefined,
-    },
-    scope,
-  );
-  if ("outcome" in r) return r.outcome;
-  if (r.answer.op !== "taskContext") return problem("unexpected answer");
-  const result = r.answer.result;
-  return budgeted(r.answer, "kota_task_context", (l) => renderTaskContext(result, l), TASK_LEVELS, TASK_NARROW, scope);
-};
-
-const HANDLERS: Record<string, KotaToolHandler> = {
-  [KOTA_INDEX.name]: kotaIndex,
-  [KOTA_SEARCH.name]: kotaSearch,
-  [KOTA_DEPS.name]: kotaDeps,
-  [KOTA_USAGES.name]: kotaUsages,
-  [KOTA_IMPACT.name]: kotaImpact,
-  [KOTA_TASK_CONTEXT.name]: kotaTaskContext,
-};
+/** The arguments checked against the spec (every problem an answer), then typed by it. */
+function checked<S extends KotaToolSpec>(
+  spec: S,
+  raw: Record<string, unknown>,
+  run: (args: ArgsOf<S>) => Promise<ToolOutcome>,
+): Promise<ToolOutcome> {
+  const c = checkToolArgs(spec, raw ?? {});
+  if ("problem" in c) return Promise.resolve(problem(c.problem));
+  // checkToolArgs enforced what ArgsOf<S> states: the types, the allowed values and the required keys.
+  return run(c.args as ArgsOf<S>);
+}
 
 export function isKotaTool(name: string): boolean {
   return Object.hasOwn(HANDLERS, name);
@@ -334,13 +328,10 @@ export function isKotaTool(name: string): boolean {
 
 /** Checks the arguments against the tool's spec, then runs it; every problem is an answer, never a throw. */
 export async function runKotaTool(kota: KotaLike, name: string, raw: Record<string, unknown>, scope: KotaToolScope): Promise<ToolOutcome> {
-  const spec = KOTA_TOOLS.find((t) => t.name === name);
-  const handler = HANDLERS[name];
-  if (!spec || !handler) return problem(`Unknown tool ${name}. Tools: ${KOTA_TOOLS.map((t) => t.name).join(", ")}.`);
-  const checked = checkToolArgs(spec, raw ?? {});
-  if ("problem" in checked) return problem(checked.problem);
+  const handler = Object.hasOwn(HANDLERS, name) ? HANDLERS[name] : undefined;
+  if (!handler) return problem(`Unknown tool ${name}. Tools: ${KOTA_TOOLS.map((t) => t.name).join(", ")}.`);
   try {
-    return await handler(kota, checked.args, scope);
+    return await handler(kota, raw, scope);
   } catch (error) {
     return problem(`pi-sidecar could not run ${name}: ${errorMessage(error)}`);
   }

@@ -1,0 +1,188 @@
+/**
+ * Applies a set of file changes to the index: parse and store changed files in batches (one
+ * transaction each, so memory stays bounded and a cancel keeps every finished batch), drop
+ * removed files, then resolve imports (all of them when the file set or a config changed).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Db, immediate } from "../../db/open.ts";
+import { errorMessage } from "../../errors.ts";
+import { sha256 } from "../../hash.ts";
+import type { IndexFileError } from "../contract.ts";
+import type { ScannedFile } from "./files/scan.ts";
+import type { StoredFacts } from "./parse/facts.ts";
+import type { ParsePool } from "./parse/parse-pool.ts";
+import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve/resolve-imports.ts";
+import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
+import { applyTestRule, type TestRule, testRule } from "./test-rule.ts";
+
+const BATCH = 100;
+
+export type Changes = {
+  /** New files and files whose size or mtime changed (their hash decides whether they are re-parsed). */
+  parse: ScannedFile[];
+  remove: FileRow[];
+  watch: WatchRow[];
+  /** Replace all watch rows (a full scan) rather than update some. */
+  replaceWatch: boolean;
+  removedWatch: string[];
+  configsChanged: boolean;
+};
+
+export type ApplyOptions = { signal?: AbortSignal; onProgress?(done: number, total: number): void; full?: boolean };
+
+export type ApplyOutcome = {
+  changed: number;
+  removed: number;
+  errors: IndexFileError[];
+  cancelled: boolean;
+  /** Files whose imports were resolved again, or "all" (the file set or a config changed). */
+  resolved?: number[] | "all";
+};
+
+type Ctx = {
+  db: Db;
+  store: CodeStore;
+  root: string;
+  repo: RepoRow;
+  now: () => number;
+  /** Where files are parsed: processes of their own (a crash costs one file, not this process). */
+  parser: ParsePool;
+  configText?: ConfigTextCache;
+  /** The resolve context of the last run, reused while only file contents change (see ResolveCache). */
+  resolve?: { cache: ResolveCache };
+  /** The repository's test rule, kept between runs while its config files stay the same. */
+  tests?: { rule: TestRule | null };
+};
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOptions = {}): Promise<ApplyOutcome> {
+  const { db, store, root, repo } = ctx;
+  // Many files: one map of all rows; a few (the usual re-index): a lookup each.
+  const allRows = changes.parse.length > 100 ? new Map(store.files(repo.id).map((f) => [f.path, f])) : null;
+  const known = { get: (path: string) => (allRows ? allRows.get(path) : (store.file(repo.id, path) ?? undefined)) };
+  const needsResolveBefore = repo.needs_resolve === 1;
+  immediate(db, () => store.markWriting(repo.id));
+  const errors: IndexFileError[] = [];
+  let changed = 0;
+  let cancelled = false;
+  let fileSetChanged = changes.remove.length > 0;
+  const changedIds: number[] = [];
+
+  for (let i = 0; i < changes.remove.length; i += 500) {
+    immediate(db, () => {
+      for (const f of changes.remove.slice(i, i + 500)) store.deleteFile(f.id);
+    });
+  }
+
+  // The config files after this run: those watched now, changed by this run's list.
+  const configs = new Map<string, number>();
+  if (!changes.replaceWatch) for (const w of store.watch(repo.id)) if (w.is_dir === 0) configs.set(w.path, w.mtime_ms);
+  for (const p of changes.removedWatch) configs.delete(p);
+  for (const w of changes.watch) if (w.is_dir === 0) configs.set(w.path, w.mtime_ms);
+  const tests = testRule(root, configs, ctx.tests?.rule ?? null);
+  const testRuleChanged = tests !== ctx.tests?.rule;
+  if (ctx.tests) ctx.tests.rule = tests;
+  const total = changes.parse.length;
+  opts.onProgress?.(0, total);
+  type Work =
+    | { kind: "touch"; id: number; file: ScannedFile }
+    | { kind: "write"; file: ScannedFile; hash: string; facts: StoredFacts; body: string; retry: boolean };
+  /** Reads and hashes one batch, and sends its changed files to the parsers. */
+  const prepare = async (from: number): Promise<Work[]> => {
+    const work: (Work | { kind: "parse"; file: ScannedFile; job: number })[] = [];
+    const jobs: { path: string; file: string }[] = [];
+    for (const file of changes.parse.slice(from, from + BATCH)) {
+      const old = known.get(file.path);
+      // A known file whose content is unchanged (only touched) is not parsed again: that takes its hash here.
+      if (old && !opts.full) {
+        let bytes: Buffer;
+        try {
+          bytes = readFileSync(join(root, file.path));
+        } catch (error) {
+          errors.push({ file: file.path, message: `could not read: ${errorMessage(error)}` });
+          continue;
+        }
+        if (old.hash === sha256(bytes)) {
+          work.push({ kind: "touch", id: old.id, file });
+          continue;
+        }
+      }
+      if (!old) fileSetChanged = true;
+      work.push({ kind: "parse", file, job: jobs.length });
+      jobs.push({ path: file.path, file: join(root, file.path) });
+    }
+    const parsed = await ctx.parser.parse(jobs);
+    const out: Work[] = [];
+    for (const w of work) {
+      if (w.kind !== "parse") out.push(w);
+      else {
+        const p = parsed[w.job]!;
+        // The parser read and hashed the file; one it could not read is dropped like a vanished file.
+        if (p.hash === null) errors.push({ file: w.file.path, message: p.facts.error?.message ?? "could not read" });
+        else out.push({ kind: "write", file: w.file, hash: p.hash, facts: p.facts, body: p.body, retry: p.retry === true });
+      }
+    }
+    return out;
+  };
+  // The parsers work on the next batches while this process writes the current one.
+  const ahead: Promise<Work[]>[] = [];
+  let queued = 0;
+  const fill = () => {
+    while (ahead.length < 2 && queued < total) {
+      const p = prepare(queued);
+      p.catch(() => undefined); // awaited in turn (or dropped when cancelled)
+      ahead.push(p);
+      queued += BATCH;
+    }
+  };
+  fill();
+  for (let i = 0; i < total; i += BATCH) {
+    const work = await ahead.shift()!;
+    if (opts.signal?.aborted) {
+      cancelled = true;
+      break;
+    }
+    fill();
+    immediate(db, () => {
+      for (const w of work) {
+        if (w.kind === "touch") store.touchFile(w.id, w.file.mtimeMs, w.file.size);
+        else {
+          const f = w.file;
+          const e = w.facts.error;
+          if (e) errors.push({ file: f.path, line: e.line, message: e.message });
+          // A file left unparsed for now keeps no mtime: the next check sends it to the parser again.
+          const mtimeMs = w.retry ? -1 : f.mtimeMs;
+          const hash = w.retry ? "" : w.hash;
+          changedIds.push(store.writeFile(repo.id, { ...f, mtimeMs, hash, isTest: tests.match(f.path) }, w.facts, w.body));
+          changed++;
+        }
+      }
+    });
+    opts.onProgress?.(Math.min(i + BATCH, total), total);
+    await yieldToLoop();
+  }
+
+  if (cancelled) {
+    // Folder mtimes are not recorded, so the next check still sees the files not reached yet;
+    // imports of the stored files stay unresolved until needs_resolve makes the next run finish them.
+    return { changed, removed: changes.remove.length, errors, cancelled };
+  }
+  immediate(db, () => {
+    store.setWatch(repo.id, changes.watch, changes.replaceWatch, changes.removedWatch);
+    // A test pattern may have changed: files parsed before keep the mark of the old rule otherwise.
+    if (testRuleChanged && (changes.configsChanged || needsResolveBefore)) applyTestRule(db, repo.id, tests);
+  });
+  const all = fileSetChanged || changes.configsChanged || needsResolveBefore;
+  // The cached context holds when this run started where our last one ended (no one else wrote).
+  const cached = !all && ctx.resolve?.cache?.generation === repo.generation ? ctx.resolve.cache.context : undefined;
+  let context: ReturnType<typeof resolveImports> | null = null;
+  if (all) context = resolveImports(db, root, repo.id, undefined, ctx.configText);
+  else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, ctx.configText, cached);
+  else context = cached ?? null;
+  immediate(db, () => store.markDone(repo.id, ctx.now(), true));
+  // markWriting and markDone: our run moved the generation by exactly two.
+  if (ctx.resolve) ctx.resolve.cache = context ? { generation: repo.generation + 2, context } : null;
+  return { changed, removed: changes.remove.length, errors, cancelled, resolved: all ? "all" : changedIds };
+}

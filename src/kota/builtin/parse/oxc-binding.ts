@@ -1,0 +1,105 @@
+/**
+ * Loads oxc's native parser so that it also works inside `bun build --compile`: the bundler embeds
+ * a `.node` addon only when `require()` names it with a literal string, and oxc-parser's own loader
+ * builds its require calls at run time. So each platform's binding package is named here literally
+ * (packages that are not installed stay unbundled and fail over to the next line); oxc-parser's
+ * own entry is the last resort, for platforms not listed (it works when run from source).
+ */
+import type { Comment, EcmaScriptModule, OxcError, ParserOptions, Program } from "oxc-parser";
+import { AppError, errorMessage } from "../../../errors.ts";
+
+type RawResult = { program: string; module: EcmaScriptModule; comments: Comment[]; errors: OxcError[] };
+type Binding = { parseSync(filename: string, source: string, options: ParserOptions): RawResult };
+
+export type Parsed = { program: Program | null; module: EcmaScriptModule; comments: Comment[]; errors: OxcError[] };
+
+// Each require sits directly in a try block: the bundler then leaves a package that is not
+// installed (another platform's binding) to fail at run time instead of failing the build.
+function loadBinding(): Binding | null {
+  const { platform, arch } = process;
+  if (platform === "linux" && arch === "x64") {
+    try {
+      return require("@oxc-parser/binding-linux-x64-gnu");
+    } catch {
+      // musl libc, or not installed
+    }
+    try {
+      return require("@oxc-parser/binding-linux-x64-musl");
+    } catch {
+      // not installed
+    }
+  } else if (platform === "linux" && arch === "arm64") {
+    try {
+      return require("@oxc-parser/binding-linux-arm64-gnu");
+    } catch {
+      // musl libc, or not installed
+    }
+    try {
+      return require("@oxc-parser/binding-linux-arm64-musl");
+    } catch {
+      // not installed
+    }
+  } else if (platform === "darwin" && arch === "arm64") {
+    try {
+      return require("@oxc-parser/binding-darwin-arm64");
+    } catch {
+      // not installed
+    }
+  } else if (platform === "darwin" && arch === "x64") {
+    try {
+      return require("@oxc-parser/binding-darwin-x64");
+    } catch {
+      // not installed
+    }
+  } else if (platform === "win32" && arch === "x64") {
+    try {
+      return require("@oxc-parser/binding-win32-x64-msvc");
+    } catch {
+      // not installed
+    }
+  }
+  return null;
+}
+
+let binding: Binding | null | undefined;
+let fallback: ((filename: string, source: string, options: ParserOptions) => Parsed) | undefined;
+
+const OPTIONS: ParserOptions = { preserveParens: false };
+
+/**
+ * Parses one file. A file with syntax errors still returns its module record (imports and exports
+ * survive), its errors, and no program when the parser could not recover one.
+ */
+export function parseSource(filename: string, source: string): Parsed {
+  if (binding === undefined) binding = loadBinding();
+  if (binding) {
+    const raw = binding.parseSync(filename, source, OPTIONS);
+    const errors = raw.errors;
+    const program = (JSON.parse(raw.program) as { node: Program }).node;
+    // The module record is built (and frozen) by its getter: only a file that did not parse needs it.
+    return {
+      program: errors.length > 0 && program.body.length === 0 ? null : program,
+      get module() {
+        return raw.module;
+      },
+      comments: raw.comments,
+      errors,
+    };
+  }
+  if (!fallback) {
+    try {
+      const oxc = require("oxc-parser") as { parseSync(f: string, s: string, o: ParserOptions): Parsed };
+      fallback = (f, s, o) => {
+        const r = oxc.parseSync(f, s, o);
+        return { program: r.program, module: r.module, comments: r.comments, errors: r.errors };
+      };
+    } catch (error) {
+      throw new AppError(
+        "PARSER_UNAVAILABLE",
+        `The TypeScript/JavaScript parser (oxc-parser) has no native binding for ${process.platform}-${process.arch}: ${errorMessage(error)}. ` +
+          "Use the kotadb backend (kota.backend: kotadb) on this platform.",
+      );
+    }
+  }
+  return fallback(filename, source, OPTIONS);
+}

@@ -1,0 +1,328 @@
+/**
+ * Parsing runs in helper processes (parse-child.ts), never in the process that serves pi or an MCP
+ * client: the native parser can crash on hostile input, and a crash must cost one file, not the
+ * host. The pool keeps up to `size` parsers (a second only for a large batch), several requests in
+ * flight each, answered in order, so the request at the head of a parser's queue is the one it was
+ * working on when it died. That file is reported and skipped; the others are sent again to a fresh
+ * parser, started after a backoff that grows with the crashes of the last minute. After five in a
+ * minute the pool rests: files are stored unparsed and marked to be tried again. A parser that
+ * dies before it is ready means the parser cannot run at all: that is an error for the caller.
+ * A parser that answers nothing for `timeoutMs` is killed and its file skipped the same way.
+ */
+import { readFileSync } from "node:fs";
+import type { Subprocess } from "bun";
+import { type CrashBackoff, crashBackoff } from "../../../crash-backoff.ts";
+import { AppError } from "../../../errors.ts";
+import { sha256 } from "../../../hash.ts";
+import { lineSplitter } from "../../../json-lines.ts";
+import { type HelperCommand, helperCommand } from "../../helper-process.ts";
+import type { StoredFacts } from "./facts.ts";
+import type { ParseReply } from "./parse-child.ts";
+import { searchBody } from "./redact-facts.ts";
+
+/** `file`: the absolute path the parser reads (the words of a file left unparsed are read from it here). */
+export type ParseJob = { path: string; file: string };
+/** `retry`: not parsed now (the pool is resting); store it so that the next check parses it again. */
+export type ParseOutcome = { facts: StoredFacts; body: string; hash: string | null; retry?: boolean };
+
+export type ParsePool = {
+  parse(jobs: ParseJob[]): Promise<ParseOutcome[]>;
+  /** Ends every parser process (waits up to a second for them to exit). */
+  close(): Promise<void>;
+  /** Parser processes started and how many of them crashed (for tests and status). */
+  stats(): { started: number; crashed: number; running: number };
+};
+
+export type ParsePoolOptions = {
+  /** The command that runs a parser (default: this program in the kota-parser role). */
+  helper?: HelperCommand;
+  /** Most parser processes (default 2; the second starts only for a batch of many files). */
+  size?: number;
+  /**
+   * Requests in flight per parser (default 16): enough queued work that a parser keeps going while
+   * this process waits for the CPU on a busy machine (replies come back in order, so a crash still
+   * blames the file at the head).
+   */
+  inFlight?: number;
+  /** A parser that answers nothing for this long is killed, its file skipped (default 30 s). */
+  timeoutMs?: number;
+  /** Parsers with nothing to do for this long exit (default 5 minutes). */
+  idleMs?: number;
+  log?: (line: string) => void;
+  now?: () => number;
+};
+
+type Task = { job: ParseJob; done: (o: ParseOutcome) => void; fail: (e: Error) => void };
+type Timer = ReturnType<typeof setTimeout>;
+type Parser = { proc: Subprocess<"pipe", "pipe", "pipe">; queue: Task[]; ready: boolean; killed: string | null; timer: Timer | null };
+
+function unparsed(job: ParseJob, message: string, retry = false): ParseOutcome {
+  let bytes: Buffer | null = null;
+  try {
+    bytes = readFileSync(job.file);
+  } catch {
+    // gone meanwhile: nothing to search
+  }
+  return {
+    facts: { symbols: [], imports: [], exports: [], refs: [], error: { line: 1, message } },
+    body: bytes ? searchBody(bytes.toString("utf8")) : "",
+    hash: bytes ? sha256(bytes) : null,
+    ...(retry ? { retry } : {}),
+  };
+}
+
+/** Lines of a byte stream, decoded as they arrive (a reply is one line, often longer than a pipe's chunk). */
+function textLines(onLine: (line: string) => void): { push(chunk: Uint8Array): void; end(): void } {
+  const decoder = new TextDecoder();
+  let pending = "";
+  return {
+    push(chunk) {
+      pending += decoder.decode(chunk, { stream: true });
+      let nl = pending.indexOf("\n");
+      if (nl === -1) return;
+      let start = 0;
+      for (; nl !== -1; nl = pending.indexOf("\n", start)) {
+        onLine(pending.slice(start, nl));
+        start = nl + 1;
+      }
+      pending = pending.slice(start);
+    },
+    end() {
+      pending += decoder.decode();
+      if (pending) onLine(pending);
+      pending = "";
+    },
+  };
+}
+
+/** Another parser starts while more than this many files wait per running parser. */
+const SPAWN_BACKLOG = 16;
+
+export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
+  const size = Math.max(1, o.size ?? 2);
+  const inFlight = Math.max(1, o.inFlight ?? 16);
+  const timeoutMs = o.timeoutMs ?? 30_000;
+  const idleMs = o.idleMs ?? 300_000;
+  const now = o.now ?? Date.now;
+  const backoff: CrashBackoff = crashBackoff(now);
+  const waiting: Task[] = [];
+  const parsers = new Set<Parser>();
+  let nextId = 0;
+  let started = 0;
+  let crashed = 0;
+  let restartAt = 0;
+  let restartTimer: Timer | null = null;
+  let idleTimer: Timer | null = null;
+  let closed = false;
+  const ids = new WeakMap<Task, number>();
+
+  const command = (): HelperCommand => o.helper ?? helperCommand("kota-parser");
+
+  const armTimeout = (p: Parser) => {
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = null;
+    if (p.queue.length === 0) return;
+    p.timer = setTimeout(() => {
+      p.killed = `took over ${Math.round(timeoutMs / 1000)} s to parse`;
+      p.proc.kill("SIGKILL");
+    }, timeoutMs);
+  };
+
+  const spawn = (): Parser | null => {
+    const c = command();
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "BUN_BE_BUN") env[k] = v;
+    let proc: Parser["proc"];
+    try {
+      proc = Bun.spawn({ cmd: [c.command, ...c.args], env: { ...env, ...c.env }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+    } catch (error) {
+      failAll(new AppError("PARSER_UNAVAILABLE", unavailable(`${c.command} could not be started: ${(error as Error).message}`)));
+      return null;
+    }
+    started++;
+    const p: Parser = { proc, queue: [], ready: false, killed: null, timer: null };
+    parsers.add(p);
+    const splitter = textLines((line) => {
+      if (!line) return;
+      let reply: ParseReply;
+      try {
+        reply = JSON.parse(line) as ParseReply;
+      } catch {
+        o.log?.(`kota parser: unreadable answer ${line.slice(0, 200)}`);
+        return;
+      }
+      if ("ready" in reply) {
+        p.ready = true;
+        return;
+      }
+      const head = p.queue[0];
+      if (!head || ids.get(head) !== reply.id) return;
+      p.queue.shift();
+      armTimeout(p);
+      head.done({ facts: reply.facts, body: reply.body, hash: reply.hash });
+      pump();
+    });
+    const stderr = lineSplitter((line) => {
+      if (line.trim()) o.log?.(`kota parser: ${line.slice(0, 300)}`);
+    });
+    void (async () => {
+      for await (const chunk of proc.stderr) stderr.push(chunk);
+    })().catch(() => undefined);
+    void (async () => {
+      try {
+        for await (const chunk of proc.stdout) splitter.push(chunk);
+        splitter.end();
+      } catch {
+        // the pipe broke: the exit below says why
+      }
+      await proc.exited;
+      gone(p);
+    })();
+    return p;
+  };
+
+  const unavailable = (why: string) =>
+    `The code index's parser process cannot run (${why}). Reinstall pi-sidecar, or use the kotadb backend (kota.backend: kotadb).`;
+
+  const failAll = (error: Error) => {
+    for (const p of parsers) for (const t of p.queue.splice(0)) t.fail(error);
+    for (const t of waiting.splice(0)) t.fail(error);
+  };
+
+  /** A parser ended: what it was working on is blamed (or, not yet ready, the parser itself). */
+  const gone = (p: Parser) => {
+    parsers.delete(p);
+    if (p.timer) clearTimeout(p.timer);
+    if (closed) {
+      for (const t of p.queue.splice(0)) t.fail(new AppError("CANCELLED", "The code index was closed while parsing."));
+      return;
+    }
+    const queue = p.queue.splice(0);
+    if (queue.length === 0 && p.killed === "idle") {
+      pump();
+      return;
+    }
+    const signal = p.proc.signalCode ?? `exit code ${p.proc.exitCode}`;
+    if (!p.ready && p.killed === null) {
+      crashed++;
+      failAll(new AppError("PARSER_UNAVAILABLE", unavailable(`it exited with ${signal} before it was ready`)));
+      for (const t of queue) t.fail(new AppError("PARSER_UNAVAILABLE", unavailable(`it exited with ${signal}`)));
+      return;
+    }
+    if (queue.length > 0) {
+      const [head, ...rest] = queue;
+      crashed++;
+      backoff.crashed();
+      const why = p.killed ?? `the parser crashed on this file (${signal})`;
+      o.log?.(`kota parser: ${why}: ${head!.job.path}`);
+      head!.done(unparsed(head!.job, `${why}: not parsed, only its text is searchable`));
+      waiting.unshift(...rest);
+    }
+    const wait = backoff.waitMs();
+    if (wait !== null) restartAt = now() + wait;
+    pump();
+  };
+
+  /** While resting after repeated crashes, files are stored unparsed and tried again later. */
+  const rest = (): boolean => {
+    if (backoff.waitMs() !== null) return false;
+    const seconds = backoff.restSeconds();
+    for (const t of waiting.splice(0))
+      t.done(unparsed(t.job, `not parsed: the parser crashed 5 times in the last minute; it is tried again in ${seconds} s`, true));
+    return true;
+  };
+
+  const send = (p: Parser, t: Task): boolean => {
+    const id = nextId++;
+    ids.set(t, id);
+    p.queue.push(t);
+    try {
+      p.proc.stdin.write(`${JSON.stringify({ id, path: t.job.path, file: t.job.file })}\n`);
+    } catch {
+      return false; // the parser is gone: its exit puts the task back
+    }
+    if (p.queue.length === 1) armTimeout(p);
+    return true;
+  };
+
+  const pump = () => {
+    if (closed) return;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = null;
+    let live = 0;
+    for (const p of parsers) if (p.killed === null) live++;
+    if (waiting.length > 0 && live === 0) {
+      if (rest()) return;
+      if (now() < restartAt) {
+        restartTimer ??= setTimeout(
+          () => {
+            restartTimer = null;
+            pump();
+          },
+          Math.max(0, restartAt - now()),
+        );
+        return;
+      }
+    }
+    // One parser for any work, more while the backlog is large.
+    while (waiting.length > 0 && parsers.size < size && (live === 0 || waiting.length > SPAWN_BACKLOG * live)) {
+      if (!spawn()) return;
+      live++;
+    }
+    for (const p of parsers) {
+      if (p.killed !== null) continue;
+      while (waiting.length > 0 && p.queue.length < inFlight) if (!send(p, waiting.shift()!)) break;
+      try {
+        p.proc.stdin.flush();
+      } catch {
+        // gone: its exit handles the rest
+      }
+    }
+    if (waiting.length === 0 && [...parsers].every((p) => p.queue.length === 0)) {
+      idleTimer = setTimeout(() => {
+        for (const p of parsers) {
+          p.killed = "idle";
+          p.proc.stdin.end();
+        }
+      }, idleMs);
+      idleTimer.unref?.();
+    }
+  };
+
+  return {
+    parse(jobs) {
+      if (closed) return Promise.reject(new AppError("CANCELLED", "The code index is closed."));
+      const out = jobs.map(
+        (job) =>
+          new Promise<ParseOutcome>((done, fail) => {
+            waiting.push({ job, done, fail });
+          }),
+      );
+      pump();
+      return Promise.all(out);
+    },
+    async close() {
+      closed = true;
+      if (idleTimer) clearTimeout(idleTimer);
+      if (restartTimer) clearTimeout(restartTimer);
+      for (const t of waiting.splice(0)) t.fail(new AppError("CANCELLED", "The code index was closed while parsing."));
+      const exits: Promise<unknown>[] = [];
+      for (const p of parsers) {
+        p.killed = "closed";
+        exits.push(p.proc.exited);
+        try {
+          p.proc.stdin.end();
+        } catch {
+          // already gone
+        }
+        // One with work in hand is stopped; an idle one ends with its input.
+        if (p.queue.length > 0) p.proc.kill();
+      }
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([Promise.all(exits), new Promise((done) => (timer = setTimeout(done, 1000)))]);
+      clearTimeout(timer);
+      for (const p of parsers) p.proc.kill("SIGKILL");
+    },
+    stats: () => ({ started, crashed, running: parsers.size }),
+  };
+}

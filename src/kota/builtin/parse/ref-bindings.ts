@@ -1,0 +1,109 @@
+/**
+ * Names bound to other modules inside code: `const m = await import("../../m")`, `require("./m")`,
+ * loader functions (`const load = () => import("../../m")`), destructuring of a namespace, import
+ * types (`import("../../m").T`) and JSX tags. Part of the reference walk (extract-refs.ts).
+ */
+
+import type { UsageKind } from "../../contract.ts";
+import { literalString, type N, nameOf } from "./ast.ts";
+import type { FactsBuilder } from "./facts.ts";
+import { chainRef } from "./ref-chains.ts";
+import { lookup, type Scope } from "./ref-scope.ts";
+
+export type WalkCore = {
+  b: FactsBuilder;
+  walk(node: N, scope: Scope): void;
+  pattern(p: N | null | undefined, scope: Scope): void;
+  ref(id: N, scope: Scope, kind: UsageKind): void;
+  namespaceMember(object: N, property: N, scope: Scope, kind: UsageKind): boolean;
+};
+
+export function createBindingRules(w: WalkCore) {
+  const { b, walk, pattern, ref, namespaceMember } = w;
+  const keyRefs = (objectPattern: N, importIdx: number, prefix = ""): void => {
+    for (const p of objectPattern.properties ?? []) {
+      const key = p.type === "Property" && !p.computed ? nameOf(p.key) : null;
+      if (key) b.addRef({ importIdx, name: prefix + key, owner: null, member: false, kind: prefix ? "property" : "import" }, p.key!.start);
+    }
+  };
+
+  /** Functions that only return `import("../../m")` (`const load = () => import("../../m")`), by name: their calls are that import. */
+  const loaders = new Map<string, number>();
+
+  const requireOf = (init: N | null, scope: Scope): string | null =>
+    init?.type === "CallExpression" && init.callee?.type === "Identifier" && init.callee.name === "require" && !lookup(scope, "require")
+      ? literalString(init.arguments?.[0])
+      : null;
+
+  /** `const m = await import("../../m")`, `const { a } = require("./m")`, `= await load()`: the names bind to that module. */
+  const declarator = (node: N, scope: Scope): void => {
+    let init = node.init ?? null;
+    if (init?.type === "AwaitExpression") init = init.argument ?? null;
+    if (init?.type === "ArrowFunctionExpression" && node.id?.type === "Identifier" && node.id.name) {
+      const body = init.body as N;
+      const target = body?.type === "ImportExpression" ? literalString(body.source) : null;
+      if (target !== null) {
+        loaders.set(node.id.name, b.addImport(target, "dynamic", body.start));
+        pattern(node.id, scope);
+        return;
+      }
+    }
+    const ns = init?.type === "Identifier" && node.id?.type === "ObjectPattern" ? lookup(scope, init.name ?? "") : undefined;
+    if (ns && ns !== "local" && ns.importIdx !== null) {
+      // `const { a } = ns` on a namespace import: the keys name the module's exports; on a named
+      // import they name members of it (`util.a` if it is a re-exported namespace).
+      keyRefs(node.id!, ns.importIdx, ns.imported === "*" ? "" : `${ns.imported}.`);
+      if (ns.imported !== "*") walk(init!, scope);
+      pattern(node.id, scope);
+      return;
+    }
+    const loaded = init?.type === "CallExpression" && init.callee?.type === "Identifier" ? loaders.get(init.callee.name ?? "") : undefined;
+    const spec = init?.type === "ImportExpression" ? literalString(init.source) : requireOf(init, scope);
+    if (!init || (spec === null && loaded === undefined)) {
+      pattern(node.id, scope);
+      if (node.init) walk(node.init, scope);
+      return;
+    }
+    if (loaded !== undefined) walk(init, scope); // the call is a use of the loader itself
+    const importIdx = loaded ?? b.addImport(spec!, init.type === "ImportExpression" ? "dynamic" : "require", init.start);
+    const id = node.id!;
+    if (id.type === "Identifier" && id.name) scope.vars.set(id.name, { importIdx, imported: "*" });
+    else if (id.type === "ObjectPattern") {
+      // `const { a } = await import("../../m")`: the key names m's export `a`; the variable is a new local
+      // (as TypeScript sees it: its later uses are references to the local, not to `a`).
+      keyRefs(id, importIdx);
+      pattern(id, scope);
+    } else pattern(id, scope);
+  };
+
+  const importType = (node: N, scope: Scope): void => {
+    const spec = literalString(node.source as N) ?? literalString(node.argument as N);
+    const qualifier = node.qualifier as N | null;
+    if (spec !== null) {
+      const importIdx = b.addImport(spec, "type", node.start);
+      let first = qualifier;
+      while (first?.type === "TSQualifiedName") first = first.left ?? null;
+      const name = nameOf(first);
+      if (name) b.addRef({ importIdx, name, owner: null, member: false, kind: "type" }, first!.start);
+    }
+    if (node.typeArguments) walk(node.typeArguments as N, scope);
+  };
+
+  const jsxName = (name: N, scope: Scope): void => {
+    if (name.type === "JSXIdentifier") {
+      // Lower-case tags are intrinsic elements (`<div>`), not references.
+      if (name.name && /^[A-Z_$]/.test(name.name)) ref(name, scope, "jsx");
+    } else if (name.type === "JSXMemberExpression") {
+      chainRef(b, name, scope, "jsx");
+      const object = name.object!;
+      if (!namespaceMember(object, name.property!, scope, "jsx")) {
+        if (object.type === "JSXIdentifier") ref(object, scope, "jsx");
+        else jsxName(object, scope);
+        const prop = nameOf(name.property);
+        if (prop) b.addRef({ importIdx: null, name: prop, owner: null, member: true, kind: "jsx" }, name.property!.start);
+      }
+    }
+  };
+
+  return { declarator, importType, jsxName };
+}

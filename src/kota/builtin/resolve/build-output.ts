@@ -1,0 +1,104 @@
+/**
+ * A workspace package's manifest points at build output (`dist/index.d.ts`) that a checkout has not
+ * built: the import means the source that output is built from, as TypeScript's project references
+ * read it (the output's declaration "exists" and stands for its source). Tried in order:
+ *  1. the package's tsc layout: `<outDir>/x.d.ts` comes from `<rootDir>/x.ts`;
+ *  2. a sibling condition of the same export that names a TypeScript source;
+ *  3. preconstruct's flat output names (`dist/pkg-name-entry.cjs.d.mts`) from its entrypoints;
+ *  4. the output's path under `src/`, dropping the fewest leading folders (`build/modern/index` ->
+ *     `src/index`, `mini/index` -> `src/mini/index`);
+ *  5. for the package's main entry, `src/index`.
+ * All paths are repo-relative; `exists` says whether a source file is in the index.
+ */
+import { posix } from "node:path";
+import type { PackageJson } from "./packages.ts";
+import type { ResolvedTsconfig } from "./tsconfig.ts";
+
+export type BuildOutputContext = {
+  exists(path: string): boolean;
+  /** The tsconfig files in a package's own folder, parsed. */
+  packageConfigs(dir: string): ResolvedTsconfig[];
+};
+
+const SOURCE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+const TS_SOURCE = /(?<!\.d)\.[cm]?tsx?$/;
+// Output names carry format tags before the extension: `index.cjs.js`, `pkg.esm.d.mts`, `x.development.js`.
+const OUTPUT_SUFFIX =
+  /(?:\.(?:cjs|esm|es|mjs|umd|iife|prod|production|dev|development|browser|node|worker|min|modern|legacy))*\.(?:d\.)?[cm]?[jt]sx?$/;
+
+/** The output path without its extension and format tags. */
+export function outputStem(path: string): string {
+  return path.replace(OUTPUT_SUFFIX, "");
+}
+
+function source(ctx: BuildOutputContext, stem: string): string | null {
+  for (const e of SOURCE_EXTENSIONS) if (ctx.exists(stem + e)) return stem + e;
+  for (const e of SOURCE_EXTENSIONS) if (ctx.exists(`${stem}/index${e}`)) return `${stem}/index${e}`;
+  return null;
+}
+
+const inside = (path: string, dir: string) => dir === "." || path === dir || path.startsWith(`${dir}/`);
+const under = (path: string, dir: string) => (dir === "." ? path : path.slice(dir.length + 1));
+
+function tscLayout(ctx: BuildOutputContext, dir: string, output: string): string | null {
+  for (const c of ctx.packageConfigs(dir)) {
+    for (const out of [c.declarationDir, c.outDir]) {
+      if (out === null || !inside(output, out) || output === out) continue;
+      const rel = outputStem(under(output, out));
+      const roots = c.rootDir !== null ? [c.rootDir] : [posix.join(dir, "src"), dir];
+      for (const root of roots) {
+        const found = source(ctx, posix.join(root, rel));
+        if (found) return found;
+      }
+    }
+  }
+  return null;
+}
+
+function preconstruct(ctx: BuildOutputContext, dir: string, pkg: PackageJson, output: string): string | null {
+  const config = (pkg as { preconstruct?: { entrypoints?: unknown } }).preconstruct;
+  if (!config || typeof pkg.name !== "string") return null;
+  const entrypoints = Array.isArray(config.entrypoints) ? config.entrypoints.filter((e): e is string => typeof e === "string") : ["index"];
+  const flat = pkg.name.replace(/^@/, "").replace(/\//g, "-");
+  const stem = outputStem(under(output, dir));
+  for (const raw of entrypoints) {
+    const entry = raw
+      .replace(/^\.\//, "")
+      .replace(/\.\{?[^/]*$/, "")
+      .replace(/(^|\/)index$/, "");
+    const name = entry ? `${flat}-${entry.replace(/\//g, "-")}` : flat;
+    // Older preconstruct writes `<entry>/dist/<name>`, newer puts every entrypoint in the root `dist/`.
+    if (stem !== `dist/${name}` && stem !== `${entry}/dist/${name}`) continue;
+    const found = source(ctx, posix.join(dir, "src", entry || "index"));
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The source a missing build output of package `dir` stands for, or null. */
+export function sourceOfOutput(
+  ctx: BuildOutputContext,
+  dir: string,
+  pkg: PackageJson,
+  target: string,
+  siblings: readonly string[],
+  subpath: string,
+): string | null {
+  const output = posix.normalize(posix.join(dir, target));
+  if (!inside(output, dir) || output.startsWith("../")) return null;
+  const layout = tscLayout(ctx, dir, output);
+  if (layout) return layout;
+  for (const s of siblings) {
+    if (!TS_SOURCE.test(s)) continue;
+    const p = posix.normalize(posix.join(dir, s));
+    if (inside(p, dir) && ctx.exists(p)) return p;
+  }
+  const flat = preconstruct(ctx, dir, pkg, output);
+  if (flat) return flat;
+  const segments = outputStem(under(output, dir)).split("/");
+  for (let k = 0; k < segments.length; k++) {
+    const found = source(ctx, posix.join(dir, "src", ...segments.slice(k)));
+    if (found) return found;
+  }
+  return subpath === "." ? source(ctx, posix.join(dir, "src", "index")) : null;
+}

@@ -1,0 +1,126 @@
+/** Points each stored import at the file it resolves to (code_imports.target_id and status), in pages. */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Db, immediate } from "../../../db/open.ts";
+import type { ImportKind } from "../parse/facts.ts";
+import { createPackages } from "./packages.ts";
+import { createResolver, type Resolution } from "./resolver.ts";
+import { createTsconfigs } from "./tsconfig.ts";
+
+const PAGE = 5000;
+
+/** code_imports.status: 0 unresolved, 1 resolved, 2 outside the repository, 3 not code, 4 a workspace package that did not resolve. */
+const statusOf = (r: Resolution): number =>
+  r.status === "unresolved" ? (r.workspace ? 4 : 0) : r.status === "resolved" ? 1 : r.status === "external" ? 2 : 3;
+
+function readText(root: string, path: string): string | null {
+  try {
+    return readFileSync(join(root, path), "utf8");
+  } catch {
+    return null;
+  }
+}
+
+export type ConfigTextCache = Map<string, { mtime: number; text: string | null }>;
+
+/** What resolving needs to know about a repository: its files and the configs that shape resolution. */
+export type ResolveContext = {
+  idByPath: Map<string, number>;
+  pathById: Map<number, string>;
+  resolver: ReturnType<typeof createResolver>;
+  /** Whether files that are not indexed (assets) exist: asked afresh by each run. */
+  existing: Map<string, boolean>;
+};
+
+/**
+ * Reusing a context across runs: valid while the file set and the configs are those it was built
+ * from, which the caller vouches for with `generation` (the repository's, after its last own write).
+ */
+export type ResolveCache = { generation: number; context: ResolveContext } | null;
+
+export function resolveContext(db: Db, root: string, repoId: number, cache: ConfigTextCache = new Map()): ResolveContext {
+  const files = db.query<{ id: number; path: string }, [number]>("SELECT id, path FROM code_files WHERE repo_id = ?").all(repoId);
+  const idByPath = new Map(files.map((f) => [f.path, f.id]));
+  const pathById = new Map(files.map((f) => [f.id, f.path]));
+  const watched = db
+    .query<{ path: string; mtime_ms: number }, [number]>("SELECT path, mtime_ms FROM code_watch WHERE repo_id = ? AND is_dir = 0")
+    .all(repoId);
+  const configs = new Set(watched.map((r) => r.path));
+  const mtimes = new Map(watched.map((r) => [r.path, r.mtime_ms]));
+  // A monorepo has hundreds of package.json files: read each again only when its mtime moved.
+  const readConfig = (p: string): string | null => {
+    const mtime = mtimes.get(p) ?? -1;
+    const hit = cache.get(p);
+    if (hit && hit.mtime === mtime) return hit.text;
+    const text = readText(root, p);
+    cache.set(p, { mtime, text });
+    return text;
+  };
+  const existing = new Map<string, boolean>();
+  const resolver = createResolver({
+    files: new Set(idByPath.keys()),
+    exists: (p) => {
+      let e = existing.get(p);
+      if (e === undefined) {
+        e = existsSync(join(root, p));
+        existing.set(p, e);
+      }
+      return e;
+    },
+    configFiles: [...configs].filter((p) => !p.endsWith("package.json") && !p.endsWith(".gitignore")),
+    tsconfigs: createTsconfigs({ has: (p) => configs.has(p), readText: readConfig }),
+    packages: createPackages({ packageFiles: [...configs].filter((p) => p.endsWith("package.json")), readText: readConfig }),
+    hasPackageJson: (dir) => configs.has(dir === "." ? "package.json" : `${dir}/package.json`),
+  });
+  return { idByPath, pathById, resolver, existing };
+}
+
+/**
+ * Resolves the imports of `fileIds` (or of every file) of one repository. Writes only rows whose
+ * answer changed; each page is its own transaction, so a huge repository never holds a long lock.
+ * Returns the context it used, for the caller to reuse while the file set and configs stay.
+ */
+
+export function resolveImports(
+  db: Db,
+  root: string,
+  repoId: number,
+  fileIds?: number[],
+  cache: ConfigTextCache = new Map(),
+  context: ResolveContext = resolveContext(db, root, repoId, cache),
+): ResolveContext {
+  const { idByPath, pathById, resolver } = context;
+  context.existing.clear();
+  const update = db.prepare("UPDATE code_imports SET target_id = ?, status = ? WHERE id = ?");
+  type Row = { id: number; file_id: number; specifier: string; kind: ImportKind; target_id: number | null; status: number };
+  const apply = (rows: Row[]) => {
+    immediate(db, () => {
+      for (const row of rows) {
+        const from = pathById.get(row.file_id);
+        if (from === undefined) continue;
+        const r = resolver.resolve(from, row.specifier, row.kind);
+        const target = r.status === "resolved" ? (idByPath.get(r.path) ?? null) : null;
+        const status = statusOf(r);
+        if (target !== row.target_id || status !== row.status) update.run(target, status, row.id);
+      }
+    });
+  };
+  if (fileIds) {
+    const page = db.prepare<Row, [string]>(
+      "SELECT id, file_id, specifier, kind, target_id, status FROM code_imports WHERE file_id IN (SELECT value FROM json_each(?))",
+    );
+    for (let i = 0; i < fileIds.length; i += 500) apply(page.all(JSON.stringify(fileIds.slice(i, i + 500))));
+    return context;
+  }
+  const page = db.prepare<Row, [number, number, number]>(
+    `SELECT i.id, i.file_id, i.specifier, i.kind, i.target_id, i.status FROM code_imports i JOIN code_files f ON f.id = i.file_id
+     WHERE f.repo_id = ? AND i.id > ? ORDER BY i.id LIMIT ?`,
+  );
+  for (let after = 0; ; ) {
+    const rows = page.all(repoId, after, PAGE);
+    if (rows.length === 0) break;
+    apply(rows);
+    after = rows[rows.length - 1]!.id;
+  }
+  return context;
+}

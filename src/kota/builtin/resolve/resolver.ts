@@ -1,0 +1,252 @@
+/**
+ * Module resolution after TypeScript's rules, per the config that governs the importing file:
+ * relative paths with extension substitution (`./a.js` -> `a.ts`), index files, tsconfig `paths`
+ * and `baseUrl`, workspace packages through `exports` (the conditions TypeScript uses for that
+ * config's moduleResolution, customConditions included) or `types`/`main`, package `imports`
+ * (`#x`), and build output that is not in the tree read as the source it is built from
+ * (build-output.ts). Everything is repo-relative.
+ */
+import { builtinModules } from "node:module";
+import { posix } from "node:path";
+import type { ImportKind } from "../parse/facts.ts";
+import { type BuildOutputContext, sourceOfOutput } from "./build-output.ts";
+import { type ExportTarget, subpathTargets } from "./conditions.ts";
+import type { Packages } from "./packages.ts";
+import type { ResolvedTsconfig, Tsconfigs } from "./tsconfig.ts";
+
+export type Resolution =
+  | { status: "resolved"; path: string }
+  /** A package or builtin outside the repository. */
+  | { status: "external" }
+  /** An existing file that is not source code (JSON, CSS, an image), or a bundler query (`./a.js?raw`). */
+  | { status: "asset"; path: string }
+  /** `workspace`: the specifier names a package of this repository. */
+  | { status: "unresolved"; workspace?: boolean };
+
+const BUILTINS = new Set(builtinModules);
+const TRY_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"];
+const JS_TO_TS: Record<string, string[]> = {
+  ".js": [".ts", ".tsx", ".d.ts"],
+  ".jsx": [".tsx", ".ts", ".d.ts"],
+  ".mjs": [".mts", ".d.mts"],
+  ".cjs": [".cts", ".d.cts"],
+};
+const SOURCE_EXTENSIONS = new Set([".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"]);
+
+export type ResolverDeps = {
+  /** Indexed source files. */
+  files: ReadonlySet<string>;
+  /** tsconfig*.json / jsconfig*.json files of the repository. */
+  configFiles: readonly string[];
+  /** Whether any file (not only source) exists at a repo-relative path. */
+  exists(path: string): boolean;
+  tsconfigs: Tsconfigs;
+  packages: Packages;
+  /** Whether `dir/package.json` is in the repo. */
+  hasPackageJson(dir: string): boolean;
+};
+
+function isRelative(spec: string): boolean {
+  return spec === "." || spec === ".." || spec.startsWith("./") || spec.startsWith("../");
+}
+
+function packageName(spec: string): { name: string; subpath: string } {
+  const parts = spec.split("/");
+  const n = spec.startsWith("@") ? 2 : 1;
+  const rest = parts.slice(n).join("/");
+  return { name: parts.slice(0, n).join("/"), subpath: rest ? `./${rest}` : "." };
+}
+
+const unresolved: Resolution = { status: "unresolved" };
+
+export function createResolver(deps: ResolverDeps) {
+  const { files } = deps;
+
+  /** A path outside the repository normalizes to `../...`: never a match. */
+  const norm = (p: string): string | null => {
+    const n = posix.normalize(p);
+    return n.startsWith("../") || n === ".." ? null : n.replace(/\/$/, "");
+  };
+
+  const tryFile = (p: string): string | null => {
+    const ext = posix.extname(p);
+    const swaps = JS_TO_TS[ext];
+    if (swaps) {
+      const stem = p.slice(0, -ext.length);
+      for (const s of swaps) if (files.has(stem + s)) return stem + s;
+    }
+    if (files.has(p)) return p;
+    for (const e of TRY_EXTENSIONS) if (files.has(p + e)) return p + e;
+    return null;
+  };
+
+  const packageJson = (dir: string) =>
+    deps.hasPackageJson(dir) ? deps.packages.read(dir === "." ? "package.json" : `${dir}/package.json`) : null;
+
+  const tryDirectory = (dir: string, depth: number): string | null => {
+    const pkg = depth < 3 ? packageJson(dir) : null;
+    for (const field of [pkg?.types, pkg?.typings, pkg?.main]) {
+      if (typeof field !== "string") continue;
+      const target = norm(posix.join(dir, field));
+      const found = target === null ? null : (tryFile(target) ?? tryDirectory(target, depth + 1));
+      if (found) return found;
+    }
+    for (const e of TRY_EXTENSIONS) if (files.has(`${dir}/index${e}`)) return `${dir}/index${e}`;
+    return null;
+  };
+
+  /** A file or folder path, as TypeScript tries it; then non-source files that exist. */
+  const tryPath = (raw: string): Resolution | null => {
+    const p = norm(raw);
+    if (p === null) return null;
+    const found = tryFile(p) ?? tryDirectory(p, 0);
+    if (found) return { status: "resolved", path: found };
+    if (!SOURCE_EXTENSIONS.has(posix.extname(p)) && posix.extname(p) !== "" && deps.exists(p)) return { status: "asset", path: p };
+    return null;
+  };
+
+  const configsByDir = new Map<string, ResolvedTsconfig[]>();
+  const output: BuildOutputContext = {
+    exists: (p) => files.has(p),
+    packageConfigs(dir) {
+      let list = configsByDir.get(dir);
+      if (!list) {
+        list = deps.configFiles
+          .filter((f) => posix.dirname(f) === dir && /^tsconfig.*\.json$/.test(posix.basename(f)))
+          .map((f) => deps.tsconfigs.config(f))
+          .filter((c): c is ResolvedTsconfig => c !== null);
+        configsByDir.set(dir, list);
+      }
+      return list;
+    },
+  };
+
+  /** One target of a package's manifest: the file, or the source of build output that is not there. */
+  const tryTarget = (dir: string, target: ExportTarget, subpath: string): Resolution | null => {
+    if (!target.path.startsWith("./")) return null;
+    const direct = tryPath(posix.join(dir, target.path));
+    if (direct) return direct;
+    const pkg = packageJson(dir);
+    const source = pkg ? sourceOfOutput(output, dir, pkg, target.path, target.siblings, subpath) : null;
+    return source ? { status: "resolved", path: source } : null;
+  };
+
+  const resolvePackage = (dir: string, subpath: string, conditions: ReadonlySet<string> | null): Resolution | null => {
+    const pkg = packageJson(dir);
+    if (pkg?.exports !== undefined && pkg.exports !== null && conditions) {
+      for (const t of subpathTargets(pkg.exports, subpath, conditions)) {
+        const r = tryTarget(dir, t, subpath);
+        if (r) return r;
+      }
+      return null;
+    }
+    if (subpath === ".") {
+      for (const field of [pkg?.types, pkg?.typings, pkg?.main]) {
+        if (typeof field !== "string") continue;
+        const path = field.startsWith("./") ? field : `./${field}`;
+        const r = tryTarget(dir, { path, siblings: [] }, ".");
+        if (r) return r;
+      }
+      return tryPath(dir) ?? (pkg ? tryTarget(dir, { path: "./index.js", siblings: [] }, ".") : null);
+    }
+    return tryPath(posix.join(dir, subpath)) ?? tryTarget(dir, { path: subpath, siblings: [] }, subpath);
+  };
+
+  /** Whether a file is an ES module under node16 rules: by extension, else the nearest package.json's "type". */
+  const moduleFormat = new Map<string, boolean>();
+  const isEsm = (file: string): boolean => {
+    const ext = posix.extname(file);
+    if (ext === ".mts" || ext === ".mjs") return true;
+    if (ext === ".cts" || ext === ".cjs") return false;
+    const dir = posix.dirname(file);
+    let esm = moduleFormat.get(dir);
+    if (esm === undefined) {
+      esm = false;
+      for (let d = dir; ; d = posix.dirname(d)) {
+        if (deps.hasPackageJson(d)) {
+          esm = (packageJson(d) as { type?: unknown } | null)?.type === "module";
+          break;
+        }
+        if (d === ".") break;
+      }
+      moduleFormat.set(dir, esm);
+    }
+    return esm;
+  };
+
+  /** The export conditions TypeScript applies to this import, or null where `exports` is not read (node10, classic). */
+  const conditionsFor = (from: string, kind: ImportKind, config: ResolvedTsconfig | null): ReadonlySet<string> | null => {
+    const mode = config?.moduleResolution ?? "bundler";
+    if (mode === "node10" || mode === "classic") return null;
+    const set = new Set(["types", ...(config?.customConditions ?? [])]);
+    if (mode === "node16") {
+      set.add("node");
+      set.add(kind === "require" || (kind !== "dynamic" && !isEsm(from)) ? "require" : "import");
+    } else set.add(kind === "require" ? "require" : "import");
+    return set;
+  };
+
+  /** `#x` through the `imports` of the nearest package.json above the importing file. */
+  const resolveHash = (from: string, spec: string, kind: ImportKind, config: ResolvedTsconfig | null): Resolution | null => {
+    const conditions = conditionsFor(from, kind, config) ?? new Set(["types", "import", "require"]);
+    for (let dir = posix.dirname(from); ; dir = posix.dirname(dir)) {
+      if (deps.hasPackageJson(dir)) {
+        for (const t of subpathTargets(packageJson(dir)?.imports, spec, conditions)) {
+          const r = t.path.startsWith("./") ? tryTarget(dir, t, spec) : resolveBare(from, t.path, kind, config);
+          if (r && r.status !== "unresolved") return r;
+        }
+        return null;
+      }
+      if (dir === ".") return null;
+    }
+  };
+
+  const resolveBare = (from: string, spec: string, kind: ImportKind, config: ResolvedTsconfig | null): Resolution => {
+    if (config) {
+      for (const m of config.paths) {
+        const matches = m.wildcard
+          ? spec.startsWith(m.prefix) && spec.endsWith(m.suffix) && spec.length >= m.prefix.length + m.suffix.length
+          : spec === m.prefix;
+        if (!matches) continue;
+        const middle = m.wildcard ? spec.slice(m.prefix.length, spec.length - m.suffix.length) : "";
+        for (const t of m.targets) {
+          const r = tryPath(m.wildcard ? t.replace("*", middle) : t);
+          if (r) return r;
+        }
+        break;
+      }
+      if (config.baseUrl !== null) {
+        const r = tryPath(posix.join(config.baseUrl, spec));
+        if (r) return r;
+      }
+    }
+    const { name, subpath } = packageName(spec);
+    const dir = deps.packages.dirOf(name);
+    if (dir !== null) return resolvePackage(dir, subpath, conditionsFor(from, kind, config)) ?? { status: "unresolved", workspace: true };
+    return { status: "external" };
+  };
+
+  return {
+    resolve(from: string, rawSpec: string, kind: ImportKind = "import"): Resolution {
+      const config = deps.tsconfigs.forFile(from);
+      if (rawSpec.startsWith("#")) return resolveHash(from, rawSpec, kind, config) ?? unresolved;
+      const query = rawSpec.indexOf("?");
+      if (query !== -1) {
+        // A bundler query (`./a.css?inline`, `./main.js?raw`) imports text or a URL, not a module: TypeScript resolves none.
+        const base = rawSpec.slice(0, query);
+        if (!isRelative(base)) return { status: "external" };
+        const p = norm(posix.join(posix.dirname(from), base));
+        return p !== null && (files.has(p) || deps.exists(p)) ? { status: "asset", path: p } : unresolved;
+      }
+      const spec = rawSpec;
+      if (!spec) return unresolved;
+      if (spec.startsWith("node:") || spec.startsWith("bun:") || BUILTINS.has(spec)) return { status: "external" };
+      if (isRelative(spec)) return tryPath(posix.join(posix.dirname(from), spec)) ?? unresolved;
+      if (spec.startsWith("/")) return unresolved;
+      if (/^[a-z][a-z0-9+.-]*:/i.test(spec)) return { status: "external" }; // https:, data:, virtual:
+      return resolveBare(from, spec, kind, config);
+    },
+  };
+}
+
+export type Resolver = ReturnType<typeof createResolver>;

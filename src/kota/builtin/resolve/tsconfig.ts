@@ -1,0 +1,272 @@
+/**
+ * tsconfig.json / jsconfig.json as module resolution needs them: the config that governs a file
+ * (as the editor picks it: up from the file, the first config whose files, include and exclude
+ * take it in, or one of its references that does), its `extends` chain (relative files; package configs need node_modules,
+ * which we do not read), and the `baseUrl` and `paths` that come out of it. All paths repo-relative.
+ */
+import { posix } from "node:path";
+import { compileGlob, type Glob } from "../../../glob.ts";
+import { parseJsonc } from "./jsonc.ts";
+
+/** A list of paths from a config, with the folder they are relative to (the config that wrote them). */
+type Layered = { dir: string; list: string[] };
+
+const definedOnly = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+const globs = new Map<string, Glob>();
+/** An include/exclude entry as TypeScript reads it: a folder means everything below it. */
+function globFor(pattern: string): Glob {
+  let g = globs.get(pattern);
+  if (!g) {
+    const last = pattern.slice(pattern.lastIndexOf("/") + 1);
+    const isDir = !/[*?]/.test(last) && !/\.[A-Za-z0-9]+$/.test(last);
+    g = compileGlob(pattern === "." ? "**/*" : isDir ? `${pattern}/**/*` : pattern);
+    globs.set(pattern, g);
+  }
+  return g;
+}
+
+export type PathMapping = { prefix: string; suffix: string; wildcard: boolean; targets: string[] };
+
+/** How TypeScript reads package.json and which export conditions apply (nodenext reads as node16). */
+export type ResolutionMode = "bundler" | "node16" | "node10" | "classic";
+
+export type ResolvedTsconfig = {
+  /** The config file used, repo-relative. */
+  file: string;
+  baseUrl: string | null;
+  /** Targets of `paths`, already joined with their base (baseUrl, else the folder of the config that set them). */
+  paths: PathMapping[];
+  moduleResolution: ResolutionMode;
+  /** Extra export conditions (compilerOptions.customConditions). */
+  customConditions: string[];
+  /** Where the project's build output goes and the sources it comes from (repo-relative), when set. */
+  outDir: string | null;
+  declarationDir: string | null;
+  rootDir: string | null;
+};
+
+type RawOptions = {
+  baseUrl?: unknown;
+  paths?: unknown;
+  module?: unknown;
+  moduleResolution?: unknown;
+  customConditions?: unknown;
+  outDir?: unknown;
+  declarationDir?: unknown;
+  rootDir?: unknown;
+};
+
+/** TypeScript's moduleResolution for a config: as written, else what its `module` implies (TypeScript 6 defaults). */
+function modeOf(moduleResolution: unknown, module: unknown): ResolutionMode {
+  const m = typeof moduleResolution === "string" ? moduleResolution.toLowerCase() : "";
+  if (m === "bundler") return "bundler";
+  if (m === "node16" || m === "nodenext") return "node16";
+  if (m === "node" || m === "node10") return "node10";
+  if (m === "classic") return "classic";
+  const mod = typeof module === "string" ? module.toLowerCase() : "";
+  if (/^node(16|18|20|next)$/.test(mod)) return "node16";
+  if (mod === "commonjs" || mod === "umd" || mod === "amd") return "node10";
+  return "bundler";
+}
+type Layer = { dir: string; options: RawOptions };
+
+const CONFIG_NAMES = ["tsconfig.json", "jsconfig.json"];
+
+/** `readJson(path)` returns the parsed file or null; `has(path)` says whether the repo has that file. */
+export function createTsconfigs(deps: { has(path: string): boolean; readText(path: string): string | null }) {
+  const resolved = new Map<string, ResolvedTsconfig>();
+
+  type RawConfig = {
+    extends?: unknown;
+    compilerOptions?: RawOptions;
+    references?: unknown;
+    files?: unknown;
+    include?: unknown;
+    exclude?: unknown;
+  };
+  /** A relative `extends` target inside the repository (package configs need node_modules, which we do not read). */
+  const baseFile = (dir: string, base: unknown): string | null => {
+    if (typeof base !== "string" || !(base.startsWith(".") || base.startsWith("/"))) return null;
+    let target = posix.normalize(posix.join(dir, base));
+    if (!deps.has(target) && deps.has(`${target}.json`)) target = `${target}.json`;
+    return deps.has(target) ? target : null;
+  };
+  const raw = new Map<string, RawConfig | null>();
+  const readConfig = (file: string): RawConfig | null => {
+    if (raw.has(file)) return raw.get(file)!;
+    const text = deps.readText(file);
+    const json = text === null ? null : parseJsonc(text);
+    const config = json && typeof json === "object" ? (json as RawConfig) : null;
+    raw.set(file, config);
+    return config;
+  };
+
+  /** The file lists of a config (`files`, `include`, `exclude`), from the nearest layer that sets each. */
+  const fileLists = (file: string, seen = new Set<string>()): { files?: Layered; include?: Layered; exclude?: Layered } => {
+    if (seen.has(file)) return {};
+    seen.add(file);
+    const c = readConfig(file);
+    if (!c) return {};
+    const dir = posix.dirname(file);
+    const own = (v: unknown): Layered | undefined =>
+      Array.isArray(v) ? { dir, list: v.filter((x): x is string => typeof x === "string") } : undefined;
+    const mine = { files: own(c.files), include: own(c.include), exclude: own(c.exclude) };
+    const bases = Array.isArray(c.extends) ? c.extends : c.extends === undefined ? [] : [c.extends];
+    let inherited: { files?: Layered; include?: Layered; exclude?: Layered } = {};
+    for (const base of bases) {
+      const target = baseFile(dir, base);
+      if (target) inherited = { ...inherited, ...definedOnly(fileLists(target, seen)) };
+    }
+    return { ...inherited, ...definedOnly(mine) };
+  };
+
+  const coverCache = new Map<string, boolean>();
+  /** Whether a config's own file list takes in `file` (TypeScript's include/exclude/files, outDir excluded). */
+  const covers = (config: string, file: string): boolean => {
+    const key = `${config}\0${file}`;
+    const hit = coverCache.get(key);
+    if (hit !== undefined) return hit;
+    const lists = fileLists(config);
+    const rel = (l: Layered, p: string) => posix.normalize(posix.join(l.dir, p));
+    let yes = false;
+    if (lists.files?.list.some((f) => rel(lists.files!, f) === file)) yes = true;
+    else {
+      const include = lists.include ?? (lists.files ? undefined : { dir: posix.dirname(config), list: ["**/*"] });
+      if (include?.list.some((p) => globFor(rel(include, p)).test(file))) {
+        const out = load(config);
+        const exclude = lists.exclude?.list.map((p) => rel(lists.exclude!, p)) ?? [];
+        const dirs = [out.outDir, out.declarationDir].filter((d): d is string => d !== null);
+        yes = !exclude.some((p) => globFor(p).test(file)) && !dirs.some((d) => d === "." || file.startsWith(`${d}/`));
+      }
+    }
+    coverCache.set(key, yes);
+    return yes;
+  };
+
+  /** A config that governs `file`: itself when its list takes the file in, else the first of its references that does. */
+  const governing = (config: string, file: string, depth = 0): string | null => {
+    if (covers(config, file)) return config;
+    const c = readConfig(config);
+    if (depth > 3 || !c || !Array.isArray(c.references)) return null;
+    for (const ref of c.references) {
+      const p = (ref as { path?: unknown })?.path;
+      if (typeof p !== "string") continue;
+      let target = posix.normalize(posix.join(posix.dirname(config), p));
+      if (!target.endsWith(".json")) target = `${target}/tsconfig.json`;
+      if (!deps.has(target)) continue;
+      const found = governing(target, file, depth + 1);
+      if (found) return found;
+    }
+    return null;
+  };
+
+  /** The config layers from the farthest base to `file` itself. */
+  const layers = (file: string, seen: Set<string>): Layer[] => {
+    if (seen.has(file)) return [];
+    seen.add(file);
+    const config = readConfig(file);
+    if (!config) return [];
+    const dir = posix.dirname(file);
+    const bases = Array.isArray(config.extends) ? config.extends : config.extends === undefined ? [] : [config.extends];
+    const out: Layer[] = [];
+    for (const base of bases) {
+      const target = baseFile(dir, base);
+      if (target) out.push(...layers(target, seen));
+    }
+    out.push({ dir, options: config.compilerOptions ?? {} });
+    return out;
+  };
+
+  const load = (file: string): ResolvedTsconfig => {
+    const cached = resolved.get(file);
+    if (cached) return cached;
+    const leafDir = posix.dirname(file);
+    // TypeScript 5.5's template for "the folder of the config in use", written literally in tsconfig files.
+    const CONFIG_DIR = "$" + "{configDir}";
+    const expand = (value: string, dir: string) =>
+      posix.normalize(value.includes(CONFIG_DIR) ? value.replaceAll(CONFIG_DIR, `./${leafDir}`) : posix.join(dir, value));
+    let baseUrl: string | null = null;
+    let paths: Record<string, unknown> | null = null;
+    let pathsDir = leafDir;
+    let moduleResolution: unknown;
+    let module: unknown;
+    let customConditions: string[] = [];
+    const dirs: { outDir: string | null; declarationDir: string | null; rootDir: string | null } = {
+      outDir: null,
+      declarationDir: null,
+      rootDir: null,
+    };
+    for (const layer of layers(file, new Set())) {
+      const o = layer.options;
+      if (typeof o.baseUrl === "string") baseUrl = expand(o.baseUrl, layer.dir);
+      if (o.paths && typeof o.paths === "object") {
+        paths = o.paths as Record<string, unknown>;
+        pathsDir = layer.dir;
+      }
+      if (o.moduleResolution !== undefined) moduleResolution = o.moduleResolution;
+      if (o.module !== undefined) module = o.module;
+      if (Array.isArray(o.customConditions)) customConditions = o.customConditions.filter((c): c is string => typeof c === "string");
+      for (const key of ["outDir", "declarationDir", "rootDir"] as const) {
+        const v = o[key];
+        if (typeof v === "string") dirs[key] = expand(v, layer.dir);
+      }
+    }
+    const base = baseUrl ?? pathsDir;
+    const mappings: PathMapping[] = [];
+    for (const [pattern, targets] of Object.entries(paths ?? {})) {
+      if (!Array.isArray(targets)) continue;
+      const star = pattern.indexOf("*");
+      mappings.push({
+        prefix: star === -1 ? pattern : pattern.slice(0, star),
+        suffix: star === -1 ? "" : pattern.slice(star + 1),
+        wildcard: star !== -1,
+        targets: targets.filter((t): t is string => typeof t === "string").map((t) => expand(t, base)),
+      });
+    }
+    // Longest prefix first: TypeScript picks the most specific pattern.
+    mappings.sort((a, b) => b.prefix.length - a.prefix.length);
+    const result: ResolvedTsconfig = {
+      file,
+      baseUrl,
+      paths: mappings,
+      moduleResolution: modeOf(moduleResolution, module),
+      customConditions,
+      ...dirs,
+    };
+    resolved.set(file, result);
+    return result;
+  };
+
+  const byFile = new Map<string, string | null>();
+  /** The config an editor would pick: up from the file's folder, the first tsconfig.json (or jsconfig.json) that governs it. */
+  const configFor = (file: string): string | null => {
+    const cached = byFile.get(file);
+    if (cached !== undefined) return cached;
+    let found: string | null = null;
+    for (let dir = posix.dirname(file); found === null; dir = posix.dirname(dir)) {
+      for (const name of CONFIG_NAMES) {
+        const candidate = dir === "." ? name : `${dir}/${name}`;
+        if (deps.has(candidate)) found ??= governing(candidate, file);
+      }
+      if (dir === ".") break;
+    }
+    byFile.set(file, found);
+    return found;
+  };
+
+  return {
+    /** The resolution settings for a source file, or null when no config applies. */
+    forFile(file: string): ResolvedTsconfig | null {
+      const config = configFor(file);
+      return config ? load(config) : null;
+    },
+    /** The settings of one config file (a package's own tsconfig, for its build layout), or null. */
+    config(file: string): ResolvedTsconfig | null {
+      return deps.has(file) && readConfig(file) ? load(file) : null;
+    },
+  };
+}
+
+export type Tsconfigs = ReturnType<typeof createTsconfigs>;

@@ -1,0 +1,59 @@
+/** src/glob.ts: both dialects agree with the meanings their users rely on, and matching never backtracks. */
+import { describe, expect, test } from "bun:test";
+import { compileGlob, globMatch } from "../src/glob.ts";
+
+describe("globs (tool names, sensitive paths)", () => {
+  const cases: [string, string, boolean][] = [
+    ["read_*", "read_file", true],
+    ["read_*", "write_file", false],
+    ["*", "anything", true],
+    ["*.pem", "server.pem", true],
+    ["*.pem", "dir/server.pem", false], // `*` stays within a segment
+    ["**/*.pem", "dir/sub/server.pem", true],
+    ["**/*.pem", "server.pem", true], // `**/` matches no folder too
+    ["secrets/**", "secrets/a/b", true],
+    ["a?c", "abc", true],
+    ["a?c", "a/c", false],
+    ["[ab].txt", "[ab].txt", true], // brackets are literal in this dialect
+    ["x.y", "xzy", false],
+    [".env*", ".env.local", true],
+    [".env*", ".env/x", false],
+    ["*a*b", "xaxxb", true],
+    ["*a*b", "xaxxc", false],
+  ];
+  for (const [glob, text, expected] of cases) {
+    test(`${glob} ~ ${text} -> ${expected}`, () => expect(globMatch(glob, text)).toBe(expected));
+  }
+
+  test("ignoreCase folds both sides", () => {
+    expect(globMatch("*.PEM", "key.pem", { ignoreCase: true })).toBe(true);
+    expect(globMatch("*.PEM", "key.pem")).toBe(false);
+  });
+
+  test("gitignore dialect: classes, escapes, and ** only between slashes", () => {
+    const g = (p: string, t: string) => compileGlob(p, { gitignore: true }).test(t);
+    expect(g("[bc]at.ts", "cat.ts")).toBe(true);
+    expect(g("[!bc]at.ts", "cat.ts")).toBe(false);
+    expect(g("[a-c]at.ts", "bat.ts")).toBe(true);
+    expect(g("\\*.ts", "*.ts")).toBe(true);
+    expect(g("\\*.ts", "a.ts")).toBe(false);
+    expect(g("a**b", "axxb")).toBe(true);
+    expect(g("a**b", "ax/xb")).toBe(false); // not between slashes: one asterisk
+    expect(g("docs/**/draft.md", "docs/draft.md")).toBe(true);
+    expect(g("docs/**/draft.md", "docs/a/b/draft.md")).toBe(true);
+    expect(g("docs/**", "docs/a/b")).toBe(true);
+    expect(g("é*", "éa")).toBe(true);
+    expect(g("😀?", "😀x")).toBe(true);
+  });
+
+  // A regular expression built from this pattern backtracks for minutes on a 40-character name.
+  test("a pattern of many stars against a long name answers at once", () => {
+    const pattern = `${"*a".repeat(13)}*b`;
+    const name = "a".repeat(40);
+    for (const gitignore of [false, true]) {
+      expect(compileGlob(pattern, { gitignore }).test(name)).toBe(false);
+      expect(compileGlob(pattern, { gitignore }).test(`${name}b`)).toBe(true);
+      expect(compileGlob(`**/${pattern}`, { gitignore }).test(`x/y/${name}`)).toBe(false);
+    }
+  }, 5_000);
+});
