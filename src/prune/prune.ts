@@ -127,7 +127,9 @@ export function createPruner(deps: PrunerDeps) {
     };
   };
 
-  const keep = async (rows: Row[], input: PruneInput, adaptive: boolean) => {
+  const keep = async (all: Row[], input: PruneInput, adaptive: boolean) => {
+    // One row per result (call id and text): the batch counts what the pointer table holds.
+    const rows = [...new Map(all.map((r) => [`${r.call_id}\n${r.text_hash}`, r])).values()];
     await immediateAsync(deps.db, async () => {
       const insert = deps.db.query(
         "INSERT OR REPLACE INTO prune_pointers (call_id, text_hash, source, pointer, tool, session, tokens_before, tokens_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

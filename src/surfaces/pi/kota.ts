@@ -20,6 +20,7 @@ import type { KotaAnswer, KotaLike } from "../../kota/request.ts";
 import { KOTA_TOOLS, type KotaToolScope, MEANINGFUL_KOTA_TOOLS, runKotaTool } from "../tools/kota-tools.ts";
 import type { PiHost } from "./host.ts";
 import { lastMeaningful, type PruneHandle, pinsOf } from "./prune.ts";
+import { statusLine } from "./status.ts";
 import { typeboxParams } from "./tool-schema.ts";
 
 /** What the extension hands over: the engine (its `kota`, and `capture` for answers over the budget). */
@@ -30,7 +31,6 @@ export const kotaStored: { tool: string; bytes: number; receipt: string }[] = []
 
 const isMeaningful = (name: string) => MEANINGFUL_KOTA_TOOLS.has(name);
 
-const STATUS_KEY = "pi-sidecar-kota";
 const BRIEFING_BYTES = 1024;
 const MAX_BRIEFING_FILES = 5;
 
@@ -53,7 +53,7 @@ export function registerKota(
   const line: Line = { state: "stopped", repo: "", indexed: "not indexed" };
   const show = (ctx: ExtensionContext, progress?: string) => {
     if (!line.repo) line.repo = repoName(ctx.cwd);
-    ctx.ui.setStatus(STATUS_KEY, `kota: ${line.state} | ${line.repo} | ${progress ?? line.indexed}`);
+    statusLine(pi).set(ctx, "kota", `kota: ${line.state} | ${line.repo} | ${progress ?? line.indexed}`);
   };
   const learn = (r: Awaited<ReturnType<KotaLike["kota"]>>) => {
     if (r.ok) {

@@ -117,7 +117,16 @@ export function registerReadCache(
       const wholeFile = shown !== null && shown[0] === 1 && shown[1] === lines;
       const builtInText = result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
       try {
-        const d = await e.readcache({ path, text, shown, wholeFile, builtIn: builtInText, versions: trust.versions(path) });
+        const d = await e.readcache({
+          path,
+          text,
+          shown,
+          wholeFile,
+          builtIn: builtInText,
+          versions: trust.versions(path),
+          session: ctx.sessionManager.getSessionId(),
+          project: ctx.cwd,
+        });
         const details = { ...(typeof result.details === "object" && result.details ? result.details : {}), readcache: d.record };
         if (d.mode === "full") return { ...result, details };
         return { content: [{ type: "text", text: d.text }], details };
