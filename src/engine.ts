@@ -29,6 +29,9 @@ import type { SourceFilter } from "./store/source-filter.ts";
 import { getStats, type Stats, type StatsFilter } from "./store/stats.ts";
 import { useTokenizerFile } from "./tokens/count.ts";
 
+export type { PruneSavings } from "./prune/stats.ts";
+export type { ReadcacheSavings } from "./readcache/stats.ts";
+export type { CaptureBaseline } from "./store/capture.ts";
 export type { SourceFilter } from "./store/source-filter.ts";
 
 /**

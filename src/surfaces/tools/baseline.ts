@@ -5,7 +5,7 @@
  * the middle cut) hands over its cut: that text, as it was about to be sent, is the baseline. A
  * result the host did not cut would have gone in whole.
  */
-import type { CaptureBaseline } from "../../store/capture.ts";
+import type { CaptureBaseline } from "../../engine.ts";
 import { formatBytes, formatCount } from "../../units.ts";
 
 type Truncation = { maxLines?: unknown; maxBytes?: unknown };

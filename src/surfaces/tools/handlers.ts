@@ -49,7 +49,7 @@ export function formatStatsBrief(session: EngineStats | null, all: EngineStats):
   const lines = [];
   if (session) lines.push(tallyLine("This session", session.totals));
   lines.push(tallyLine("All sessions", all.totals));
-  const rules = baselineLine(session ?? all);
+  const rules = baselineLine(session && session.totals.captures > 0 ? session : all);
   if (rules) lines.push(rules);
   const own = session ?? all;
   const r = own.readcache;
