@@ -137,6 +137,8 @@ run("the page in Chromium", () => {
       await page.locator("nav a[aria-current=page]", { hasText: title }).waitFor();
     }
     await page.goto(`${web.base}/retrievals`);
+    // A page the browser loads by itself is a shell that fetches its content: wait for it.
+    await page.locator("nav a[aria-current=page]", { hasText: "Retrieval log" }).waitFor();
     expect(await page.locator("[data-outcome]").count()).toBe(5);
     expect(await page.locator("[data-empty]").count()).toBe(0);
     await page.goto(`${web.base}/pruning`);

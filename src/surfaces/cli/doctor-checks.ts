@@ -62,7 +62,7 @@ export async function checkDatabase(config: Readonly<Config>): Promise<Check> {
   }
 }
 
-/** The extension's files as this binary would write them; null in a checkout that was never built. */
+/** Where this binary keeps the extension's files, by name; null in a checkout that was never built. */
 async function embeddedFiles(): Promise<Readonly<Record<string, string>> | null> {
   try {
     return (await import("../pi/extension-files.ts")).EXTENSION_FILES;
@@ -103,7 +103,8 @@ export async function checkExtension(input: DoctorInput): Promise<ExtensionState
       });
       continue;
     }
-    const same = files !== null && Object.entries(files).every(([name, text]) => readText(join(target.dir, name)) === text);
+    // Each entry names where this binary keeps that file's bytes.
+    const same = files !== null && Object.entries(files).every(([name, path]) => readText(join(target.dir, name)) === readText(path));
     if (m.binary && !existsSync(m.binary)) {
       states.push({
         check: withData(failed(id, `${target.dir} runs ${m.binary}, which is gone`, fix), { ...data, current: same }),

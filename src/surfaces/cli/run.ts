@@ -12,6 +12,7 @@ import { captureCommand } from "./commands/capture.ts";
 import { doctorCommand } from "./commands/doctor.ts";
 import { exportCommand } from "./commands/export.ts";
 import { getCommand } from "./commands/get.ts";
+import { hookCommand } from "./commands/hook.ts";
 import { installCommand, uninstallCommand } from "./commands/install.ts";
 import { kotaCommand } from "./commands/kota.ts";
 import { listCommand } from "./commands/list.ts";
@@ -45,6 +46,7 @@ export const COMMANDS: Command[] = [
   installCommand,
   uninstallCommand,
   doctorCommand,
+  hookCommand,
 ];
 
 const GLOBAL: Record<string, OptionSpec> = {
