@@ -8,7 +8,7 @@ import { isAbsolute, resolve } from "node:path";
 import type { Engine, EngineStats } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import type { Stats, Tally } from "../../store/stats.ts";
-import { formatBytes, formatCount, parseDuration, parseLineRange } from "../../units.ts";
+import { formatBytes, formatCount, parseDuration, parseLineRange, plural } from "../../units.ts";
 import { type Args, checkArguments } from "./arguments.ts";
 import { CONTEXT_GET, CONTEXT_INDEX, CONTEXT_PURGE, CONTEXT_SEARCH, CONTEXT_STATS, type ToolSpec } from "./definitions.ts";
 
@@ -23,8 +23,6 @@ const problem = (text: string): ToolOutcome => ({ text, isError: true, details: 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 const num = (v: unknown) => (typeof v === "number" ? v : undefined);
 
-const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
-
 /** One scope's captures: the saving against the baseline, the subtraction, and what is stored beside. */
 function tallyLine(name: string, t: Tally): string {
   const unknown =
@@ -37,7 +35,7 @@ function tallyLine(name: string, t: Tally): string {
 }
 
 /** How the baselines were taken: "pi 0.87.1's own cut of bash (...) for 3 outputs; ...". */
-function baselineLine(s: Stats): string | null {
+export function baselineLine(s: Stats): string | null {
   if (s.baselines.length === 0) return null;
   return `Baselines: ${s.baselines
     .slice(0, 4)
@@ -45,31 +43,38 @@ function baselineLine(s: Stats): string | null {
     .join("; ")}${s.baselines.length > 4 ? "; ..." : ""}.`;
 }
 
+/** The read cache's own line: what pi's read would have sent minus what was sent (null when it answered nothing). */
+export function readcacheLine(r: EngineStats["readcache"], scope = ""): string | null {
+  if (r.reads === 0) return null;
+  return (
+    `Read cache${scope}: ${plural(r.reads, "read")} answered from the cache; saved ${formatCount(r.savedTokens)} tokens ` +
+    `= ${formatCount(r.builtInTokens)} pi's read would have sent - ${formatCount(r.sentTokens)} sent.`
+  );
+}
+
+/** Pruning's own line: results replaced by pointers, saved on every later request (null when it pruned nothing). */
+export function pruningLine(p: EngineStats["pruning"], scope = ""): string | null {
+  if (p.results === 0) return null;
+  return (
+    `Pruning${scope}: ${plural(p.results, "result")} replaced by pointers in ${plural(p.batches, "batch", "batches")}; ` +
+    `saves ${formatCount(p.savedPerRequest)} tokens on every later request; rehydrating cost ${formatCount(p.retrievedTokens)}.`
+  );
+}
+
 export function formatStatsBrief(session: EngineStats | null, all: EngineStats): string {
-  const lines = [];
+  const lines: (string | null)[] = [];
   if (session) lines.push(tallyLine("This session", session.totals));
   lines.push(tallyLine("All sessions", all.totals));
-  const rules = baselineLine(session && session.totals.captures > 0 ? session : all);
-  if (rules) lines.push(rules);
+  lines.push(baselineLine(session && session.totals.captures > 0 ? session : all));
   const own = session ?? all;
-  const r = own.readcache;
-  if (r.reads > 0)
-    lines.push(
-      `Read cache${session ? " (this session)" : ""}: ${plural(r.reads, "read")} answered from the cache; saved ${formatCount(r.savedTokens)} tokens ` +
-        `= ${formatCount(r.builtInTokens)} pi's read would have sent - ${formatCount(r.sentTokens)} sent.`,
-    );
-  const p = own.pruning;
-  if (p.results > 0)
-    lines.push(
-      `Pruning${session ? " (this session)" : ""}: ${plural(p.results, "result")} replaced by pointers in ${plural(p.batches, "batch", "batches")}; ` +
-        `saves ${formatCount(p.savedPerRequest)} tokens on every later request; rehydrating cost ${formatCount(p.retrievedTokens)}.`,
-    );
+  const scope = session ? " (this session)" : "";
+  lines.push(readcacheLine(own.readcache, scope), pruningLine(own.pruning, scope));
   const d = all.database;
   lines.push(
     `Store: ${formatBytes(d.fileBytes + d.walBytes)} on disk (${formatBytes(d.fileBytes)} database + ${formatBytes(d.walBytes)} write-ahead log), ` +
       `${plural(d.chunks, "chunk")}; tokens counted with ${all.tokenizer}.`,
   );
-  return lines.join("\n");
+  return lines.filter((l): l is string => l !== null).join("\n");
 }
 
 const contextSearch: Handler = async (engine, args, scope) => {
