@@ -98,7 +98,7 @@ export function getStats(deps: EngineDeps, filter: StatsFilter = {}, recentLimit
     .query<BaselineRule, string[]>(
       `SELECT s.baseline_kind AS kind, coalesce(s.baseline, s.baseline_kind) AS rule, count(*) AS captures,
        total(b.tokens) AS storedTokens, total(${BASELINE_TOKENS}) AS baselineTokens ${from}
-       GROUP BY kind, rule ORDER BY captures DESC LIMIT 20`,
+       GROUP BY s.baseline_kind, coalesce(s.baseline, s.baseline_kind) ORDER BY captures DESC LIMIT 20`,
     )
     .all(...params);
   const byTool = db

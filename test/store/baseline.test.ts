@@ -79,6 +79,24 @@ describe("baselines", () => {
     await e.close();
   });
 
+  test("one way of taking baselines is one line, whatever kind of text the outputs were", async () => {
+    const e = engineAt();
+    await e.capture({ text: noisyLog(800, 6), tool: "make" });
+    await e.capture({
+      text: JSON.stringify(
+        Array.from({ length: 600 }, (_, i) => ({ id: i, name: `n${i}` })),
+        null,
+        2,
+      ),
+      tool: "make",
+    });
+    const s = await e.stats({});
+    expect(s.baselines).toEqual([
+      { kind: "uncut", rule: UNCUT_RULE, captures: 2, storedTokens: s.totals.storedTokens, baselineTokens: s.totals.baselineTokens },
+    ]);
+    await e.close();
+  });
+
   test("texts kept for pruning and memory are no captures; asked for by id they still answer", async () => {
     const e = engineAt();
     await e.capture({ text: noisyLog(700, 3), tool: "bash" });
