@@ -144,8 +144,7 @@ export function plainParseError(error: unknown, argv: string[]): string {
     if (/does not take an argument/.test(message)) return `${flag} is a switch and takes no value`;
     const at = argv.indexOf(flag);
     const next = at === -1 ? undefined : argv[at + 1];
-    if (next !== undefined && next.startsWith("-"))
-      return `${flag} needs a value, got ${JSON.stringify(next)}; write ${flag}=${next} if that is the value`;
+    if (next?.startsWith("-")) return `${flag} needs a value, got ${JSON.stringify(next)}; write ${flag}=${next} if that is the value`;
     return `${flag} needs a value`;
   }
   return message.split("\n")[0]!.replace(/^.*?: /, "");
