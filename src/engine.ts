@@ -13,7 +13,10 @@ import { maybeRunMaintenance, purgeAll, runMaintenance } from "./maintenance.ts"
 import type { MemoryService } from "./memory/service.ts";
 import type { MemoryAnswer, MemoryRequest } from "./memory/types.ts";
 import type { PruneInput, PruneOutput, Pruner } from "./prune/prune.ts";
-import type { DecideInput, Decision } from "./readcache/decide.ts";
+import { NO_PRUNING, type PruneSavings, pruneSavings } from "./prune/stats.ts";
+import type { Decision } from "./readcache/decide.ts";
+import type { ReadInput } from "./readcache/read.ts";
+import { NO_READS, type ReadcacheSavings, readcacheSavings } from "./readcache/stats.ts";
 import type { CaptureInput, CaptureResult } from "./store/capture.ts";
 import { exportSource } from "./store/export.ts";
 import { existingSources, type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./store/get.ts";
@@ -26,7 +29,16 @@ import type { SourceFilter } from "./store/source-filter.ts";
 import { getStats, type Stats, type StatsFilter } from "./store/stats.ts";
 import { useTokenizerFile } from "./tokens/count.ts";
 
+export type { PruneSavings } from "./prune/stats.ts";
+export type { ReadcacheSavings } from "./readcache/stats.ts";
+export type { CaptureBaseline } from "./store/capture.ts";
 export type { SourceFilter } from "./store/source-filter.ts";
+
+/**
+ * The overview: captures against their baselines (store/stats.ts), and beside them, on their own
+ * lines, what the read cache and pruning saved against what pi would have sent without them.
+ */
+export type EngineStats = Stats & { readcache: ReadcacheSavings; pruning: PruneSavings };
 
 export type Engine = {
   readonly config: Readonly<Config>;
@@ -35,11 +47,11 @@ export type Engine = {
   get(input: GetInput): Promise<Result<GetAnswer>>;
   exportSource(sourceId: string, outPath: string, overwrite?: boolean): Promise<Result<{ bytes: number; path: string }>>;
   list(filter?: SourceFilter, limit?: number): Promise<SourceInfo[]>;
-  stats(filter?: StatsFilter): Promise<Stats>;
+  stats(filter?: StatsFilter): Promise<EngineStats>;
   purge(filter: PurgeFilter): Promise<PurgeResult>;
   retention(): Promise<PurgeResult>;
   /** The read cache's decision for one read (objects live in this database). */
-  readcache(input: DecideInput): Promise<Decision>;
+  readcache(input: ReadInput): Promise<Decision>;
   /**
    * Context pruning, messages in and messages out: old tool results become pointers to their
    * exact text in this store, in batches that keep the sent prefix stable (prune/prune.ts).
@@ -89,6 +101,16 @@ function serial() {
 }
 
 type Opened = EngineDeps & { background: Background; readOnly: boolean };
+
+function overview(deps: EngineDeps, filter: StatsFilter = {}): EngineStats {
+  // The read cache and pruning are per session and project, not per source or tool.
+  const own = !filter.source && !filter.tool;
+  return {
+    ...getStats(deps, filter),
+    readcache: own ? readcacheSavings(deps.db, { session: filter.session, project: filter.project }) : NO_READS,
+    pruning: own && !filter.project ? pruneSavings(deps.db, { session: filter.session }) : NO_PRUNING,
+  };
+}
 
 /** How long an answer waits for the write lock to record itself before it leaves that for later. */
 const RECORD_WAIT_MS = 2000;
@@ -140,7 +162,14 @@ export function createEngine(options: EngineOptions): Engine {
       now: s.now,
       count: (texts) => s.tokens.count(texts),
       storeWhole: async (text, scope) => {
-        const r = await capture(s, { text, tool: "memory", project: scope.project, session: scope.session, force: true });
+        const r = await capture(s, {
+          text,
+          tool: "memory",
+          project: scope.project,
+          session: scope.session,
+          force: true,
+          baseline: { kind: "none", rule: "kept for memory" },
+        });
         return r.stored ? { sourceId: r.sourceId } : null;
       },
       dropWhole: async (sourceId) => {
@@ -172,7 +201,7 @@ export function createEngine(options: EngineOptions): Engine {
       rehydrate: s.calls,
       count: (texts) => Promise.all(texts.map((t) => s.tokens.count([t]))),
       store: async (input) => {
-        const r = await capture(s, { ...input, force: true });
+        const r = await capture(s, { ...input, force: true, baseline: { kind: "none", rule: "kept for pruning" } });
         return r.stored ? { ok: true, sourceId: r.sourceId } : { ok: false, message: r.reason };
       },
       existing: (ids) => existingSources(s, ids),
@@ -244,7 +273,7 @@ export function createEngine(options: EngineOptions): Engine {
       one(async () => {
         await flush(RECORD_WAIT_MS).catch(unlessWriteFailure);
         if (!store().readOnly) await store().background.settle().catch(unlessWriteFailure);
-        return getStats(store(), filter);
+        return overview(store(), filter);
       }),
     purge: (filter) =>
       one(async () => {

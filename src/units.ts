@@ -57,3 +57,8 @@ export function parseLineRange(value: string): { from: number; to: number } | nu
   const to = m[2] === undefined ? from : Number(m[2]);
   return from >= 1 && to >= from ? { from, to } : null;
 }
+
+/** "1 session", "2 sessions", "1,024 batches": a count with its noun in the right number. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}

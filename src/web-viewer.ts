@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import type { Config } from "./config.ts";
 import { type Db, immediateAsync, isBusy, openDatabase } from "./db/open.ts";
-import { createEngine, type Engine } from "./engine.ts";
+import { createEngine, type Engine, type EngineStats } from "./engine.ts";
 import { AppError, fail, type Result } from "./errors.ts";
 import { type CodeIndexStats, codeIndexStats } from "./kota/index-stats.ts";
 import type { MemoryAnswer, MemoryRequest } from "./memory/types.ts";
@@ -20,14 +20,14 @@ import { emptyWal, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
 import { type RetrievalPage, type RetrievalQuery, retrievalLog } from "./store/retrieval-view.ts";
 import type { SearchAnswer, SearchInput } from "./store/search/search.ts";
 import type { SourceFilter } from "./store/source-filter.ts";
-import type { Stats, StatsFilter } from "./store/stats.ts";
+import type { StatsFilter } from "./store/stats.ts";
 import { type Usage, type UsageQuery, usage } from "./store/usage.ts";
 
 /** Episodic memory's one entry point. */
 export type MemoryMethod = (request: MemoryRequest) => Promise<Result<MemoryAnswer>>;
 
 export type WebEngine = {
-  stats(filter?: StatsFilter): Promise<Stats>;
+  stats(filter?: StatsFilter): Promise<EngineStats>;
   usage(query?: UsageQuery): Promise<Usage>;
   list(filter?: SourceFilter, limit?: number): Promise<SourceInfo[]>;
   search(input: SearchInput): Promise<Result<SearchAnswer>>;
@@ -48,7 +48,7 @@ export type WebWriter = {
 };
 
 /** Memory requests that only read; the viewer refuses the rest before they reach a read-only connection. */
-const READING_MEMORY = new Set<MemoryRequest["type"]>(["stats", "search", "status"]);
+const READING_MEMORY = new Set<MemoryRequest["type"]>(["stats", "search", "status", "recent"]);
 
 /** Opens `config.db` read-only, never creating it; an older schema is said plainly (upgrading it would write). */
 function openReadOnly(path: string): Db {

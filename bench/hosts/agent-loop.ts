@@ -22,14 +22,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { claudeCodeCut } from "../../src/surfaces/tools/baseline.ts";
 import { countTokens } from "../../src/tokens/count.ts";
 import { loadFixture, loadQuestions, type Question } from "../retrieval/run.ts";
 
 const ROOT = join(import.meta.dir, "../..");
 const BIN = process.env.PI_SIDECAR_BIN ?? join(ROOT, "dist/pi-sidecar");
-/** Claude Code 2.1.332: Bash output over this many characters is saved to a file and previewed. */
-export const CLAUDE_PERSIST_CHARS = 30_000;
-const CLAUDE_PREVIEW_BYTES = 2048;
+
+/** Claude Code 2.1.332's own handling of a large Bash output (one definition: the baseline pi-sidecar counts). */
+export { CLAUDE_PERSIST_CHARS } from "../../src/surfaces/tools/baseline.ts";
 
 type Set = "holdout" | "tuning";
 type Side = { tokens: number; answered: number };
@@ -49,15 +50,7 @@ function bash(command: string, cwd: string, env: Record<string, string>): string
 }
 
 /** What Claude Code sends for a Bash output by itself. */
-export function claudeNative(output: string, savedAs: string): string {
-  if (output.length <= CLAUDE_PERSIST_CHARS) return output;
-  const preview = Buffer.from(output)
-    .subarray(0, CLAUDE_PREVIEW_BYTES)
-    .toString("utf8")
-    .replace(/\uFFFD$/, "");
-  const kb = (Buffer.byteLength(output) / 1024).toFixed(1);
-  return `<persisted-output>\nOutput too large (${kb}KB). Full output saved to: ${savedAs}\n\nPreview (first 2KB):\n${preview}\n...\n</persisted-output>`;
-}
+export const claudeNative = claudeCodeCut;
 
 function grepFor(query: string, file: string): string {
   const words = query

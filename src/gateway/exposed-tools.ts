@@ -5,6 +5,7 @@
  */
 import type { Tool } from "@modelcontextprotocol/sdk/types.js";
 import { sha256 } from "../hash.ts";
+import { plural } from "../units.ts";
 import { firstSentence, inlineRefs, type JsonSchema, signature } from "./schema.ts";
 
 export type ExposedKind = "search" | "describe" | "call" | "expand" | "stub" | "full";
@@ -34,7 +35,7 @@ export function exposedName(server: string, tool: string): string {
 /** The one stable line naming the catalog servers and their tool counts. */
 export function serversLine(servers: { name: string; tools: number | null }[]): string {
   if (servers.length === 0) return "No servers.";
-  return `Servers: ${servers.map((s) => `${s.name} (${s.tools === null ? "not listed yet" : `${s.tools} tools`})`).join(", ")}.`;
+  return `Servers: ${servers.map((s) => `${s.name} (${s.tools === null ? "not listed yet" : plural(s.tools, "tool")})`).join(", ")}.`;
 }
 
 export function catalogTools(line: string): ExposedTool[] {

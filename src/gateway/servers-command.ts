@@ -6,6 +6,7 @@
  *   approve | backup | restore [NAME] | profile list | profile use NAME | profile save NAME
  */
 import { type Failure, fail, type Result } from "../errors.ts";
+import { plural } from "../units.ts";
 import type { OpenedGateway } from "./open-gateway.ts";
 import { type Audience, type GatewayFailure, phrase } from "./phrasing.ts";
 import { globalMcpPath, projectMcpPaths } from "./server-config.ts";
@@ -21,7 +22,7 @@ export function serversUsage(a: Audience): string {
 }
 
 function line(s: ServerStatus): string {
-  const tools = s.tools === null ? "not listed yet" : `${s.tools} tools`;
+  const tools = s.tools === null ? "not listed yet" : plural(s.tools, "tool");
   const flags = [s.enabled ? null : "disabled", s.promoted ? "full schemas" : null, s.pid ? `pid ${s.pid}` : null]
     .filter(Boolean)
     .join(", ");
@@ -66,7 +67,7 @@ export async function runServersCommand(g: OpenedGateway, input: string, a: Audi
     case "connect": {
       if (!rest[0]) return needName("connect");
       const r = await gw.connect(rest[0]);
-      return r.ok ? ok(`${r.server}: connected, ${r.tools} tools.`) : failed(r);
+      return r.ok ? ok(`${r.server}: connected, ${plural(r.tools, "tool")}.`) : failed(r);
     }
     case "disconnect": {
       if (!rest[0]) return needName("disconnect");

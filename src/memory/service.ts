@@ -13,6 +13,7 @@ import { forgetId, forgetQuery } from "./forget.ts";
 import { checkReplacements, maintain, STEP_MS, storeModelSummary } from "./maintain.ts";
 import { createRegistry } from "./projects.ts";
 import { recall } from "./recall.ts";
+import { recentMemories } from "./recent.ts";
 import { eventLine, summaryLine } from "./render.ts";
 import { runRetention } from "./retention.ts";
 import { rankedHits } from "./search.ts";
@@ -298,6 +299,14 @@ export function createMemoryService(options: MemoryOptions): MemoryService {
     },
 
     retention: async () => ({ ok: true, type: "retention", ...runRetention(deps) }),
+
+    async recent(r) {
+      const c = checkProject(r.project);
+      if (!c.ok) return c;
+      const projectId = deps.registry.project(r.project, false);
+      const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(r.limit ?? 20)));
+      return { ok: true, type: "recent", hits: projectId === null ? [] : recentMemories(deps, projectId, limit) };
+    },
   };
 
   return {

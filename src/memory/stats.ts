@@ -1,5 +1,5 @@
 /** What memory holds, per project, and the last injections: for `memory stats`, /memory and memory_status. */
-import { formatBytes, formatCount } from "../units.ts";
+import { formatBytes, formatCount, plural } from "../units.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { ago } from "./render.ts";
 import type { InjectionInfo, ProjectStats, StatsAnswer, StatusAnswer } from "./types.ts";
@@ -22,8 +22,8 @@ function projectStats(deps: MemoryDeps, p: ProjectRow): ProjectStats {
 }
 
 const describe = (s: ProjectStats) =>
-  `${s.project}: ${formatCount(s.events)} events (${formatCount(s.unarchived)} not yet summarised), ${formatCount(s.summaries)} summaries, ` +
-  `${formatCount(s.sessions)} sessions, ${formatBytes(s.textBytes)} of text, ${formatCount(s.supersessions)} replaced statements` +
+  `${s.project}: ${plural(s.events, "event")} (${formatCount(s.unarchived)} not yet summarised), ${plural(s.summaries, "summary", "summaries")}, ` +
+  `${plural(s.sessions, "session")}, ${formatBytes(s.textBytes)} of text, ${plural(s.supersessions, "replaced statement")}` +
   (s.enabled ? "" : " [memory off]");
 
 export function memoryStats(deps: MemoryDeps, project?: string): StatsAnswer {

@@ -42,7 +42,9 @@ export type MemoryRequest =
   | { type: "window"; project: string }
   /** Stores a model's summary of a window given by `window`; falls back to extractive when `text` is empty. */
   | { type: "storeSummary"; project: string; window: { first: number; last: number }; text: string | null }
-  | { type: "retention" };
+  | { type: "retention" }
+  /** The newest events and summaries of a project, newest first (the page's list). */
+  | { type: "recent"; project: string; limit?: number };
 
 export type HitType = "event" | "summary";
 
@@ -140,6 +142,8 @@ export type RetentionAnswer = { type: "retention"; events: number; bytes: number
 
 export type SetEnabledAnswer = { type: "setEnabled"; project: string; enabled: boolean; text: string };
 
+export type RecentAnswer = { type: "recent"; hits: MemoryHit[] };
+
 export type MemoryAnswer =
   | AddAnswer
   | AddManyAnswer
@@ -151,7 +155,8 @@ export type MemoryAnswer =
   | SummarizeAnswer
   | WindowAnswer
   | RetentionAnswer
-  | SetEnabledAnswer;
+  | SetEnabledAnswer
+  | RecentAnswer;
 
 /** What a surface needs: the engine (or anything) with the memory entry point. */
 export type MemoryLike = { memory(request: MemoryRequest): Promise<Result<MemoryAnswer>> };

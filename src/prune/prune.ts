@@ -148,8 +148,10 @@ export function createPruner(deps: PrunerDeps) {
   };
 
   /** Keeps pointer rows; a batch (the prefix sent changed) is recorded once. */
-  const keep = async (rows: Row[], input: PruneInput, batch: { adaptive: boolean } | null) => {
+  const keep = async (all: Row[], input: PruneInput, batch: { adaptive: boolean } | null) => {
     const session = input.session ? redact(input.session).text : null;
+    // One row per result (call id and text): the batch counts what the pointer table holds.
+    const rows = [...new Map(all.map((r) => [`${r.call_id}\n${r.text_hash}`, r])).values()];
     await immediateAsync(deps.db, async () => {
       const insert = deps.db.query(
         "INSERT OR REPLACE INTO prune_pointers (call_id, text_hash, source, pointer, tool, session, tokens_before, tokens_after, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

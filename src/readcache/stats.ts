@@ -33,3 +33,45 @@ export function readcacheStats(db: Db, now: number, since = now - 24 * 3_600_000
     usedRecently: row.recent,
   };
 }
+
+/** What the read cache saved: per read it answered with a marker or a diff, pi's read's tokens minus what was sent. */
+export type ReadcacheSavings = {
+  /** Reads answered from the cache (unchanged, unchanged_range, diff). */
+  reads: number;
+  byMode: Record<string, number>;
+  /** What pi's own read would have sent for them (its cut included). */
+  builtInTokens: number;
+  sentTokens: number;
+  savedTokens: number;
+};
+
+export const NO_READS: ReadcacheSavings = { reads: 0, byMode: {}, builtInTokens: 0, sentTokens: 0, savedTokens: 0 };
+
+export function readcacheSavings(db: Db, filter: { session?: string; project?: string } = {}): ReadcacheSavings {
+  const conds: string[] = [];
+  const params: string[] = [];
+  if (filter.session) {
+    conds.push("session = ?");
+    params.push(filter.session);
+  }
+  if (filter.project) {
+    conds.push("project = ?");
+    params.push(filter.project);
+  }
+  const where = conds.length > 0 ? `WHERE ${conds.join(" AND ")}` : "";
+  const rows = db
+    .query<{ mode: string; reads: number; builtIn: number; sent: number }, string[]>(
+      `SELECT mode, count(*) AS reads, total(builtin_tokens) AS builtIn, total(sent_tokens) AS sent FROM readcache_reads ${where} GROUP BY mode`,
+    )
+    .all(...params);
+  const sum = (f: (r: (typeof rows)[number]) => number) => rows.reduce((n, r) => n + f(r), 0);
+  const builtInTokens = sum((r) => r.builtIn);
+  const sentTokens = sum((r) => r.sent);
+  return {
+    reads: sum((r) => r.reads),
+    byMode: Object.fromEntries(rows.map((r) => [r.mode, r.reads])),
+    builtInTokens,
+    sentTokens,
+    savedTokens: builtInTokens - sentTokens,
+  };
+}

@@ -32,7 +32,33 @@ export type CaptureInput = {
   label?: string | null;
   /** Store even below the threshold (and even for a tool whose capture is disabled). */
   force?: boolean;
+  /** What the host would have put in the model's context instead (default: the whole output, "uncut"). */
+  baseline?: CaptureBaseline;
 };
+
+/**
+ * What a capture's saving is measured against: the host's own cut of the output (the text it
+ * would have sent), the whole output (`uncut`), or nothing (`none`: text kept for pruning or
+ * memory, which count their savings on their own lines). `rule` says which, in words.
+ */
+export type CaptureBaseline =
+  | { kind: "cut"; text: string; rule: string }
+  | { kind: "uncut"; rule?: string }
+  | { kind: "none"; rule: string };
+
+export const UNCUT_RULE = "uncut: the whole output (the caller's limit is not known)";
+
+type BaselineRow = { kind: string; rule: string; bytes: number; text: string | null };
+
+/** The row a baseline becomes; a host's "cut" that is the whole output is uncut. Redacted before it is kept. */
+function baselineRow(b: CaptureBaseline | undefined, output: string, storedBytes: number): BaselineRow {
+  if (b?.kind === "none") return { kind: "none", rule: redact(b.rule).text, bytes: 0, text: null };
+  if (b?.kind === "cut" && b.text !== output) {
+    const text = redact(stripAnsi(b.text)).text;
+    return { kind: "cut", rule: redact(b.rule).text, bytes: Buffer.byteLength(text), text };
+  }
+  return { kind: "uncut", rule: redact(b?.rule ?? UNCUT_RULE).text, bytes: storedBytes, text: null };
+}
 
 export type PassThrough = { stored: false; reason: string; bytes: number; lines: number; text: string };
 export type Stored = {
@@ -106,6 +132,7 @@ export async function capture(deps: EngineDeps, input: CaptureInput): Promise<Ca
   const label = input.label ? redact(input.label).text : null;
   const tool = redact(input.tool).text;
   const session = input.session ? redact(input.session).text : null;
+  const baseline = baselineRow(input.baseline, original, storedBytes);
   const receiptFor = (chunks: number, duplicateOf: string | null) =>
     buildReceipt({
       sourceId,
@@ -155,8 +182,9 @@ export async function capture(deps: EngineDeps, input: CaptureInput): Promise<Ca
     if (taken.get(sourceId)) throw new Error(`source id ${sourceId} was taken meanwhile`);
     const sourceRow = db
       .query(
-        `INSERT INTO sources (handle, blob_id, tool, session, project, label, reason, redactions, created_at, receipt_bytes, receipt)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sources (handle, blob_id, tool, session, project, label, reason, redactions, created_at, receipt_bytes, receipt,
+           baseline_kind, baseline, baseline_bytes, baseline_text)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         sourceId,
@@ -170,6 +198,10 @@ export async function capture(deps: EngineDeps, input: CaptureInput): Promise<Ca
         createdAt,
         Buffer.byteLength(receipt),
         receipt,
+        baseline.kind,
+        baseline.rule,
+        baseline.bytes,
+        baseline.text,
       );
     db.query("INSERT INTO count_queue (source_id) VALUES (?)").run(Number(sourceRow.lastInsertRowid));
     return { duplicateOf, chunks: blob.chunk_count };

@@ -15,6 +15,8 @@ export type GetInput = {
   around?: number;
   /** The most to return (default: get.maxBytes from the config). */
   maxBytes?: number;
+  /** The session that asked (kept in the retrieval log). */
+  askedBy?: string | null;
 };
 
 export type GetAnswer = {
@@ -159,7 +161,14 @@ export function get(deps: EngineDeps, input: GetInput): Result<GetAnswer> {
     }
   }
   const asked = input.chunk !== undefined ? `chunk ${input.chunk}` : input.lines ? `lines ${input.lines.from}-${input.lines.to}` : "start";
-  deps.retrievals.add({ kind: "get", query: asked, mode: null, hits: 1, parts: [{ sourceId: src.handle, text: cutText }] });
+  deps.retrievals.add({
+    kind: "get",
+    session: input.askedBy ?? null,
+    query: asked,
+    mode: null,
+    hits: 1,
+    parts: [{ sourceId: src.handle, text: cutText }],
+  });
   return {
     ok: true,
     sourceId: src.handle,

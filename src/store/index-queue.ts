@@ -76,20 +76,29 @@ async function countBlobs(db: Db, count: CountTokens): Promise<number> {
   return ids.length;
 }
 
+/** A new source's receipt, and its baseline when that is the host's own cut (kept until counted). */
 async function countReceipts(db: Db, count: CountTokens): Promise<number> {
   const rows = db
-    .query<{ id: number; receipt: string | null }, []>(
-      "SELECT s.id, s.receipt FROM count_queue q JOIN sources s ON s.id = q.source_id LIMIT 500",
+    .query<{ id: number; receipt: string | null; baseline: string | null }, []>(
+      "SELECT s.id, s.receipt, s.baseline_text AS baseline FROM count_queue q JOIN sources s ON s.id = q.source_id LIMIT 100",
     )
     .all();
   if (rows.length === 0) return 0;
-  const counted = await Promise.all(rows.map(async (r) => ({ id: r.id, tokens: r.receipt ? await count([r.receipt]) : 0 })));
+  const counted = await Promise.all(
+    rows.map(async (r) => ({
+      id: r.id,
+      tokens: r.receipt ? await count([r.receipt]) : 0,
+      baseline: r.baseline === null ? null : await count([r.baseline]),
+    })),
+  );
   immediate(db, () => {
     const update = db.query("UPDATE sources SET receipt_tokens = ? WHERE id = ?");
+    const baseline = db.query("UPDATE sources SET baseline_tokens = ?, baseline_text = NULL WHERE id = ?");
     const done = db.query("DELETE FROM count_queue WHERE source_id = ?");
     for (const r of counted) {
+      if (done.run(r.id).changes === 0) continue; // counted by another process meanwhile
       update.run(r.tokens, r.id);
-      done.run(r.id);
+      if (r.baseline !== null) baseline.run(r.baseline, r.id);
     }
   });
   return rows.length;

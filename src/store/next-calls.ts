@@ -19,3 +19,10 @@ export const TOOL_CALLS: NextCalls = {
   lines: (id, from, to) => `context_get {"source": "${id}", "lines": "${from}-${to}"}`,
   chunk: (id, n) => `context_get {"source": "${id}", "chunk": ${n}}`,
 };
+
+/**
+ * The tools whose answers are the store's own text (TOOL_CALLS names them). An answer kept as a
+ * source (pruning stores what a search returned) is never a search hit: the next search would
+ * find the old answer instead of the output it came from.
+ */
+export const OWN_ANSWER_TOOLS: readonly string[] = ["context_search", "context_get"];

@@ -5,8 +5,8 @@
  * finished (texts not yet indexed or counted), so a reader knows which numbers can still grow.
  */
 import type { Db } from "../db/open.ts";
-import { type SourceFilter, sourceConditions } from "./source-filter.ts";
-import type { Tally } from "./stats.ts";
+import type { SourceFilter } from "./source-filter.ts";
+import { capturesFrom, type RawTally, TALLY, type Tally, withNet } from "./stats.ts";
 
 export type UsageQuery = SourceFilter & {
   /** Bucket width; by default an hour when the captures span three days or less, else a day. */
@@ -28,26 +28,15 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const MAX_BUCKETS = 2000;
 
-const TALLY = `count(*) AS captures, total(b.bytes) AS storedBytes, total(b.tokens) AS storedTokens,
-  total(s.receipt_bytes) AS receiptBytes, total(s.receipt_tokens) AS receiptTokens,
-  total(s.retrieved_bytes) AS retrievedBytes, total(s.retrieved_tokens) AS retrievedTokens, total(s.retrievals) AS retrievals`;
-
-/** The same subtraction as stats.ts: stored - receipts - retrieved. */
-function withNet<T extends Omit<Tally, "netSavedTokens">>(row: T): T & Tally {
-  return { ...row, netSavedTokens: row.storedTokens - row.receiptTokens - row.retrievedTokens };
-}
-
 function count(db: Db, sql: string): number {
   return db.query<{ n: number }, []>(sql).get()?.n ?? 0;
 }
 
 export function usage(db: Db, q: UsageQuery = {}): Usage {
-  const { conds, params } = sourceConditions(q);
-  const where = conds.length > 0 ? `WHERE ${conds.join(" AND ")}` : "";
-  const from = `FROM sources s JOIN blobs b ON b.id = s.blob_id ${where}`;
+  const { from, params } = capturesFrom(q);
   const byProject = db
-    .query<Omit<Tally, "netSavedTokens"> & { project: string }, string[]>(
-      `SELECT s.project AS project, ${TALLY} ${from} GROUP BY s.project ORDER BY storedTokens DESC`,
+    .query<RawTally & { project: string }, string[]>(
+      `SELECT s.project AS project, ${TALLY} ${from} GROUP BY s.project ORDER BY baselineTokens DESC`,
     )
     .all(...params)
     .map(withNet);
@@ -61,9 +50,7 @@ export function usage(db: Db, q: UsageQuery = {}): Usage {
   // Never more buckets than a chart can show: widen by whole days.
   if (width / bucketMs > MAX_BUCKETS) bucketMs = Math.ceil(width / MAX_BUCKETS / DAY) * DAY;
   const buckets = db
-    .query<Omit<TimelineBucket, "netSavedTokens">, (string | number)[]>(
-      `SELECT (s.created_at / ?) * ? AS t, ${TALLY} ${from} GROUP BY t ORDER BY t`,
-    )
+    .query<RawTally & { t: number }, (string | number)[]>(`SELECT (s.created_at / ?) * ? AS t, ${TALLY} ${from} GROUP BY t ORDER BY t`)
     .all(bucketMs, bucketMs, ...params)
     .map(withNet);
   return {

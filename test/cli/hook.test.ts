@@ -5,8 +5,10 @@
  * alone left alone.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { hookBaseline } from "../../src/surfaces/tools/baseline.ts";
+import { countTokens } from "../../src/tokens/count.ts";
 import { cleanupTempDirs, noisyLog, runCli, tempDir } from "../helpers.ts";
 
 afterAll(cleanupTempDirs);
@@ -120,6 +122,22 @@ describe("pi-sidecar hook claude", () => {
     });
   }
 
+  test("the saving is counted against Claude Code's own cut (a 2 KB preview past 30,000 characters), not the whole output", () => {
+    const own = { ...env, PI_SIDECAR_DB: join(tempDir(), "own.db") };
+    const command = rewritten("cat build.log");
+    expect(command).toContain("--host claude");
+    const p = Bun.spawnSync(["bash", "-c", command], { cwd: project, env: { PATH: process.env.PATH ?? "", ...own }, stdout: "pipe" });
+    expect(p.stdout.toString()).toMatch(/Source ctx_\w+/);
+    const t = JSON.parse(runCli(["stats", "--json"], { env: own }).stdout);
+    const text = readFileSync(join(project, "build.log"), "utf8");
+    const cut = hookBaseline("claude", text)!;
+    expect(cut.kind).toBe("cut");
+    expect(t.totals.baselineTokens).toBe(countTokens((cut as { text: string }).text));
+    expect(t.totals.baselineTokens).toBeLessThan(t.totals.storedTokens / 10);
+    expect(t.totals.netSavedTokens).toBe(t.totals.baselineTokens - t.totals.receiptTokens - t.totals.retrievedTokens);
+    expect(t.recent[0].baseline).toBe("Claude Code's own cut of Bash (over 30,000 characters: a 2 KB preview, the whole in a file)");
+  });
+
   test("invalid UTF-8 passes through byte for byte", () => {
     const r = inShell("bash", rewritten("printf 'a\\377\\376b\\n' | cat"));
     expect([...r.stdout]).toEqual([0x61, 0xff, 0xfe, 0x62, 0x0a]);
@@ -209,6 +227,13 @@ describe("pi-sidecar hook codex and gemini", () => {
     expect(Object.keys(out.updatedInput)).toEqual(["command"]);
     const run = inShell("bash", out.updatedInput.command);
     expect(run.text).toMatch(/Source ctx_\w+/);
+    // Codex's own limit is not known: the baseline is the whole output, and says so.
+    const recent = JSON.parse(runCli(["stats", "--json"], { env }).stdout).recent[0];
+    expect(recent).toMatchObject({
+      baselineKind: "uncut",
+      baseline: "uncut: Codex's own limit is not known to pi-sidecar, so the whole output",
+    });
+    expect(recent.baselineTokens).toBe(recent.storedTokens);
   });
 
   test("gemini: BeforeTool on run_shell_command, tool_input merged", () => {

@@ -51,7 +51,7 @@ describe("registry servers", () => {
   test("the catalog line comes from the disk catalog: a new session lists counts without starting anything", async () => {
     const { gateway } = open(agent, { mode: "catalog" });
     const search = gateway.exposed().find((t) => t.name === "mcp_search")!;
-    expect(search.description).toContain("everything (13 tools), filesystem (14 tools), memory (9 tools), sequential-thinking (1 tools)");
+    expect(search.description).toContain("everything (13 tools), filesystem (14 tools), memory (9 tools), sequential-thinking (1 tool)");
     expect(gateway.status().every((s) => s.status === "idle" && s.pid === null)).toBe(true);
   });
 

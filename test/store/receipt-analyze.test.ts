@@ -2,13 +2,15 @@
  * analyzeOutput on real tool outputs: the kind, and a summary that names what failed (package,
  * command, exit code, failing tests, counts); words that only contain "error" never count.
  */
-import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { analyzeOutput, type OutputAnalysis } from "../../src/store/receipt/analyze.ts";
 import { SCORE, scoreLine } from "../../src/store/receipt/line-score.ts";
-import { ROOT } from "../helpers.ts";
+import { cleanupTempDirs, ROOT, tempDir } from "../helpers.ts";
+
+afterAll(cleanupTempDirs);
 
 const BENCH = join(ROOT, "bench/retrieval/fixtures");
 const OURS = join(ROOT, "test/store/fixtures/receipts");
@@ -242,7 +244,7 @@ describe("unknown kinds and misfires", () => {
     expect(text).toContain("node_modules/http-errors");
     expect(text).toContain("node_modules/es-errors");
     const a = analyzeOutput(text);
-    expect(a.kind).toBeNull();
+    expect(a.kind).toBe("file-listing");
     expect(a.important).toEqual([]);
   });
 
@@ -275,5 +277,35 @@ describe("unknown kinds and misfires", () => {
     expect(scoreLine("Error: ENOENT: no such file or directory")).toBeGreaterThan(0);
     expect(scoreLine("    at Object.<anonymous> (src/app.ts:12:5)")).toBeGreaterThan(0);
     expect(scoreLine("    at Module._compile (node:internal/modules/cjs/loader:1554:14)")).toBe(0);
+  });
+});
+
+describe("file listings", () => {
+  test("a name holding fail or ERROR is data in ls -l, ls -1 and find output, never an important line", () => {
+    const dir = tempDir("listing-");
+    mkdirSync(join(dir, "src/failures"), { recursive: true });
+    for (let i = 0; i < 120; i++) writeFileSync(join(dir, "src", `module-${i}.ts`), "");
+    for (const name of ["failed", "ERROR.md", "FAIL-2024.txt", "why it failed.txt"]) writeFileSync(join(dir, name), "");
+    const run = (cmd: string[]) => Bun.spawnSync(cmd, { cwd: dir, stdout: "pipe" }).stdout.toString();
+    for (const [name, out] of [
+      ["ls -l", run(["ls", "-l", "src", "."])],
+      ["ls -1", run(["ls", "-1", "src", "."])],
+      ["find", run(["find", "."])],
+    ] as const) {
+      const a = analyzeOutput(out);
+      expect({ name, kind: a.kind, important: a.important }).toEqual({ name, kind: "file-listing", important: [] });
+    }
+    expect(analyzeOutput(run(["ls", "-l", "src"])).summary[0]).toBe("121 entries: 120 files, 1 directory");
+  });
+
+  test("a log that names files is no listing: its failures are still found", () => {
+    const log = [
+      ...Array.from({ length: 40 }, (_, i) => `compiling src/module-${i}.ts`),
+      "src/module-7.ts:3:1 error: Cannot find name 'x'",
+      "FAILED: 1 file",
+    ].join("\n");
+    const a = analyzeOutput(log);
+    expect(a.kind).not.toBe("file-listing");
+    expect(a.important.map((f) => f.text)).toContain("FAILED: 1 file");
   });
 });

@@ -13,7 +13,7 @@ import { type Browser, type BrowserContext, chromium, type Page } from "playwrig
 import { createEngine } from "../../src/engine.ts";
 import { cleanupTempDirs, noisyLog, runCli, testSeed } from "../helpers.ts";
 import { findChromium } from "./chromium.ts";
-import { NEEDLE, NEEDLE_LINE, type Running, type Seeded, seedStore, startServer } from "./harness.ts";
+import { MEMORY_EVENTS, NEEDLE, NEEDLE_LINE, type Running, type Seeded, seedOneCapture, seedStore, startServer } from "./harness.ts";
 
 // Functions given to page.evaluate run in the browser, where these exist.
 declare const document: any;
@@ -68,20 +68,58 @@ run("the page in Chromium", () => {
     expect(response!.status()).toBe(200);
     expect(new URL(page.url()).search).toBe(""); // the token left the address bar
     const cli = cliStats();
-    for (const k of ["storedTokens", "receiptTokens", "retrievedTokens", "netSavedTokens"]) {
+    for (const k of ["baselineTokens", "storedTokens", "receiptTokens", "retrievedTokens", "netSavedTokens"]) {
       expect(Number(await metric(k).getAttribute("data-value"))).toBe(cli.totals[k]);
       expect(await metric(k).textContent()).toBe(cli.totals[k].toLocaleString("en-US"));
     }
+    // The saving is against what the hosts would have sent (one capture has a host's cut), stored beside.
+    expect(cli.totals.baselineTokens).toBeLessThan(cli.totals.storedTokens);
     const net = await page.locator("section.card", { hasText: "Net saved" }).textContent();
     expect(net).toContain(
-      `stored − receipts − retrieved = ${[cli.totals.storedTokens, cli.totals.receiptTokens, cli.totals.retrievedTokens].map((n: number) => n.toLocaleString("en-US")).join(" − ")}`,
+      `baseline − receipts − retrieved = ${[cli.totals.baselineTokens, cli.totals.receiptTokens, cli.totals.retrievedTokens].map((n: number) => n.toLocaleString("en-US")).join(" − ")}`,
     );
+    const baseline = await page.locator("section.card", { hasText: "What the hosts would have sent" }).textContent();
+    expect(baseline).toContain("a test host's cut (the last 200 lines) for 1 capture");
     expect(await page.locator("section.card", { hasText: "Tokens stored" }).textContent()).toContain("o200k_base");
-    // uPlot drew the timeline (the script and the chart library came from this server).
+    // The read cache's and pruning's savings on their own cards, the numbers stats --json gives.
+    expect(Number(await metric("readcacheSavedTokens").getAttribute("data-value"))).toBe(cli.readcache.savedTokens);
+    expect(Number(await metric("pruningSavedPerRequest").getAttribute("data-value"))).toBe(cli.pruning.savedPerRequest);
+    // uPlot drew the timeline (the script and the chart library came from this server), its y labels short and unclipped.
     await page.locator(".chart canvas").first().waitFor();
+    const labels = (await page.locator(".chart").first().getAttribute("data-y-labels"))!.split(" ");
+    expect(labels.length).toBeGreaterThan(1);
+    for (const l of labels) expect(l).toMatch(/^-?(\d{1,3}|\d+(\.\d)?[kMG])$/);
     expect(await page.locator("table").filter({ hasText: "By project" }).count()).toBe(0);
     expect(await page.getByRole("heading", { name: "By project" }).count()).toBe(1);
     await shot("overview-light");
+  });
+
+  test("with one bucket the timeline is bars with their numbers, not a line of two dots", async () => {
+    const one = await seedOneCapture();
+    const other = startServer(one.config, { pollMs: 100 });
+    try {
+      const p = await context.newPage();
+      await p.goto(other.url);
+      const bars = p.locator("[data-one-bucket] meter");
+      expect(await bars.count()).toBe(5);
+      const cli = JSON.parse(runCli(["--db", one.config.db, "stats", "--json"]).stdout);
+      expect(Number(await p.locator('meter[data-series="baselineTokens"]').getAttribute("value"))).toBe(cli.totals.baselineTokens);
+      expect(Number(await p.locator('meter[data-series="storedTokens"]').getAttribute("value"))).toBe(cli.totals.storedTokens);
+      expect(await p.locator(".chart canvas").count()).toBe(0);
+      await p.screenshot({ path: join(shots, "overview-one-bucket.png"), fullPage: true });
+      await p.close();
+    } finally {
+      await other.stop();
+    }
+  });
+
+  test("the memory panel lists the newest entries without a search, each with its forget button", async () => {
+    await page.goto(`${web.base}/memory`);
+    await page.locator("nav a[aria-current=page]", { hasText: "Memory" }).waitFor();
+    expect(await page.getByRole("heading", { name: "Recent in /repo/a" }).count()).toBe(1);
+    const items = await page.locator("main ol li pre").allTextContents();
+    expect(items).toEqual([...MEMORY_EVENTS].reverse().map(([, text]) => text));
+    expect(await page.getByRole("button", { name: /^Forget e\d+$/ }).count()).toBe(MEMORY_EVENTS.length);
   });
 
   test("filters narrow the overview as stats --session does", async () => {
@@ -248,5 +286,23 @@ run("the page in Chromium", () => {
     expect([...hosts]).toEqual([`127.0.0.1:${web.port}`]);
     await fresh.close();
     expect(problems).toEqual([]);
+  });
+  test("the retrieval log names each source once per call, with how many parts came from it", async () => {
+    // A search whose hits all come from one source (last: the panels above count the seeded calls).
+    const found = JSON.parse(
+      runCli(["--db", seeded.path, "search", "retry", "--source", seeded.needleSource, "--limit", "9", "--json"]).stdout,
+    );
+    const parts = found.hits.length;
+    expect(parts).toBeGreaterThan(1);
+    await page.goto(`${web.base}/retrievals`);
+    await page.locator("nav a[aria-current=page]", { hasText: "Retrieval log" }).waitFor();
+    const row = page.locator("tbody tr", { hasText: "retry" });
+    const cell = (await row.locator("td:nth-child(8)").textContent())!;
+    expect(cell.match(/ctx_\w+/g)).toEqual([seeded.needleSource]);
+    expect(cell).toContain(`×${parts}`);
+    for (const other of await page.locator("tbody tr td:nth-child(8)").allTextContents()) {
+      const ids = other.match(/ctx_\w+/g) ?? [];
+      expect(new Set(ids).size).toBe(ids.length);
+    }
   });
 });

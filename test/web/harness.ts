@@ -1,7 +1,7 @@
 /** A seeded store and the shipped web server over it (serveWeb, with the viewer and writer `pi-sidecar web` uses). */
 import { join } from "node:path";
 import type { Config } from "../../src/config.ts";
-import { createEngine } from "../../src/engine.ts";
+import { type CaptureBaseline, createEngine } from "../../src/engine.ts";
 import { gatewayDefinitions } from "../../src/gateway/definition-tokens.ts";
 import { CLI_CALLS } from "../../src/store/next-calls.ts";
 import { serveWeb } from "../../src/surfaces/web/server.ts";
@@ -24,16 +24,27 @@ export type Seeded = { path: string; config: Config; needleSource: string; sourc
 export async function seedStore(seed: number, dir = tempDir("pi-sidecar-web-")): Promise<Seeded> {
   const path = join(dir, "sidecar.db");
   const config = testConfig(path);
-  const engine = createEngine({ config, calls: CLI_CALLS, background: "inline" });
+  // The build log is captured three hours earlier: the timeline has more than one bucket.
+  let earlier = 0;
+  const engine = createEngine({ config, calls: CLI_CALLS, background: "inline", now: () => Date.now() - earlier });
   const sources: string[] = [];
-  const add = async (text: string, tool: string, session: string, project: string, label: string) => {
-    const r = await engine.capture({ text, tool, session, project, label, force: true });
+  const add = async (text: string, tool: string, session: string, project: string, label: string, baseline?: CaptureBaseline) => {
+    const r = await engine.capture({ text, tool, session, project, label, force: true, baseline });
     if (!r.stored) throw new Error(`seed: not stored (${r.reason})`);
     sources.push(r.sourceId);
     return r.sourceId;
   };
   const needleSource = await add(noisyLog(3000, seed, { line: NEEDLE_LINE, text: NEEDLE }), "bash", "s-one", "/repo/a", "npm test");
-  await add(noisyLog(1500, seed + 1), "bash", "s-one", "/repo/a", "build log");
+  earlier = 3 * 3_600_000;
+  await add(noisyLog(1500, seed + 1), "bash", "s-one", "/repo/a", "build log", {
+    kind: "cut",
+    text: noisyLog(1500, seed + 1)
+      .split("\n")
+      .slice(-200)
+      .join("\n"),
+    rule: "a test host's cut (the last 200 lines)",
+  });
+  earlier = 0;
   await add(
     JSON.stringify(
       Array.from({ length: 400 }, (_, i) => ({ id: i, name: `item-${i}`, tags: ["alpha", "beta"], price: (i * 37) % 1000 })),
@@ -63,6 +74,16 @@ export async function seedStore(seed: number, dir = tempDir("pi-sidecar-web-")):
   await engine.settle();
   await engine.close();
   return { path, config, needleSource, sources, seed };
+}
+
+/** A store with one capture: the timeline has one bucket. */
+export async function seedOneCapture(dir = tempDir("pi-sidecar-web-one-")): Promise<{ config: Config }> {
+  const config = testConfig(join(dir, "sidecar.db"));
+  const engine = createEngine({ config, calls: CLI_CALLS, background: "inline" });
+  await engine.capture({ text: noisyLog(2000, 5), tool: "bash", session: "s", project: "/repo/one", label: "make", force: true });
+  await engine.settle();
+  await engine.close();
+  return { config };
 }
 
 export type Running = WebServer & { base: string; engine: WebEngine; auth: Record<string, string> };

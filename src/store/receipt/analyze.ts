@@ -5,6 +5,7 @@
  */
 import { genericFindings } from "./generic.ts";
 import type { Finding } from "./line-score.ts";
+import { fileListing } from "./recognise-files.ts";
 import { bunTest, jest, mocha, vitest } from "./recognise-js-tests.ts";
 import { json } from "./recognise-json.ts";
 import { eslint, tsc } from "./recognise-lint.ts";
@@ -39,6 +40,8 @@ export const RECOGNISERS: Recogniser[] = [
   apt,
   kubectl,
   docker,
+  // Last: any output whose every line is a name.
+  fileListing,
 ];
 
 const MAX_IMPORTANT = 12;

@@ -18,6 +18,7 @@ import {
   parseQuery,
   wordsPrefixAnd,
 } from "./query.ts";
+import { NOT_OWN_ANSWER, withoutOwnAnswers } from "./own-answers.ts";
 import { type Hit, renderHits, type SourcedWindow } from "./render.ts";
 import { termsFor } from "./score.ts";
 import { correctWord } from "./typo.ts";
@@ -25,7 +26,12 @@ import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
 
 export type { Hit, HitLine } from "./render.ts";
 
-export type SearchInput = SourceFilter & { query: string; limit?: number };
+export type SearchInput = SourceFilter & {
+  query: string;
+  limit?: number;
+  /** The session that asked (kept in the retrieval log; not a filter: `session` is). */
+  askedBy?: string | null;
+};
 export type SearchMode = "all words" | "word starts" | "typo-tolerant" | "any word" | "no match";
 
 export type SearchAnswer = {
@@ -163,13 +169,13 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   }
   const f = filterSql(deps, input);
   const found = candidates(deps, parsed, f);
-  const chunks = loadChunks(deps, found.ids.slice(0, Math.max(LINE_RANKED, 2 * limit)));
+  const chunks = loadChunks(deps, withoutOwnAnswers(deps, found.ids).slice(0, Math.max(LINE_RANKED, 2 * limit)));
   const regions = loadRegions(db, chunks);
   const terms = termsFor(found.query);
   const windows = findWindows(regions, terms, config.search.maxLinesPerHit);
 
   const sourceOf = db.query<{ handle: string; tool: string }, (string | number)[]>(
-    `SELECT s.handle, s.tool FROM sources s WHERE s.blob_id = ?${f.and} ORDER BY s.id DESC LIMIT 1`,
+    `SELECT s.handle, s.tool FROM sources s WHERE s.blob_id = ?${f.and}${NOT_OWN_ANSWER} ORDER BY s.id DESC LIMIT 1`,
   );
   const sourced: SourcedWindow[] = [];
   for (const w of windows) {
@@ -185,6 +191,7 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   const text = [summary, ...hits.map((h) => h.text)].join("\n");
   deps.retrievals.add({
     kind: "search",
+    session: input.askedBy ?? null,
     query: input.query,
     mode: found.mode,
     hits: hits.length,

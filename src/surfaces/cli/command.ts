@@ -1,6 +1,8 @@
+import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import type { ConfigLoad } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
+import { AppError } from "../../errors.ts";
 import type { NextCalls } from "../../store/next-calls.ts";
 
 export type OptionSpec = { type: "string" | "boolean"; short?: string; help: string; value?: string };
@@ -46,10 +48,11 @@ export class UsageError extends Error {
   }
 }
 
-export function positiveInt(value: string | boolean | undefined, flag: string): number | undefined {
+export function positiveInt(value: string | boolean | undefined, flag: string, max?: number): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== "string" || !/^\d+$/.test(value) || Number(value) < 1) {
-    throw new UsageError(`${flag} takes a whole number of 1 or more, got ${JSON.stringify(value)}`);
+  if (typeof value !== "string" || !/^\d+$/.test(value) || Number(value) < 1 || (max !== undefined && Number(value) > max)) {
+    const range = max === undefined ? "of 1 or more" : `from 1 to ${max}`;
+    throw new UsageError(`${flag} takes a whole number ${range}, got ${JSON.stringify(value)}`);
   }
   return Number(value);
 }
@@ -73,3 +76,16 @@ export const FILTER_OPTIONS: Record<string, OptionSpec> = {
   tool: { type: "string", help: "only this tool", value: "NAME" },
   project: { type: "string", help: "only this project directory", value: "DIR" },
 };
+
+/**
+ * For a command that only reads (stats, search, get, list, export): a database path that does not
+ * exist is an error, not a new empty database and its folders.
+ */
+export function requireDatabase(ctx: CommandContext): void {
+  const path = ctx.loaded.config.db;
+  if (existsSync(path)) return;
+  throw new AppError(
+    "NO_DATABASE",
+    `no database at ${path}: nothing has been stored there. Check --db (or PI_SIDECAR_DB); pi-sidecar creates it when it stores its first output.`,
+  );
+}

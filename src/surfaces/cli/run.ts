@@ -127,7 +127,57 @@ export type Io = {
   cwd: string;
 };
 
+/**
+ * Under --json a failure is a JSON object on stdout too (`{"error": {...}}` with the exit code), so a
+ * script reading stdout never gets nothing; the message also goes to stderr as text.
+ */
 export async function runCli(argv: string[], io: Io): Promise<number> {
+  if (!argv.includes("--json")) return runCommand(argv, io);
+  let wrote = false;
+  const errors: string[] = [];
+  const code = await runCommand(argv, {
+    ...io,
+    out: (text) => {
+      wrote = true;
+      io.out(text);
+    },
+    outBytes: (bytes) => {
+      wrote = true;
+      io.outBytes(bytes);
+    },
+    err: (text) => {
+      errors.push(text);
+      io.err(text);
+    },
+  });
+  if (code !== 0 && !wrote) {
+    const text = errors.join("").trim();
+    const [message = "", ...rest] = text.replace(/^pi-sidecar: /, "").split("\n");
+    const usage = rest.find((l) => l.startsWith("Usage: "))?.slice("Usage: ".length);
+    const error = { kind: code === 2 ? "usage" : "failure", message: message || `exited with ${code}`, ...(usage ? { usage } : {}) };
+    io.out(`${JSON.stringify({ error, exitCode: code }, null, 2)}\n`);
+  }
+  return code;
+}
+
+/** parseArgs' messages in words a user acts on ("--limit needs a value", not "use '--limit=-XYZ'"). */
+export function plainParseError(error: unknown, argv: string[]): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = errorMessage(error);
+  const flag = /Option '(-{1,2}[^' ]+)/.exec(message)?.[1] ?? /Unknown option '([^']+)'/.exec(message)?.[1];
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag)
+    return `unknown option ${flag}. A text that starts with a dash goes after \`--\` (e.g. \`-- ${flag}\`).`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
+    if (/does not take an argument/.test(message)) return `${flag} is a switch and takes no value`;
+    const at = argv.indexOf(flag);
+    const next = at === -1 ? undefined : argv[at + 1];
+    if (next?.startsWith("-")) return `${flag} needs a value, got ${JSON.stringify(next)}; write ${flag}=${next} if that is the value`;
+    return `${flag} needs a value`;
+  }
+  return message.split("\n")[0]!.replace(/^.*?: /, "");
+}
+
+async function runCommand(argv: string[], io: Io): Promise<number> {
   const at = argv.findIndex((a, i) => !a.startsWith("-") && argv[i - 1] !== "--db");
   const name = at === -1 ? undefined : argv[at];
   const command = name === undefined ? undefined : COMMANDS.find((c) => c.name === name);
@@ -146,9 +196,7 @@ export async function runCli(argv: string[], io: Io): Promise<number> {
       strict: true,
     });
   } catch (error) {
-    io.err(
-      `pi-sidecar: ${errorMessage(error).replace(/^.*?: /, "")}\n${command ? `Usage: ${command.usage}` : "Run `pi-sidecar --help`."}\n`,
-    );
+    io.err(`pi-sidecar: ${plainParseError(error, argv)}\n${command ? `Usage: ${command.usage}` : "Run `pi-sidecar --help`."}\n`);
     return 2;
   }
   const values = parsed.values as Record<string, string | boolean | undefined>;

@@ -40,8 +40,9 @@ export function claudeVerdict(input: Json, command: string, project: string, env
   return { rewrite: false, decision: undefined };
 }
 
-function wrapFor(command: string, input: Json, projectEnv: string | undefined, ctx: HookContext): Wrap {
+function wrapFor(host: HookHost, command: string, input: Json, projectEnv: string | undefined, ctx: HookContext): Wrap {
   return wrapCommand(command, {
+    host,
     bin: ctx.bin,
     session: text(input.session_id),
     project: text(projectEnv) ?? text(input.cwd),
@@ -58,7 +59,7 @@ export function hookAnswer(host: HookHost, input: unknown, ctx: HookContext): Ho
   if (host === "claude") {
     if ((event !== undefined && event !== "PreToolUse") || input.tool_name !== "Bash") return { output: null, wrap: null };
     if (toolInput.run_in_background === true) return { output: null, wrap: { wrapped: false, reason: "it runs in the background" } };
-    const wrap = wrapFor(command, input, ctx.env.CLAUDE_PROJECT_DIR, ctx);
+    const wrap = wrapFor(host, command, input, ctx.env.CLAUDE_PROJECT_DIR, ctx);
     if (!wrap.wrapped) return { output: null, wrap };
     const project = text(ctx.env.CLAUDE_PROJECT_DIR) ?? text(input.cwd) ?? process.cwd();
     const { rewrite, decision } = claudeVerdict(input, command, project, ctx.env);
@@ -76,7 +77,7 @@ export function hookAnswer(host: HookHost, input: unknown, ctx: HookContext): Ho
   }
   if (host === "codex") {
     if ((event !== undefined && event !== "PreToolUse") || input.tool_name !== "Bash") return { output: null, wrap: null };
-    const wrap = wrapFor(command, input, undefined, ctx);
+    const wrap = wrapFor(host, command, input, undefined, ctx);
     if (!wrap.wrapped) return { output: null, wrap };
     return {
       wrap,
@@ -84,7 +85,7 @@ export function hookAnswer(host: HookHost, input: unknown, ctx: HookContext): Ho
     };
   }
   if ((event !== undefined && event !== "BeforeTool") || input.tool_name !== "run_shell_command") return { output: null, wrap: null };
-  const wrap = wrapFor(command, input, ctx.env.GEMINI_PROJECT_DIR, ctx);
+  const wrap = wrapFor(host, command, input, ctx.env.GEMINI_PROJECT_DIR, ctx);
   if (!wrap.wrapped) return { output: null, wrap };
   return { wrap, output: { hookSpecificOutput: { hookEventName: "BeforeTool", tool_input: { command: wrap.command } } } };
 }

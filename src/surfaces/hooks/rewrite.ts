@@ -24,6 +24,8 @@ export type WrapOptions = {
   project?: string;
   /** The marker word (tests fix it; otherwise random per call). */
   marker?: string;
+  /** The host whose shell call this is (claude, codex, gemini): the stored output's baseline is that host's own cut. */
+  host?: string;
 };
 
 export type Wrap = { wrapped: true; command: string } | { wrapped: false; reason: string };
@@ -220,6 +222,7 @@ export function wrapCommand(command: string, o: WrapOptions): Wrap {
     marker,
     ...(o.session && /^[\w.-]+$/.test(o.session) ? ["--session", o.session] : []),
     ...(o.project ? ["--project", shellQuote(o.project)] : []),
+    ...(o.host && /^[a-z]+$/.test(o.host) ? ["--host", o.host] : []),
     "--label-base64",
     label,
   ].join(" ");

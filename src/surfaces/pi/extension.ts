@@ -9,7 +9,6 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import { loadConfig } from "../../config.ts";
 import { debugLog } from "../../debug.ts";
 import { errorMessage } from "../../errors.ts";
-import { formatBytes } from "../../units.ts";
 import { captureToolResult } from "../tools/capture-output.ts";
 import { registerCommands, say } from "./commands.ts";
 import { type Connection, connect } from "./connect.ts";
@@ -21,6 +20,7 @@ import { registerMemory } from "./memory.ts";
 import { registerPruning } from "./prune.ts";
 import { registerReadCache } from "./readcache.ts";
 import { sidecarCommand } from "./sidecar-command.ts";
+import { savingStatus, statusLine } from "./status.ts";
 import { registerContextTools } from "./tools.ts";
 import { registerWebCommand } from "./web.ts";
 
@@ -55,26 +55,41 @@ export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
   // Before the capture below: memory sees a failed command's own output, not its receipt.
   registerMemory(pi, host, engine, config, say, log);
 
+  const status = statusLine(pi);
   let stored = 0;
-  let keptOut = 0;
+  // The saving is shown once its tokens are counted (in the background, a moment after a capture).
+  let showing: ReturnType<typeof setTimeout> | null = null;
+  const showSaving = (ctx: ExtensionContext) => {
+    if (showing) clearTimeout(showing);
+    showing = setTimeout(async () => {
+      showing = null;
+      try {
+        const e = await engine.get();
+        if (e) status.set(ctx, "sidecar", savingStatus(await e.stats({ session: scope(ctx).session })));
+      } catch (error) {
+        log(`status: ${errorMessage(error)}`);
+      }
+    }, 1500);
+    showing.unref?.();
+  };
   pi.on("tool_result", async (event, ctx) => {
     // A call made by another tool (a pi 1.x codemode script) returns to that tool, not to the
     // model: the script needs the whole result; what the script returns is captured in turn.
     if ((event as { parentToolCallId?: string }).parentToolCallId) return undefined;
     let replacement: Awaited<ReturnType<typeof captureToolResult>>;
     try {
-      replacement = await captureToolResult(engine.get, config, event, scope(ctx), engine.problem);
+      replacement = await captureToolResult(engine.get, config, event, { ...scope(ctx), host: `pi ${host.piVersion}` }, engine.problem);
     } catch (error) {
       // A sidecar bug must never break a tool call: the result goes through unchanged.
       log(`tool_result: ${errorMessage(error)}`);
       return undefined;
     }
     if (event.toolName === "read") readcache?.onReadResult(event.details);
-    const info = replacement?.details.piSidecar as { sourceId?: string; bytes?: number } | undefined;
-    if (info?.sourceId) {
+    const info = replacement?.details.piSidecar as { sourceId?: string } | undefined;
+    if (info?.sourceId && ctx.hasUI) {
       stored++;
-      keptOut += info.bytes ?? 0;
-      ctx.ui.setStatus("pi-sidecar", `sidecar: ${stored} stored, ${formatBytes(keptOut)} kept out`);
+      status.set(ctx, "sidecar", `sidecar: ${stored} output${stored === 1 ? "" : "s"} stored, counting the saving`);
+      showSaving(ctx);
     }
     return replacement;
   });
@@ -95,6 +110,8 @@ export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
   sidecar.register(pi);
 
   pi.on("session_shutdown", async () => {
+    if (showing) clearTimeout(showing);
+    showing = null;
     const current = connection;
     connection = null;
     const c = await current;

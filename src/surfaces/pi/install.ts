@@ -69,7 +69,8 @@ export function uninstallPi(target: InstallTarget): Result<{ removed: string | n
   return { ok: true, removed: target.dir };
 }
 
-export function mcpSnippets(command: string[]): string {
+/** The client config for `pi-sidecar mcp`, and the tools it exposes (`tools`: the server's own list, mcpTools()). */
+export function mcpSnippets(command: string[], tools: readonly { name: string }[]): string {
   const [cmd, ...rest] = command;
   const args = [...rest, "mcp"];
   const json = JSON.stringify({ mcpServers: { "pi-sidecar": { command: cmd, args } } }, null, 2);
@@ -91,7 +92,8 @@ export function mcpSnippets(command: string[]): string {
     `  command = ${JSON.stringify(cmd)}`,
     `  args = ${JSON.stringify(args)}`,
     "",
-    "Tools: context_index (store a big file or text), context_search, context_get, context_stats, context_purge.",
+    `Tools (${tools.length}): ${tools.map((t) => t.name).join(", ")};`,
+    "and, with mcp.enabled, your own MCP servers' tools through the gateway (`pi-sidecar servers`).",
     "",
   ].join("\n");
 }

@@ -17,9 +17,11 @@ import { renderTaskContext, TASK_LEVELS } from "../../kota/render-impact.ts";
 import { renderIndex, renderStatus } from "../../kota/render-usages.ts";
 import { findRepoRoot } from "../../kota/repo-root.ts";
 import type { KotaAnswer, KotaLike } from "../../kota/request.ts";
+import { plural } from "../../units.ts";
 import { KOTA_TOOLS, type KotaToolScope, MEANINGFUL_KOTA_TOOLS, runKotaTool } from "../tools/kota-tools.ts";
 import type { PiHost } from "./host.ts";
 import { lastMeaningful, type PruneHandle, pinsOf } from "./prune.ts";
+import { statusLine } from "./status.ts";
 import { typeboxParams } from "./tool-schema.ts";
 
 /** What the extension hands over: the engine (its `kota`, and `capture` for answers over the budget). */
@@ -30,7 +32,6 @@ export const kotaStored: { tool: string; bytes: number; receipt: string }[] = []
 
 const isMeaningful = (name: string) => MEANINGFUL_KOTA_TOOLS.has(name);
 
-const STATUS_KEY = "pi-sidecar-kota";
 const BRIEFING_BYTES = 1024;
 const MAX_BRIEFING_FILES = 5;
 
@@ -53,15 +54,15 @@ export function registerKota(
   const line: Line = { state: "stopped", repo: "", indexed: "not indexed" };
   const show = (ctx: ExtensionContext, progress?: string) => {
     if (!line.repo) line.repo = repoName(ctx.cwd);
-    ctx.ui.setStatus(STATUS_KEY, `kota: ${line.state} | ${line.repo} | ${progress ?? line.indexed}`);
+    statusLine(pi).set(ctx, "kota", `kota: ${line.state} | ${line.repo} | ${progress ?? line.indexed}`);
   };
   const learn = (r: Awaited<ReturnType<KotaLike["kota"]>>) => {
     if (r.ok) {
       line.state = "running";
       line.repo = repoName(r.repository);
-      if (r.op === "index") line.indexed = `indexed, ${r.result.files} files`;
+      if (r.op === "index") line.indexed = `indexed, ${plural(r.result.files, "file")}`;
       else if (r.op === "status" || r.op === "restart")
-        line.indexed = r.result.indexed ? `indexed, ${r.result.files} files` : "not indexed";
+        line.indexed = r.result.indexed ? `indexed, ${plural(r.result.files, "file")}` : "not indexed";
       else if (!line.indexed.startsWith("indexed")) line.indexed = "indexed";
     } else if (r.code === KOTA_ERRORS.REPO_NOT_INDEXED) {
       line.state = "running";
@@ -178,9 +179,9 @@ export function registerKota(
             ? ({ kota: async () => ({ ok: false, code: "", message: "" }) } as KotaHandle)
             : await connect(ctx);
         if (!k) return say(ctx, "pi-sidecar's code intelligence is unavailable (the engine did not start; PI_SIDECAR_DEBUG=1 shows why).");
-        say(ctx, await run(ctx, k));
+        say(ctx, forPiUser(await run(ctx, k)));
       } catch (error) {
-        say(ctx, `kota ${sub} failed: ${errorMessage(error)}`);
+        say(ctx, forPiUser(`kota ${sub} failed: ${errorMessage(error)}`));
       }
     },
   });
@@ -226,6 +227,14 @@ function kotaPinCount(ctx: ExtensionContext): number {
     ),
   );
   return pinsOf(branch).filter((id) => kota.has(id)).length;
+}
+
+/**
+ * Code intelligence names its commands plainly ("run kota index"); in pi the user types them as
+ * slash commands. (A shell command, `pi-sidecar kota index`, is left as it is.)
+ */
+export function forPiUser(text: string): string {
+  return text.replace(/(?<![/\w-]|pi-sidecar )\bkota (index|status|restart)\b/g, "/kota $1");
 }
 
 function repoName(path: string): string {

@@ -20,9 +20,9 @@ import { redact } from "../../redact/redact.ts";
 import { MEMORY_TOOLS, runMemoryTool } from "../tools/memory-tools.ts";
 import type { EngineHandle } from "./engine-handle.ts";
 import type { PiHost } from "./host.ts";
+import { statusLine } from "./status.ts";
 import { typeboxParams } from "./tool-schema.ts";
 
-const STATUS_KEY = "pi-sidecar-memory";
 const MESSAGE_TYPE = "pi-sidecar-memory";
 /** A spool this long means nothing took it in for many turns: take it in after the turn. */
 const BACKLOG_FILES = 100;
@@ -137,7 +137,7 @@ export function registerMemory(
           const note =
             `[pi-sidecar memory.inject=${settings.inject}: ${r.items.length} memories, ${r.tokens} tokens added before this prompt. ` +
             "/memory shows them; /memory off, or memory.inject=off in pi-sidecar.json, stops it.]";
-          ctx.ui.setStatus(STATUS_KEY, `memory: injected ${r.items.length} (${r.tokens} tokens), /memory off stops it`);
+          statusLine(pi).set(ctx, "memory", `memory: injected ${r.items.length} (${r.tokens} tokens), /memory off stops it`);
           injected = {
             message: {
               customType: MESSAGE_TYPE,

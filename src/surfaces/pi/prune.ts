@@ -6,14 +6,16 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Config } from "../../config.ts";
+import type { PruneSavings } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import { isToolResult, type Message, resultsOf, textOf } from "../../prune/messages.ts";
 import type { PruneOutput } from "../../prune/prune.ts";
 import { isMarker } from "../../readcache/claims.ts";
 import { readRecordOf } from "../../readcache/replay.ts";
-import { formatCount } from "../../units.ts";
+import { formatCount, plural } from "../../units.ts";
 import { say } from "./commands.ts";
 import type { EngineHandle } from "./engine-handle.ts";
+import { markerBasis } from "./pin-target.ts";
 import type { ReadCacheHandle } from "./readcache.ts";
 
 export const PIN_ENTRY = "pi-sidecar-pin";
@@ -30,14 +32,21 @@ export function pinsOf(branch: readonly unknown[]): string[] {
   return pins;
 }
 
-/** The last result worth keeping: not an error, not a read-cache marker, not empty. */
+/** The last result worth keeping: not an error, not empty; for a read-cache marker, the read it stands for. */
 export function lastMeaningful(branch: readonly unknown[], tools?: (name: string) => boolean): { id: string; tool: string } | null {
-  for (const e of [...(branch as Entry[])].reverse()) {
+  const entries = branch as Entry[];
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const e = entries[i]!;
     const m = e.message;
     if (e.type !== "message" || m?.role !== "toolResult" || m.isError === true) continue;
     if (tools && !tools(String(m.toolName))) continue;
     const text = textOf((m.content as { type: string }[]) ?? []);
-    if (text.trim() === "" || text.startsWith("[readcache:")) continue;
+    if (text.trim() === "") continue;
+    if (text.startsWith("[readcache:")) {
+      const basis = markerBasis(entries, i);
+      if (basis) return basis;
+      continue;
+    }
     return { id: String(m.toolCallId), tool: String(m.toolName) };
   }
   return null;
@@ -72,7 +81,6 @@ export function registerPruning(
 ): PruneHandle {
   const settings = config.prune;
   let last: (PruneOutput & { at: number }) | null = null;
-  let lastBatch: { at: number; results: number; before: number; after: number } | null = null;
   let problem: string | null = null;
 
   pi.on("context", async (event, ctx) => {
@@ -97,15 +105,10 @@ export function registerPruning(
       });
       last = { ...out, messages: [], at: Date.now() };
       problem = out.problems[0] ?? null;
-      if (out.batch.length > 0) {
-        lastBatch = {
-          at: Date.now(),
-          results: out.batch.length,
-          before: out.batch.reduce((s, p) => s + p.tokensBefore, 0),
-          after: out.batch.reduce((s, p) => s + p.tokensAfter, 0),
-        };
-        log(`prune: batch of ${lastBatch.results} results, ${lastBatch.before} -> ${lastBatch.after} tokens`);
-      }
+      if (out.batch.length > 0)
+        log(
+          `prune: batch of ${out.batch.length} results, ${out.batch.reduce((s, p) => s + p.tokensBefore, 0)} -> ${out.batch.reduce((s, p) => s + p.tokensAfter, 0)} tokens`,
+        );
       for (const p of out.problems) log(`prune: kept a result: ${p}`);
       readcache?.pruned(
         out.pruned.filter((p) => p.read !== null).map((p) => ({ callId: p.callId, source: p.source })),
@@ -119,29 +122,11 @@ export function registerPruning(
     }
   });
 
-  const status = (): string => {
-    const s = settings;
-    const lines = [
-      `Pruning: ${s.enabled ? "on" : "off (PI_SIDECAR_PRUNE=0 or prune.enabled)"}; keeps the last ${s.keepRecentTurns} turns; ` +
-        `prunes read/bash/search/MCP/kota results longer than a pointer and any result over ${formatCount(s.maxToolChars)} chars; ` +
-        `in batches of at least ${formatCount(s.clearAtLeast)} tokens; past ${s.adaptivePercent}% of the context: one turn fewer, half the chars.`,
-    ];
-    if (!last) lines.push("Nothing pruned yet in this session.");
-    else {
-      const before = last.pruned.reduce((t, p) => t + p.tokensBefore, 0);
-      const after = last.pruned.reduce((t, p) => t + p.tokensAfter, 0);
-      lines.push(
-        `Last call: ${last.pruned.length} results shown as pointers (${formatCount(before)} -> ${formatCount(after)} tokens); ` +
-          `${formatCount(last.pending)} tokens due for the next batch${last.settings.adaptive ? "; adaptive (context past the threshold)" : ""}.`,
-      );
-      if (lastBatch)
-        lines.push(
-          `Last batch: ${new Date(lastBatch.at).toLocaleTimeString()}, ${lastBatch.results} results, ${formatCount(lastBatch.before)} -> ${formatCount(lastBatch.after)} tokens.`,
-        );
-      for (const p of last.pruned.slice(-5)) lines.push(`  ${p.tool} ${p.callId} -> ${p.source}`);
-    }
-    if (problem) lines.push(`Last problem: ${problem}`);
-    return lines.join("\n");
+  /** What the database says this session's pruning did: the same numbers as `stats` and the web page. */
+  const status = async (ctx: ExtensionContext): Promise<string> => {
+    const e = await engine.get();
+    const saved = e ? (await e.stats({ session: ctx.sessionManager.getSessionId() })).pruning : null;
+    return formatPruneStatus(settings, saved, last, problem);
   };
 
   const pin = (ctx: ExtensionContext, tools?: (name: string) => boolean): string => {
@@ -153,11 +138,48 @@ export function registerPruning(
 
   pi.registerCommand("prune", {
     description: "pi-sidecar: context pruning's configuration and last actions",
-    handler: async (_args, ctx) => say(ctx, status()),
+    handler: async (_args, ctx) => say(ctx, await status(ctx)),
   });
   pi.registerCommand("pin", {
     description: "pi-sidecar: keep the last tool result in view (pruning never replaces it)",
     handler: async (_args, ctx) => say(ctx, pin(ctx)),
   });
   return { pin };
+}
+
+type PruneSettings = Readonly<Config["prune"]>;
+
+/** `/prune`: the configuration, this session's batches and saving as the database counts them, and the last call. */
+export function formatPruneStatus(
+  s: PruneSettings,
+  saved: PruneSavings | null,
+  last: { pending: number; settings: { adaptive: boolean }; pruned: { tool: string; callId: string; source: string }[] } | null,
+  problem: string | null,
+): string {
+  const lines = [
+    `Pruning: ${s.enabled ? "on" : "off (PI_SIDECAR_PRUNE=0 or prune.enabled)"}; keeps the last ${s.keepRecentTurns} turns; ` +
+      `prunes read/bash/search/MCP/kota results longer than a pointer and any result over ${formatCount(s.maxToolChars)} chars; ` +
+      `in batches of at least ${formatCount(s.clearAtLeast)} tokens; past ${s.adaptivePercent}% of the context: one turn fewer, half the chars.`,
+  ];
+  if (!saved || saved.results === 0) lines.push("Nothing pruned yet in this session.");
+  else {
+    lines.push(
+      `This session: ${plural(saved.results, "result")} replaced by pointers in ${plural(saved.batches, "batch", "batches")}; ` +
+        `${formatCount(saved.savedPerRequest)} tokens fewer on every later request (${formatCount(saved.tokensBefore)} -> ${formatCount(saved.tokensAfter)}` +
+        `${saved.larger > 0 ? `; ${plural(saved.larger, "pointer")} larger than its result, counted as 0` : ""}).`,
+    );
+    const b = saved.lastBatch;
+    if (b)
+      lines.push(
+        `Last batch: ${new Date(b.at).toLocaleTimeString()}, ${plural(b.results, "result")}, ${formatCount(b.tokensBefore)} -> ${formatCount(b.tokensAfter)} tokens${b.adaptive ? " (adaptive)" : ""}.`,
+      );
+  }
+  if (last) {
+    lines.push(
+      `Last call: ${formatCount(last.pending)} tokens due for the next batch${last.settings.adaptive ? "; adaptive (context past the threshold)" : ""}.`,
+    );
+    for (const p of last.pruned.slice(-5)) lines.push(`  ${p.tool} ${p.callId} -> ${p.source}`);
+  }
+  if (problem) lines.push(`Last problem: ${problem}`);
+  return lines.join("\n");
 }

@@ -155,7 +155,16 @@ export function registerReadCache(
       try {
         // `fresh`: answered as if never shown, so the text comes back (and is trusted again).
         const versions = fresh === true ? [] : trust.versions(path);
-        const d = await e.readcache({ path, text, shown, wholeFile, builtIn: builtInText, versions });
+        const d = await e.readcache({
+          path,
+          text,
+          shown,
+          wholeFile,
+          builtIn: builtInText,
+          versions,
+          session: ctx.sessionManager.getSessionId(),
+          project: ctx.cwd,
+        });
         const details = { ...(typeof result.details === "object" && result.details ? result.details : {}), readcache: d.record };
         const earlier = d.mode === "full" && shown && fresh !== true ? prunedRead(gone, path, d.record.hash, shown) : null;
         if (earlier && config.readcache.afterPrune === "pin")

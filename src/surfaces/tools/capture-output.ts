@@ -10,6 +10,7 @@ import { type Config, toolThresholds } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import { countLines } from "../../text.ts";
+import { hostBaseline } from "./baseline.ts";
 import { fallbackResult } from "./fallback.ts";
 import { type FullOutput, fullOutputFile } from "./full-output-file.ts";
 
@@ -31,7 +32,6 @@ export type Replacement = { content: Content[]; details: Record<string, unknown>
  */
 export const NEVER_CAPTURED: ReadonlySet<string> = new Set([
   "read",
-  "readcache_refresh",
   "context_search",
   "context_get",
   "context_stats",
@@ -50,15 +50,18 @@ export function describeInput(input: Record<string, unknown>): string | null {
   return null;
 }
 
-/** Details without pi's second full copy of the text (truncation.content). */
+/**
+ * Details without pi's cut: the model got a receipt, not pi's truncated text, so pi must not
+ * render its "Truncated: ... (50.0KB limit)" footer under it. What pi cut is kept, without pi's
+ * second full copy of the text, as `hostCut` (never under the keys pi's renderers read).
+ */
 function slimDetails(details: unknown): Record<string, unknown> {
   if (typeof details !== "object" || details === null || Array.isArray(details)) return details === undefined ? {} : { original: details };
-  const copy: Record<string, unknown> = { ...(details as Record<string, unknown>) };
-  const truncation = copy.truncation;
-  if (typeof truncation === "object" && truncation !== null && "content" in truncation) {
+  const { truncation, fullOutputPath, ...copy } = details as Record<string, unknown>;
+  if (typeof truncation === "object" && truncation !== null) {
     const { content: _dropped, ...rest } = truncation as Record<string, unknown>;
-    copy.truncation = rest;
-  }
+    copy.hostCut = { ...rest, ...(fullOutputPath === undefined ? {} : { fullOutputPath }) };
+  } else if (fullOutputPath !== undefined) copy.hostCut = { fullOutputPath };
   return copy;
 }
 
@@ -79,7 +82,8 @@ export async function captureToolResult(
   engine: () => Promise<Engine | null>,
   config: Readonly<Config>,
   event: ToolResultLike,
-  scope: { session: string; project: string },
+  /** `host`: who would have shown the result (e.g. "pi 0.87.1"), for the baseline; unknown in MCP server mode. */
+  scope: { session: string; project: string; host?: string },
   engineProblem: () => string,
 ): Promise<Replacement> {
   if (NEVER_CAPTURED.has(event.toolName)) return undefined;
@@ -101,6 +105,7 @@ export async function captureToolResult(
       session: scope.session,
       project: scope.project,
       label: describeInput(event.input),
+      baseline: hostBaseline(event, "file" in out, texts, scope.host),
     });
     if (!r.stored) return undefined;
     const receipt = `${r.receipt}${errorNote(out, event.isError)}`;

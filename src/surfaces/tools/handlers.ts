@@ -5,10 +5,10 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
-import type { Engine } from "../../engine.ts";
+import type { Engine, EngineStats } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import type { Stats, Tally } from "../../store/stats.ts";
-import { formatBytes, formatCount, parseDuration, parseLineRange } from "../../units.ts";
+import { formatBytes, formatCount, parseDuration, parseLineRange, plural } from "../../units.ts";
 import { type Args, checkArguments } from "./arguments.ts";
 import { CONTEXT_GET, CONTEXT_INDEX, CONTEXT_PURGE, CONTEXT_SEARCH, CONTEXT_STATS, type ToolSpec } from "./definitions.ts";
 
@@ -23,38 +23,81 @@ const problem = (text: string): ToolOutcome => ({ text, isError: true, details: 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined);
 const num = (v: unknown) => (typeof v === "number" ? v : undefined);
 
+/** One scope's captures: the saving against the baseline, the subtraction, and what is stored beside. */
 function tallyLine(name: string, t: Tally): string {
+  const unknown =
+    t.unknownBaselines > 0 ? ` (${plural(t.unknownBaselines, "capture")} stored before baselines were kept count 0 there)` : "";
   return (
-    `${name}: ${formatCount(t.captures)} stored output${t.captures === 1 ? "" : "s"}, ${formatCount(t.storedTokens)} tokens kept out; ` +
-    `receipts cost ${formatCount(t.receiptTokens)}, retrieval ${formatCount(t.retrievedTokens)}; net saved ${formatCount(t.netSavedTokens)} tokens`
+    `${name}: ${plural(t.captures, "output")} stored; net saved ${formatCount(t.netSavedTokens)} tokens = ` +
+    `baseline ${formatCount(t.baselineTokens)} (what the host would have sent${unknown}) - receipts ${formatCount(t.receiptTokens)} - ` +
+    `retrieval ${formatCount(t.retrievedTokens)}. Stored: ${formatCount(t.storedTokens)} tokens.`
   );
 }
 
-export function formatStatsBrief(session: Stats | null, all: Stats): string {
-  const lines = [];
+/** How the baselines were taken: "pi 0.87.1's own cut of bash (...) for 3 outputs; ...". */
+export function baselineLine(s: Stats): string | null {
+  if (s.baselines.length === 0) return null;
+  return `Baselines: ${s.baselines
+    .slice(0, 4)
+    .map((b) => `${b.rule} for ${plural(b.captures, "output")}`)
+    .join("; ")}${s.baselines.length > 4 ? "; ..." : ""}.`;
+}
+
+/** The read cache's own line: what pi's read would have sent minus what was sent (null when it answered nothing). */
+export function readcacheLine(r: EngineStats["readcache"], scope = ""): string | null {
+  if (r.reads === 0) return null;
+  return (
+    `Read cache${scope}: ${plural(r.reads, "read")} answered from the cache; saved ${formatCount(r.savedTokens)} tokens ` +
+    `= ${formatCount(r.builtInTokens)} pi's read would have sent - ${formatCount(r.sentTokens)} sent.`
+  );
+}
+
+/** Pruning's own line: results replaced by pointers, saved on every later request (null when it pruned nothing). */
+export function pruningLine(p: EngineStats["pruning"], scope = ""): string | null {
+  if (p.results === 0) return null;
+  return (
+    `Pruning${scope}: ${plural(p.results, "result")} replaced by pointers in ${plural(p.batches, "batch", "batches")}; ` +
+    `saves ${formatCount(p.savedPerRequest)} tokens on every later request; rehydrating cost ${formatCount(p.retrievedTokens)}.`
+  );
+}
+
+export function formatStatsBrief(session: EngineStats | null, all: EngineStats): string {
+  const lines: (string | null)[] = [];
   if (session) lines.push(tallyLine("This session", session.totals));
   lines.push(tallyLine("All sessions", all.totals));
+  lines.push(baselineLine(session && session.totals.captures > 0 ? session : all));
+  const own = session ?? all;
+  const scope = session ? " (this session)" : "";
+  lines.push(readcacheLine(own.readcache, scope), pruningLine(own.pruning, scope));
+  const d = all.database;
   lines.push(
-    `Store: ${formatBytes(all.database.fileBytes)} on disk, ${formatCount(all.database.chunks)} chunks; tokens counted with ${all.tokenizer}.`,
+    `Store: ${formatBytes(d.fileBytes + d.walBytes)} on disk (${formatBytes(d.fileBytes)} database + ${formatBytes(d.walBytes)} write-ahead log), ` +
+      `${plural(d.chunks, "chunk")}; tokens counted with ${all.tokenizer}.`,
   );
-  return lines.join("\n");
+  return lines.filter((l): l is string => l !== null).join("\n");
 }
 
 const contextSearch: Handler = async (engine, args, scope) => {
   const source = str(args.source);
-  const r = await engine.search({ query: str(args.query)!, source, limit: num(args.limit), project: source ? undefined : scope.project });
+  const r = await engine.search({
+    query: str(args.query)!,
+    source,
+    limit: num(args.limit),
+    project: source ? undefined : scope.project,
+    askedBy: scope.session ?? null,
+  });
   if (!r.ok) return problem(r.message);
   const hits = r.hits.map((h) => ({ sourceId: h.sourceId, chunk: h.chunk, lineStart: h.lineStart, lineEnd: h.lineEnd }));
   return { text: r.text, isError: false, details: { mode: r.mode, hits } };
 };
 
-const contextGet: Handler = async (engine, args) => {
+const contextGet: Handler = async (engine, args, scope) => {
   const lines = str(args.lines);
   const chunk = num(args.chunk);
   if (lines !== undefined && chunk !== undefined) return problem("Give either lines or chunk, not both.");
   const range = lines === undefined ? undefined : parseLineRange(lines);
   if (range === null) return problem(`lines must look like "120-180" or "120", got ${JSON.stringify(lines)}.`);
-  const r = await engine.get({ source: str(args.source)!, lines: range, chunk, around: num(args.around) });
+  const r = await engine.get({ source: str(args.source)!, lines: range, chunk, around: num(args.around), askedBy: scope.session ?? null });
   if (!r.ok) return problem(r.message);
   const header = `[${r.sourceId} lines ${r.lineStart}-${r.lineEnd} of ${r.totalLines}]`;
   const footer = r.truncated ? `\n[cut at the size cap; continue with ${r.next}]` : "";

@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import { errorMessage } from "../../errors.ts";
 import type { MemoryHit, ProjectStats } from "../../memory/types.ts";
 import type { WebEngine } from "../../web-viewer.ts";
-import type { MemoryView } from "./render/memory.ts";
+import type { MemoryView, RecentMemories } from "./render/memory.ts";
 
 /** Times the engine's part of an answer; the rest is rendering. */
 export function timer() {
@@ -44,19 +44,38 @@ export async function memoryView(engine: WebEngine, project: string | undefined,
   let projects: ProjectStats[] | null = null;
   try {
     const stats = await memory({ type: "stats" });
-    if (!stats.ok) return { available: true, projects: null, failure: stats.message, search: null };
+    if (!stats.ok) return { available: true, projects: null, failure: stats.message, search: null, recent: null };
     projects = stats.type === "stats" ? stats.projects : [];
   } catch (error) {
-    return { available: true, projects: null, failure: memoryFailure(error), search: null };
+    return { available: true, projects: null, failure: memoryFailure(error), search: null, recent: null };
   }
-  if (!query) return { available: true, projects, failure: null, search: null };
   const p = project ?? projects[0]?.project ?? "";
+  if (!query) return { available: true, projects, failure: null, search: null, recent: await recentOf(memory, p) };
   try {
     const found = await memory({ type: "search", project: p, query, limit: 50 });
-    if (!found.ok) return { available: true, projects, failure: null, search: { project: p, query, hits: null, failure: found.message } };
+    if (!found.ok)
+      return { available: true, projects, failure: null, search: { project: p, query, hits: null, failure: found.message }, recent: null };
     const hits: MemoryHit[] = found.type === "search" ? found.hits : [];
-    return { available: true, projects, failure: null, search: { project: p, query, hits, failure: null } };
+    return { available: true, projects, failure: null, search: { project: p, query, hits, failure: null }, recent: null };
   } catch (error) {
-    return { available: true, projects, failure: null, search: { project: p, query, hits: null, failure: memoryFailure(error) } };
+    return {
+      available: true,
+      projects,
+      failure: null,
+      search: { project: p, query, hits: null, failure: memoryFailure(error) },
+      recent: null,
+    };
+  }
+}
+
+/** The project's newest entries (the list under the search), or why they could not be read. */
+async function recentOf(memory: NonNullable<WebEngine["memory"]>, project: string): Promise<RecentMemories | null> {
+  if (project === "") return null;
+  try {
+    const r = await memory({ type: "recent", project, limit: 20 });
+    if (!r.ok) return { project, hits: null, failure: r.message };
+    return { project, hits: r.type === "recent" ? r.hits : [], failure: null };
+  } catch (error) {
+    return { project, hits: null, failure: memoryFailure(error) };
   }
 }

@@ -3,7 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { BUN, cleanupTempDirs, noisyLog, ROOT, tempDir } from "../../helpers.ts";
+import { BUN, cleanupTempDirs, noisyLog, ROOT, runCli, tempDir } from "../../helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -48,6 +48,12 @@ describe("pi-sidecar mcp (stdio)", () => {
         "memory_recall",
         "memory_search",
       ]);
+      // `install mcp` names exactly the tools the server lists.
+      const install = runCli(["install", "mcp", "--json"], { env: { HOME: home } });
+      expect(JSON.parse(install.stdout).tools.sort()).toEqual(tools.map((t) => t.name).sort());
+      expect(runCli(["install", "mcp"], { env: { HOME: home } }).stdout).toContain(
+        `Tools (${tools.length}): ${tools.map((t) => t.name).join(", ")};`,
+      );
       for (const t of tools) {
         expect(t.inputSchema.type).toBe("object");
         expect(t.description!.length).toBeGreaterThan(40);

@@ -1,4 +1,5 @@
 import { decodeUtf8 } from "../../../text.ts";
+import { hookBaseline } from "../../tools/baseline.ts";
 import { type Command, pathOption, printJson, str, UsageError } from "../command.ts";
 import { settleDetached } from "../hand-off.ts";
 import { runPassthrough } from "./passthrough.ts";
@@ -20,6 +21,11 @@ export const captureCommand: Command = {
       type: "string",
       help: "with --passthrough: the last line is `M <status>`; strip it and exit with that status",
       value: "M",
+    },
+    host: {
+      type: "string",
+      help: "the agent host that would have shown the output (claude, codex, gemini): its own cut is the saving's baseline",
+      value: "HOST",
     },
     force: { type: "boolean", help: "store even when under the threshold" },
     session: { type: "string", help: "the session this output belongs to", value: "ID" },
@@ -52,6 +58,7 @@ export const captureCommand: Command = {
       session: str(ctx.values.session) ?? null,
       project: pathOption(ctx.values.project) ?? process.cwd(),
       label: str(ctx.values.label) ?? null,
+      baseline: hookBaseline(str(ctx.values.host), text),
     });
     if (ctx.json) {
       printJson(

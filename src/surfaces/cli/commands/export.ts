@@ -1,4 +1,4 @@
-import { type Command, printJson, str, UsageError } from "../command.ts";
+import { type Command, printJson, requireDatabase, str, UsageError } from "../command.ts";
 
 export const exportCommand: Command = {
   name: "export",
@@ -14,6 +14,7 @@ export const exportCommand: Command = {
     if (!source) throw new UsageError("export needs a SOURCE_ID");
     if (extra.length > 0) throw new UsageError(`export takes one SOURCE_ID, got also ${JSON.stringify(extra[0])}`);
     if (!out) throw new UsageError("export needs --out FILE");
+    requireDatabase(ctx);
     const result = await ctx.engine().exportSource(source, out, ctx.values.force === true);
     if (!result.ok) {
       ctx.err(`pi-sidecar: ${result.message}\n`);

@@ -1,5 +1,5 @@
 import { parseLineRange } from "../../../units.ts";
-import { type Command, positiveInt, printJson, str, UsageError } from "../command.ts";
+import { type Command, positiveInt, printJson, requireDatabase, str, UsageError } from "../command.ts";
 
 function lineRange(value: string): { from: number; to: number } {
   const range = parseLineRange(value);
@@ -26,7 +26,9 @@ export const getCommand: Command = {
     const around = ctx.values.around === "0" ? 0 : positiveInt(ctx.values.around, "--around");
     if (around !== undefined && chunk === undefined && linesFlag === undefined)
       throw new UsageError("--around goes with --chunk N or --lines A-B");
-    const result = await ctx.engine().get({ source, chunk, lines: linesFlag ? lineRange(linesFlag) : undefined, around });
+    const lines = linesFlag ? lineRange(linesFlag) : undefined;
+    requireDatabase(ctx);
+    const result = await ctx.engine().get({ source, chunk, lines, around });
     if (!result.ok) {
       ctx.err(`pi-sidecar: ${result.message}\n`);
       return 1;

@@ -27,8 +27,11 @@ export const installCommand: Command = {
     if (ctx.values["dry-run"] === true || ctx.values["no-hook"] === true)
       throw new UsageError(`--dry-run and --no-hook go with an agent host: ${HOSTS.map((h) => h.name).join(", ")}`);
     if (what === "mcp") {
-      if (ctx.json) printJson(ctx, { command: selfCommand(), args: ["mcp"] });
-      else ctx.out(mcpSnippets(selfCommand()));
+      // The tools the server lists, from the server itself.
+      const { mcpTools } = await import("../../mcp/server.ts");
+      const tools = mcpTools();
+      if (ctx.json) printJson(ctx, { command: selfCommand(), args: ["mcp"], tools: tools.map((t) => t.name) });
+      else ctx.out(mcpSnippets(selfCommand(), tools));
       return 0;
     }
     if (what !== "pi") throw new UsageError(`install needs a target: ${TARGETS}`);

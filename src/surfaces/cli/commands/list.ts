@@ -1,5 +1,5 @@
 import { formatBytes, formatCount } from "../../../units.ts";
-import { type Command, FILTER_OPTIONS, pathOption, positiveInt, printJson, str } from "../command.ts";
+import { type Command, FILTER_OPTIONS, pathOption, positiveInt, printJson, requireDatabase, str } from "../command.ts";
 
 export const listCommand: Command = {
   name: "list",
@@ -7,6 +7,7 @@ export const listCommand: Command = {
   usage: "pi-sidecar list [--session ID] [--tool NAME] [--project DIR] [--limit N]",
   options: { ...FILTER_OPTIONS, limit: { type: "string", help: "at most N sources (default 20)", value: "N" } },
   async run(ctx) {
+    requireDatabase(ctx);
     const sources = await ctx
       .engine()
       .list(

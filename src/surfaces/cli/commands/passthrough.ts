@@ -8,6 +8,7 @@
  */
 import { TOOL_CALLS } from "../../../store/next-calls.ts";
 import { decodeUtf8 } from "../../../text.ts";
+import { hookBaseline } from "../../tools/baseline.ts";
 import { type CommandContext, pathOption, str } from "../command.ts";
 import { settleDetached } from "../hand-off.ts";
 
@@ -92,6 +93,7 @@ export async function runPassthrough(ctx: CommandContext): Promise<number> {
       session: str(ctx.values.session) ?? null,
       project: pathOption(ctx.values.project) ?? process.cwd(),
       label: labelOf(ctx),
+      baseline: hookBaseline(str(ctx.values.host), text),
     });
     if (r.stored) {
       answer = `${r.receipt}\n`;

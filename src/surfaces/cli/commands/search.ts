@@ -1,4 +1,4 @@
-import { type Command, FILTER_OPTIONS, pathOption, positiveInt, printJson, str, UsageError } from "../command.ts";
+import { type Command, FILTER_OPTIONS, pathOption, positiveInt, printJson, requireDatabase, str, UsageError } from "../command.ts";
 
 export const searchCommand: Command = {
   name: "search",
@@ -14,13 +14,15 @@ export const searchCommand: Command = {
   async run(ctx) {
     const query = ctx.positionals.join(" ").trim();
     if (query === "") throw new UsageError("search needs a QUERY: distinctive words, an identifier or error text");
+    const limit = positiveInt(ctx.values.limit, "--limit", 50);
+    requireDatabase(ctx);
     const result = await ctx.engine().search({
       query,
       source: str(ctx.values.source),
       tool: str(ctx.values.tool),
       session: str(ctx.values.session),
       project: pathOption(ctx.values.project),
-      limit: positiveInt(ctx.values.limit, "--limit"),
+      limit,
     });
     if (!result.ok) {
       ctx.err(`pi-sidecar: ${result.message}\n`);

@@ -1,5 +1,5 @@
 import { CLI_MODEL, CLI_USER } from "../../../gateway/phrasing.ts";
-import { type Command, UsageError } from "../command.ts";
+import { type Command, printJson, UsageError } from "../command.ts";
 
 export const serversCommand: Command = {
   name: "servers",
@@ -18,9 +18,22 @@ export const serversCommand: Command = {
       return 1;
     }
     try {
-      const r = await runServersCommand(opened, ctx.positionals.join(" "), CLI_USER);
+      const input = ctx.positionals.join(" ");
+      const sub = ctx.positionals[0] ?? "list";
+      if (ctx.json && (sub === "list" || sub === "status") && ctx.positionals.length <= 1) {
+        // The list as data: each server's state, and the project files not approved yet.
+        const gw = opened.gateway;
+        printJson(ctx, {
+          servers: gw.status(),
+          unapproved: gw.untrusted.map((f) => ({ path: f.path, servers: f.names })),
+          problems: gw.problems,
+        });
+        return 0;
+      }
+      const r = await runServersCommand(opened, input, CLI_USER);
       if (r.ok) {
-        ctx.out(`${r.text}\n`);
+        if (ctx.json) printJson(ctx, { ok: true, command: input || "list", text: r.text });
+        else ctx.out(`${r.text}\n`);
         return 0;
       }
       if (r.code === "USAGE") throw new UsageError(r.message);

@@ -1,41 +1,56 @@
-import type { Stats, Tally } from "../../../store/stats.ts";
+import type { EngineStats } from "../../../engine.ts";
+import type { Tally } from "../../../store/stats.ts";
 import { formatBytes, formatCount } from "../../../units.ts";
-import { type Command, FILTER_OPTIONS, pathOption, printJson, str } from "../command.ts";
+import { baselineLine, pruningLine, readcacheLine } from "../../tools/handlers.ts";
+import { type Command, FILTER_OPTIONS, pathOption, printJson, requireDatabase, str } from "../command.ts";
+
+const COLUMNS = ["captures", "baseline", "receipts", "retrieved", "net saved", "stored"] as const;
+const WIDTHS = [8, 12, 10, 10, 12, 12];
 
 function row(name: string, t: Tally): string {
-  return (
-    `  ${name.padEnd(24)} ${formatCount(t.captures).padStart(7)} ${formatCount(t.storedTokens).padStart(12)} ` +
-    `${formatCount(t.receiptTokens).padStart(10)} ${formatCount(t.retrievedTokens).padStart(10)} ${formatCount(t.netSavedTokens).padStart(12)}`
-  );
+  const cells = [t.captures, t.baselineTokens, t.receiptTokens, t.retrievedTokens, t.netSavedTokens, t.storedTokens];
+  return `  ${name.padEnd(24)} ${cells.map((n, i) => formatCount(n).padStart(WIDTHS[i]!)).join(" ")}`;
 }
 
-export function formatStats(s: Stats): string {
-  const header = `  ${"".padEnd(24)} ${"captures".padStart(7)} ${"tokens".padStart(12)} ${"receipts".padStart(10)} ${"retrieved".padStart(10)} ${"net saved".padStart(12)}`;
+export function formatStats(s: EngineStats): string {
+  const header = `  ${"".padEnd(24)} ${COLUMNS.map((c, i) => c.padStart(WIDTHS[i]!)).join(" ")}`;
+  const unknown = s.totals.unknownBaselines;
   const lines = [
     `Database ${s.database.path}: ${formatBytes(s.database.fileBytes)} (+ ${formatBytes(s.database.walBytes)} WAL), ` +
       `${formatCount(s.database.blobs)} distinct texts, ${formatBytes(s.database.uniqueBytes)} of text in ${formatCount(s.database.chunks)} chunks.`,
-    `Tokens counted with ${s.tokenizer}. Net saved = stored - receipts - retrieved.`,
+    `Tokens counted with ${s.tokenizer}. Net saved = baseline (what the host would have sent) - receipts - retrieved; stored (the whole outputs) beside.` +
+      (unknown > 0 ? ` ${formatCount(unknown)} captures stored before baselines were kept count 0 in baseline.` : ""),
     header,
     row("all", s.totals),
   ];
   if (s.byTool.length > 0) lines.push("By tool:", ...s.byTool.map((t) => row(t.tool, t)));
   if (s.bySession.length > 0) lines.push("By session:", ...s.bySession.map((t) => row(t.session ?? "(none)", t)));
   if (s.recent.length > 0) lines.push("Recent sources:", ...s.recent.map((t) => row(`${t.sourceId} ${t.tool}`.slice(0, 24), t)));
+  for (const extra of [baselineLine(s), readcacheLine(s.readcache), pruningLine(s.pruning)]) if (extra) lines.push(extra);
   return `${lines.join("\n")}\n`;
 }
 
 export const statsCommand: Command = {
   name: "stats",
-  summary: "what was stored, what receipts and retrieval cost, and the net saving, in tokens",
+  summary: "what the hosts would have sent, what receipts and retrieval cost, and the net saving, in tokens",
   usage: "pi-sidecar stats [--source ID] [--session ID] [--tool NAME] [--project DIR]",
   options: { source: { type: "string", help: "only this source", value: "ID" }, ...FILTER_OPTIONS },
   async run(ctx) {
+    requireDatabase(ctx);
+    const source = str(ctx.values.source);
     const stats = await ctx.engine().stats({
-      source: str(ctx.values.source),
+      source,
       session: str(ctx.values.session),
       tool: str(ctx.values.tool),
       project: pathOption(ctx.values.project),
     });
+    if (source !== undefined && stats.recent.length === 0) {
+      // An unknown source is an error, as `get` says it, not a row of zeros.
+      ctx.err(
+        `pi-sidecar: No source "${source}" in this store (with these filters): it was purged, or stored elsewhere. Run \`pi-sidecar list\` to see what is here.\n`,
+      );
+      return 1;
+    }
     if (ctx.json) printJson(ctx, stats);
     else ctx.out(formatStats(stats));
     return 0;

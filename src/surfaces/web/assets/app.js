@@ -60,8 +60,6 @@
       const d = JSON.parse(source.textContent);
       if (d.t.length === 0) continue;
       el.textContent = "";
-      // One bucket alone: half a bucket either side (uPlot would widen it to days).
-      const one = d.t.length === 1 ? [d.t[0] - d.bucket / 2, d.t[0] + d.bucket / 2] : null;
       const axis = { stroke: cssVar("--muted"), grid: { stroke: cssVar("--line") }, ticks: { stroke: cssVar("--line") } };
       const series = (label, color) => ({
         label,
@@ -69,21 +67,44 @@
         width: 2,
         value: (_u, v) => (v == null ? "-" : v.toLocaleString("en-US")),
       });
+      // Y labels short ("1.5M", "250k") and the axis as wide as its widest label: none is clipped.
+      const yAxis = {
+        ...axis,
+        values: (_u, vals) => vals.map(compactCount),
+        size: (u, values) => {
+          if (!values) return 50;
+          u.ctx.font = u.axes[1].font[0];
+          const widest = Math.max(...values.map((v) => u.ctx.measureText(v).width)) / devicePixelRatio;
+          el.dataset.yLabels = values.join(" ");
+          return Math.ceil(widest) + 24;
+        },
+      };
       const opts = {
         width: Math.max(280, el.clientWidth - 16),
         height: 260,
-        scales: { x: { time: true, range: (_u, min, max) => one || [min, max] } },
-        axes: [axis, { ...axis, size: 70, values: (_u, vals) => vals.map((v) => v.toLocaleString("en-US")) }],
+        scales: { x: { time: true } },
+        axes: [axis, yAxis],
         series: [
           {},
-          series("stored", "--chart-stored"),
+          series("baseline", "--chart-baseline"),
           series("receipts", "--chart-receipts"),
           series("retrieved", "--chart-retrieved"),
           series("net saved", "--chart-net"),
+          series("stored", "--chart-stored"),
         ],
       };
-      charts.push(new uPlot(opts, [d.t, d.stored, d.receipts, d.retrieved, d.net], el));
+      const chart = new uPlot(opts, [d.t, d.baseline, d.receipts, d.retrieved, d.net, d.stored], el);
+      charts.push(chart);
     }
+  }
+
+  /** 950, 12.5k, 1.5M: an axis label. */
+  function compactCount(v) {
+    const a = Math.abs(v);
+    if (a < 1000) return v.toLocaleString("en-US");
+    if (a < 1e6) return `${+(v / 1e3).toFixed(a < 1e4 ? 1 : 0)}k`;
+    if (a < 1e9) return `${+(v / 1e6).toFixed(a < 1e7 ? 1 : 0)}M`;
+    return `${+(v / 1e9).toFixed(1)}G`;
   }
 
   function initLines() {

@@ -10,26 +10,42 @@ export type MemoryView =
       projects: ProjectStats[] | null;
       failure: string | null;
       search: { project: string; query: string; hits: MemoryHit[] | null; failure: string | null } | null;
+      /** The newest entries of the chosen project, when no search was asked for. */
+      recent: RecentMemories | null;
     };
+
+export type RecentMemories = { project: string; hits: MemoryHit[] | null; failure: string | null };
+
+/** Memories as a list, each with its own (confirmed) forget button. */
+function hitList(project: string, hits: MemoryHit[]): Html {
+  return html`<ol>${hits.map(
+    (
+      h,
+    ) => html`<li><strong>${h.id}</strong> ${h.kind}, ${when(h.ts)}${h.session ? `, session ${h.session}` : ""}${h.supersededBy ? `, replaced by ${h.supersededBy}` : ""}
+<pre>${h.text}</pre>${dangerForm("/api/memory/forget", { project, id: h.id }, `Forget ${h.id}`)}</li>`,
+  )}</ol>`;
+}
+
+function recentSection(r: RecentMemories | null): Html {
+  if (!r) return html``;
+  if (r.failure) return problem("Recent memories could not be read", r.failure);
+  const hits = r.hits ?? [];
+  return html`<h3>Recent in ${r.project}</h3>${hits.length === 0 ? empty("No events in this project yet.") : hitList(r.project, hits)}`;
+}
 
 function searchSection(v: Extract<MemoryView, { available: true }>): Html {
   const projects = v.projects ?? [];
   const s = v.search;
   const form = html`<form class="filters" method="get" action="/memory" role="search" aria-label="Search memory">
 <label>project<select name="project">${projects.map(
-    (p) => html`<option${s?.project === p.project ? html` selected` : ""}>${p.project}</option>`,
+    (p) => html`<option${(s?.project ?? v.recent?.project) === p.project ? html` selected` : ""}>${p.project}</option>`,
   )}</select></label>
 <label>search<input type="search" name="q" value="${s?.query ?? ""}"></label><button type="submit">Search</button></form>`;
-  if (!s) return form;
+  if (!s) return html`${form}${recentSection(v.recent)}<p id="action-status" class="status" role="status"></p>`;
   if (s.failure) return html`${form}${problem("Memory search failed", s.failure)}`;
   const hits = s.hits ?? [];
   return html`${form}${
-    hits.length === 0
-      ? empty("No memories match.")
-      : html`<ol>${hits.map(
-          (h) => html`<li><strong>${h.id}</strong> ${h.kind}, ${when(h.ts)}${h.supersededBy ? `, replaced by ${h.supersededBy}` : ""}
-<pre>${h.text}</pre>${dangerForm("/api/memory/forget", { project: s.project, id: h.id }, `Forget ${h.id}`)}</li>`,
-        )}</ol>`
+    hits.length === 0 ? empty("No memories match.") : hitList(s.project, hits)
   }<p id="action-status" class="status" role="status"></p>`;
 }
 

@@ -3,7 +3,7 @@
  * same numbers by tool, session and project, and over time. Every figure comes from the engine's
  * stats and usage, with the filters of `stats` (session, tool, project, source).
  */
-import type { Stats } from "../../../store/stats.ts";
+import type { EngineStats } from "../../../engine.ts";
 import type { Usage } from "../../../store/usage.ts";
 import { bytes, type Html, href, html, num, raw, when } from "../html.ts";
 import { card, type Filters, filterForm, sourcesLink, tallyTable } from "./parts.ts";
@@ -24,35 +24,55 @@ function span(ms: number): string {
   return `${Math.round(ms / 60_000)} min`;
 }
 
+/** The figures each bucket has, in the order the chart and the table show them. */
+const SERIES = [
+  ["baseline", "baselineTokens", "what the hosts would have sent"],
+  ["receipts", "receiptTokens", "receipts"],
+  ["retrieved", "retrievedTokens", "retrieved"],
+  ["net", "netSavedTokens", "net saved"],
+  ["stored", "storedTokens", "stored"],
+] as const;
+
+/** One bucket: no line to draw, so a bar per figure (a meter against the largest) and its number. */
+function oneBucket(x: Usage["timeline"]["buckets"][number], width: string): Html {
+  const max = Math.max(1, ...SERIES.map(([, k]) => x[k]));
+  return html`<div class="bars" data-one-bucket="true" role="group" aria-label="Tokens in the one ${width} so far">
+${SERIES.map(
+  ([, k, label]) =>
+    html`<div class="bar"><span class="bar-label">${label}</span><meter min="0" max="${max}" value="${Math.max(0, x[k])}" data-series="${k}"></meter>
+<span class="n">${num(x[k])}</span></div>`,
+)}</div>`;
+}
+
 function timeline(u: Usage): Html {
   const b = u.timeline.buckets;
   if (b.length === 0) return html``;
+  const width = span(u.timeline.bucketMs);
   const data = {
     bucket: u.timeline.bucketMs / 1000,
     t: b.map((x) => Math.floor(x.t / 1000)),
-    stored: b.map((x) => x.storedTokens),
-    receipts: b.map((x) => x.receiptTokens),
-    retrieved: b.map((x) => x.retrievedTokens),
-    net: b.map((x) => x.netSavedTokens),
+    ...Object.fromEntries(SERIES.map(([name, k]) => [name, b.map((x) => x[k])])),
   };
-  const width = span(u.timeline.bucketMs);
   // JSON inside <script type="application/json"> is data, not code; "<" is escaped so it cannot end the element.
   const json = JSON.stringify(data).replace(/</g, "\\u003c");
+  const chart =
+    b.length === 1
+      ? oneBucket(b[0]!, width)
+      : html`<div class="chart" data-chart="timeline-data" role="img" aria-label="Chart of baseline, receipt, retrieved, net saved and stored tokens over time">
+<p class="note">The chart needs the page script; the same numbers are in the table below.</p></div>
+<script type="application/json" id="timeline-data">${raw(json)}</script>`;
   return html`<h3>Over time</h3>
 <p class="how">Tokens per ${width} (UTC), by when each capture was stored; what was later retrieved from a capture is charged to
-its bucket, so the buckets add up to the totals above.</p>
-<div class="chart" data-chart="timeline-data" role="img" aria-label="Chart of stored, receipt, retrieved and net saved tokens over time">
-<p class="note">The chart needs the page script; the same numbers are in the table below.</p></div>
-<script type="application/json" id="timeline-data">${raw(json)}</script>
-<details><summary>Table of the chart (${num(b.length)} row${b.length === 1 ? "" : "s"}${b.length > 200 ? ", the latest 200 shown" : ""})</summary><div class="scroll"><table>
-<thead><tr><th scope="col">from</th><th class="n" scope="col">captures</th><th class="n" scope="col">stored</th><th class="n" scope="col">receipts</th>
-<th class="n" scope="col">retrieved</th><th class="n" scope="col">net saved</th></tr></thead><tbody>
+its bucket, so the buckets add up to the totals above.${b.length === 1 ? ` All captures so far fall in one ${width}: bars, not a line.` : ""}</p>
+${chart}
+<details${b.length === 1 ? html` open` : ""}><summary>Table of the chart (${num(b.length)} row${b.length === 1 ? "" : "s"}${b.length > 200 ? ", the latest 200 shown" : ""})</summary><div class="scroll"><table>
+<thead><tr><th scope="col">from</th><th class="n" scope="col">captures</th>${SERIES.map(([, , label]) => html`<th class="n" scope="col">${label}</th>`)}</tr></thead><tbody>
 ${b
   .slice(-200)
   .reverse()
   .map(
-    (x) => html`<tr><td>${when(x.t)}</td><td class="n">${num(x.captures)}</td><td class="n">${num(x.storedTokens)}</td>
-<td class="n">${num(x.receiptTokens)}</td><td class="n">${num(x.retrievedTokens)}</td><td class="n">${num(x.netSavedTokens)}</td></tr>`,
+    (x) =>
+      html`<tr><td>${when(x.t)}</td><td class="n">${num(x.captures)}</td>${SERIES.map(([, k]) => html`<td class="n">${num(x[k])}</td>`)}</tr>`,
   )}</tbody></table></div></details>`;
 }
 
@@ -64,7 +84,39 @@ function command(f: Filters): string {
   return `pi-sidecar stats${flags.join("")} --json`;
 }
 
-export function overviewBody(s: Stats, u: Usage, f: Filters): Html {
+/** How the baselines were taken, in words: "pi 0.87.1's own cut of bash (...) for 3 captures". */
+function baselineRules(s: EngineStats): Html {
+  if (s.baselines.length === 0) return html``;
+  return html` Baselines: ${s.baselines
+    .slice(0, 4)
+    .map((b) => `${b.rule} for ${num(b.captures)} capture${b.captures === 1 ? "" : "s"}`)
+    .join("; ")}${s.baselines.length > 4 ? "; ..." : ""}.`;
+}
+
+/** The read cache's and pruning's savings: their own cards, never added into the captures' net. */
+function ownLines(s: EngineStats): Html {
+  const r = s.readcache;
+  const p = s.pruning;
+  return html`<h3>Saved beside the captures</h3><div class="cards">
+${card(
+  "Read cache saved",
+  "readcacheSavedTokens",
+  r.savedTokens,
+  html`${num(r.reads)} reads answered from the cache ("unchanged" or a diff): ${num(r.builtInTokens)} tokens pi's read would have sent −
+${num(r.sentTokens)} sent. <a href="/readcache">Read cache</a>.`,
+)}
+${card(
+  "Pruning saves per request",
+  "pruningSavedPerRequest",
+  p.savedPerRequest,
+  html`${num(p.results)} results replaced by pointers in ${num(p.batches)} batches: ${num(p.tokensBefore)} → ${num(p.tokensAfter)} tokens
+on every later request${p.larger > 0 ? `; ${num(p.larger)} pointers larger than their result count 0` : ""}; rehydrating cost
+${num(p.retrievedTokens)}. <a href="/pruning">Pruning</a>.`,
+)}
+</div>`;
+}
+
+export function overviewBody(s: EngineStats, u: Usage, f: Filters): Html {
   const t = s.totals;
   const filtered = Object.values(f).some(Boolean);
   const scope = filtered
@@ -73,13 +125,17 @@ export function overviewBody(s: Stats, u: Usage, f: Filters): Html {
         .map(([k, v]) => `${k} = ${v}`)
         .join(", ")}.`
     : html`All sessions and projects.`;
+  const unknown =
+    t.unknownBaselines > 0
+      ? html` ${num(t.unknownBaselines)} captures stored before baselines were kept count 0 here (never guessed).`
+      : html``;
   const cards = html`<div class="cards">
 ${card(
-  "Tokens stored",
-  "storedTokens",
-  t.storedTokens,
-  html`${num(t.captures)} captures, each counted whole with ${s.tokenizer} (a text captured twice counts twice; the database
-holds ${num(s.database.blobs)} distinct texts, ${bytes(s.database.uniqueBytes)}).`,
+  "What the hosts would have sent",
+  "baselineTokens",
+  t.baselineTokens,
+  html`The baseline of ${num(t.captures)} capture${t.captures === 1 ? "" : "s"}: what each host would have put in the model's context by itself, cut as it
+cuts (pi's bash keeps the last 2,000 lines or 50 KB), counted with ${s.tokenizer}.${baselineRules(s)}${unknown}`,
 )}
 ${card(
   "Sent as receipts",
@@ -98,16 +154,25 @@ ${card(
   "Net saved",
   "netSavedTokens",
   t.netSavedTokens,
-  html`stored − receipts − retrieved = ${num(t.storedTokens)} − ${num(t.receiptTokens)} − ${num(t.retrievedTokens)}, the subtraction
-<code>pi-sidecar stats</code> makes.${t.netSavedTokens < 0 ? " Negative: receipts and retrieval cost more than the text they stand for." : ""}`,
+  html`baseline − receipts − retrieved = ${num(t.baselineTokens)} − ${num(t.receiptTokens)} − ${num(t.retrievedTokens)}, the subtraction
+<code>pi-sidecar stats</code> makes.${t.netSavedTokens < 0 ? " Negative: receipts and retrieval cost more than what the hosts would have sent." : ""}`,
+)}
+${card(
+  "Tokens stored",
+  "storedTokens",
+  t.storedTokens,
+  html`The whole outputs, each counted with ${s.tokenizer} (a text captured twice counts twice; the database holds
+${num(s.database.blobs)} distinct texts, ${bytes(s.database.uniqueBytes)}). Beside the saving, not part of it: the hosts would not
+have sent all of it.`,
 )}
 </div>`;
   return html`<h2>Overview</h2>
 ${filterForm("/", f, ["session", "tool", "project", "source"])}
 <p class="note">${scope} Counted from the database by the engine, as <code>${command(f)}</code> does
-(<a href="${href("/api/stats", f)}">the same JSON</a>). Not counted here: what the read cache and pruning saved (their own panels)
-and the tokens the model spent on deciding to call the tools.</p>
+(<a href="${href("/api/stats", f)}">the same JSON</a>). The read cache's and pruning's savings are their own cards below, not
+added to the captures' net; not counted anywhere: the tokens the model spent on deciding to call the tools.</p>
 ${cards}
+${ownLines(s)}
 ${pendingLine(u)}
 ${timeline(u)}
 ${tallyTable(

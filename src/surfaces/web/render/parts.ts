@@ -7,12 +7,13 @@ export type Filters = { session?: string; tool?: string; project?: string; sourc
 export function tallyTable(caption: string, first: string, rows: { name: Html | string; t: Tally }[]): Html {
   if (rows.length === 0) return html``;
   return html`<h3>${caption}</h3><div class="scroll"><table>
-<thead><tr><th scope="col">${first}</th><th class="n" scope="col">captures</th><th class="n" scope="col">stored tokens</th>
-<th class="n" scope="col">receipt tokens</th><th class="n" scope="col">retrieved tokens</th><th class="n" scope="col">net saved</th></tr></thead>
+<thead><tr><th scope="col">${first}</th><th class="n" scope="col">captures</th><th class="n" scope="col">baseline tokens</th>
+<th class="n" scope="col">receipt tokens</th><th class="n" scope="col">retrieved tokens</th><th class="n" scope="col">net saved</th>
+<th class="n" scope="col">stored tokens</th></tr></thead>
 <tbody>${rows.map(
-    (r) => html`<tr><td>${r.name}</td><td class="n">${num(r.t.captures)}</td><td class="n">${num(r.t.storedTokens)}</td>
+    (r) => html`<tr><td>${r.name}</td><td class="n">${num(r.t.captures)}</td><td class="n">${num(r.t.baselineTokens)}</td>
 <td class="n">${num(r.t.receiptTokens)}</td><td class="n">${num(r.t.retrievedTokens)}</td>
-<td class="n${r.t.netSavedTokens < 0 ? " negative" : ""}">${num(r.t.netSavedTokens)}</td></tr>`,
+<td class="n${r.t.netSavedTokens < 0 ? " negative" : ""}">${num(r.t.netSavedTokens)}</td><td class="n">${num(r.t.storedTokens)}</td></tr>`,
   )}</tbody></table></div>`;
 }
 

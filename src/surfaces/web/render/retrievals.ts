@@ -10,6 +10,16 @@ function outcome(e: RetrievalEntry): Html {
   return html`<span data-outcome="more">call ${e.nth} of ${e.calls}</span>`;
 }
 
+/** Each source once, in the order first returned, with how many of the call's parts came from it ("ctx_a ×9"). */
+function sourceList(ids: readonly string[]): Html {
+  const counts = new Map<string, number>();
+  for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return html`${[...counts].map(
+    ([id, n], i) =>
+      html`${i > 0 ? ", " : ""}<a href="/sources/${encodeURIComponent(id)}">${id}</a>${n > 1 ? html` <span class="times" data-times="${n}" title="${n} parts of this call came from it">×${n}</span>` : ""}`,
+  )}`;
+}
+
 export function retrievalsBody(page: RetrievalPage, q: RetrievalQuery): Html {
   const s = page.summary;
   const groups = s.firstCall + s.moreCalls;
@@ -18,7 +28,7 @@ export function retrievalsBody(page: RetrievalPage, q: RetrievalQuery): Html {
     (e) => html`<tr><td>${when(e.at)}</td><td>${e.kind}</td><td>${e.query ?? ""}</td><td>${e.mode ?? ""}</td>
 <td class="n">${num(e.hits)}</td><td class="n">${e.tokens === null ? html`<span title="not counted yet">…</span>` : num(e.tokens)}</td>
 <td>${e.session === null ? "(none)" : html`<a href="${href("/retrievals", { ...filters, session: e.session, before: undefined })}">${e.session}</a>`}</td>
-<td>${e.sources.map((id, i) => html`${i > 0 ? ", " : ""}<a href="/sources/${encodeURIComponent(id)}">${id}</a>`)}</td><td>${outcome(e)}</td></tr>`,
+<td>${sourceList(e.sources)}</td><td>${outcome(e)}</td></tr>`,
   );
   return html`<h2>Retrieval log</h2>
 ${filterForm(
