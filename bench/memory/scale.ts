@@ -13,7 +13,6 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { defaultConfig } from "../../src/config.ts";
-import memorySql from "../../src/db/migrations/005-memory.sql" with { type: "text" };
 import { MIGRATIONS } from "../../src/db/migrations.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { createMemoryService } from "../../src/memory/service.ts";
@@ -77,7 +76,7 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
   const rng = createRng(seed);
   const scratch = options.dir ? null : createScratch();
   const path = options.dir ? join(options.dir, "memory-scale.db") : scratch!.path("memory-scale");
-  const db = openDatabase(path, { migrations: MIGRATIONS.includes(memorySql) ? MIGRATIONS : [...MIGRATIONS, memorySql] });
+  const db = openDatabase(path, { migrations: MIGRATIONS });
   const clock = { t: Date.UTC(2026, 0, 1) };
   const config = defaultConfig({ HOME: "/nonexistent" });
   config.db = path;

@@ -12,11 +12,17 @@ export function isEventKind(value: unknown): value is EventKind {
   return typeof value === "string" && (EVENT_KINDS as readonly string[]).includes(value);
 }
 
+/** The latest time a JavaScript date can hold (year 275760): a later `ts` is refused. */
+export const MAX_TS = 8.64e15;
+
 /** Events per addMany call: a bigger import is sent in batches (the CLI does). */
 export const MAX_BATCH = 5000;
 
-/** One event to store. `ts` (ms since the epoch) only for imports; otherwise the service's clock. */
-export type NewEvent = { kind: EventKind; text: string; session?: string | null; ts?: number };
+/**
+ * One event to store. `ts` (ms since the epoch) only for imports; otherwise the service's clock.
+ * `key`: a stable key of an imported event; an event whose key was stored before is not stored again.
+ */
+export type NewEvent = { kind: EventKind; text: string; session?: string | null; ts?: number; key?: string };
 
 export type MemoryRequest =
   | { type: "add"; project: string; session?: string | null; kind: EventKind; text: string; ts?: number }
@@ -80,10 +86,14 @@ export type AddAnswer = {
 export type AddManyAnswer = {
   type: "addMany";
   added: number;
+  /** Events not stored because an event with the same key was stored before (a repeated import). */
+  duplicates: number;
   ids: string[];
   /** Events not stored, with their position in the request and why. */
   rejected: { index: number; reason: string }[];
   summaries: string[];
+  /** Windows are still due for a summary: `summarize` until it is false. */
+  pending: boolean;
   skipped?: string;
 };
 
