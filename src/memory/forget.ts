@@ -12,7 +12,7 @@ import type { MemoryDeps } from "./deps.ts";
 import { EVENT_COLUMNS, type EventRow, eventsById } from "./events.ts";
 import { lineEvent } from "./extractive.ts";
 import { extraTerms } from "./identifiers.ts";
-import { ftsTerm, queryTerms, stemCounts } from "./query.ts";
+import { exactGroups, ftsGroup, stemCounts } from "./query.ts";
 import { extractiveSummary, type SummaryRow, summariesById } from "./summarize.ts";
 
 export type Forgotten = { events: number[]; summaries: number[]; rewritten: number[]; note?: string };
@@ -196,9 +196,9 @@ export async function forgetQuery(
   projectId: number,
   query: string,
 ): Promise<Result<{ forgotten: Forgotten; more: boolean }>> {
-  const terms = queryTerms(query, 12);
+  const terms = exactGroups(query, 12);
   if (terms.length === 0) return fail("EMPTY_QUERY", "Give the words to forget (letters or digits), or an id like e123.");
-  const match = terms.map(ftsTerm).join(" ");
+  const match = terms.map(ftsGroup).join(" ");
   const eventIds = deps.db
     .query<{ id: number }, [string, number]>(
       `SELECT f.rowid AS id FROM memory_events_fts f JOIN memory_events e ON e.id = f.rowid
@@ -212,7 +212,7 @@ export async function forgetQuery(
     )
     .all(match, projectId)
     .map((r) => r.id);
-  const stems = terms.map((t) => t.stem);
+  const stems = terms.map((t) => t.forms[0]!.stem);
   const matches = (line: string) => {
     const counts = stemCounts(line);
     return stems.every((s) => counts.has(s));
