@@ -153,8 +153,7 @@ function judge(q: SetQuestion, hits: Unit[][], facts: string[]): Pick<QuestionRe
   const units = hits.flat();
   const answerAt = units.findIndex((u) => !u.replaced && q.answer.some((a) => u.text.includes(a)));
   const staleAt = units.findIndex((u) => q.stale.some((s) => u.text.includes(s)) && !q.answer.some((a) => u.text.includes(a)));
-  const staleAbove =
-    q.kind === "corrected" && staleAt !== -1 && (answerAt === -1 ? !units[staleAt]!.replaced : staleAt < answerAt);
+  const staleAbove = q.kind === "corrected" && staleAt !== -1 && (answerAt === -1 ? !units[staleAt]!.replaced : staleAt < answerAt);
   const falseRecall = q.kind === "absent" && units.some((u) => facts.some((f) => u.text.includes(f)));
   return { answered: answerAt !== -1, staleAbove, falseRecall };
 }

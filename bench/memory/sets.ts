@@ -73,14 +73,23 @@ function readHistory(paths: string[]): SetEvent[] {
 }
 
 function questionsOf(v: unknown, file: string, project: (q: Record<string, unknown>) => string): SetQuestion[] {
-  const list = Array.isArray(v) ? v : v && typeof v === "object" && Array.isArray((v as { questions?: unknown }).questions) ? (v as { questions: unknown[] }).questions : null;
+  const list = Array.isArray(v)
+    ? v
+    : v && typeof v === "object" && Array.isArray((v as { questions?: unknown }).questions)
+      ? (v as { questions: unknown[] }).questions
+      : null;
   if (!list) throw new Error(`${file}: expected a list of questions`);
   return list.map((raw, i) => {
     const q = raw as Record<string, unknown>;
     const kind = q.kind === "corrected" || q.kind === "absent" ? q.kind : "fact";
     const query = String(q.query ?? q.question ?? "");
     if (query === "") throw new Error(`${file}: question ${i + 1} has no query`);
-    const at = typeof q.askedAfterTs === "number" ? q.askedAfterTs : typeof q.askedAfterTs === "string" ? Date.parse(q.askedAfterTs) : Number.POSITIVE_INFINITY;
+    const at =
+      typeof q.askedAfterTs === "number"
+        ? q.askedAfterTs
+        : typeof q.askedAfterTs === "string"
+          ? Date.parse(q.askedAfterTs)
+          : Number.POSITIVE_INFINITY;
     return {
       id: String(q.id ?? `${basename(file)}#${i + 1}`),
       project: project(q),

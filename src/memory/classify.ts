@@ -11,6 +11,14 @@ import { familyKey } from "./morphology.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
 
+/** Clauses of a statement: its sentences, split again at commas and dashes (a summary line's label left out). */
+export function clauses(text: string): string[] {
+  return text
+    .replace(/^- e\d+ [\w ]+(?: \(x\d+\))?: /, "")
+    .split(/[.;!?](?:\s|$)|,\s|\n|\s-{1,2}\s/)
+    .filter((c) => c.trim() !== "");
+}
+
 /** Sentences (and lines) of a text's head. */
 export function sentences(text: string): string[] {
   return text
@@ -161,13 +169,23 @@ const STRETCH =
   "((?:[^,;!?().]|[.](?=\\S)){1,60}?)(?=\\s+(?:for|in|on|at|with|when|because|since|to|from|and|but|anymore|now|->|=>)\\b|\\s*(?:->|=>)|[,;!?()]|[.](?!\\S)|$)";
 const REJECT_CUES = [
   // "Y, not X" and "Y not X"; not "do not evict" or "is not enough" (an auxiliary before "not" negates a verb).
-  new RegExp(`(?<!\\b(?:do|does|did|can|could|will|would|should|must|may|might|is|are|was|were|be|has|have|had|need|needs|shall)\\s)\\bnot\\s+${STRETCH}`, "gi"),
+  new RegExp(
+    `(?<!\\b(?:do|does|did|can|could|will|would|should|must|may|might|is|are|was|were|be|has|have|had|need|needs|shall)\\s)\\bnot\\s+${STRETCH}`,
+    "gi",
+  ),
   new RegExp(`\\binstead of\\s+${STRETCH}`, "gi"),
   new RegExp(`\\brather than\\s+${STRETCH}`, "gi"),
   new RegExp(`\\bno longer\\s+(?:use|using|uses|need|needs)?\\s*${STRETCH}`, "gi"),
   new RegExp(`\\b(?:stop|don'?t|do not|never)\\s+(?:use|using)\\s+${STRETCH}`, "gi"),
-  new RegExp(`\\b(?:move|moved|moving|migrate|migrated|migrating|switch|switched|switching|went|going)\\s+(?:[^\\s,;]+\\s+){0,3}?(?:off|away from|from)\\s+${STRETCH}`, "gi"),
-  new RegExp(`\\b(?:dropped|drop|ditched|removed|retired|abandoned|replaced)\\s+${STRETCH}`, "gi"),
+  new RegExp(
+    `\\b(?:move|moved|moving|migrate|migrated|migrating|switch|switched|switching|went|going)\\s+(?:[^\\s,;]+\\s+){0,3}?(?:off|away from|from)\\s+${STRETCH}`,
+    "gi",
+  ),
+  // What was dropped, not when ("dropped after 48h").
+  new RegExp(
+    `\\b(?:dropped|drop|ditched|removed|retired|abandoned|replaced)\\s+(?!(?:after|before|at|by|for|in|on|once|since|until|when|with|within)\\b)${STRETCH}`,
+    "gi",
+  ),
   /\bfrom\s+((?:[^,;!?().]|[.](?=\S)){1,60}?)\s+to\s/gi,
   new RegExp(`\\bused to be\\s+${STRETCH}`, "gi"),
   new RegExp(`\\bthe old\\s+${STRETCH}`, "gi"),
@@ -219,6 +237,10 @@ export function assertedOf(text: string): Set<string> {
 /** What a newer statement says, for comparing it with older ones. */
 export type Statement = {
   keys: Set<string>;
+  /** What it is about: its first words, values left out (subjectOf). */
+  subject: string[];
+  /** The first word it says (firstWord). */
+  first: string | null;
   rejected: Set<string>;
   /** Keys of the stretches its rejections came from. */
   rejectedWords: Set<string>;
@@ -241,7 +263,45 @@ export function statementOf(text: string, kind: string): Statement {
   // A weak cue (an action, "bump X to 1.79") changes something when it names a value.
   const changes =
     kind === "correction" || changing.some((c) => c.strong) || (changing.length > 0 && (values.size > 0 || asserted.size > 0));
-  return { keys: tokenKeys(said), rejected: values, rejectedWords: words, asserted, changes };
+  return {
+    keys: tokenKeys(said),
+    subject: subjectOf(said, new Set([...values, ...words, ...asserted])),
+    first: firstWord(said),
+    rejected: values,
+    rejectedWords: words,
+    asserted,
+    changes,
+  };
+}
+
+/**
+ * What a statement is about, as far as words tell: its first three words, the way English puts
+ * the subject first ("the billing service database is ...", "feat(gc): ..."). Values are not
+ * what it is about: identifiers and numbers, and the values it rejects or asserts, are skipped.
+ */
+export function subjectOf(text: string, values: ReadonlySet<string> = new Set()): string[] {
+  const out: string[] = [];
+  for (const token of foldText(text.slice(0, 600)).match(TOKEN) ?? []) {
+    if (values.has(token) || isStopWord(token) || token.length < 2) continue;
+    // An identifier's words count (".python-version" is about python), not its digits.
+    for (const w of valueLike(token) ? wordsOf(token).filter((x) => !/\d/.test(x) && x.length > 2 && !isStopWord(x)) : [token]) {
+      const key = familyKey(w);
+      if (CHANGE_WORDS.has(key) || values.has(key) || out.includes(key)) continue;
+      out.push(key);
+      if (out.length === 3) return out;
+    }
+  }
+  return out;
+}
+
+/** The first word a statement says (identifiers included), values or not: "moved off structlog" is about structlog. */
+export function firstWord(text: string): string | null {
+  for (const token of foldText(text.slice(0, 600)).match(TOKEN) ?? []) {
+    if (isStopWord(token) || token.length < 2) continue;
+    const key = valueLike(token) ? token : familyKey(token);
+    if (!CHANGE_WORDS.has(key)) return key;
+  }
+  return null;
 }
 
 export { valueLike };

@@ -6,8 +6,10 @@
  * a rejected value), so it holds whatever the query's words.
  */
 import type { WeightedGroup } from "./candidates.ts";
+import { clauses, statementOf, tokenKeys } from "./classify.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
+import { textScore } from "./rank.ts";
 import { replacements } from "./supersede.ts";
 import { eventUnit, type Hit, type Unit } from "./units.ts";
 
@@ -45,16 +47,49 @@ export function resolveReplacements(deps: MemoryDeps, projectId: number, hits: H
     hits.push({ type: "event", row, unit });
     byEvent.set(row.id, unit);
   }
+  const texts = new Map<number, string>();
+  for (const h of hits) if (h.type === "event") texts.set(h.row.id, h.row.content);
   for (const u of all) {
     const id = u.event === null ? undefined : newest.get(u.event);
     if (id === undefined || id === u.event) continue;
+    const newerText = texts.get(id);
+    // The part of the old statement this query found is one the newer statement left alone.
+    if (newerText !== undefined && !touched(u.text, newerText, groups)) continue;
     u.replacedBy = id;
     const newer = byEvent.get(id);
     // One retention already dropped: the old statement is still marked.
-    if (newer) {
-      newer.score = Math.max(newer.score, u.score * ABOVE);
-
-    }
+    if (newer) newer.score = Math.max(newer.score, u.score * ABOVE);
     u.score *= REPLACED;
   }
+}
+
+const shape = (k: string) => k.replace(/\d+/g, "#");
+
+/**
+ * Does the newer statement replace the part of the old one the query found? The old statement's
+ * clauses holding most of the query's words are that part; it is replaced when the newer
+ * statement (what it says in its sentences of change) names a value it rejects there, or shares
+ * two words with it. "tokens expire after 24h, refreshed by `login --refresh`" and "token
+ * lifetime cut to 12h": a query about refreshing finds the second clause, which still holds. A
+ * statement of one clause is replaced as a whole.
+ */
+function touched(oldText: string, newerText: string, groups: WeightedGroup[]): boolean {
+  const parts = clauses(oldText);
+  if (parts.length <= 1) return true;
+  const said = statementOf(newerText, "correction");
+  let best = 0;
+  let hit = false;
+  for (const clause of parts) {
+    const matched = textScore(clause, groups).matched;
+    if (matched === 0 || matched < best) continue;
+    const keys = [...tokenKeys(clause)];
+    const common = keys.filter((k) => said.keys.has(k)).length;
+    // A value of the same shape in its place (20 and 22, 24h and 12h).
+    const values = new Set(keys.filter((k) => /\d/.test(k) && !said.keys.has(k)).map(shape));
+    const replacedValue = [...said.keys].some((k) => /\d/.test(k) && values.has(shape(k)));
+    const shares = keys.some((k) => said.rejected.has(k)) || common >= 2 || (common >= 1 && replacedValue);
+    hit = matched > best ? shares : hit || shares;
+    best = matched;
+  }
+  return best === 0 || hit;
 }

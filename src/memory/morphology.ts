@@ -124,7 +124,8 @@ function forward(base: string): { form: string; derived: boolean }[] {
     { form: e ? `${base}r` : `${dbl}er`, derived: true },
     { form: `${base}ment`, derived: true },
   );
-  if (/(ct|ss|pt|ate|ute|ite|ize|ise)$/.test(base)) out.push({ form: /(ate|ute|ite|ize|ise)$/.test(base) ? `${stem}ion` : `${base}ion`, derived: true });
+  if (/(ct|ss|pt|ate|ute|ite|ize|ise)$/.test(base))
+    out.push({ form: /(ate|ute|ite|ize|ise)$/.test(base) ? `${stem}ion` : `${base}ion`, derived: true });
   return out;
 }
 
@@ -172,6 +173,7 @@ export function wordForms(word: string): Form[] {
  */
 export function familyKey(word: string): string {
   let key = "";
-  for (const f of wordForms(word)) if (key === "" || f.stem.length < key.length || (f.stem.length === key.length && f.stem < key)) key = f.stem;
+  for (const f of wordForms(word))
+    if (key === "" || f.stem.length < key.length || (f.stem.length === key.length && f.stem < key)) key = f.stem;
   return key;
 }

@@ -6,7 +6,7 @@
  * digits, so quotes, operators, column filters, NEAR, parentheses and control characters in the
  * query are just text that never matches.
  */
-import { familyKey, type Form, wordForms } from "./morphology.ts";
+import { type Form, familyKey, wordForms } from "./morphology.ts";
 import { foldText, porterStem, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
 

@@ -12,7 +12,7 @@ import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { lineEvent } from "./extractive.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
-import { lineWeight, recencyWeight, textScore } from "./rank.ts";
+import { lineWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
 import { foldText } from "./stem.ts";
 import { summariesById } from "./summarize.ts";
 import { type EventHit, eventUnit, type Hit, hitScore, type SummaryHit, type Unit } from "./units.ts";
@@ -23,7 +23,7 @@ const SUMMARY_WORDS = 5;
 const LINES_PER_SUMMARY = 3;
 /** Query groups a search looks up at most (candidates.ts). */
 const MAX_GROUPS = 8;
-/** A hit holds at least this share of the query's words, counting those no event or summary holds. */
+/** A hit holds at least this share of the query's weight, counting words no event or summary holds. */
 const MIN_SHARE = 0.4;
 
 function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[]): EventHit[] {
@@ -55,7 +55,16 @@ function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], groups:
       const event = lineEvent(text);
       const w = lineWeight(text);
       const repeats = Number(/^- e\d+ \w+ \(x(\d+)\)/.exec(text)?.[1] ?? 1);
-      lines.push({ event, order: event ?? row.last_event, text, score: match.score * w.weight, match, claim: w.claim, replacedBy: null, repeats });
+      lines.push({
+        event,
+        order: event ?? row.last_event,
+        text,
+        score: match.score * w.weight,
+        match,
+        claim: w.claim,
+        replacedBy: null,
+        repeats,
+      });
     }
     if (lines.length === 0) continue;
     hits.push({ type: "summary", row, lines, score: 0, recency: recencyWeight(row.created_at, now) });
@@ -77,14 +86,14 @@ const sameness = (u: Unit) => {
  * counting the others); summary lines about events already in the hits are dropped (a summary
  * with none left goes); summaries rescored by their best line.
  */
-function prune(hits: Hit[], need: number): Hit[] {
+function prune(hits: Hit[], passes: (m: TextScore) => boolean): Hit[] {
   // A replaced statement and what replaced it stand or fall together, by the better of the two.
   const byEvent = new Map<number, Unit>();
   for (const h of hits) if (h.type === "event") byEvent.set(h.row.id, h.unit);
   const strong = new Set<Unit>();
   for (const h of hits)
     for (const u of h.type === "event" ? [h.unit] : h.lines) {
-      if (u.match.matched < need) continue;
+      if (!passes(u.match)) continue;
       strong.add(u);
       const newer = u.replacedBy === null ? undefined : byEvent.get(u.replacedBy);
       if (newer) strong.add(newer);
@@ -157,8 +166,14 @@ export function rankedHits(
   // Summary lines are compared with events with their summary's age.
   for (const h of hits) if (h.type === "summary") for (const l of h.lines) l.score *= h.recency;
   resolveReplacements(deps, projectId, hits, scoring);
-  const need = Math.max(1, Math.ceil(MIN_SHARE * groups.length));
-  return prune(hits, need)
+  // What the query asks: its words' weights, a word no event or summary holds counting as a
+  // typical one of the query (the median of the rest): a hit holding less than MIN_SHARE of it is
+  // a guess ("what font does the storefront use" and a statement about the storefront).
+  const weights = scoring.map((g) => g.idf).sort((a, b) => a - b);
+  const typical = weights[Math.floor(weights.length / 2)] ?? 0;
+  const asked = weights.reduce((a, b) => a + b, 0) + (groups.length - scoring.length) * typical;
+  const passes = (m: TextScore) => m.held >= MIN_SHARE * asked;
+  return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
     .slice(0, limit);
 }

@@ -11,7 +11,7 @@
  */
 import { immediate } from "../db/open.ts";
 import { candidates, idfOf } from "./candidates.ts";
-import { isClaim, type Statement, statementOf, tokenKeys, valueLike } from "./classify.ts";
+import { isClaim, type Statement, statementOf, subjectOf, tokenKeys, valueLike } from "./classify.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { type EventRow, eventsById } from "./events.ts";
 import { wordForms } from "./morphology.ts";
@@ -37,10 +37,16 @@ function replaceable(old: EventRow): boolean {
 
 type Weigh = (key: string) => number;
 
+/** Neither names more than one of the words the other's subject starts with. */
+function otherSubjects(newer: Statement, oldSubject: string[], old: Set<string>): boolean {
+  if (newer.subject.length < 2 || oldSubject.length < 2) return false;
+  return newer.subject.filter((k) => old.has(k)).length <= 1 && oldSubject.filter((k) => newer.keys.has(k)).length <= 1;
+}
+
 /**
  * How an older statement relates to a newer one: the weight of the subject they share (rare
- * words and identifiers weigh most), whether the newer one rejects a value the older one holds,
- * and whether it is the same statement with one value changed.
+ * words and identifiers weigh most) against the shorter of the two, whether the newer one
+ * rejects a value the older one holds, and whether a value was swapped for one of its kind.
  */
 function compare(newer: Statement, oldText: string, weigh: Weigh) {
   const ownRejected = statementOf(oldText, "").rejected;
@@ -71,12 +77,19 @@ function compare(newer: Statement, oldText: string, weigh: Weigh) {
   const holdsNew = asserted.length > 0 && asserted.every((a) => old.has(a));
   const fresh = [...newer.keys].filter((k) => !old.has(k) && !newer.rejected.has(k)).length;
   const gone = [...old].filter((k) => !newer.keys.has(k));
-  // A new value in place of an old one of the same shape (20GB and 50GB, 1.74 and 1.79, 24h and 12h).
+  // A new value in place of an old one of the same shape (20GB and 50GB, 1.74 and 1.79, 24h and
+  // 12h) or naming the same thing (TIDE_PROD and TIDE_MAIN, registry.internal:8081 and schemas.internal:8085).
   const shape = (k: string) => k.replace(/\d+/g, "#");
-  const oldShapes = new Set(gone.filter((k) => /\d/.test(k)).map(shape));
-  const sameShape = [...newer.keys].some((k) => /\d/.test(k) && !old.has(k) && oldShapes.has(shape(k)));
-  return {
-    sameShape, old, shared, share: sharedWords / Math.max(1e-9, Math.min(oldWeight, newWeight)), sharedKeys, sharedIds, rejects, sameRejection, holdsNew, fresh, gone };
+  const parts = (k: string): string[] => k.match(/\p{L}{3,}/gu) ?? [];
+  const oldValues = gone.filter(valueLike);
+  const valueSwap = [...newer.keys].some(
+    (k) =>
+      valueLike(k) &&
+      !old.has(k) &&
+      oldValues.some((g) => (/\d/.test(k) && shape(g) === shape(k)) || parts(g).some((w) => parts(k).includes(w))),
+  );
+  const share = sharedWords / Math.max(1e-9, Math.min(oldWeight, newWeight));
+  return { old, shared, share, sharedKeys, sharedIds, rejects, sameRejection, holdsNew, fresh, gone, valueSwap };
 }
 
 /**
@@ -118,17 +131,29 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   for (const o of olds) {
     const c = compare(newer, o.content, weigh);
     if (c.old.size === 0 || c.sameRejection || c.holdsNew) continue;
+    // What it rejects names the thing, whatever the words around it, when it is a rare identifier
+    // (not a bare number) or what the newer statement is about ("we replaced pino with consola").
+    const dfOf = (k: string) => df.get((k.match(/[\p{L}\p{N}]+/gu) ?? [k])[0]!) ?? 1;
+    const namesIt = [...newer.rejected].some(
+      (r) => c.old.has(r) && ((valueLike(r) && /\p{L}/u.test(r) && dfOf(r) <= 2) || newer.first === r),
+    );
+    // Each is about something the other does not name ("the billing service database is X" and
+    // "the rate limiter stores its data in Y"): the same kind of fact about another thing.
+    if (!namesIt && otherSubjects(newer, subjectOf(o.content), c.old)) continue;
     if (newer.changes && c.rejects) {
-      // The rejected value and some context, or a value rare enough to name the thing alone.
-      const rare = [...newer.rejected].some((r) => c.old.has(r) && (valueLike(r) || (df.get(r) ?? 1) <= 3));
-      if (c.sharedKeys >= 1 || rare || newer.keys.size <= 3) out.push(o.id);
+      // The rejected value and some context, or a value that names the thing alone; an answer
+      // that mentions the value in passing ("... Tomasz may want to review it") only then.
+      if (namesIt || (o.kind !== "answer" && (c.sharedKeys >= 1 || newer.keys.size <= 3))) out.push(o.id);
       continue;
     }
     // The assistant's answers are replaced only by a correction that names their value.
     if (o.kind === "answer") continue;
     if (newer.changes) {
-      const enough = c.share >= MIN_SHARE || (c.sameShape && c.share >= MIN_SHARE / 3);
-      if ((c.sharedKeys >= 2 || c.sharedIds >= 1) && enough && c.fresh > 0 && c.gone.length > 0)
+      const enough = c.share >= MIN_SHARE || (c.valueSwap && c.share >= MIN_SHARE / 3);
+      // The same attribute of the subject: a word besides the subject's, or a value swapped for
+      // one of its kind ("the auth gateway owner is Marcus" says nothing of "the auth gateway is pinned to node 18.20").
+      const attribute = c.valueSwap || [...newer.keys].some((k) => c.old.has(k) && !newer.rejected.has(k) && !newer.subject.includes(k));
+      if ((c.sharedKeys >= 2 || c.sharedIds >= 1) && enough && attribute && c.fresh > 0 && c.gone.length > 0)
         byCue.push({ id: o.id, shared: c.shared });
       continue;
     }
@@ -137,6 +162,25 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   }
   const best = Math.max(0, ...byCue.map((b) => b.shared));
   for (const b of byCue) if (b.shared >= best * NEAR_BEST) out.push(b.id);
+  // An older statement that says again what a replaced one said (the assistant's "got it: X")
+  // is replaced with it.
+  // It holds what the replaced one said that the newer one does not (the old value), and nearly
+  // all the rest of it.
+  const replaced = olds.filter((o) => out.includes(o.id)).map((o) => tokenKeys(o.content));
+  for (const o of olds) {
+    if (out.includes(o.id)) continue;
+    const keys = tokenKeys(o.content);
+    const echoes = (r: Set<string>) => {
+      const gone = [...r].filter((k) => !newer.keys.has(k));
+      return (
+        r.size >= 3 &&
+        gone.length > 0 &&
+        gone.every((k) => keys.has(k)) &&
+        [...r].filter((k) => !keys.has(k)).length <= Math.floor(r.size / 4)
+      );
+    };
+    if (replaced.some(echoes)) out.push(o.id);
+  }
   return [...new Set(out)];
 }
 

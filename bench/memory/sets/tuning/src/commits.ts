@@ -33,7 +33,10 @@ export const commits: ProjectDef = {
     ["command", "command failed (exit 1): cargo clippy --all-targets -- -D warnings"],
     ["command", "docker compose up -d minio"],
     ["command", "cargo bench --bench hash"],
-    ["error", "error[E0502]: cannot borrow `self.entries` as mutable because it is also borrowed as immutable --> src/cache/entry.rs:{88|112|140}:9"],
+    [
+      "error",
+      "error[E0502]: cannot borrow `self.entries` as mutable because it is also borrowed as immutable --> src/cache/entry.rs:{88|112|140}:9",
+    ],
     ["error", "thread 'store::s3::tests::upload_large' panicked at src/store/s3.rs:214: timed out waiting for minio"],
     ["error", "error: unused variable: `key` --> src/cache/key.rs:31:13"],
     ["error", "Error: remote cache returned 403 Forbidden for PUT /cas/9f2c..."],
@@ -49,7 +52,13 @@ export const commits: ProjectDef = {
     ["answer", "Added --dry-run to ferrule gc: it lists what would be evicted and the bytes it would free."],
   ],
   plants: [
-    { id: "zstd", session: 2, kind: "note", text: "feat(cache): blobs compressed with zstd level 3 before upload", mark: "compressed with zstd level 3" },
+    {
+      id: "zstd",
+      session: 2,
+      kind: "note",
+      text: "feat(cache): blobs compressed with zstd level 3 before upload",
+      mark: "compressed with zstd level 3",
+    },
     {
       id: "cross",
       session: 3,
@@ -71,8 +80,20 @@ export const commits: ProjectDef = {
       text: "refactor(config): config file moved to ~/.config/ferrule/config.toml (XDG)",
       mark: "moved to ~/.config/ferrule/config.toml",
     },
-    { id: "token", session: 6, kind: "note", text: "feat(auth): tokens expire after 24h, refreshed by `ferrule login --refresh`", mark: "tokens expire after 24h" },
-    { id: "blake3", session: 7, kind: "note", text: "perf(hash): content hashing uses blake3; file mtime is ignored", mark: "content hashing uses blake3" },
+    {
+      id: "token",
+      session: 6,
+      kind: "note",
+      text: "feat(auth): tokens expire after 24h, refreshed by `ferrule login --refresh`",
+      mark: "tokens expire after 24h",
+    },
+    {
+      id: "blake3",
+      session: 7,
+      kind: "note",
+      text: "perf(hash): content hashing uses blake3; file mtime is ignored",
+      mark: "content hashing uses blake3",
+    },
     {
       id: "gc",
       session: 8,
@@ -108,7 +129,13 @@ export const commits: ProjectDef = {
       text: "feat(cli): `ferrule doctor` prints cache stats and checks the remote",
       mark: "`ferrule doctor` prints cache stats",
     },
-    { id: "chunks", session: 13, kind: "note", text: "fix(upload): chunked uploads use 8MB parts, each retried 3 times", mark: "chunked uploads use 8MB parts" },
+    {
+      id: "chunks",
+      session: 13,
+      kind: "note",
+      text: "fix(upload): chunked uploads use 8MB parts, each retried 3 times",
+      mark: "chunked uploads use 8MB parts",
+    },
     {
       id: "cliff",
       session: 14,
@@ -123,7 +150,13 @@ export const commits: ProjectDef = {
       text: "feat(store): HTTP backend speaks the bazel remote cache protocol (GET/PUT /cas/<hash>)",
       mark: "speaks the bazel remote cache protocol",
     },
-    { id: "clippy", session: 16, kind: "decision", text: "style: clippy pedantic on for the crate, warnings denied in CI", mark: "warnings denied in CI" },
+    {
+      id: "clippy",
+      session: 16,
+      kind: "decision",
+      text: "style: clippy pedantic on for the crate, warnings denied in CI",
+      mark: "warnings denied in CI",
+    },
     {
       id: "key",
       session: 17,
@@ -132,8 +165,20 @@ export const commits: ProjectDef = {
       mark: "hash(toolchain, target triple, env allowlist, inputs)",
     },
     // Corrections, as commits.
-    { id: "zstd2", session: 20, kind: "note", text: "revert(cache): back to gzip for blobs, zstd builds broke on musl", mark: "back to gzip for blobs" },
-    { id: "token2", session: 21, kind: "note", text: "feat(auth): token lifetime cut to 12h (security review)", mark: "token lifetime cut to 12h" },
+    {
+      id: "zstd2",
+      session: 20,
+      kind: "note",
+      text: "revert(cache): back to gzip for blobs, zstd builds broke on musl",
+      mark: "back to gzip for blobs",
+    },
+    {
+      id: "token2",
+      session: 21,
+      kind: "note",
+      text: "feat(auth): token lifetime cut to 12h (security review)",
+      mark: "token lifetime cut to 12h",
+    },
     {
       id: "gc2",
       session: 22,
@@ -141,7 +186,13 @@ export const commits: ProjectDef = {
       text: "refactor(gc): eviction threshold now 50GB, configurable via gc.max_size",
       mark: "eviction threshold now 50GB",
     },
-    { id: "msrv2", session: 23, kind: "decision", text: "build: bump MSRV to 1.79 (let-else and OnceLock everywhere)", mark: "bump MSRV to 1.79" },
+    {
+      id: "msrv2",
+      session: 23,
+      kind: "decision",
+      text: "build: bump MSRV to 1.79 (let-else and OnceLock everywhere)",
+      mark: "bump MSRV to 1.79",
+    },
     {
       id: "cross2",
       session: 24,
@@ -149,7 +200,13 @@ export const commits: ProjectDef = {
       text: "chore(ci): drop cross; aarch64 releases now build natively on the ubuntu-24.04-arm runners",
       mark: "build natively on the ubuntu-24.04-arm runners",
     },
-    { id: "chunks2", session: 25, kind: "note", text: "fix(upload): chunk size raised to 16MB parts to cut request count", mark: "raised to 16MB parts" },
+    {
+      id: "chunks2",
+      session: 25,
+      kind: "note",
+      text: "fix(upload): chunk size raised to 16MB parts to cut request count",
+      mark: "raised to 16MB parts",
+    },
     {
       id: "config2",
       session: 26,
@@ -159,7 +216,12 @@ export const commits: ProjectDef = {
     },
   ],
   questions: [
-    { id: "f-bucket", query: "which bucket and region does the remote cache default to?", answer: "ferrule-cache in eu-west-1", kind: "fact" },
+    {
+      id: "f-bucket",
+      query: "which bucket and region does the remote cache default to?",
+      answer: "ferrule-cache in eu-west-1",
+      kind: "fact",
+    },
     { id: "f-hash", query: "which hash function identifies cache entries?", answer: "blake3", kind: "fact" },
     { id: "f-json-logs", query: "how do I get json logs out of ferrule?", answer: "FERRULE_LOG_JSON=1", kind: "fact" },
     { id: "f-minio", query: "what do the integration tests need running locally?", answer: "local minio on :9000", kind: "fact" },
