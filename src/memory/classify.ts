@@ -147,7 +147,7 @@ function contentKeys(stretch: string): string[] {
     if (valueLike(token)) {
       out.push(token);
       // Its words too: "TIDE_PROD" shares "prod" with a text that says it in words.
-      for (const w of wordsOf(token)) if (w.length > 2 && !/^\d+$/.test(w) && !isStopWord(w)) out.push(familyKey(w));
+      for (const w of wordsOf(token)) if (w.length > 1 && !/^\d+$/.test(w) && !isStopWord(w)) out.push(valueLike(w) ? w : familyKey(w));
     } else if (!isStopWord(token) && token.length > 1) {
       const key = familyKey(token);
       if (!CHANGE_WORDS.has(key)) out.push(key);
@@ -281,7 +281,9 @@ export function statementOf(text: string, kind: string): Statement {
  */
 export function subjectOf(text: string, values: ReadonlySet<string> = new Set()): string[] {
   const out: string[] = [];
-  for (const token of foldText(text.slice(0, 600)).match(TOKEN) ?? []) {
+  // A Conventional Commits header, "type(scope): ...": the scope is what it is about, not the type.
+  const head = text.slice(0, 600).replace(/^\s*[a-z]+\(([^()\s]{1,40})\)!?:/i, "$1:");
+  for (const token of foldText(head).match(TOKEN) ?? []) {
     if (values.has(token) || isStopWord(token) || token.length < 2) continue;
     // An identifier's words count (".python-version" is about python), not its digits.
     for (const w of valueLike(token) ? wordsOf(token).filter((x) => !/\d/.test(x) && x.length > 2 && !isStopWord(x)) : [token]) {

@@ -69,7 +69,7 @@ const shape = (k: string) => k.replace(/\d+/g, "#");
  * Does the newer statement replace the part of the old one the query found? The old statement's
  * clauses holding most of the query's words are that part; it is replaced when the newer
  * statement (what it says in its sentences of change) names a value it rejects there, or shares
- * two words with it. "tokens expire after 24h, refreshed by `login --refresh`" and "token
+ * two words with it. A statement the newer one rejects a value of is replaced as a whole. "tokens expire after 24h, refreshed by `login --refresh`" and "token
  * lifetime cut to 12h": a query about refreshing finds the second clause, which still holds. A
  * statement of one clause is replaced as a whole.
  */
@@ -77,10 +77,13 @@ function touched(oldText: string, newerText: string, groups: WeightedGroup[]): b
   const parts = clauses(oldText);
   if (parts.length <= 1) return true;
   const said = statementOf(newerText, "correction");
+  // It rejects what the old statement holds ("we replaced pino"): all of it is replaced.
+  if ([...said.rejected].some((r) => tokenKeys(oldText).has(r))) return true;
   let best = 0;
   let hit = false;
   for (const clause of parts) {
-    const matched = textScore(clause, groups).matched;
+    // By weight: "renew my token" is about renewing, the rarer word.
+    const matched = textScore(clause, groups).held;
     if (matched === 0 || matched < best) continue;
     const keys = [...tokenKeys(clause)];
     const common = keys.filter((k) => said.keys.has(k)).length;

@@ -37,10 +37,17 @@ function replaceable(old: EventRow): boolean {
 
 type Weigh = (key: string) => number;
 
-/** Neither names more than one of the words the other's subject starts with. */
+/**
+ * Each is about something the other does not name: the first word of each subject is missing
+ * from the other ("the mailer service ..." and "the ledger service ..."), or each subject has two
+ * words the other lacks ("the billing service database ..." and "the rate limiter stores ...").
+ */
 function otherSubjects(newer: Statement, oldSubject: string[], old: Set<string>): boolean {
-  if (newer.subject.length < 2 || oldSubject.length < 2) return false;
-  return newer.subject.filter((k) => old.has(k)).length <= 1 && oldSubject.filter((k) => newer.keys.has(k)).length <= 1;
+  if (newer.subject.length === 0 || oldSubject.length === 0) return false;
+  if (!old.has(newer.subject[0]!) && !newer.keys.has(oldSubject[0]!)) return true;
+  const mine = newer.subject.filter((k) => !old.has(k)).length;
+  const theirs = oldSubject.filter((k) => !newer.keys.has(k)).length;
+  return mine >= Math.min(2, newer.subject.length) && theirs >= Math.min(2, oldSubject.length) && newer.subject.length >= 2;
 }
 
 /**
@@ -148,6 +155,8 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     }
     // The assistant's answers are replaced only by a correction that names their value.
     if (o.kind === "answer") continue;
+    // It rejects a value (a number, an identifier) the older one does not hold: it corrects another statement.
+    if ([...newer.rejected].some((r) => valueLike(r)) && !c.rejects) continue;
     if (newer.changes) {
       const enough = c.share >= MIN_SHARE || (c.valueSwap && c.share >= MIN_SHARE / 3);
       // The same attribute of the subject: a word besides the subject's, or a value swapped for

@@ -91,6 +91,7 @@ describe("memory store", () => {
       "addMany",
     );
     const a = imported.ids[0]!;
+    for (let pending = imported.pending; pending; ) pending = (await m.ok({ type: "summarize", project: PROJECT }, "summarize")).pending;
     expect(m.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memory_events WHERE archived > 0").get()!.n).toBeGreaterThan(3);
     const raw = () => {
       // The file and its WAL as they are on disk (no checkpoint by the test).
