@@ -16,7 +16,7 @@ import { defaultConfig } from "../../src/config.ts";
 import { MIGRATIONS } from "../../src/db/migrations.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { createMemoryService } from "../../src/memory/service.ts";
-import { answerOf, type MemoryAnswer, type MemoryRequest, type NewEvent } from "../../src/memory/types.ts";
+import { answerOf, importKeys, type MemoryAnswer, type MemoryRequest, type NewEvent } from "../../src/memory/types.ts";
 import { countTokens } from "../../src/tokens/count.ts";
 import { createRng, type Rng } from "../prng.ts";
 import { createScratch } from "../temp.ts";
@@ -94,7 +94,8 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
     return answerOf(a, type);
   };
   try {
-    // Import: batches like `memory add --jsonl`; ~80 events a session, a minute apart.
+    // Import: batches like `memory add --jsonl` (with its import keys); ~80 events a session, a minute apart.
+    const keyOf = importKeys();
     let textBytes = 0;
     let session = "";
     const started = performance.now();
@@ -105,7 +106,7 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
         clock.t += 60_000;
         const e = scaleEvent(rng, session, clock.t);
         textBytes += Buffer.byteLength(e.text);
-        batch.push(e);
+        batch.push({ ...e, key: keyOf(e) });
       }
       await call({ type: "addMany", project: PROJECT, events: batch }, "addMany");
       if (i % 100_000 === 0 && i > 0) process.stderr.write(`memory scale: ${i} events\n`);

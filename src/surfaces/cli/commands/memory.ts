@@ -3,12 +3,12 @@
  * prints stable shapes (`search --json` -> {hits: [{id, type, kind, ts, session, text, score}]}).
  * `add --jsonl` imports a history, one event per line ({kind, session, text, ts?}), in batches.
  */
-import { createHash } from "node:crypto";
 import { resolve } from "node:path";
 import { lineSplitter } from "../../../json-lines.ts";
 import {
   answerOf,
   EVENT_KINDS,
+  importKeys,
   isEventKind,
   MAX_BATCH,
   MAX_TS,
@@ -58,7 +58,13 @@ const typeName = (v: unknown) =>
  * line's own `id`, else its session, kind, time and text with how many identical lines came
  * before it, so a killed import run again stores what the first run did not, and nothing twice.
  */
-function parseLine(line: string, n: number, rejected: Rejected[], seen: Map<string, number>, session: string | null): NewEvent | null {
+function parseLine(
+  line: string,
+  n: number,
+  rejected: Rejected[],
+  keyOf: ReturnType<typeof importKeys>,
+  session: string | null,
+): NewEvent | null {
   let v: unknown;
   try {
     v = JSON.parse(line);
@@ -84,15 +90,8 @@ function parseLine(line: string, n: number, rejected: Rejected[], seen: Map<stri
   const time = parseTs(e.ts);
   if ("reason" in time) return reject(time.reason);
   const own = typeof e.session === "string" ? e.session : session;
-  let key: string;
-  if (typeof e.id === "string") key = `id\0${e.id}`;
-  else {
-    const what = JSON.stringify([own, e.kind, time.ts ?? null, e.text]);
-    const before = seen.get(what) ?? 0;
-    seen.set(what, before + 1);
-    key = `line\0${createHash("sha256").update(what).digest("base64")}\0${before}`;
-  }
-  return { kind: e.kind, text: e.text, session: own, ts: time.ts, key };
+  const event: NewEvent = { kind: e.kind, text: e.text, session: own, ts: time.ts };
+  return { ...event, key: typeof e.id === "string" ? `id\0${e.id}` : keyOf(event) };
 }
 
 /** After an import: the windows it filled are summarised before the command returns. */
@@ -110,7 +109,7 @@ async function summarizeBacklog(ctx: CommandContext, project: string): Promise<s
 /** `add --jsonl`: streamed, in batches of MAX_BATCH; every line is stored or reported, and what fills a window is summarised. */
 async function importLines(ctx: CommandContext, project: string, session: string | null): Promise<number> {
   const rejected: Rejected[] = [];
-  const seen = new Map<string, number>();
+  const keyOf = importKeys();
   let added = 0;
   let duplicates = 0;
   let pending = false;
@@ -138,7 +137,7 @@ async function importLines(ctx: CommandContext, project: string, session: string
     for (const line of lines.splice(0)) {
       n++;
       if (line.trim() === "") continue;
-      const event = parseLine(line, n, rejected, seen, session);
+      const event = parseLine(line, n, rejected, keyOf, session);
       if (event) batch.push({ event, line: n });
       if (batch.length >= MAX_BATCH && !(await send())) return false;
     }
