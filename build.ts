@@ -1,16 +1,19 @@
 /**
  * Builds, in order:
  *   dist/extension/  the pi extension:
- *     index.js               the file pi loads (and transpiles): a few lines that hand pi's modules over
+ *     index.js               the file pi loads (and transpiles): a few lines that hand pi's own modules over
+ *                            (transpiled only: it names pi's packages in dynamic imports that pi's loader maps)
  *     sidecar.cjs            the extension itself, loaded with the runtime's own require (Node or Bun)
  *     engine.cjs             the in-process engine (Bun only: bun:sqlite), loaded on first use
  *     background-worker.js   indexing and token counting on a worker thread (Bun)
  *     tokenizer.cjs          the o200k tables, loaded only by what counts tokens
- *   dist/pi-sidecar  one executable: SQL, worker and the extension files embedded; no dotenv/bunfig
+ *   dist/pi-sidecar  one executable (scripts/compile.ts): SQL, worker, tokenizer tables and the extension
+ *                    files embedded; no dotenv/bunfig. `npm run release` builds it for every platform.
  * then smoke-runs `dist/pi-sidecar --version`. Any failure exits non-zero with the reason.
  */
-import { chmodSync, copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import pkg from "./package.json" with { type: "json" };
+import { compileBinary } from "./scripts/compile.ts";
 
 const OUTFILE = "dist/pi-sidecar";
 const EXTENSION_DIR = "dist/extension";
@@ -42,10 +45,22 @@ async function bundle(b: Bundle): Promise<void> {
   copyFileSync(`${EXTENSION_DIR}/${b.name}`, `${EXTENSION_DIR}/${b.name}.txt`);
 }
 
+/**
+ * index.js is transpiled, not bundled: it imports only node: builtins and names pi's packages in
+ * dynamic imports, and the bundler would rename the `module` it checks for (see loader.ts).
+ */
+function transpileLoader(): void {
+  const source = readFileSync("./src/surfaces/pi/loader.ts", "utf8");
+  const out = new Bun.Transpiler({ loader: "ts", target: "node", minifyWhitespace: true }).transformSync(source);
+  if (!/typeof module\s*!==\s*"object"/.test(out)) throw new Error("index.js: the transpiled loader lost its check for pi's loader");
+  writeFileSync(`${EXTENSION_DIR}/index.js`, out);
+  copyFileSync(`${EXTENSION_DIR}/index.js`, `${EXTENSION_DIR}/index.js.txt`);
+}
+
 export async function buildExtension(): Promise<void> {
   rmSync(EXTENSION_DIR, { recursive: true, force: true });
   mkdirSync(EXTENSION_DIR, { recursive: true });
-  await bundle({ entry: "./src/surfaces/pi/loader.ts", name: "index.js", target: "node", format: "esm", external: ["./sidecar.cjs"] });
+  transpileLoader();
   // The tokenizer tables are a file of their own (tokenizer.cjs): the engine names it at run time.
   await bundle({
     entry: "./src/surfaces/pi/extension.ts",
@@ -59,7 +74,9 @@ export async function buildExtension(): Promise<void> {
     name: "engine.cjs",
     target: "bun",
     format: "cjs",
-    external: ["gpt-tokenizer"],
+    // oxc's native binding is required at run time from the package's node_modules (an optional
+    // dependency per platform), not copied from this machine's: the engine runs on the user's.
+    external: ["gpt-tokenizer", "@oxc-parser/*"],
   });
   await bundle({
     entry: "./src/background-worker.ts",
@@ -73,20 +90,7 @@ export async function buildExtension(): Promise<void> {
 
 export async function build(outfile = OUTFILE): Promise<void> {
   await buildExtension();
-  const result = await Bun.build({
-    // The background worker is a second entry point so the binary carries it.
-    entrypoints: ["./src/main.ts", "./src/background-worker.ts"],
-    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false },
-    // Entry points land in the embedded file system relative to their common folder (src/).
-    define: { PI_SIDECAR_WORKER: JSON.stringify("/$bunfs/root/background-worker.js") },
-    minify: true,
-    sourcemap: "linked",
-    target: "bun",
-    // Precompiled bytecode: no parse of the whole bundle at every start (needs CommonJS, so no top-level await).
-    bytecode: true,
-    format: "cjs",
-  });
-  check(result, outfile);
+  await compileBinary({ outfile });
   if (!existsSync(outfile)) throw new Error(`build reported success but ${outfile} is missing`);
   chmodSync(outfile, 0o755);
   const smoke = Bun.spawnSync([outfile, "--version"], { stdout: "pipe", stderr: "pipe", env: { ...process.env, PI_SIDECAR_DB: "" } });

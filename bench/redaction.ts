@@ -13,6 +13,7 @@ import { leaked, secretCases } from "../test/redact/secret-cases.ts";
 import { generate } from "./corpus.ts";
 
 const SEED = 20260314;
+const B58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 const MIB = 1024 * 1024;
 const RUNS = 5;
 
@@ -123,6 +124,24 @@ function worstCase(): RedactionBench["worstCase"] {
     ["1 MB line of key=", "key=".repeat(256 * 1024)],
     ["1 MB line of password=", "password=".repeat(116 * 1024)],
     ["1 MB line of http://x@", "http://x@".repeat(116 * 1024)],
+    // The rules added for issue 22, each fed what wakes it, over and over.
+    ["1 MB of private key", "private key ".repeat(85 * 1024)],
+    ["1 MB of Discord-like heads", "MTabc.defghi ".repeat(80 * 1024)],
+    ["1 MB of Telegram-like ids", "123456789:AAbc ".repeat(68 * 1024)],
+    ["1 MB of .pgpass-like lines", "h:5432:d:u:p\n".repeat(80 * 1024)],
+    ["1 MB of :*:", ":*:".repeat(340 * 1024)],
+    ["1 MB of YAML block heads", "password: |\n".repeat(85 * 1024)],
+    ["1 MB of one YAML block", `password: |\n${"  x\n".repeat(256 * 1024)}`],
+    ["1 MB of define(", "define('password', 'x".repeat(50 * 1024)],
+    ["1 MB of AWS key ids", "AKIAABCDEFGHIJKLMNOP, ".repeat(47 * 1024)],
+    ["1 MB of 5K base58", `5K${"a".repeat(49)} `.repeat(20 * 1024)],
+    [
+      "1 MB of distinct 5K base58",
+      Array.from({ length: 20 * 1024 }, (_, i) => `5K${Array.from({ length: 49 }, (_, j) => B58[(i * 7 + j * 13) % 58]).join("")} `).join(
+        "",
+      ),
+    ],
+    ["1 MB of secret access key", "secret access key ".repeat(58 * 1024)],
   ];
   return inputs.map(([input, text]) => ({ input, ms: Math.round(fastest(() => redact(text)) * 10) / 10 }));
 }

@@ -5,6 +5,7 @@
 import { kotaSection } from "./kota/section.ts";
 import { table } from "./markdown.ts";
 import { memorySection, memoryTargetRows } from "./memory/bench-memory.ts";
+import { piMcpSection } from "./pi-mcp-modes.ts";
 import { agentSection, agentTargetRows, rpcSection } from "./report-agent.ts";
 import { captureSection, captureTargetRows } from "./report-capture.ts";
 import { cliSection, cliTargetRows } from "./report-cli.ts";
@@ -107,6 +108,7 @@ export function renderReport(input: ReportInput): string {
     rpcSection(input.rpc),
     readcacheSection(input.readcache),
     mcpSection(input.mcp),
+    piMcpSection(input.piMcp),
     pruneSection(input.prune),
     kotaSection(input.kota),
     memorySection(input.memory),

@@ -16,6 +16,7 @@ import { benchKota } from "./kota/bench.ts";
 import { describeMachine, loadAverage } from "./machine.ts";
 import { benchMcp } from "./mcp.ts";
 import { benchMemory } from "./memory/bench-memory.ts";
+import { benchPiMcpModes } from "./pi-mcp-modes.ts";
 import { benchPiStart } from "./pi-start.ts";
 import { benchPrune } from "./prune/run.ts";
 import { queryMix, WARM_UP } from "./queries.ts";
@@ -69,7 +70,8 @@ async function main(): Promise<void> {
     const rpc = await benchRpc(scratch, options.quick ? 200 : 2000, options.quick ? 5 : 20);
     const readcache = await benchReadcache(scratch);
     const mcp = await benchMcp(scratch.dir, options.quick ? 100 : 300);
-    const piStart = await benchPiStart(options.quick ? 2 : 5);
+    const piStart = await benchPiStart(options.quick ? 2 : 7);
+    const piMcp = await benchPiMcpModes();
     const retrieval = {
       tuning: await benchRetrieval(scratch, { peer: true, set: "tuning" }),
       holdout: await benchRetrieval(scratch, { peer: true, set: "holdout" }),
@@ -100,6 +102,7 @@ async function main(): Promise<void> {
       readcache,
       mcp,
       piStart,
+      piMcp,
       retrieval,
       redaction,
       prune,

@@ -92,6 +92,12 @@ export const CONFIG_KEYS = {
     globalOnly: true,
   },
   "mcp.enabled": bool(true, "connect the servers in mcp.json (`0`: none)", { env: "PI_SIDECAR_MCP" }),
+  "mcp.inPi": choice(
+    ["auto", "on", "off"] as const,
+    "auto",
+    'the gateway inside pi: `auto` runs it only where pi has no MCP support of its own (pi 1.x has it: `/mcp`, tool_search, codemode), `on` runs it beside pi\'s (turn pi\'s off: `"extensions": ["-builtin:mcp"]`), `off` never',
+    { env: "PI_SIDECAR_MCP_IN_PI" },
+  ),
   "mcp.mode": choice(["catalog", "stubs", "eager"] as const, "catalog", "the mode of servers that do not name one"),
   "mcp.force": choice(["none", "catalog", "stubs", "eager"] as const, "none", "one mode for every server, whatever each one says", {
     env: "PI_SIDECAR_MCP_MODE",

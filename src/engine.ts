@@ -4,7 +4,7 @@
  */
 import { type Assets, type Background, inlineBackground, workerBackground } from "./background.ts";
 import type { Config } from "./config.ts";
-import { type Db, isReadOnly, openDatabase } from "./db/open.ts";
+import { type Db, isReadOnly, isWriteFailure, openDatabase } from "./db/open.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import type { Result } from "./errors.ts";
 import type { KotaAnswer, KotaCallOptions, KotaRequest } from "./kota/request.ts";
@@ -19,7 +19,7 @@ import { exportSource } from "./store/export.ts";
 import { existingSources, type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./store/get.ts";
 import { hasUnindexed, type SettleResult } from "./store/index-queue.ts";
 import { CLI_CALLS, type NextCalls } from "./store/next-calls.ts";
-import type { PurgeFilter, PurgeResult } from "./store/purge.ts";
+import { emptyWal, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
 import { createRetrievalLog } from "./store/retrieval-log.ts";
 import { type SearchAnswer, type SearchInput, search } from "./store/search/search.ts";
 import type { SourceFilter } from "./store/source-filter.ts";
@@ -89,6 +89,15 @@ function serial() {
 }
 
 type Opened = EngineDeps & { background: Background; readOnly: boolean };
+
+/** How long an answer waits for the write lock to record itself before it leaves that for later. */
+const RECORD_WAIT_MS = 2000;
+
+/** Swallows a write that could not happen (disk full, read-only, busy): a read goes on without it. */
+function unlessWriteFailure(error: unknown): void {
+  if (isWriteFailure(error)) return;
+  throw error;
+}
 
 export function createEngine(options: EngineOptions): Engine {
   const { config } = options;
@@ -164,24 +173,29 @@ export function createEngine(options: EngineOptions): Engine {
     });
     return pruner;
   };
-  // Retrieval accounting is written a second after a search or get, or at once when stats are read.
+  // Retrieval accounting is written before the answer is returned, so a process killed right after
+  // it answered has lost nothing. When another process keeps the write lock (or the disk is full)
+  // the records stay buffered and are tried again a second later, and when stats are read.
   let flushTimer: ReturnType<typeof setTimeout> | null = null;
-  const flush = async () => {
+  const flush = async (maxWaitMs?: number) => {
     if (flushTimer) clearTimeout(flushTimer);
     flushTimer = null;
-    await opened?.retrievals.flushAsync();
+    await opened?.retrievals.flushAsync(maxWaitMs);
   };
-  const later = <T>(result: T): T => {
-    if (!flushTimer && opened && opened.retrievals.pending() > 0) {
-      flushTimer = setTimeout(() => void one(flush), 1000);
-      flushTimer.unref?.();
-    }
+  const flushSoon = () => {
+    if (flushTimer || !opened || opened.retrievals.pending() === 0) return;
+    flushTimer = setTimeout(() => void one(() => flush(RECORD_WAIT_MS).catch(flushSoon)), 1000);
+    flushTimer.unref?.();
+  };
+  const recorded = async <T>(result: T): Promise<T> => {
+    await flush(RECORD_WAIT_MS).catch(flushSoon);
     return result;
   };
   /** Indexes what captures queued, before anything reads the indexes. */
   const indexed = async () => {
     const s = store();
-    if (!s.readOnly && hasUnindexed(s.db)) await s.background.settle(true);
+    // On a full disk (or past a long writer elsewhere) what is indexed is searched as it is.
+    if (!s.readOnly && hasUnindexed(s.db)) await s.background.settle(true).catch(unlessWriteFailure);
   };
   /** After a write: retention when due, and the queued work started in the background. */
   // Token counting waits for a quiet second after the last write: the worker does one job at a
@@ -212,18 +226,26 @@ export function createEngine(options: EngineOptions): Engine {
     search: (input) =>
       one(async () => {
         await indexed();
-        return later(search(store(), input));
+        return recorded(search(store(), input));
       }),
-    get: (input) => one(() => later(get(store(), input))),
+    get: (input) => one(() => recorded(get(store(), input))),
     exportSource: (id, out, overwrite) => one(() => exportSource(store(), id, out, overwrite)),
     list: (filter, limit) => one(() => listSources(store(), filter, limit)),
+    // A read: what is queued is finished first when it can be; a full disk, a read-only file or a
+    // long writer elsewhere leaves it queued, and the figures are read as they are.
     stats: (filter) =>
       one(async () => {
-        await flush();
-        if (!store().readOnly) await store().background.settle();
+        await flush(RECORD_WAIT_MS).catch(unlessWriteFailure);
+        if (!store().readOnly) await store().background.settle().catch(unlessWriteFailure);
         return getStats(store(), filter);
       }),
-    purge: (filter) => one(() => purgeAll(store(), filter)),
+    purge: (filter) =>
+      one(async () => {
+        const r = purgeAll(store(), filter);
+        // What was deleted has no copy left in the WAL once it is emptied (readers elsewhere may delay that).
+        if (r.sources > 0 && !store().db.inTransaction) await emptyWal(store().db);
+        return r;
+      }),
     retention: () => one(() => runMaintenance(store())),
     readcache: (input) =>
       one(async () => {
@@ -254,10 +276,11 @@ export function createEngine(options: EngineOptions): Engine {
         if (k) await (await k).close();
         memory = null;
         if (!opened) return;
-        await flush();
+        await flush().catch(unlessWriteFailure);
         // A one-shot command leaves its captures searchable; token counts (and the tokenizer's load)
         // are left queued for the next long-lived process, or for stats, which count before they answer.
-        if (options.background === "inline" && !options.leaveQueued && !opened.readOnly) await opened.background.settle(true);
+        if (options.background === "inline" && !options.leaveQueued && !opened.readOnly)
+          await opened.background.settle(true).catch(unlessWriteFailure);
         opened.background.close();
         if (!options.db) opened.db.close();
         opened = null;

@@ -17,11 +17,11 @@ const DAY_MS = 86_400_000;
 export function runMaintenance(deps: EngineDeps): PurgeResult {
   const { db, config, now } = deps;
   const dropped = dropExpiredSources(deps);
-  pruneObjects(db, config.retention.days * DAY_MS, now());
+  const objects = pruneObjects(db, config.retention.days * DAY_MS, now());
   db.query("INSERT INTO meta (key, value) VALUES ('retention_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(
     String(now()),
   );
-  if (dropped.sources > 0) reclaimSpace(db);
+  if (dropped.sources > 0 || objects > 0) reclaimSpace(db);
   return dropped;
 }
 
@@ -41,9 +41,13 @@ export function maybeRunMaintenance(deps: EngineDeps): PurgeResult | null {
   }
 }
 
-/** A purge of sources; purging everything also clears the read cache's base versions. */
+/**
+ * A purge of sources; purging everything also clears the read cache's base versions, first, so
+ * the space the purge reclaims (and the WAL it empties) covers them too.
+ */
 export function purgeAll(deps: EngineDeps, filter: PurgeFilter): PurgeResult {
-  const result = purge(deps.db, filter, deps.now());
   if (filter.all) clearObjects(deps.db);
+  const result = purge(deps.db, filter, deps.now());
+  if (filter.all && result.sources === 0) reclaimSpace(deps.db);
   return result;
 }

@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Config } from "./config.ts";
-import { type Db, openDatabase } from "./db/open.ts";
+import { type Db, immediateAsync, isBusy, openDatabase } from "./db/open.ts";
 import { createEngine, type Engine } from "./engine.ts";
 import { AppError, fail, type Result } from "./errors.ts";
 import { type CodeIndexStats, codeIndexStats } from "./kota/index-stats.ts";
@@ -16,7 +16,7 @@ import { type PruneStats, pruneStats } from "./prune/stats.ts";
 import { type ReadcacheStats, readcacheStats } from "./readcache/stats.ts";
 import type { GetAnswer, GetInput, SourceInfo } from "./store/get.ts";
 import { TOOL_CALLS } from "./store/next-calls.ts";
-import type { PurgeFilter, PurgeResult } from "./store/purge.ts";
+import { emptyWal, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
 import { type RetrievalPage, type RetrievalQuery, retrievalLog } from "./store/retrieval-view.ts";
 import type { SearchAnswer, SearchInput } from "./store/search/search.ts";
 import type { SourceFilter } from "./store/source-filter.ts";
@@ -107,8 +107,54 @@ export function createWebViewer(o: { config: Readonly<Config>; now?: () => numbe
   };
 }
 
-/** A writing engine for one confirmed purge or forget. */
-export function createWebWriter(config: Readonly<Config>): WebWriter {
-  const engine = createEngine({ config, background: "inline" });
-  return { purge: (f) => engine.purge(f), memory: (r) => engine.memory(r), close: () => engine.close() };
+/** How long a page's write waits for another process's write lock before it answers "busy, try again". */
+const WRITE_WAIT_MS = 10_000;
+
+/**
+ * A writing engine for one confirmed purge or forget. The page's server must keep answering while
+ * another process (pi, a CLI command) holds the write lock, so nothing here ever waits inside
+ * SQLite: the connection's busy timeout is zero, the write lock is taken with async retries (up to
+ * `waitMs`, then a BUSY failure that says to try again), and the write runs inside that one
+ * transaction, where it can no longer meet a lock. After the commit the WAL is emptied, so what was
+ * deleted has no copy left there.
+ */
+export function createWebWriter(config: Readonly<Config>, options: { waitMs?: number } = {}): WebWriter {
+  const waitMs = options.waitMs ?? WRITE_WAIT_MS;
+  let opened: { db: Db; engine: Engine } | null = null;
+  const open = () => {
+    if (!opened) {
+      const db = openDatabase(config.db, { busyTimeoutMs: 0 });
+      opened = { db, engine: createEngine({ config, db, background: "inline", leaveQueued: true }) };
+    }
+    return opened;
+  };
+  const locked = async <T>(fn: (engine: Engine) => Promise<T>): Promise<T> => {
+    const { db, engine } = open();
+    let result: T;
+    try {
+      result = await immediateAsync(db, () => fn(engine), waitMs);
+    } catch (error) {
+      if (!isBusy(error)) throw error;
+      throw new AppError(
+        "BUSY",
+        `Another process (pi, or a pi-sidecar command) is writing to ${config.db} and kept it for ${Math.round(waitMs / 1000)} s; ` +
+          "nothing was changed. Try again in a moment.",
+        { cause: error },
+      );
+    }
+    // A reader of an older snapshot keeps the WAL from emptying: wait for it a little, without blocking.
+    await emptyWal(db);
+    return result;
+  };
+  return {
+    purge: (f) => locked((e) => e.purge(f)),
+    memory: (r) => locked((e) => e.memory(r)),
+    async close() {
+      const was = opened;
+      opened = null;
+      if (!was) return;
+      await was.engine.close();
+      was.db.close();
+    },
+  };
 }

@@ -11,7 +11,7 @@ import { ROOT } from "./helpers.ts";
 
 const SRC = join(ROOT, "src");
 /** Folders that hold one subsystem each; they may use shared infrastructure but not each other. */
-const SUBSYSTEMS = ["store", "readcache", "gateway", "kota", "prune", "memory"];
+const SUBSYSTEMS = ["store", "readcache", "gateway", "kota", "prune", "memory", "runner"];
 /** Shared by every subsystem. */
 const INFRASTRUCTURE = ["db", "redact", "tokens"];
 

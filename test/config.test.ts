@@ -64,7 +64,13 @@ describe("config", () => {
 
   test("mcp: the default mode from a file, a forced mode from the env, bad values reported", () => {
     const { env, cwd } = setup({ mcp: { mode: "stubs", requestTimeoutMs: 5000 } });
-    expect(loadConfig({ env, cwd }).config.mcp).toEqual({ enabled: true, mode: "stubs", force: "none", requestTimeoutMs: 5000 });
+    expect(loadConfig({ env, cwd }).config.mcp).toEqual({
+      enabled: true,
+      inPi: "auto",
+      mode: "stubs",
+      force: "none",
+      requestTimeoutMs: 5000,
+    });
     const forced = loadConfig({ env: { ...env, PI_SIDECAR_MCP_MODE: "eager", PI_SIDECAR_MCP: "0" }, cwd }).config.mcp;
     expect(forced).toMatchObject({ mode: "stubs", force: "eager", enabled: false });
     const bad = loadConfig({ env: { ...env, PI_SIDECAR_MCP_MODE: "lazy" }, cwd });

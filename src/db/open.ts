@@ -1,5 +1,5 @@
-import { Database } from "bun:sqlite";
-import { accessSync, chmodSync, constants, existsSync, mkdirSync, statSync } from "node:fs";
+import { constants, Database } from "bun:sqlite";
+import { accessSync, chmodSync, existsSync, constants as fs, mkdirSync, statfsSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { AppError, errorMessage } from "../errors.ts";
 import { MIGRATIONS } from "./migrations.ts";
@@ -124,8 +124,48 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   } catch (error) {
     db.close();
     if (error instanceof AppError) throw error;
+    const onFullDisk = isMemory || isNew ? null : openOnFullDisk(path, error, notice, migrations.length);
+    if (onFullDisk) return onFullDisk;
     throw explain(path, error);
   }
+}
+
+/** Connections opened read-only because the disk is full: a write on one says so. */
+const FULL_DISK = new WeakSet<Database>();
+
+function fullDisk(path: string): boolean {
+  try {
+    const s = statfsSync(dirname(path));
+    return s.bavail * s.bsize < 1024 * 1024;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * On a full disk SQLite cannot grow the WAL's shared-memory file, so not even a read can start.
+ * When the WAL is empty the file alone holds everything: it is read as an immutable file (read
+ * only, no shared memory), so stats, searches and gets still answer, and a write says the disk is
+ * full. Null when that does not apply (another failure, or changes still in the WAL).
+ */
+function openOnFullDisk(path: string, error: unknown, notice: (text: string) => void, version: number): Database | null {
+  if (!/^SQLITE_(?:FULL|IOERR)/.test(sqliteCode(error)) || !fullDisk(path)) return null;
+  try {
+    if (statSync(`${path}-wal`).size > 0) return null;
+  } catch {
+    // no WAL: the file is all there is
+  }
+  const uri = `file:${path.replace(/[%?#]/g, (c) => encodeURIComponent(c))}?immutable=1`;
+  const db = new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
+  db.exec("PRAGMA query_only = ON");
+  // Only a file of this schema: an upgrade would have to write.
+  if ((db.query("PRAGMA user_version").get() as { user_version: number }).user_version !== version) {
+    db.close();
+    return null;
+  }
+  FULL_DISK.add(db);
+  notice(`the disk holding ${path} is full: reading the database as it is; nothing can be stored until space is freed`);
+  return db;
 }
 
 /** Opened for reading only: searches and gets work; anything that writes fails with DB_READONLY. */
@@ -135,7 +175,7 @@ export function isReadOnly(db: Database): boolean {
 
 function writable(path: string): boolean {
   try {
-    accessSync(path, constants.W_OK);
+    accessSync(path, fs.W_OK);
     return true;
   } catch {
     return false;
@@ -211,6 +251,13 @@ export function immediate<T>(db: Database, fn: () => T, maxWaitMs = 120_000): T 
 export function writeFailure(db: Database, error: unknown): unknown {
   const code = sqliteCode(error);
   const path = db.filename;
+  if (FULL_DISK.has(db) || code.startsWith("SQLITE_FULL") || /disk is full|no space/i.test(errorMessage(error))) {
+    return new AppError(
+      "DISK_FULL",
+      `The disk holding ${path} is full. Free some space, or drop old sources (pi-sidecar purge --older-than 7d), and try again.`,
+      { cause: error },
+    );
+  }
   if (code.startsWith("SQLITE_READONLY") || /readonly database/i.test(errorMessage(error))) {
     return new AppError(
       "DB_READONLY",
@@ -219,14 +266,14 @@ export function writeFailure(db: Database, error: unknown): unknown {
       { cause: error },
     );
   }
-  if (code.startsWith("SQLITE_FULL") || /disk is full|no space/i.test(errorMessage(error))) {
-    return new AppError(
-      "DISK_FULL",
-      `The disk holding ${path} is full. Free some space, or drop old sources (pi-sidecar purge --older-than 7d), and try again.`,
-      { cause: error },
-    );
-  }
   return error;
+}
+
+/** A write refused for a reason outside this process (full disk, read-only file, a writer elsewhere past the wait). */
+export function isWriteFailure(error: unknown): boolean {
+  if (error instanceof AppError) return error.code === "DISK_FULL" || error.code === "DB_READONLY";
+  const code = sqliteCode(error);
+  return isBusy(error) || code.startsWith("SQLITE_FULL") || code.startsWith("SQLITE_READONLY") || code.startsWith("SQLITE_IOERR");
 }
 
 /**
@@ -248,6 +295,8 @@ function busyWaits(maxWaitMs: number): (error: unknown) => number {
  * connection until it settles: the engine runs its operations one at a time.
  */
 export async function immediateAsync<T>(db: Database, fn: () => Promise<T>, maxWaitMs = 120_000): Promise<T> {
+  // Inside a caller's transaction (which holds the write lock already): a savepoint, as `immediate` nests.
+  if (db.inTransaction) return nested(db, fn);
   const wait = busyWaits(maxWaitMs);
   for (;;) {
     try {
@@ -263,6 +312,22 @@ export async function immediateAsync<T>(db: Database, fn: () => Promise<T>, maxW
     return result;
   } catch (error) {
     if (db.inTransaction) db.exec("ROLLBACK");
+    throw writeFailure(db, error);
+  }
+}
+
+let savepoints = 0;
+
+async function nested<T>(db: Database, fn: () => Promise<T>): Promise<T> {
+  const name = `nested_${++savepoints}`;
+  db.exec(`SAVEPOINT ${name}`);
+  try {
+    const result = await fn();
+    db.exec(`RELEASE ${name}`);
+    return result;
+  } catch (error) {
+    db.exec(`ROLLBACK TO ${name}`);
+    db.exec(`RELEASE ${name}`);
     throw writeFailure(db, error);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The gateway's expected failures are values with a code; how they read depends on who reads
- * them and where: the model in pi is told what the user can do (`/mcp enable x`), a user at the
+ * them and where: the model in pi is told what the user can do (`/sidecar mcp enable x`), a user at the
  * command line is told what to run (`pi-sidecar servers enable x`). Each surface passes its
  * audience; the gateway never hard-codes one surface's wording.
  */
@@ -9,14 +9,14 @@ import type { Failure } from "../errors.ts";
 export type Audience = {
   /** The model reads it (tool results) or a person does (commands). */
   who: "model" | "user";
-  /** How the user runs a server command on this surface: "enable x" -> "/mcp enable x". */
+  /** How the user runs a server command on this surface: "enable x" -> "/sidecar mcp enable x". */
   command(args: string): string;
   /** How a change to the server list takes effect before the next session, if there is a way. */
   reload?: string;
 };
 
-export const PI_MODEL: Audience = { who: "model", command: (args) => `/mcp ${args}` };
-export const PI_USER: Audience = { who: "user", command: (args) => `/mcp ${args}`, reload: "/reload" };
+export const PI_MODEL: Audience = { who: "model", command: (args) => `/sidecar mcp ${args}` };
+export const PI_USER: Audience = { who: "user", command: (args) => `/sidecar mcp ${args}`, reload: "/reload" };
 export const CLI_USER: Audience = { who: "user", command: (args) => `pi-sidecar servers ${args}` };
 /** Another agent's model, behind `pi-sidecar mcp`: its user has the CLI, not /mcp. */
 export const CLI_MODEL: Audience = { who: "model", command: (args) => `pi-sidecar servers ${args}` };

@@ -32,8 +32,8 @@ const KNOWN_KEYS = [
   "autostart",
   "description",
 ];
-/** Keys other clients write into the same file; ignored quietly. */
-const FOREIGN_KEYS = ["alwaysAllow", "autoApprove", "disabledTools", "trust", "oauth", "name"];
+/** Keys other clients write into the same file (pi 1.x: exposure, toolExposure, timeout in seconds); ignored quietly. */
+const FOREIGN_KEYS = ["alwaysAllow", "autoApprove", "disabledTools", "trust", "oauth", "name", "exposure", "toolExposure", "timeout"];
 
 /** Reads fields of one entry, collecting problems and the environment variables it missed. */
 function fieldReader(env: Env) {

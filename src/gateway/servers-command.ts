@@ -1,5 +1,5 @@
 /**
- * `/mcp` in pi and `pi-sidecar servers` on the command line: one parser, typed outcomes. Each
+ * `/sidecar mcp` in pi and `pi-sidecar servers` on the command line: one parser, typed outcomes. Each
  * surface passes its audience (how its user runs these commands) and turns the outcome into its
  * own answer: the CLI an exit code (a usage error is 2), pi a notification.
  *   list | connect NAME | disconnect NAME | enable NAME.. | disable NAME.. | expand NAME|all

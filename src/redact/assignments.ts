@@ -8,13 +8,17 @@
  */
 import { type Detector, indexWithin, isQuote, isSpace } from "./detector.ts";
 import { decodesToUserPassword, isHarmlessValue } from "./harmless-values.ts";
-import { classifyKey } from "./key-names.ts";
+import { classifyAssignment, type KeyVerdict } from "./key-names.ts";
 import { RANK, type ScanContext } from "./scan-context.ts";
+import { blockScalar } from "./yaml-blocks.ts";
 
 const MAX_NAME = 80;
 const MAX_VALUE = 512;
 /** Words the automaton wakes this detector on; key-names.ts decides what the whole name means. */
-const HINTS = ["pass", "pwd", "secret", "token", "key", "auth", "sig", "cred"];
+const HINTS = [
+  ...["pass", "pwd", "secret", "token", "key", "auth", "sig", "cred"],
+  ...["private", "access", "hmac", "salt", "pepper", "seed", "otp", "mfa", "cookie", "mnemonic", "phrase"],
+];
 
 const HEADER_NAME = /^(?:x-[\w-]{1,60}|api-key|private-token|access-token|auth-token)$/i;
 
@@ -24,7 +28,8 @@ function isNameChar(code: number): boolean {
   );
 }
 
-type Value = { start: number; end: number; quoted: boolean };
+/** `literal`: written where a value can only be a string (an env file's `NAME=value`, a YAML line), never code. */
+type Value = { start: number; end: number; quoted: boolean; literal?: boolean };
 
 /** Where an unquoted value ends: whitespace, a quote, `&`/`#` in a query string. Cached per pass so hits inside one long run share one scan. */
 function unquotedEnd(ctx: ScanContext, from: number, query: boolean): number {
@@ -94,13 +99,27 @@ function readValue(ctx: ScanContext, at: number, nameStart: number, sep: string)
       if (comment !== -1 && comment < end) end = comment;
     }
     while (end > at && (isSpace(text.charCodeAt(end - 1)) || text.charCodeAt(end - 1) === 13)) end--;
+    // `password: |`: the value is the indented block on the lines below.
+    const block = blockScalar(ctx, text.slice(at, end), nameStart);
+    if (block) return { ...block, quoted: false, literal: true };
+    // A YAML value is a string; a line that ends in `,` or `;` is an object literal in code.
+    const last = text.charCodeAt(end - 1);
+    return { start: at, end: trimClosers(text, at, end), quoted: false, literal: last !== 44 && last !== 59 };
   } else {
     const query = nameStart > 0 && (text.charCodeAt(nameStart - 1) === 63 || text.charCodeAt(nameStart - 1) === 38);
     end = unquotedEnd(ctx, at, query);
     if (end - at > MAX_VALUE) end = at + MAX_VALUE;
     end = nextPairAt(ctx, at, end);
   }
-  return { start: at, end: trimClosers(text, at, end), quoted: false };
+  // A string, not code: an env file's `NAME=value` (at the start of a line, no spaces), a query
+  // string's `&name=value`, a connection string's `;Pwd=value;`.
+  const before = text.charCodeAt(nameStart - 1);
+  const after = text.charCodeAt(end);
+  const literal =
+    (sep === "=" && text.charCodeAt(at - 1) === 61 && !isSpace(text.charCodeAt(at - 2)) && startsLine(ctx, nameStart)) ||
+    (sep === "=" && (before === 63 || before === 38)) ||
+    (sep === "=" && before === 59 && (after === 59 || isQuote(after) || Number.isNaN(after) || after === 10 || after === 13));
+  return { start: at, end: trimClosers(text, at, end), quoted: false, literal };
 }
 
 /**
@@ -179,26 +198,44 @@ function insideString(ctx: ScanContext, pos: number, quote: number): boolean {
 }
 
 type Judged = { kind: string; rank: number } | null;
-type LastJudgement = { name: string; raw: string; quoted: boolean; query: boolean; spaced: boolean; verdict: Judged };
+/** How the value was written: quoted, in a query string, with spaces around the sign, as a literal string. */
+type Written = { quoted: boolean; query: boolean; spaced: boolean; literal: boolean; label: boolean };
+type LastJudgement = { name: string; sep: string; raw: string; written: Written; verdict: Judged };
+
+const sameWriting = (a: Written, b: Written) =>
+  a.quoted === b.quoted && a.query === b.query && a.spaced === b.spaced && a.literal === b.literal && a.label === b.label;
+
+/** 12 to 24 lower-case words: a wallet's recovery phrase (BIP39), whatever the prose checks say. */
+function isRecoveryPhrase(key: KeyVerdict, raw: string): boolean {
+  if (!key.phrase) return false;
+  const words = raw.trim().split(/\s+/);
+  return words.length >= 12 && words.length <= 24 && words.every((w) => /^[a-z]{3,8}$/.test(w));
+}
 
 /**
  * The kind to redact the value as, or null if the name or value is harmless. The last judgement is
  * remembered: a run of identical assignments (a pathological input) costs one judgement.
  */
-function judge(ctx: ScanContext, name: string, raw: string, quoted: boolean, query: boolean, spaced: boolean): Judged {
+function judge(ctx: ScanContext, name: string, sep: string, raw: string, written: Written): Judged {
   const last = ctx.state.get("assign.last") as LastJudgement | undefined;
-  if (last && last.name === name && last.raw === raw && last.quoted === quoted && last.query === query && last.spaced === spaced)
-    return last.verdict;
+  if (last && last.name === name && last.sep === sep && last.raw === raw && sameWriting(last.written, written)) return last.verdict;
   let verdict: Judged = null;
-  const key = classifyKey(name);
+  const key = classifyAssignment(name, sep);
   // A PEM value is private-keys.ts' to redact: it keeps the BEGIN/END lines and knows a certificate from a key.
-  if (key !== null && (!key.queryOnly || query) && !raw.startsWith("-----BEGIN ")) {
+  if (key !== null && (!key.queryOnly || written.query) && !raw.startsWith("-----BEGIN ")) {
     if (key.auth && decodesToUserPassword(raw.trim())) verdict = { kind: "basic-auth", rank: RANK.context };
-    else if (!isHarmlessValue(raw, { cls: key.cls, quoted, numbersAreSecret: key.numbersAreSecret, spaced }))
+    else if (isRecoveryPhrase(key, raw) || !isHarmlessValue(raw, { cls: key.cls, numbersAreSecret: key.numbersAreSecret, ...written }))
       verdict = { kind: key.kind, rank: RANK.generic };
   }
-  ctx.state.set("assign.last", { name, raw, quoted, query, spaced, verdict });
+  ctx.state.set("assign.last", { name, sep, raw, written, verdict });
   return verdict;
+}
+
+/** The quoted name opening at `quote` is a call's first argument: `(` before it, spaces aside. */
+function callArgument(text: string, quote: number): boolean {
+  let i = quote - 1;
+  while (i >= 0 && quote - i < 8 && isSpace(text.charCodeAt(i))) i--;
+  return text.charCodeAt(i) === 40;
 }
 
 /** Reads `NAME <sep> value` around a keyword hit and redacts the value if the name and value say it is a credential. */
@@ -260,18 +297,25 @@ function onHit(ctx: ScanContext, start: number, end: number): void {
   } else if (flag && spaces > 0) {
     sep = " "; // --password value
     if (c === 45 || c === 10 || c === 13 || Number.isNaN(c)) return;
+  } else if (c === 44 && quotedName && callArgument(text, nameStart - 1)) {
+    sep = ","; // define('DB_PASSWORD', 'value'), setenv("API_TOKEN", "value")
+    p++;
   } else {
     return;
   }
   while (isSpace(text.charCodeAt(p)) && p - nameEnd < 40) p++;
   if (isQuote(text.charCodeAt(p)) && insideString(ctx, nameStart - (quotedName ? 1 : 0), text.charCodeAt(p))) return;
+  // In a call the value is the next argument, and only a string literal is one.
+  if (sep === "," && !isQuote(text.charCodeAt(p))) return;
   const value = readValue(ctx, p, nameStart, sep);
   if (value === null || value.end <= value.start) return;
 
   const query = sep === "=" && (before === 63 || before === 38 || before === 59);
   const raw = text.slice(value.start, value.start + ctx.examine(value.end - value.start));
   const spaced = spaces > 0 && isSpace(text.charCodeAt(value.start - 1));
-  const verdict = judge(ctx, text.slice(nameStart, nameEnd), raw, value.quoted, query, spaced);
+  // A call's argument may be a label (`t("password", "Enter your password")`): prose there is harmless.
+  const written = { quoted: value.quoted, query, spaced, literal: value.literal === true, label: sep === "," };
+  const verdict = judge(ctx, text.slice(nameStart, nameEnd), sep, raw, written);
   if (verdict !== null) ctx.add(value.start, value.end, verdict.kind, verdict.rank);
 }
 

@@ -22,7 +22,12 @@ const HEX_LITERAL = /^0x[0-9a-fA-F]{1,16}$/;
 const NUMBER = /^[+-]?\d[\d_,]{0,30}(?:\.\d{1,20})?(?:e[+-]?\d{1,3})?(?:ms|s|m|h|d|w|y|ns|us|kb|mb|gb|ki|mi|gi|kib|mib|gib|k|%)?$/i;
 /** A placeholder in capitals: `API_KEY`, `MYTOKEN1`, `PASSWORD` (help texts and docs). */
 const METAVAR = /^[A-Z]{2,}(?:[_.-][A-Z]+)*\d{0,2}$/;
-const ENV_REFERENCE = /^\$(?:[A-Za-z_][A-Za-z0-9_]{0,80}(?![^\s"'}),;])|\{|\()/;
+/**
+ * `$VAR`, `${VAR}`, `$(cmd)`: a variable's name is upper case, or lower-case words (`$db_pass`,
+ * `$password1`, `$dbPass`). `$ecretP4ss` and `$Summer2024` are passwords that start with a dollar.
+ */
+const ENV_REFERENCE =
+  /^\$(?:\{|\(|(?:[A-Z_][A-Z0-9_]{0,80}|[a-z_][a-z_]{0,80}\d{0,2}|[a-z]{1,20}(?:[A-Z][a-z]{1,20}){1,6})(?![^\s"'}),;]))/;
 const TEMPLATE =
   /^(?:\{\{[^}\n]{0,200}\}\}|\{%[^%\n]{0,200}%\}|%[A-Za-z_][A-Za-z0-9_]{0,80}%|<[^<>\n]{1,80}>|#\{[^}\n]{1,200}\}|@[A-Za-z_][\w.]{0,80}@)/;
 const CHAIN = /^(?:await |new |typeof |yield |!|\+\+|--|&(?:mut )?)?[A-Za-z_$][\w$]{0,80}(?:(?:\?\.|\.|::)#?[A-Za-z_$][\w$]{0,80}){0,12}/;
@@ -276,6 +281,10 @@ export type ValueContext = {
   numbersAreSecret: boolean;
   /** Written `name = value` with spaces around the sign: code more often than an env file. */
   spaced?: boolean;
+  /** Written where only a string can be (an env file's `NAME=value`, a YAML value): never code. */
+  literal?: boolean;
+  /** A call's argument after the name (`define('DB_PASSWORD', '...')`): may be a label, so prose is harmless. */
+  label?: boolean;
 };
 
 export function isHarmlessValue(raw: string, ctx: ValueContext): boolean {
@@ -284,7 +293,9 @@ export function isHarmlessValue(raw: string, ctx: ValueContext): boolean {
   if (isReference(value)) return true;
   // Placeholders made of one repeated character (`0000...0001`, `xxxxxxxx`).
   if (value.length >= 8 && entropy(value) < 1.2) return true;
-  if (TYPE_ANNOTATION.test(value) || looksLikePattern(value)) return true;
+  // (`&str` is a type; where only a string can be, `&Sd09+$I` is a password.)
+  if ((TYPE_ANNOTATION.test(value) && !(ctx.literal && /^&(?!(?:mut )?[A-Za-z_][\w<>]*$)/.test(value))) || looksLikePattern(value))
+    return true;
   // A template that interpolates (`Basic ${Buffer.from(...)}`, `{{ .Values.token }}`): the secret is elsewhere.
   if (/\$\{|\{\{/.test(value)) return true;
   const lower = value.toLowerCase();
@@ -294,7 +305,8 @@ export function isHarmlessValue(raw: string, ctx: ValueContext): boolean {
   if (isVersionRange(value) || HEX_LITERAL.test(value) || (NUMBER.test(value) && !ctx.numbersAreSecret)) return true;
   if (PATH.test(value) || FILE_NAME.test(value) || URL_NO_USERINFO.test(value) || EMAIL.test(value)) return true;
   if (/^(?:latest|next|stable|workspace:\S*|npm:\S+|file:\S+|link:\S+|git\+\S+|github:\S+|urn:\S+)$/.test(value)) return true;
-  if (!ctx.quoted && looksLikeCode(value)) return true;
+  const code = !ctx.quoted && !(ctx.literal && !codeInLiteral(value));
+  if (code && looksLikeCode(value)) return true;
   if (!ctx.quoted && /^(?:!{1,2}[01]|void)(?:$|[\s;,)}\]])/.test(value)) return true; // minified true, false, undefined
   if (FORMAT_STRING.test(value) && !/\d/.test(value.replace(FORMAT_STRINGS, ""))) return true;
   // In code (`name = value` with spaces), a bare identifier is a variable: `self.user, self.password = user, password`;
@@ -311,14 +323,39 @@ export function isHarmlessValue(raw: string, ctx: ValueContext): boolean {
   // Type annotations and generics: `Option<String>`, `Secret<str>`.
   if (/^[A-Za-z_][\w.]{0,60}<[\w<>, &[\]]{1,80}>[?;,]?$/.test(value)) return true;
   if (ctx.cls === "password") {
-    if (!ctx.quoted && isProse(value)) return true;
+    if ((!ctx.quoted || ctx.label) && isProse(value)) return true;
+    if (ctx.label && isWordy(value)) return true; // __('Password', 'my-plugin'): a text domain
     return value.length < 3;
   }
   if (ctx.cls === "secret") {
     if (isPlainWord(value) || isWordy(value) || isProse(value)) return true;
     // Outside the alphabet of tokens (`1*tchar`, `<any CHAR>`), only a long mix of every kind of character is a secret.
-    if (/[^A-Za-z0-9+/=_.~:-]/.test(value)) return value.length < 12 || characterClasses(value) < 3;
+    // A short one counts when it mixes all four kinds (`k9Xz!2mQ`).
+    if (/[^A-Za-z0-9+/=_.~:-]/.test(value))
+      return value.length < 12 ? value.length < 8 || characterClasses(value) < 4 || /\s/.test(value) : characterClasses(value) < 3;
     return value.length < 6;
   }
-  return !looksRandom(value);
+  return !looksRandom(value) && !(ctx.quoted && madeUp(value));
+}
+
+/**
+ * Where a value can only be a string, a member chain is code only when it reads like one: an
+ * object everyone names (`this.`, `config.`, `process.`...) or a credential's variable (`creds.token`).
+ * `correct.horse.battery.staple` and `hunter2.Zeta` are passwords.
+ */
+function codeInLiteral(value: string): boolean {
+  return (
+    /^(?:this|self|cls|ctx|context|config|conf|cfg|settings|options|opts|props|params|args|env|process|os|req|request|res|app|window|global|globalThis|module|exports|secrets|vars|inputs|steps|needs|matrix)\b/.test(
+      value,
+    ) || /[.:](?:\w*(?:pass|pwd|secret|token|key|auth|cred)\w*)(?:\(|$)/i.test(value)
+  );
+}
+
+/**
+ * A quoted value a person or a generator made up, under a name that says "credential" only weakly
+ * (`"key"`, `"auth"`, `"salt"`): long, no spaces, every kind of character, high entropy.
+ */
+function madeUp(value: string): boolean {
+  if (value.length < 12 || value.length > 512 || /\s/.test(value)) return false;
+  return characterClasses(value) >= 3 && /[^A-Za-z0-9]/.test(value) && entropy(value) >= 3.3 && !isWordy(value);
 }

@@ -17,6 +17,8 @@ export type KeyVerdict = {
   queryOnly: boolean;
   /** The name has the word `auth` (docker, npm `_auth`): base64 of `user:password` is its value. */
   auth: boolean;
+  /** A wallet's recovery phrase (`mnemonic`, `seed_phrase`): a dozen plain words are the secret. */
+  phrase: boolean;
 };
 
 const PASSWORD_WORDS = new Set(["password", "passwd", "passphrase", "passcode", "pass", "pwd", "sshpass"]);
@@ -27,7 +29,35 @@ const SECRET_PAIRS = [
   ["private", "key"],
   ["access", "key"],
 ] as const;
-const WEAK_WORDS = new Set(["key", "auth", "sig", "signature", "credential", "credentials", "cred", "creds"]);
+const WEAK_WORDS = new Set([
+  "key",
+  "auth",
+  "sig",
+  "signature",
+  "credential",
+  "credentials",
+  "cred",
+  "creds",
+  // Secret material under names that say little alone: the value must look made up.
+  "private",
+  "access",
+  "hmac",
+  "salt",
+  "pepper",
+  "seed",
+  "otp",
+  "totp",
+  "mfa",
+  "cookie",
+]);
+/** Names of a wallet's recovery phrase. */
+const PHRASE_WORDS = new Set(["mnemonic", "mnemonics", "seedphrase"]);
+const PHRASE_PAIRS = [
+  ["seed", "phrase"],
+  ["recovery", "phrase"],
+  ["secret", "phrase"],
+  ["backup", "phrase"],
+] as const;
 /** A last word that makes the name describe a secret instead of holding one. */
 const DESCRIBING_LAST = new Set(
   (
@@ -132,7 +162,35 @@ function verdictFor(name: string): KeyVerdict | null {
     cls === "weak" &&
     words.some((w) => w === "sig" || w === "signature") &&
     !words.some((w) => WEAK_WORDS.has(w) && w !== "sig" && w !== "signature");
-  return { cls, kind, numbersAreSecret: cls === "password" && NUMERIC_PASSWORD_LAST.has(last), queryOnly, auth: words.includes("auth") };
+  return {
+    cls,
+    kind,
+    numbersAreSecret: cls === "password" && NUMERIC_PASSWORD_LAST.has(last),
+    queryOnly,
+    auth: words.includes("auth"),
+    phrase: isPhrase(words),
+  };
+}
+
+function isPhrase(words: readonly string[]): boolean {
+  return words.some((w) => PHRASE_WORDS.has(w)) || PHRASE_PAIRS.some(([a, b]) => words[words.indexOf(a) + 1] === b);
+}
+
+/** `Pwd=` alone in a connection string (ODBC, ADO.NET): the password; `PWD=/home/me` is a path, harmless anyway. */
+const CONNECTION_PASSWORD: KeyVerdict = {
+  cls: "password",
+  kind: "password",
+  numbersAreSecret: true,
+  queryOnly: false,
+  auth: false,
+  phrase: false,
+};
+
+/** Whether `name <sep> value` holds a credential: the name's verdict, with what the separator adds. */
+export function classifyAssignment(name: string, sep: string): KeyVerdict | null {
+  const verdict = classifyKey(name);
+  if (verdict === null && sep === "=" && name.toLowerCase() === "pwd") return CONNECTION_PASSWORD;
+  return verdict;
 }
 
 /** A number under these names is a password or PIN; under any other (`max_tokens: 4096`) it is a count. */
@@ -142,6 +200,7 @@ function keyClass(words: readonly string[]): KeyClass | null {
   const last = words.at(-1);
   if (last === undefined) return null;
   if (DESCRIBING_LAST.has(last)) return null;
+  if (isPhrase(words)) return "password";
   if (words.length === 1) {
     // The shell's working directory, and a lone `pass` (a test count as often as a password).
     if (last === "pwd" || last === "oldpwd") return null;

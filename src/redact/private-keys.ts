@@ -1,7 +1,8 @@
 /**
  * Private keys: PEM blocks (`-----BEGIN ... PRIVATE KEY-----`, also with escaped `\n` inside JSON,
  * also cut off before the END line), PuTTY key files (the Private-Lines body and the MAC) and
- * base64-encoded PEM (Kubernetes `tls.key: LS0tLS1CRUdJTi...`). Header and footer lines stay, the
+ * base64-encoded PEM (Kubernetes `tls.key: LS0tLS1CRUdJTi...`), base64-encoded JSON key files (a GCP
+ * service account in a CI variable). Header and footer lines stay, the
  * body becomes one marker followed by its newlines, so the line count is kept.
  */
 import { type Detector, isSpace } from "./detector.ts";
@@ -104,12 +105,30 @@ function onEncodedPem(ctx: ScanContext, start: number): void {
   if (/^-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY/.test(head) && stop - start >= 64) ctx.add(start, stop, "private-key", RANK.format);
 }
 
+/**
+ * base64 of a JSON credentials file with a private key in it (a GCP service-account key in a CI
+ * variable or a Kubernetes secret): it starts `{"type` or `{\n  "type`, and decoded it holds a PEM
+ * private key. The whole encoded file is the secret.
+ */
+const ENCODED_JSON = ["eyj0exbl", "ewogicj0exbl", "ewogicaginr5cgui", "ewoidhlwzsi6"];
+
+function onEncodedJson(ctx: ScanContext, start: number): void {
+  const text = ctx.text;
+  if (start > 0 && isBase64Char(text.charCodeAt(start - 1))) return;
+  let stop = start;
+  while (stop < text.length && stop - start < MAX_BODY && isBase64Char(text.charCodeAt(stop))) stop++;
+  if (stop - start < 200) return;
+  const decoded = Buffer.from(text.slice(start, stop), "base64").toString("latin1");
+  if (/PRIVATE KEY-----/.test(decoded)) ctx.add(start, stop, "private-key", RANK.format);
+}
+
 export const privateKeys: Detector = {
   name: "private-keys",
-  hints: ["-----begin", "private-lines", "private-mac", "private-hash", "ls0tls1crudjti"],
+  hints: ["-----begin", "private-lines", "private-mac", "private-hash", "ls0tls1crudjti", ...ENCODED_JSON],
   onHit(ctx, start, end, hint) {
     if (hint === "-----begin") onPem(ctx, start);
     else if (hint === "ls0tls1crudjti") onEncodedPem(ctx, start);
+    else if (ENCODED_JSON.includes(hint)) onEncodedJson(ctx, start);
     else onPutty(ctx, end, hint);
   },
 };

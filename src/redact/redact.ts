@@ -3,9 +3,11 @@
  * candidates, labels, tool names and session ids.
  *
  * Rules: secretlint's recommended preset (maintained upstream, see preset-rules.ts), credential
- * formats it lacks (token-formats.ts), private keys, URL credentials, HTTP auth headers, command-line
- * passwords and `NAME = value` assignments whose name says credential (with an allow-list of
- * harmless names and values). One automaton pass finds every rule's literal hints; each rule then
+ * formats it lacks (token-formats.ts), credentials told by their structure (Discord and Telegram bot
+ * tokens, WIF keys, AWS secret keys beside their ids, `.pgpass` lines: structured-tokens.ts),
+ * private keys, URL credentials, HTTP auth headers, command-line passwords and `NAME = value`
+ * assignments whose name says credential (with an allow-list of harmless names and values),
+ * including `define('NAME', 'value')` calls and YAML block scalars. One automaton pass finds every rule's literal hints; each rule then
  * reads a bounded stretch around its hits, so redaction is linear in the input and a text with no
  * hint costs one table walk and no copy.
  *
@@ -19,6 +21,7 @@ import { commandLines } from "./command-lines.ts";
 import { createDetectorSet, type DetectorSet } from "./detector-set.ts";
 import { presetRulesDetector } from "./preset-rules.ts";
 import { privateKeys } from "./private-keys.ts";
+import { structuredTokens } from "./structured-tokens.ts";
 import { tokenFormats } from "./token-formats.ts";
 import { urlCredentials } from "./url-credentials.ts";
 
@@ -29,7 +32,16 @@ let detectors: DetectorSet | undefined;
 /** Built on first use (about 10 ms): a process that never redacts does not pay for it. */
 function detectorSet(): DetectorSet {
   // Formats first: on overlap their kind names the span.
-  detectors ??= createDetectorSet([tokenFormats, privateKeys, urlCredentials, authSchemes, commandLines, assignments, presetRulesDetector]);
+  detectors ??= createDetectorSet([
+    tokenFormats,
+    structuredTokens,
+    privateKeys,
+    urlCredentials,
+    authSchemes,
+    commandLines,
+    assignments,
+    presetRulesDetector,
+  ]);
   return detectors;
 }
 

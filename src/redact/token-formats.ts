@@ -64,10 +64,17 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   format("heroku-key", ["HRKU-"], `HRKU-[0-9A-Za-z_-]{20,128}${END}`),
   format("docker-token", ["dckr_pat_", "dckr_oat_"], `dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,100}${END}`),
   format("twilio-key", ["SK"], "SK[0-9a-fA-F]{32}(?![0-9A-Za-z])"),
-  format("sendgrid-key", ["SG."], `SG\\.[0-9A-Za-z_-]{16,32}\\.[0-9A-Za-z_-]{20,64}${END}`),
+  // SendGrid: `SG.` + 22 + `.` + 43 (base64url, so `-` and `_` anywhere); shorter test keys and a lower-cased copy too.
+  format("sendgrid-key", ["SG."], `SG\\.[0-9A-Za-z_-]{16,40}\\.[0-9A-Za-z_-]{16,80}${END}`),
+  format("sendgrid-key", ["sg."], `sg\\.[0-9A-Za-z_-]{22}\\.[0-9A-Za-z_-]{43}${END}`, true),
   format("sentry-token", ["sntrys_"], "sntrys_[A-Za-z0-9+/=_-]{40,400}(?![A-Za-z0-9+/=_-])"),
   format("sentry-token", ["sntryu_"], "sntryu_[0-9a-f]{64}(?![0-9A-Za-z])"),
-  format("1password-secret-key", ["A3-"], "A3-[A-Z0-9]{6}-[A-Z0-9]{5,6}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}(?![A-Za-z0-9])"),
+  // 1Password account secret keys: A3-6-6-5-5-5-5, or with the two middle groups as one of 11.
+  format(
+    "1password-secret-key",
+    ["A3-"],
+    "A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{5,6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}(?:-[A-Z0-9]{5})?(?![A-Za-z0-9])",
+  ),
   format("digitalocean-token", ["dop_v1_", "doo_v1_", "dor_v1_"], "do[opr]_v1_[0-9a-f]{64}(?![0-9A-Za-z])"),
   format("atlassian-token", ["ATATT3", "ATCTT3"], "AT[AC]TT3[A-Za-z0-9_=-]{60,400}(?![A-Za-z0-9_=-])"),
   format("bitbucket-token", ["ATBB"], "ATBB[A-Za-z0-9_=.-]{28,100}(?![A-Za-z0-9_=.-])", true),
@@ -83,7 +90,25 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   format("pulumi-token", ["pul-"], "pul-[0-9a-f]{40}(?![0-9A-Za-z])"),
   format("planetscale-token", ["pscale_tkn_", "pscale_pw_", "pscale_oauth_"], `pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.-]{32,64}${END}`),
   format("shippo-token", ["shippo_live_", "shippo_test_"], "shippo_(?:live|test)_[0-9a-f]{40}(?![0-9A-Za-z])"),
-  format("age-secret-key", ["AGE-SECRET-KEY-1"], "AGE-SECRET-KEY-1[02-9AC-HJ-NP-Z]{58}(?![A-Za-z0-9])"),
+  // age identities: bech32 (upper case as age writes them, or lower case), X25519 and the post-quantum
+  // hybrid (`-PQ-`), and plugin identities (`AGE-PLUGIN-YUBIKEY-1...`).
+  format(
+    "age-secret-key",
+    ["AGE-SECRET-KEY-1", "AGE-SECRET-KEY-PQ-1", "AGE-PLUGIN-"],
+    "(?:AGE-SECRET-KEY-(?:PQ-)?1[02-9AC-HJ-NP-Z]{58}|AGE-PLUGIN-[A-Z0-9]{1,30}-1[02-9AC-HJ-NP-Z]{10,600})(?![A-Za-z0-9])",
+  ),
+  format(
+    "age-secret-key",
+    ["age-secret-key-1", "age-secret-key-pq-1", "age-plugin-"],
+    "(?:age-secret-key-(?:pq-)?1[02-9ac-hj-np-z]{58}|age-plugin-[a-z0-9]{1,30}-1[02-9ac-hj-np-z]{10,600})(?![A-Za-z0-9])",
+  ),
+  // secp256k1 keys: BIP32 extended private keys (base58, 111 characters) and Nostr's nsec (bech32).
+  format(
+    "private-key",
+    ["xprv", "tprv", "yprv", "zprv", "uprv", "vprv", "Yprv", "Zprv", "Uprv", "Vprv"],
+    "[xtyzuvYZUV]prv[1-9A-HJ-NP-Za-km-z]{100,112}(?![A-Za-z0-9])",
+  ),
+  format("private-key", ["nsec1"], "nsec1[02-9ac-hj-np-z]{58}(?![A-Za-z0-9])"),
   format("linear-token", ["lin_oauth_"], "lin_oauth_[A-Za-z0-9]{32,64}(?![A-Za-z0-9])"),
   format("mapbox-token", ["sk.eyJ"], "sk\\.eyJ[A-Za-z0-9_-]{20,400}\\.[A-Za-z0-9_-]{10,100}(?![A-Za-z0-9_-])"),
   format("newrelic-key", ["NRAK-", "NRJS-", "NRII-"], "NR(?:AK|JS|II)-[A-Z0-9]{19,32}(?![A-Za-z0-9])"),
@@ -92,6 +117,7 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
   format("jwt", ["eyJ"], `eyJ[A-Za-z0-9_-]{8,4096}\\.[A-Za-z0-9_-]{8,16384}\\.[A-Za-z0-9_-]{0,4096}${END}`),
   format("jfrog-token", ["AKCp"], "AKCp[A-Za-z0-9]{60,80}(?![A-Za-z0-9])"),
   format("notion-token", ["secret_"], "secret_[A-Za-z0-9]{43}(?![A-Za-z0-9])", true),
+  format("notion-token", ["ntn_"], "ntn_[A-Za-z0-9]{40,60}(?![A-Za-z0-9])", true),
   format(
     "square-token",
     ["sq0atp-", "sq0csp-", "EAAA"],

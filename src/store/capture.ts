@@ -84,7 +84,8 @@ export async function capture(deps: EngineDeps, input: CaptureInput): Promise<Ca
   const decision = decideStore(deps, input, bytes, lines);
   if ("passReason" in decision) return { stored: false, reason: decision.passReason, bytes, lines, text: original };
 
-  const project = resolve(input.project ?? process.cwd());
+  // The project path is stored too: it passes redaction like every other string.
+  const project = redact(resolve(input.project ?? process.cwd())).text;
   // What is stored is what a model should read: no terminal colour codes.
   const redacted = redact(stripAnsi(original));
   const text = redacted.text;

@@ -32,13 +32,19 @@ export function hasUnindexed(db: Db): boolean {
 
 type ChunkRow = { id: number; title: string; content: string };
 
+/** The words a blob adds to the vocabulary (what typo correction reads); purge takes them back out. */
+export function vocabularyWords(contents: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const content of contents) for (const m of content.toLowerCase().matchAll(isAscii(content) ? ASCII_WORD : WORD)) words.add(m[0]);
+  return words;
+}
+
 /** Indexes one queued blob; false when another process got to it first. */
 function indexBlob(db: Db, blobId: number): boolean {
   const chunks = db.query<ChunkRow, [number]>("SELECT id, title, content FROM chunks WHERE blob_id = ? ORDER BY ordinal").all(blobId);
   // The CPU work happens before the write lock is taken.
   const idents = chunks.map((c) => identifierText(c.content));
-  const words = new Set<string>();
-  for (const c of chunks) for (const m of c.content.toLowerCase().matchAll(isAscii(c.content) ? ASCII_WORD : WORD)) words.add(m[0]);
+  const words = vocabularyWords(chunks.map((c) => c.content));
   return immediate(db, () => {
     if (!db.query("SELECT 1 FROM index_queue WHERE blob_id = ?").get(blobId)) return false;
     const word = db.query("INSERT INTO chunks_words (rowid, title, content) VALUES (?, ?, ?)");

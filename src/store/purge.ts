@@ -1,8 +1,18 @@
 /**
  * Purging sources: by handle, age, session, project, or everything. A blob (the stored text
- * and its chunks) goes when its last source goes. Freed pages are handed back to the file system.
+ * and its chunks) goes when its last source goes.
+ *
+ * Gone means gone from the file, not only from the tables: the deletes run with SQLite's
+ * `secure_delete` (freed cells and pages are overwritten with zeros), the full-text indexes take a
+ * deleted row's terms out at once (FTS5 `secure-delete`) instead of keeping them behind a delete
+ * marker, the vocabulary forgets words no stored text has any more, then the freed pages are
+ * handed back to the file system and the WAL (which holds older copies of every page written) is
+ * checkpointed and truncated.
  */
-import { type Db, immediate } from "../db/open.ts";
+import type { Db } from "../db/open.ts";
+import { immediate } from "../db/open.ts";
+import { asStored } from "../redact/lazy.ts";
+import { vocabularyWords } from "./index-queue.ts";
 
 export type PurgeFilter = {
   source?: string;
@@ -14,68 +24,144 @@ export type PurgeFilter = {
 
 export type PurgeResult = { sources: number; blobs: number; bytes: number };
 
+/** The store's full-text indexes: each must drop a deleted row's terms, not mark them deleted. */
+const FTS_TABLES = ["chunks_words", "chunk_idents"] as const;
+
+const SECURE_DELETE: Record<number, string> = { 0: "OFF", 1: "ON", 2: "FAST" };
+
+/** Runs `fn` with every freed byte overwritten (this connection only), then restores the setting. */
+function overwritingDeletes<T>(db: Db, fn: () => T): T {
+  const before = (db.query("PRAGMA secure_delete").get() as { secure_delete: number }).secure_delete;
+  db.exec("PRAGMA secure_delete = ON");
+  try {
+    return fn();
+  } finally {
+    db.exec(`PRAGMA secure_delete = ${SECURE_DELETE[before] ?? "FAST"}`);
+  }
+}
+
+/** Inside the delete's transaction: the indexes remove a row's entries from their pages at once. */
+function indexesForget(db: Db): void {
+  for (const table of FTS_TABLES) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('secure-delete', 1)`);
+}
+
+/** Takes one stored text's words back out of the vocabulary; a word no text has any more goes. */
+function forgetWords(db: Db, blobId: number): void {
+  const contents = db.query<{ content: string }, [number]>("SELECT content FROM chunks WHERE blob_id = ?").all(blobId);
+  const less = db.query("UPDATE vocabulary SET docs = docs - 1 WHERE word = ?");
+  const drop = db.query("DELETE FROM vocabulary WHERE word = ? AND docs <= 0");
+  for (const word of vocabularyWords(contents.map((c) => c.content))) {
+    less.run(word);
+    drop.run(word);
+  }
+}
+
 /** Deletes the given sources and any blob left without a source. */
 export function deleteSources(db: Db, sourceIds: number[]): PurgeResult {
   if (sourceIds.length === 0) return { sources: 0, blobs: 0, bytes: 0 };
-  return immediate(db, () => {
-    const blobIds = new Set<number>();
-    const getBlob = db.query<{ blob_id: number; handle: string }, [number]>("SELECT blob_id, handle FROM sources WHERE id = ?");
-    const del = db.query("DELETE FROM sources WHERE id = ?");
-    // Copies of its text waiting in the retrieval log go with it.
-    const copies = db.query("UPDATE retrieval_parts SET text = NULL WHERE source = ? AND text IS NOT NULL");
-    let sources = 0;
-    for (const id of sourceIds) {
-      const row = getBlob.get(id);
-      if (!row) continue;
-      blobIds.add(row.blob_id);
-      del.run(id);
-      copies.run(row.handle);
-      sources++;
-    }
-    let blobs = 0;
-    let bytes = 0;
-    const stillUsed = db.query<{ one: number }, [number]>("SELECT 1 AS one FROM sources WHERE blob_id = ? LIMIT 1");
-    for (const blobId of blobIds) {
-      if (stillUsed.get(blobId)) continue;
-      bytes += db.query<{ bytes: number }, [number]>("SELECT bytes FROM blobs WHERE id = ?").get(blobId)?.bytes ?? 0;
-      db.query("DELETE FROM chunks WHERE blob_id = ?").run(blobId);
-      db.query("DELETE FROM blobs WHERE id = ?").run(blobId);
-      blobs++;
-    }
-    return { sources, blobs, bytes };
-  });
+  return overwritingDeletes(db, () =>
+    immediate(db, () => {
+      indexesForget(db);
+      const blobIds = new Set<number>();
+      const getBlob = db.query<{ blob_id: number; handle: string }, [number]>("SELECT blob_id, handle FROM sources WHERE id = ?");
+      const del = db.query("DELETE FROM sources WHERE id = ?");
+      // What the retrieval log kept of it goes too: its part of each answer, with the copy of its
+      // text, and an answer drawn from purged text alone, with the question that found it.
+      const answers = db.query<{ id: number }, [string]>("SELECT DISTINCT retrieval_id AS id FROM retrieval_parts WHERE source = ?");
+      const parts = db.query("DELETE FROM retrieval_parts WHERE source = ?");
+      const retrievals = new Set<number>();
+      let sources = 0;
+      for (const id of sourceIds) {
+        const row = getBlob.get(id);
+        if (!row) continue;
+        blobIds.add(row.blob_id);
+        del.run(id);
+        for (const a of answers.all(row.handle)) retrievals.add(a.id);
+        parts.run(row.handle);
+        sources++;
+      }
+      const orphan = db.query("DELETE FROM retrievals WHERE id = ? AND NOT EXISTS (SELECT 1 FROM retrieval_parts WHERE retrieval_id = ?)");
+      for (const id of retrievals) orphan.run(id, id);
+      let blobs = 0;
+      let bytes = 0;
+      const stillUsed = db.query<{ one: number }, [number]>("SELECT 1 AS one FROM sources WHERE blob_id = ? LIMIT 1");
+      const queued = db.query<{ one: number }, [number]>("SELECT 1 AS one FROM index_queue WHERE blob_id = ?");
+      for (const blobId of blobIds) {
+        if (stillUsed.get(blobId)) continue;
+        bytes += db.query<{ bytes: number }, [number]>("SELECT bytes FROM blobs WHERE id = ?").get(blobId)?.bytes ?? 0;
+        // A blob still waiting for its index never added its words.
+        if (!queued.get(blobId)) forgetWords(db, blobId);
+        db.query("DELETE FROM chunks WHERE blob_id = ?").run(blobId);
+        db.query("DELETE FROM blobs WHERE id = ?").run(blobId);
+        blobs++;
+      }
+      return { sources, blobs, bytes };
+    }),
+  );
 }
 
 /** Everything at once: the indexes are cleared wholesale instead of row by row. */
 function deleteAll(db: Db): PurgeResult {
-  return immediate(db, () => {
-    const counts = db.query<{ sources: number }, []>("SELECT count(*) AS sources FROM sources").get()!;
-    const blobs = db.query<{ blobs: number; bytes: number }, []>("SELECT count(*) AS blobs, total(bytes) AS bytes FROM blobs").get()!;
-    db.exec("INSERT INTO meta (key, value) VALUES ('bulk_delete', '1')");
-    db.exec("INSERT INTO chunks_words (chunks_words) VALUES ('delete-all')");
-    db.exec("INSERT INTO chunk_idents (chunk_idents) VALUES ('delete-all')");
-    db.exec("DELETE FROM chunks");
-    db.exec("DELETE FROM sources");
-    db.exec("DELETE FROM blobs");
-    db.exec("DELETE FROM retrieval_parts");
-    db.exec("DELETE FROM retrievals");
-    db.exec("DELETE FROM vocabulary");
-    db.exec("DELETE FROM meta WHERE key = 'bulk_delete'");
-    return { sources: counts.sources, blobs: blobs.blobs, bytes: blobs.bytes };
-  });
+  return overwritingDeletes(db, () =>
+    immediate(db, () => {
+      const counts = db.query<{ sources: number }, []>("SELECT count(*) AS sources FROM sources").get()!;
+      const blobs = db.query<{ blobs: number; bytes: number }, []>("SELECT count(*) AS blobs, total(bytes) AS bytes FROM blobs").get()!;
+      db.exec("INSERT INTO meta (key, value) VALUES ('bulk_delete', '1')");
+      for (const table of FTS_TABLES) db.exec(`INSERT INTO ${table} (${table}) VALUES ('delete-all')`);
+      db.exec("DELETE FROM chunks");
+      db.exec("DELETE FROM sources");
+      db.exec("DELETE FROM blobs");
+      db.exec("DELETE FROM retrieval_parts");
+      db.exec("DELETE FROM retrievals");
+      db.exec("DELETE FROM vocabulary");
+      db.exec("DELETE FROM meta WHERE key = 'bulk_delete'");
+      return { sources: counts.sources, blobs: blobs.blobs, bytes: blobs.bytes };
+    }),
+  );
 }
 
 /**
- * After deletes: let FTS5 merge away the deleted entries (a bounded amount of work), then hand
- * the freed pages back to the file system.
+ * After deletes: hand the freed pages back to the file system (what stays in the file is live
+ * data), then copy the WAL into the file and truncate it, so no older page image survives there.
+ * True when the WAL was emptied; false when another connection still reads an older snapshot
+ * (a later checkpoint empties it). Inside a caller's transaction only the first step runs: the
+ * caller checkpoints after its commit.
  */
-export function reclaimSpace(db: Db): void {
-  immediate(db, () => {
-    db.exec("INSERT INTO chunks_words (chunks_words, rank) VALUES ('merge', -500)");
-    db.exec("INSERT INTO chunk_idents (chunk_idents, rank) VALUES ('merge', -500)");
-  });
+export function reclaimSpace(db: Db): boolean {
+  if (!db.inTransaction) {
+    immediate(db, () => {
+      for (const table of FTS_TABLES) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('merge', -500)`);
+    });
+  }
   db.exec("PRAGMA incremental_vacuum");
-  db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+  return db.inTransaction ? false : truncateWal(db);
+}
+
+/**
+ * Checkpoints the whole WAL into the file and truncates it to nothing; false if another connection
+ * kept it from finishing (a reader of an older snapshot, a writer). Never waits: a host's event loop
+ * must not stall on it (emptyWal waits asynchronously).
+ */
+export function truncateWal(db: Db): boolean {
+  const timeout = (db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
+  db.exec("PRAGMA busy_timeout = 0");
+  try {
+    const r = db.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number } | null;
+    return r !== null && r.busy === 0;
+  } catch {
+    return false;
+  } finally {
+    db.exec(`PRAGMA busy_timeout = ${timeout}`);
+  }
+}
+
+/** Empties the WAL, trying again for a while (asynchronously) while other connections keep it from it. */
+export async function emptyWal(db: Db, attempts = 40): Promise<boolean> {
+  for (let i = 0; i < attempts; i++) {
+    if (truncateWal(db)) return true;
+    await Bun.sleep(50);
+  }
+  return false;
 }
 
 export function purge(db: Db, filter: PurgeFilter, now: number): PurgeResult {
@@ -92,13 +178,14 @@ export function purge(db: Db, filter: PurgeFilter, now: number): PurgeResult {
       where.push("created_at < ?");
       params.push(now - filter.olderThanMs);
     }
+    // Sessions and projects were redacted when stored: one that held a secret is matched as stored.
     if (filter.session) {
       where.push("session = ?");
-      params.push(filter.session);
+      params.push(asStored(filter.session)!);
     }
     if (filter.project) {
       where.push("project = ?");
-      params.push(filter.project);
+      params.push(asStored(filter.project)!);
     }
     if (where.length === 0) return { sources: 0, blobs: 0, bytes: 0 };
     const ids = db

@@ -5,6 +5,7 @@
  * Long-lived engines buffer answers and write them in batches; `flush` writes them now.
  */
 import { type Db, immediate, immediateAsync } from "../db/open.ts";
+import { redactText } from "../redact/lazy.ts";
 
 export type RetrievalPart = { sourceId: string; text: string };
 
@@ -23,8 +24,11 @@ export type RetrievalLog = {
   add(r: Retrieval): void;
   /** Writes what is buffered now (waits for the write lock in SQLite: for one-shot tools). */
   flush(): void;
-  /** The same, waiting for the write lock with async retries (inside a host's event loop). */
-  flushAsync(): Promise<void>;
+  /**
+   * The same, waiting for the write lock with async retries (inside a host's event loop), at most
+   * `maxWaitMs`. Whatever could not be written stays buffered for the next flush.
+   */
+  flushAsync(maxWaitMs?: number): Promise<void>;
   pending(): number;
 };
 
@@ -49,24 +53,56 @@ export function createRetrievalLog(db: Db, now: () => number, immediately = fals
       });
     }
   };
+  /** Takes the buffer out for writing; what fails to be written goes back in front of it, so nothing is dropped. */
   const take = () => {
     const batch = buffer;
     buffer = [];
-    return () => write(batch);
+    return {
+      run: () => write(batch),
+      putBack: () => {
+        buffer = batch.concat(buffer);
+      },
+    };
   };
   const log: RetrievalLog = {
     add(r) {
       if (r.parts.length === 0 || readOnly) return;
-      buffer.push({ ...r, at: now() });
+      // The question (a token pasted into a search), the session and the summary line that quotes
+      // the question are redacted; the parts are stored text, redacted when it was captured.
+      buffer.push({
+        ...r,
+        query: r.query === null ? null : redactText(r.query),
+        session: r.session ? redactText(r.session) : (r.session ?? null),
+        shared: r.shared === undefined ? undefined : redactText(r.shared),
+        at: now(),
+      });
       if (immediately) log.flush();
     },
     flush() {
-      if (buffer.length > 0) immediate(db, take());
-    },
-    async flushAsync() {
       if (buffer.length === 0) return;
-      const run = take();
-      await immediateAsync(db, async () => run());
+      const batch = take();
+      try {
+        immediate(db, batch.run);
+      } catch (error) {
+        batch.putBack();
+        throw error;
+      }
+    },
+    async flushAsync(maxWaitMs) {
+      if (buffer.length === 0) return;
+      const batch = take();
+      // The lock is waited for with async retries only, never inside SQLite: an answer that records
+      // itself first must not stall the host's event loop behind another process's write.
+      const timeout = (db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
+      db.exec("PRAGMA busy_timeout = 0");
+      try {
+        await immediateAsync(db, async () => batch.run(), maxWaitMs);
+      } catch (error) {
+        batch.putBack();
+        throw error;
+      } finally {
+        db.exec(`PRAGMA busy_timeout = ${timeout}`);
+      }
     },
     pending: () => buffer.length,
   };

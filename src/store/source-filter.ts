@@ -1,7 +1,12 @@
 /** Narrowing to some sources: one shape and one SQL translation for search, list and stats. */
+import { asStored } from "../redact/lazy.ts";
+
 export type SourceFilter = { source?: string; tool?: string; session?: string; project?: string };
 
-/** Conditions on the sources table aliased `s`, with their parameters in order. */
+/**
+ * Conditions on the sources table aliased `s`, with their parameters in order. Tool, session and
+ * project were redacted when stored, so the values asked for are matched as they were stored.
+ */
 export function sourceConditions(f: SourceFilter): { conds: string[]; params: string[] } {
   const conds: string[] = [];
   const params: string[] = [];
@@ -11,15 +16,15 @@ export function sourceConditions(f: SourceFilter): { conds: string[]; params: st
   }
   if (f.tool) {
     conds.push("s.tool = ?");
-    params.push(f.tool);
+    params.push(asStored(f.tool)!);
   }
   if (f.session) {
     conds.push("s.session = ?");
-    params.push(f.session);
+    params.push(asStored(f.session)!);
   }
   if (f.project) {
     conds.push("s.project = ?");
-    params.push(f.project);
+    params.push(asStored(f.project)!);
   }
   return { conds, params };
 }

@@ -9,6 +9,9 @@ type Counter = (text: string) => number;
 
 export const TOKENIZER = "o200k_base";
 
+/** Set by the build for the compiled binary: the tables' own module in its embedded file system (one copy for every thread). */
+declare const PI_SIDECAR_TOKENIZER: string | undefined;
+
 let counter: Counter | null = null;
 let tablesFile: string | null = null;
 
@@ -22,9 +25,17 @@ export function useTokenizerFile(path: string): void {
   counter = null;
 }
 
+function missing(): never {
+  throw new Error("the tokenizer tables are missing from this build");
+}
+
 function load(): Counter {
-  if (tablesFile) return (createRequire(tablesFile)(tablesFile) as { countTokens: Counter }).countTokens;
-  return (require("gpt-tokenizer/encoding/o200k_base") as { countTokens: Counter }).countTokens;
+  const file = tablesFile ?? (typeof PI_SIDECAR_TOKENIZER === "string" ? PI_SIDECAR_TOKENIZER : null);
+  if (file) return (createRequire(file)(file) as { countTokens: Counter }).countTokens;
+  // A constant condition in the binary: the bundler drops this require, so the tables are not copied in.
+  return typeof PI_SIDECAR_TOKENIZER === "string"
+    ? missing()
+    : (require("gpt-tokenizer/encoding/o200k_base") as { countTokens: Counter }).countTokens;
 }
 
 export function countTokens(text: string): number {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { openDatabase } from "../../src/db/open.ts";
 import { cleanupTempDirs, noisyLog, ROOT, runCli, tempDir } from "../helpers.ts";
@@ -90,6 +90,54 @@ describe("the compiled binary", () => {
     ).toBe(0);
     const hit = runCli(["search", uuid, "--json"], { bin: BIN, env: env2 });
     expect(JSON.parse(hit.stdout).hits[0].text).toContain(`2500: id=${uuid}`);
+  });
+
+  test("install claude writes a hook whose rewrite gives a receipt and the exit status; context_fetch turns HTML into text", async () => {
+    const home = tempDir();
+    const cwd = tempDir();
+    const env = { HOME: home, PATH: process.env.PATH ?? "", PI_SIDECAR_SETTLE: "inline" };
+    expect(runCli(["install", "claude"], { bin: BIN, env, cwd }).code).toBe(0);
+    const settings = JSON.parse(readFileSync(join(home, ".claude", "settings.json"), "utf8"));
+    const hookCommand = settings.hooks.PreToolUse[0].hooks[0].command as string;
+    expect(hookCommand).toBe(`${BIN} hook claude`);
+    writeFileSync(join(cwd, "big.log"), noisyLog(2000, 3));
+    const input = {
+      hook_event_name: "PreToolUse",
+      tool_name: "Bash",
+      tool_input: { command: "cat big.log" },
+      cwd,
+      permission_mode: "default",
+    };
+    const hook = Bun.spawnSync(["bash", "-c", hookCommand], {
+      stdin: Buffer.from(JSON.stringify(input)),
+      env: { ...env, CLAUDE_PROJECT_DIR: cwd },
+    });
+    const rewritten = JSON.parse(hook.stdout.toString()).hookSpecificOutput.updatedInput.command as string;
+    const run = Bun.spawnSync(["bash", "-c", `${rewritten.replace("cat big.log", "cat big.log; exit 5")}`], { cwd, env });
+    expect(run.exitCode).toBe(5);
+    expect(run.stdout.toString()).toMatch(/Source ctx_\w+/);
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: () =>
+        new Response("<html><body><h2>Changelog</h2><script>x()</script><p>Fixed the widget.</p></body></html>", {
+          headers: { "content-type": "text/html" },
+        }),
+    });
+    try {
+      const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+      const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+      const client = new Client({ name: "t", version: "1" });
+      await client.connect(new StdioClientTransport({ command: BIN, args: ["mcp", "--no-servers"], cwd, env }));
+      const r = (await client.callTool({ name: "context_fetch", arguments: { url: `http://127.0.0.1:${server.port}/notes` } })) as {
+        content: { text: string }[];
+      };
+      await client.close();
+      expect(r.content[0]!.text).toContain("CHANGELOG\n\nFixed the widget.");
+      expect(r.content[0]!.text).not.toContain("x()");
+    } finally {
+      server.stop(true);
+    }
   });
 
   test("exit codes: 0 ok, 1 failure, 2 usage", () => {

@@ -196,12 +196,13 @@ describe("our test server", () => {
 describe("config and trust", () => {
   test("a bad server entry is reported and skipped; the others still start", async () => {
     const agent = agentWith({
-      good: testServer({ colour: "blue" }),
+      good: testServer({ colour: "blue", exposure: "deferred", toolExposure: { "*": "direct" }, timeout: 30 }), // pi 1.x's keys pass quietly
       nocommand: { args: ["x"] },
       badtype: { type: "websocket", url: "ws://x" },
     });
     const { gateway, load } = open(agent, { mode: "eager" });
     expect(load.problems.join("\n")).toContain('unknown key "colour" ignored');
+    expect(load.problems.join("\n")).not.toMatch(/exposure|timeout"/);
     expect(load.problems.join("\n")).toContain('needs "command" (a program to run) or "url"');
     expect(load.problems.join("\n")).toContain('"type" must be stdio, http or sse');
     expect(await gateway.prepare()).toEqual([]);
@@ -248,10 +249,10 @@ describe("config and trust", () => {
         .map((t) => t.name)
         .sort(),
     ).toEqual(["t__env"]);
-    expect(text(await gateway.call("mcp_call", { tool: "off/pid" }))).toContain("/mcp enable off");
+    expect(text(await gateway.call("mcp_call", { tool: "off/pid" }))).toContain("/sidecar mcp enable off");
     await gateway.setEnabled(["t"], false);
     expect(gateway.status().find((s) => s.name === "t")).toMatchObject({ enabled: false, status: "idle" });
-    expect(text(await gateway.call("t__env", {}))).toContain("/mcp enable t"); // its tool is still in pi's list until the next session
+    expect(text(await gateway.call("t__env", {}))).toContain("/sidecar mcp enable t"); // its tool is still in pi's list until the next session
   }, 30_000);
 
   test("a signature resolves refs, marks optional arguments, cuts cycles and drops long enums", () => {

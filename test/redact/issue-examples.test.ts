@@ -154,13 +154,15 @@ describe("issue 3: linear time on any line", () => {
     ["1 MB of quoted keys", '"key":"'.repeat(150 * 1024)],
     ["1 MB of ghp_", "ghp_".repeat(256 * 1024)],
   ];
-  test.each(cases)("%s finishes well under a second", (_what, text) => {
+  // A quadratic (backtracking) pass over 1 MB takes minutes; a linear one well under a second on an
+  // idle machine. The bound is loose so a loaded machine does not fail it; bench/redaction.ts times it.
+  test.each(cases)("%s finishes in linear time (far under the minutes a backtracking pass takes)", (_what, text) => {
     const started = performance.now();
     const r = redact(text);
     hasSecrets(text);
     const ms = performance.now() - started;
     console.log(`${_what}: ${ms.toFixed(1)} ms`);
-    expect(ms).toBeLessThan(1000);
+    expect(ms).toBeLessThan(10_000);
     expect(r.text.split("\n").length).toBe(text.split("\n").length);
   });
 });

@@ -4,6 +4,7 @@
  * headers, URLs and command lines. A case lists the values that must not survive redaction.
  */
 import { contextCases } from "./secret-context-cases.ts";
+import { hardeningCases } from "./secret-hardening-cases.ts";
 import { keyCases } from "./secret-key-cases.ts";
 import { ALNUM, B64URL, BASE32, BASE62, createShapes, HEX, LETTERS, LOWER, type Shapes, UPPER_ALNUM } from "./secret-shapes.ts";
 
@@ -133,7 +134,7 @@ export function secretCases(seed: number): SecretCase[] {
   const s = createShapes(seed);
   const cases: SecretCase[] = [];
   for (const [kind, make] of FORMATS) cases.push(...formatCases(kind, make, s));
-  cases.push(...contextCases(s), ...keyCases(s));
+  cases.push(...contextCases(s), ...keyCases(s), ...hardeningCases(s));
   return cases;
 }
 

@@ -2,6 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { hasSecrets, redact } from "../../src/redact/redact.ts";
 import { harmlessNoise } from "./harmless-corpus.ts";
 import { leaked, secretCases } from "./secret-cases.ts";
+import { hardeningCases } from "./secret-hardening-cases.ts";
+import { createShapes } from "./secret-shapes.ts";
 
 const SEED = 20260314;
 
@@ -57,4 +59,16 @@ describe("secret corpus", () => {
     if (leaks.length > 0) console.log(`leaked in noise:\n${leaks.join("\n")}`);
     expect(leaks.length / cases.length).toBeLessThanOrEqual(0.02);
   }, 120_000);
+
+  test("the hardening families (issue 22): none leaks, alone or inside noise, in three seeds", () => {
+    const leaks: string[] = [];
+    for (const seed of [SEED, SEED + 1, SEED + 2]) {
+      for (const c of hardeningCases(createShapes(seed))) {
+        const alone = redact(c.text).text;
+        const inside = redact(`${noise.slice(0, 20_000)}\n${c.text}\n${noise.slice(20_000, 40_000)}`).text;
+        if (leaked(c, alone).length > 0 || leaked(c, inside).length > 0) leaks.push(`${c.kind} (seed ${seed}): ${c.text.slice(0, 200)}`);
+      }
+    }
+    expect(leaks).toEqual([]);
+  });
 });

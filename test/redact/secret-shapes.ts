@@ -69,7 +69,7 @@ function bech32Polymod(values: number[]): number {
   return chk >>> 0;
 }
 
-function bech32Encode(hrp: string, data: number[]): string {
+export function bech32Encode(hrp: string, data: number[]): string {
   const expand = [...[...hrp].map((c) => c.charCodeAt(0) >> 5), 0, ...[...hrp].map((c) => c.charCodeAt(0) & 31)];
   const mod = bech32Polymod([...expand, ...data, 0, 0, 0, 0, 0, 0]) ^ 1;
   const checksum = Array.from({ length: 6 }, (_, i) => (mod >>> (5 * (5 - i))) & 31);

@@ -137,17 +137,27 @@ describe("who may ask", () => {
     expect((await get(`/api/stats?token=${web.token}`, {})).status).toBe(200);
   });
 
-  test("the printed URL sets a cookie for this port and drops the token from the address", async () => {
+  test("the printed URL answers the page itself and sets no cookie (a cookie would go to every port of 127.0.0.1)", async () => {
     const r = await get(`/?token=${web.token}`, {});
-    expect(r.status).toBe(303);
-    expect(r.headers.get("location")).toBe("/");
-    const cookie = r.headers.get("set-cookie")!;
-    expect(cookie).toContain(`pi_sidecar_web_${web.port}=`);
-    expect(cookie).toContain("HttpOnly");
-    expect(cookie).toContain("SameSite=Strict");
-    const page = await get("/", { cookie: cookie.split(";")[0]! });
-    expect(page.status).toBe(200);
-    expect(await page.text()).toContain("Net saved");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("set-cookie")).toBeNull();
+    expect(await r.text()).toContain("Net saved");
+  });
+
+  test("a page load without the token is the shell: no data, no CSRF token, the page's script and styles", async () => {
+    const r = await get("/sources", { accept: "text/html,application/xhtml+xml" });
+    expect(r.status).toBe(200);
+    expect(r.headers.get("set-cookie")).toBeNull();
+    const body = await r.text();
+    expect(body).toContain('name="pi-sidecar-shell"');
+    expect(body).not.toContain("csrf-token");
+    expect(body).not.toContain(seeded.path);
+    expect(body).not.toContain("ctx_");
+    // The shell's own script and styles load without the token; they hold no data.
+    const script = /<script src="([^"]+)"/.exec(body)![1]!;
+    expect((await get(script, {})).status).toBe(200);
+    // A cookie, even one holding the token, opens nothing.
+    expect((await get("/api/stats", { cookie: `pi_sidecar_web_${web.port}=${web.token}` })).status).toBe(401);
   });
 
   test("another Host or Origin is refused (DNS rebinding); no CORS", async () => {

@@ -17,6 +17,7 @@ import { NEEDLE, NEEDLE_LINE, type Running, type Seeded, seedStore, startServer 
 
 // Functions given to page.evaluate run in the browser, where these exist.
 declare const document: any;
+declare const localStorage: any;
 
 const chrome = findChromium();
 const run = chrome.skip ? describe.skip : describe;
@@ -111,24 +112,33 @@ run("the page in Chromium", () => {
     const link = page.locator("#range-link");
     expect(await link.textContent()).toBe(`Link to lines ${NEEDLE_LINE}-${NEEDLE_LINE + 2}`);
     await link.click();
+    await page.waitForURL(new RegExp(`lines=${NEEDLE_LINE}-${NEEDLE_LINE + 2}`));
     expect(await page.locator(".lines div").count()).toBe(3);
   });
 
   test("every panel renders, in light, dark and a narrow window, and works from the keyboard", async () => {
-    for (const [path, name] of [
-      ["/retrievals", "retrievals"],
-      ["/readcache", "readcache"],
-      ["/gateway", "gateway"],
-      ["/code", "code"],
-      ["/pruning", "pruning"],
-      ["/memory", "memory"],
+    // Each panel from the navigation (fetched with the token), and each loaded by the browser itself (the shell fetches it).
+    await page.goto(`${web.base}/`);
+    for (const [path, name, title] of [
+      ["/retrievals", "retrievals", "Retrieval log"],
+      ["/readcache", "readcache", "Read cache"],
+      ["/gateway", "gateway", "MCP gateway"],
+      ["/code", "code", "Code index"],
+      ["/pruning", "pruning", "Pruning"],
+      ["/memory", "memory", "Memory"],
     ] as const) {
-      const r = await page.goto(`${web.base}${path}`);
-      expect(r!.status()).toBe(200);
+      await page.locator("nav").getByRole("link", { name: title, exact: true }).click();
+      await page.locator("nav a[aria-current=page]", { hasText: title }).waitFor();
+      expect(new URL(page.url()).pathname).toBe(path);
       expect(await page.locator("nav a[aria-current=page]").count()).toBe(1);
       await shot(name);
+      const r = await page.goto(`${web.base}${path}`);
+      expect(r!.status()).toBe(200);
+      await page.locator("nav a[aria-current=page]", { hasText: title }).waitFor();
     }
     await page.goto(`${web.base}/retrievals`);
+    // A page the browser loads by itself is a shell that fetches its content: wait for it.
+    await page.locator("nav a[aria-current=page]", { hasText: "Retrieval log" }).waitFor();
     expect(await page.locator("[data-outcome]").count()).toBe(5);
     expect(await page.locator("[data-empty]").count()).toBe(0);
     await page.goto(`${web.base}/pruning`);
@@ -143,6 +153,7 @@ run("the page in Chromium", () => {
     await shot("memory-search");
     // Keyboard: the first Tab reaches "Skip to content"; the theme switch cycles and is kept.
     await page.goto(`${web.base}/`);
+    await page.locator("nav a[aria-current=page]").waitFor();
     await page.keyboard.press("Tab");
     expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Skip to content");
     await page.locator("#theme").focus();
@@ -189,17 +200,17 @@ run("the page in Chromium", () => {
     await dialog.getByRole("button", { name: "Cancel" }).click();
     expect(await page.locator("#action-status").textContent()).toBe("Nothing was changed.");
     expect(runCli(["--db", seeded.path, "list", "--json"]).stdout).toContain(target);
-    // Without the page's CSRF token, a write is refused even with the cookie.
+    // Without the page's CSRF token, a write is refused even with the run's token.
     const forged = await page.evaluate(async (id) => {
       const r = await fetch("/api/purge", {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", authorization: `Bearer ${localStorage.getItem("pi-sidecar-token")}` },
         body: JSON.stringify({ source: id, confirm: true }),
       });
       return r.status;
     }, target);
     expect(forged).toBe(403);
-    // Without the token (a fresh browser, no cookie), nothing at all.
+    // Without the token (a fresh browser), nothing at all.
     const stranger = await browser.newContext();
     const r = await stranger.request.post(`${web.base}/api/purge`, { data: { source: target, confirm: true } });
     expect(r.status()).toBe(401);

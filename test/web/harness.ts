@@ -68,11 +68,11 @@ export async function seedStore(seed: number, dir = tempDir("pi-sidecar-web-")):
 export type Running = WebServer & { base: string; engine: WebEngine; auth: Record<string, string> };
 
 /** The shipped server on a free port over `config.db`. */
-export function startServer(config: Config, options: { pollMs?: number } = {}): Running {
+export function startServer(config: Config, options: { pollMs?: number; writeWaitMs?: number } = {}): Running {
   const engine = createWebViewer({ config });
   const served = serveWeb({
     engine,
-    openWriter: () => createWebWriter(config),
+    openWriter: () => createWebWriter(config, { waitMs: options.writeWaitMs }),
     database: config.db,
     gateway: () => gatewayDefinitions({ config, cwd: tempDir(), env: { HOME: tempDir(), PI_CODING_AGENT_DIR: tempDir() } }),
     port: 0,

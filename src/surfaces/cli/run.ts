@@ -9,8 +9,10 @@ import { AppError, errorMessage } from "../../errors.ts";
 import { VERSION } from "../../version.ts";
 import { type Command, type CommandContext, type OptionSpec, UsageError } from "./command.ts";
 import { captureCommand } from "./commands/capture.ts";
+import { doctorCommand } from "./commands/doctor.ts";
 import { exportCommand } from "./commands/export.ts";
 import { getCommand } from "./commands/get.ts";
+import { hookCommand } from "./commands/hook.ts";
 import { installCommand, uninstallCommand } from "./commands/install.ts";
 import { kotaCommand } from "./commands/kota.ts";
 import { listCommand } from "./commands/list.ts";
@@ -43,6 +45,8 @@ export const COMMANDS: Command[] = [
   serversCommand,
   installCommand,
   uninstallCommand,
+  doctorCommand,
+  hookCommand,
 ];
 
 const GLOBAL: Record<string, OptionSpec> = {

@@ -15,10 +15,13 @@ import { jsonSchema, MCP_TOOLS } from "../tools/definitions.ts";
 import { runTool, type ToolScope } from "../tools/handlers.ts";
 import { isKotaTool, kotaMcpTools, runKotaTool } from "../tools/kota-tools.ts";
 import { isMemoryTool, memoryMcpTools, runMemoryTool } from "../tools/memory-tools.ts";
+import { isRunTool, runRunTool } from "../tools/run-tools.ts";
 import { RESOURCE_CAPABILITIES, registerResources } from "./resources.ts";
 import { StdioLineTransport } from "./stdio-transport.ts";
 
 const READ_ONLY = new Set(["context_search", "context_get", "context_stats"]);
+/** Tools that reach outside the store: the shell, the network. */
+const OPEN_WORLD = new Set(["context_run", "context_fetch"]);
 
 export function mcpTools(): Tool[] {
   const context = MCP_TOOLS.map((spec) => ({
@@ -29,9 +32,9 @@ export function mcpTools(): Tool[] {
     annotations: {
       title: spec.label,
       readOnlyHint: READ_ONLY.has(spec.name),
-      destructiveHint: spec.name === "context_purge",
+      destructiveHint: spec.name === "context_purge" || spec.name === "context_run",
       idempotentHint: READ_ONLY.has(spec.name),
-      openWorldHint: false,
+      openWorldHint: OPEN_WORLD.has(spec.name),
     },
   }));
   return [...context, ...(kotaMcpTools() as Tool[]), ...(memoryMcpTools() as Tool[])];
@@ -62,8 +65,9 @@ export function createMcpServer(o: ServeOptions): Server {
     {
       capabilities: { tools: { listChanged: gateway !== null }, ...RESOURCE_CAPABILITIES },
       instructions:
-        "Large outputs live in pi-sidecar's store. Index big files or texts with context_index instead of reading them, " +
-        "then context_search with distinctive words and context_get the exact lines.",
+        "Large outputs live in pi-sidecar's store. Run noisy commands (builds, tests, logs) with context_run and fetch web " +
+        "pages with context_fetch: small output comes back whole, large output as a receipt. Index big files or texts with " +
+        "context_index instead of reading them, then context_search with distinctive words and context_get the exact lines.",
     },
   );
   const tools = mcpTools();
@@ -78,18 +82,16 @@ export function createMcpServer(o: ServeOptions): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args } = request.params;
     const forwarded = known.has(name) ? [] : upstream();
+    const token = request.params._meta?.progressToken;
+    const onProgress =
+      token === undefined
+        ? undefined
+        : (progress: number, total: number | undefined, message: string | undefined) =>
+            void extra
+              .sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } })
+              .catch(() => {});
     if (gateway && forwarded.some((t) => t.name === name)) {
-      const token = request.params._meta?.progressToken;
-      const r = await gateway.call(name, args ?? {}, {
-        signal: extra.signal,
-        onProgress:
-          token === undefined
-            ? undefined
-            : (progress, total, message) =>
-                void extra
-                  .sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } })
-                  .catch(() => {}),
-      });
+      const r = await gateway.call(name, args ?? {}, { signal: extra.signal, onProgress });
       return captured(o, name, (args ?? {}) as Record<string, unknown>, r.result);
     }
     if (!known.has(name)) {
@@ -122,7 +124,9 @@ export function createMcpServer(o: ServeOptions): Server {
         })
       : isMemoryTool(name)
         ? await runMemoryTool(engine, name, input, { project: scope.project ?? process.cwd(), session: scope.session ?? null })
-        : await runTool(engine, name, input, scope);
+        : isRunTool(name)
+          ? await runRunTool(engine, name, input, scope, { signal: extra.signal, progress: onProgress })
+          : await runTool(engine, name, input, scope);
     return { content: [{ type: "text", text: outcome.text }], isError: outcome.isError };
   });
   registerResources(server, engine, { project: scope.project ?? process.cwd() });

@@ -7,13 +7,15 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
+import { installedPlatformBinary } from "../../platforms.ts";
 import { createRpcEngine } from "../rpc/client.ts";
 
 export type Connection = { engine: Engine; transport: "in-process" | "stdio" };
 
 /**
  * The command that runs pi-sidecar: config/env first, then what `install pi` recorded, then the
- * binary beside the bundle (dist/), then `pi-sidecar` on PATH.
+ * binary beside the bundle (dist/), then this platform's package that npm installed with the
+ * extension (`pi install npm:pi-sidecar`), then `pi-sidecar` on PATH.
  */
 export function findCommand(config: Readonly<Config>, dir: string): string[] {
   if (config.pi.binary) return [config.pi.binary];
@@ -33,7 +35,8 @@ export function findCommand(config: Readonly<Config>, dir: string): string[] {
     }
   }
   for (const candidate of [join(dir, "..", "pi-sidecar"), join(dir, "pi-sidecar")]) if (existsSync(candidate)) return [candidate];
-  return ["pi-sidecar"];
+  const fromNpm = installedPlatformBinary(dir);
+  return [fromNpm ?? "pi-sidecar"];
 }
 
 /** The runtime's own require: no transpiler walks the bundle. */

@@ -16,10 +16,11 @@ import { type Connection, connect } from "./connect.ts";
 import type { EngineHandle } from "./engine-handle.ts";
 import type { PiHost } from "./host.ts";
 import { registerKota } from "./kota.ts";
-import { registerMcp } from "./mcp.ts";
+import { hostHasMcp, registerMcp } from "./mcp.ts";
 import { registerMemory } from "./memory.ts";
 import { registerPruning } from "./prune.ts";
 import { registerReadCache } from "./readcache.ts";
+import { sidecarCommand } from "./sidecar-command.ts";
 import { registerContextTools } from "./tools.ts";
 import { registerWebCommand } from "./web.ts";
 
@@ -27,6 +28,9 @@ export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
   const { config, errors } = loadConfig({ cwd: process.cwd() });
   for (const problem of errors) process.stderr.write(`pi-sidecar: config: ${problem}\n`);
   const log = debugLog();
+  log(
+    `pi ${host.piVersion} on ${process.versions.bun ? `Bun ${process.versions.bun}` : `Node ${process.versions.node}`}${hostHasMcp(pi) ? ", with its own MCP support" : ""}`,
+  );
   let connection: Promise<Connection | null> | null = null;
   let problem = "the engine was not started";
   const engine: EngineHandle = {
@@ -54,6 +58,9 @@ export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
   let stored = 0;
   let keptOut = 0;
   pi.on("tool_result", async (event, ctx) => {
+    // A call made by another tool (a pi 1.x codemode script) returns to that tool, not to the
+    // model: the script needs the whole result; what the script returns is captured in turn.
+    if ((event as { parentToolCallId?: string }).parentToolCallId) return undefined;
     let replacement: Awaited<ReturnType<typeof captureToolResult>>;
     try {
       replacement = await captureToolResult(engine.get, config, event, scope(ctx), engine.problem);
@@ -76,14 +83,16 @@ export async function activate(pi: ExtensionAPI, host: PiHost): Promise<void> {
   registerCommands(pi, engine, readcache, scope);
   const pruning = registerPruning(pi, config, engine, readcache, log);
   registerKota(pi, host, engine.get, config, say, log, pruning);
-  registerWebCommand(pi, config, host.dir);
+  const sidecar = sidecarCommand();
+  registerWebCommand(pi, config, host.dir, sidecar);
 
   try {
-    await registerMcp(pi, config, say, log);
+    await registerMcp(pi, sidecar, config, say, log);
   } catch (error) {
     // The MCP gateway failing must not take the context store down with it.
     process.stderr.write(`pi-sidecar: mcp: ${errorMessage(error)}\n`);
   }
+  sidecar.register(pi);
 
   pi.on("session_shutdown", async () => {
     const current = connection;

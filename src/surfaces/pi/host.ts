@@ -11,4 +11,6 @@ export type PiHost = {
   createReadToolDefinition: typeof createReadToolDefinition;
   /** The folder the extension's files are in (a bundle cannot know it: its paths are fixed at build time). */
   dir: string;
+  /** The version of the pi that loaded the extension (its own `VERSION`). */
+  piVersion: string;
 };

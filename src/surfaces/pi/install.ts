@@ -7,6 +7,7 @@ import { join, resolve } from "node:path";
 import { fail, type Result } from "../../errors.ts";
 import { agentDir } from "../../paths.ts";
 import { VERSION } from "../../version.ts";
+import { embeddedRoot, writeParserBindings } from "./parser-binding.ts";
 
 export const MARKER = "install.json";
 
@@ -21,7 +22,7 @@ export function installTarget(project: boolean, cwd: string, env: Record<string,
 /** How to run this pi-sidecar again: the compiled binary itself, or bun + src/main.ts in a checkout. */
 export function selfCommand(): string[] {
   const main = process.argv[1];
-  const compiled = !main || main.startsWith("/$bunfs/") || resolve(main) === resolve(process.execPath);
+  const compiled = !main || embeddedRoot(main) !== null || resolve(main) === resolve(process.execPath);
   return compiled ? [process.execPath] : [process.execPath, resolve(main)];
 }
 
@@ -41,10 +42,11 @@ export async function installPi(target: InstallTarget): Promise<Result<{ files: 
   }
   mkdirSync(target.dir, { recursive: true });
   const written: string[] = [];
-  for (const [name, text] of Object.entries(files)) {
-    writeFileSync(join(target.dir, name), text);
+  for (const [name, path] of Object.entries(files)) {
+    writeFileSync(join(target.dir, name), readFileSync(path));
     written.push(join(target.dir, name));
   }
+  written.push(...writeParserBindings(target.dir));
   const command = selfCommand();
   writeFileSync(
     marker,

@@ -10,8 +10,9 @@ import type { Config } from "../../config.ts";
 import { openBrowser } from "../web/open-browser.ts";
 import { say } from "./commands.ts";
 import { findCommand } from "./connect.ts";
+import { type SidecarCommand, sidecarCommand } from "./sidecar-command.ts";
 
-const USAGE = "Usage: /sidecar web [open|stop]: a local page with the savings, sources and retrieval log (127.0.0.1 only)";
+const USAGE = "/sidecar web [open|stop]: a local page with the savings, sources and retrieval log (127.0.0.1 only)";
 const START_TIMEOUT_MS = 15_000;
 
 type Running = { child: ChildProcess; url: string };
@@ -58,7 +59,14 @@ function start(command: string[], env: Record<string, string>, open: boolean): P
   });
 }
 
-export function registerWebCommand(pi: ExtensionAPI, config: Readonly<Config>, dir: string): void {
+/** Adds `/sidecar web` to `sidecar` (without one, registers a `/sidecar` of its own that has only `web`). */
+export function registerWebCommand(pi: ExtensionAPI, config: Readonly<Config>, dir: string, sidecar?: SidecarCommand): void {
+  const own = sidecar ? null : sidecarCommand();
+  addWeb(pi, sidecar ?? own!, config, dir);
+  own?.register(pi);
+}
+
+function addWeb(pi: ExtensionAPI, sidecar: SidecarCommand, config: Readonly<Config>, dir: string): void {
   let running: Running | null = null;
   let starting: Promise<Running> | null = null;
   const stop = () => {
@@ -67,11 +75,11 @@ export function registerWebCommand(pi: ExtensionAPI, config: Readonly<Config>, d
     running?.child.kill("SIGTERM");
     running = null;
   };
-  pi.registerCommand("sidecar", {
-    description: "pi-sidecar: /sidecar web [open|stop]: a local web page with the savings, sources and retrieval log",
-    handler: async (args: string | undefined, ctx: ExtensionContext) => {
-      const [sub, action] = (args ?? "").trim().split(/\s+/);
-      if (sub !== "web" || (action !== undefined && action !== "open" && action !== "stop")) return say(ctx, USAGE);
+  sidecar.add("web", {
+    usage: USAGE,
+    run: async (args: string, ctx: ExtensionContext) => {
+      const [action, ...extra] = args.split(/\s+/).filter(Boolean);
+      if (extra.length > 0 || (action !== undefined && action !== "open" && action !== "stop")) return say(ctx, `Usage: ${USAGE}`);
       if (action === "stop") {
         if (!running) return say(ctx, "The web page is not running.");
         stop();

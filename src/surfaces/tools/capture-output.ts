@@ -36,6 +36,8 @@ export const NEVER_CAPTURED: ReadonlySet<string> = new Set([
   "context_stats",
   "context_purge",
   "context_index",
+  "context_run",
+  "context_fetch",
 ]);
 export const MAX_FULL_OUTPUT = 256 * 1024 * 1024;
 

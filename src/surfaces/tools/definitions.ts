@@ -65,10 +65,47 @@ export const CONTEXT_INDEX: ToolSpec = {
   },
 };
 
-/** pi's model gets retrieval only: stats and purge are the user's, as /context-stats and /context-purge. */
+export const CONTEXT_RUN: ToolSpec = {
+  name: "context_run",
+  label: "Context run",
+  description:
+    "Run a shell command (no terminal, no stdin). Small output comes back as is; large output is stored and you get a " +
+    "receipt to context_search. Prefer it to your shell for builds, tests, logs and other noisy commands.",
+  params: {
+    command: { type: "string", description: "the command (bash)", required: true },
+    cwd: { type: "string", description: "working folder (default: the project)" },
+    timeout: { type: "integer", description: "seconds (default 120)", minimum: 1, maximum: 3600 },
+  },
+};
+
+export const CONTEXT_FETCH: ToolSpec = {
+  name: "context_fetch",
+  label: "Context fetch",
+  description:
+    "Fetch an http(s) URL as text (HTML converted). The page is stored: a small one comes back whole, a large one as a " +
+    "receipt to context_search. The same URL within a day is answered from the store.",
+  params: {
+    url: { type: "string", description: "http:// or https:// URL", required: true },
+    refresh: { type: "boolean", description: "fetch again even if stored today" },
+  },
+};
+
+/**
+ * pi's model gets retrieval only: stats and purge are the user's, as /context-stats and
+ * /context-purge. context_run and context_fetch stay out too: pi's own bash and fetch results
+ * already pass through the tool_result hook, and each definition costs tokens on every turn.
+ */
 export const PI_TOOLS: readonly ToolSpec[] = [CONTEXT_SEARCH, CONTEXT_GET];
 /** Other agents have no slash commands: the MCP server offers everything as tools. */
-export const MCP_TOOLS: readonly ToolSpec[] = [CONTEXT_SEARCH, CONTEXT_GET, CONTEXT_STATS, CONTEXT_PURGE, CONTEXT_INDEX];
+export const MCP_TOOLS: readonly ToolSpec[] = [
+  CONTEXT_SEARCH,
+  CONTEXT_GET,
+  CONTEXT_STATS,
+  CONTEXT_PURGE,
+  CONTEXT_INDEX,
+  CONTEXT_RUN,
+  CONTEXT_FETCH,
+];
 
 export function jsonSchema(spec: ToolSpec): {
   type: "object";

@@ -15,7 +15,11 @@ const MAX_BODY = 64 * 1024;
 
 type Body = Record<string, unknown>;
 
-const bad = (c: Context, code: string, message: string, status = 400) => c.json({ ok: false, code, message }, status as 400);
+const bad = (c: Context, code: string, message: string, status = 400) => {
+  // Another process held the write lock past the wait: nothing changed, and the same request may simply be sent again.
+  if (code === "BUSY") c.header("retry-after", "5");
+  return c.json({ ok: false, code, message }, status as 400);
+};
 
 async function bodyOf(c: Context): Promise<Body | Response> {
   if (!/^application\/json\b/i.test(c.req.header("content-type") ?? ""))

@@ -93,7 +93,6 @@ export function registerPages(web: WebApp): void {
     const view = await memoryView(e, c.req.query("project")?.trim() || undefined, c.req.query("q")?.trim() || undefined);
     return web.page(c, "Memory", "/memory", memoryBody(view));
   });
-  app.get("/favicon.ico", (c) => c.body(null, 204));
 }
 
 /** At most one page of lines from where the range starts. */

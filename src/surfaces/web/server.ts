@@ -1,13 +1,15 @@
 /**
  * `pi-sidecar web`: a local page over the store, served on 127.0.0.1 only. Every request must
  * name this server's own loopback host (DNS rebinding), come from no other origin, and carry the
- * run's token: as a bearer header, as `?token=` (the printed URL: the page then keeps it in a
- * cookie for this port and drops it from the address), or as that cookie. No CORS. Everything is
- * read-only except purge and forget: POST with the page's CSRF token, confirmed twice.
+ * run's token: as a bearer header, or as `?token=` (the printed URL). No cookie ever holds it: a
+ * browser sends a host's cookies to every port of that host, so any other local server would
+ * receive it. The page keeps the token in its own origin's storage (no other port can read it)
+ * and sends it as a header; a page load without it gets the shell, whose script fetches the page
+ * with the header. No CORS. Everything is read-only except purge and forget: POST with the page's
+ * CSRF token, confirmed twice.
  */
 import { existsSync } from "node:fs";
 import { type Context, Hono } from "hono";
-import { getCookie, setCookie } from "hono/cookie";
 import { errorMessage, fail, type Result } from "../../errors.ts";
 import { registerActions } from "./actions.ts";
 import { registerApi } from "./api.ts";
@@ -15,7 +17,7 @@ import { assets } from "./assets.ts";
 import { type ChangeWatch, createChangeWatch } from "./events.ts";
 import { foreignRequest, newToken, presentedToken, sameToken } from "./guard.ts";
 import { registerPages } from "./pages.ts";
-import { layout } from "./render/layout.ts";
+import { layout, shell } from "./render/layout.ts";
 import { problem } from "./render/parts.ts";
 import { explainFailure, type WebApp, type WebOptions, type WebServer } from "./web-app.ts";
 
@@ -53,8 +55,6 @@ const isApi = (path: string) => path === "/api" || path.startsWith("/api/");
 
 function buildApp(o: WebOptions, port: () => number, watch: ChangeWatch): WebApp {
   const app = new Hono();
-  // Cookies are shared by every port of a host: each server keeps its own.
-  const cookieName = () => `pi_sidecar_web_${port()}`;
   const csrf = newToken();
   const log = o.log ?? (() => {});
   const web: WebApp = {
@@ -80,27 +80,13 @@ function buildApp(o: WebOptions, port: () => number, watch: ChangeWatch): WebApp
   app.use("*", async (c, next) => {
     const foreign = foreignRequest(c.req.raw, port());
     if (foreign) return c.text(`Forbidden: ${foreign}.\n`, 403);
-    const presented = presentedToken(c.req.raw);
-    const byCookie = getCookie(c, cookieName());
-    if (!sameToken(presented, o.token) && !sameToken(byCookie, o.token)) {
-      const message = "Unauthorized: open the URL pi-sidecar web printed (it carries the token), or send Authorization: Bearer TOKEN.";
-      c.header("www-authenticate", "Bearer");
-      if (isApi(c.req.path)) return c.json({ ok: false, code: "UNAUTHORIZED", message }, 401);
-      return c.text(`${message}\n`, 401);
-    }
-    // The printed URL: keep the token in a cookie for this port, and take it out of the address bar and history.
-    if (presented && c.req.method === "GET" && !isApi(c.req.path) && new URL(c.req.url).searchParams.has("token")) {
-      setCookie(c, cookieName(), o.token, { path: "/", httpOnly: true, sameSite: "Strict" });
-      const url = new URL(c.req.url);
-      url.searchParams.delete("token");
-      return c.redirect(url.pathname + url.search, 303);
-    }
     await next();
     await compress(c);
     for (const [k, v] of Object.entries(HEADERS)) c.res.headers.set(k, v);
     if (!c.res.headers.has("cache-control")) c.res.headers.set("cache-control", "no-store");
   });
 
+  // The page's own script and styles (no data in them): the shell needs them before it has the token.
   app.get("/assets/:name", (c) => {
     const a = assets().byPath.get(c.req.path);
     if (!a) return c.text("Not found.\n", 404);
@@ -113,6 +99,21 @@ function buildApp(o: WebOptions, port: () => number, watch: ChangeWatch): WebApp
     };
     if (gzip) headers["content-encoding"] = "gzip";
     return new Response(gzip ? a.gzip : a.body, { status: 200, headers });
+  });
+
+  // Browsers ask for it on their own, without the token.
+  app.get("/favicon.ico", (c) => c.body(null, 204));
+
+  app.use("*", async (c, next) => {
+    if (sameToken(presentedToken(c.req.raw), o.token)) return next();
+    // A page the browser loads itself (a reload, a new tab, a bookmark) gets the shell, which holds no
+    // data and is the same for everyone: its script takes the token from this origin's storage and
+    // fetches the page with it.
+    if (c.req.method === "GET" && !isApi(c.req.path) && /\btext\/html\b/.test(c.req.header("accept") ?? "")) return c.html(shell().__html);
+    const message = "Unauthorized: open the URL pi-sidecar web printed (it carries the token), or send Authorization: Bearer TOKEN.";
+    c.header("www-authenticate", "Bearer");
+    if (isApi(c.req.path)) return c.json({ ok: false, code: "UNAUTHORIZED", message }, 401);
+    return c.text(`${message}\n`, 401);
   });
 
   app.get("/api/events", (c) => watch.stream(c));

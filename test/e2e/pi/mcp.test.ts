@@ -116,7 +116,7 @@ describe("MCP gateway in pi", () => {
     expect(media).toContain('"answer": 42');
   }, 120_000);
 
-  test("an unapproved project mcp.json starts nothing, and /mcp list says how to approve it", () => {
+  test("an unapproved project mcp.json starts nothing, and /mcp list (pi 0.87.1 has no /mcp of its own) says how to approve it", () => {
     const agent = agentDir();
     const project = tempDir("pi-sidecar-project-");
     const marker = join(project, "started");
@@ -128,7 +128,7 @@ describe("MCP gateway in pi", () => {
     const run = runPi({ runtime: "bun", agentDir: agent, cwd: project, prompt: "/mcp list", script: stepsScript([]) });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Not started: ${join(project, "mcp.json")} (evil)`);
-    expect(run.stdout).toContain("/mcp approve");
+    expect(run.stdout).toContain("/sidecar mcp approve");
     expect(existsSync(marker)).toBe(false);
   }, 120_000);
 });

@@ -107,7 +107,7 @@ describe("memory in pi", () => {
     ]);
     const answering = writeScript(`import base from ${JSON.stringify(script)};
 export default (ctx) => { const r = base(ctx); return typeof r === "string" ? ${JSON.stringify(long)} : r; };`);
-    const run = runPi({ runtime: "bun", script: answering, agentDir: dir, cwd, prompt: "fix the widget build" });
+    const run = runPi({ runtime: "bun", pi: "1.3.0", script: answering, agentDir: dir, cwd, prompt: "fix the widget build" });
     expect(run.code).toBe(0);
     const env = { HOME: dir, PI_CODING_AGENT_DIR: dir };
     const search = (q: string) =>

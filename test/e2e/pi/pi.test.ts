@@ -5,16 +5,17 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { cleanupTempDirs, ROOT, tempDir, testSeed } from "../../helpers.ts";
-import { agentDir, PI_CLI, RUNTIMES, type Runtime, runPi, toolCallsOf, toolResultsOf, writeScript } from "./harness.ts";
+import { agentDir, type PiVersion, piCli, RUNTIMES, type Runtime, runPi, toolCallsOf, toolResultsOf, writeScript } from "./harness.ts";
 import { noisyLog, SCENARIOS, type Scenario } from "./scenarios.ts";
 
 afterAll(cleanupTempDirs);
 
-function play(s: Scenario, runtime: Runtime, control: boolean, seed = testSeed(`${s.name} on ${runtime}`)) {
+function play(s: Scenario, runtime: Runtime, pi: PiVersion, control: boolean, seed = testSeed(`${s.name} on ${runtime}`)) {
   const cwd = tempDir("pi-cwd-");
   const expected = s.setup(cwd, seed);
   const run = runPi({
     runtime,
+    pi,
     script: writeScript(control ? s.controlScript : s.sidecarScript),
     prompt: s.prompt(expected),
     agentDir: agentDir(control),
@@ -29,11 +30,15 @@ function play(s: Scenario, runtime: Runtime, control: boolean, seed = testSeed(`
   return { run, expected, answer, seed };
 }
 
-for (const runtime of ["bun", "node"] as const) {
-  describe(`pi on ${runtime}`, () => {
+// Each runtime on one pi version here; versions.test.ts runs the core on all four combinations.
+for (const [runtime, pi] of [
+  ["bun", "0.87.1"],
+  ["node", "1.3.0"],
+] as const) {
+  describe(`pi ${pi} on ${runtime}`, () => {
     test("seed: the agent finds TARGET_VALUE through the receipt and one search, for <= 25% of the tokens", () => {
-      const side = play(noisyLog, runtime, false);
-      const ctrl = play(noisyLog, runtime, true, side.seed);
+      const side = play(noisyLog, runtime, pi, false);
+      const ctrl = play(noisyLog, runtime, pi, true, side.seed);
       expect(side.run.stderr).toContain(`engine: ${runtime === "bun" ? "in-process" : "stdio"}`);
       expect(side.answer).toEqual(side.expected);
       expect(ctrl.answer).toEqual(ctrl.expected);
@@ -46,7 +51,7 @@ for (const runtime of ["bun", "node"] as const) {
 
     for (const s of SCENARIOS.filter((x) => x !== noisyLog)) {
       test(`${s.name}: answered with at most two retrieval calls`, () => {
-        const { run, expected, answer } = play(s, runtime, false);
+        const { run, expected, answer } = play(s, runtime, pi, false);
         expect(answer).toEqual(expected);
         const retrievals = toolCallsOf(run).filter((n) => n.startsWith("context_"));
         expect(retrievals.length).toBeLessThanOrEqual(2);
@@ -60,8 +65,8 @@ for (const runtime of ["bun", "node"] as const) {
       const script = writeScript(
         `export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`,
       );
-      expect(runPi({ runtime, script, prompt: "cat it", agentDir: dir, cwd }).stdout.trim()).toBe("done");
-      const stats = runPi({ runtime, script, prompt: "/context-stats", agentDir: dir, cwd });
+      expect(runPi({ runtime, pi, script, prompt: "cat it", agentDir: dir, cwd }).stdout.trim()).toBe("done");
+      const stats = runPi({ runtime, pi, script, prompt: "/context-stats", agentDir: dir, cwd });
       expect(stats.code).toBe(0);
       expect(stats.stdout).toMatch(
         /All sessions: 1 stored output, [\d,]+ tokens kept out; receipts cost [\d,]+, retrieval 0; net saved [\d,]+ tokens/,
@@ -109,23 +114,23 @@ describe("install pi / uninstall pi", () => {
     const script = writeScript(
       `export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`,
     );
-    const installed = runPi({ runtime: "node", script, prompt: "cat", agentDir: dir, cwd });
+    const installed = runPi({ runtime: "node", pi: "1.3.0", script, prompt: "cat", agentDir: dir, cwd });
     expect(toolResultsOf(installed)[0]!.text).toContain("[pi-sidecar]");
     const un = Bun.spawnSync([`${import.meta.dir}/../../../dist/pi-sidecar`, "uninstall", "pi"], {
       env: { PATH: process.env.PATH ?? "", PI_CODING_AGENT_DIR: dir, HOME: dir },
       stdout: "pipe",
     });
     expect(un.stdout.toString()).toContain("Removed");
-    const plain = runPi({ runtime: "node", script, prompt: "cat", agentDir: dir, cwd });
+    const plain = runPi({ runtime: "node", pi: "1.3.0", script, prompt: "cat", agentDir: dir, cwd });
     expect(toolResultsOf(plain)[0]!.text).not.toContain("[pi-sidecar]");
     expect(toolResultsOf(plain)[0]!.text).toContain("[Showing lines");
   });
 });
 
 describe("the repository as a pi package", () => {
-  test("`pi install <repo>` loads the extension from dist/extension, in-process on Bun and over stdio on Node", () => {
+  test("`pi install <repo>` (pi 1.3.0) loads the extension from dist/extension, in-process on Bun and over stdio on Node", () => {
     const dir = agentDir(true);
-    const install = Bun.spawnSync([RUNTIMES.node, PI_CLI, "install", ROOT], {
+    const install = Bun.spawnSync([RUNTIMES.node, piCli("1.3.0"), "install", ROOT], {
       env: { PATH: process.env.PATH ?? "", HOME: dir, PI_CODING_AGENT_DIR: dir, PI_OFFLINE: "1" },
       stdin: "ignore",
       stdout: "pipe",
@@ -139,7 +144,7 @@ describe("the repository as a pi package", () => {
       `export default (ctx) => ctx.lastToolResults.length ? "done" : { toolCalls: [{ name: "bash", arguments: { command: "cat service.log" } }] };`,
     );
     for (const runtime of ["bun", "node"] as const) {
-      const run = runPi({ runtime, script, prompt: "cat", agentDir: dir, cwd });
+      const run = runPi({ runtime, pi: "1.3.0", script, prompt: "cat", agentDir: dir, cwd });
       expect(toolResultsOf(run)[0]!.text).toContain("[pi-sidecar] bash output");
       expect(run.stderr).toContain(`engine: ${runtime === "bun" ? "in-process" : "stdio"}`);
     }

@@ -50,7 +50,7 @@ describe("pruning in pi", () => {
       return text;
     });
     const log = join(tempDir("pi-prune-log-"), "calls.jsonl");
-    const pi = startRpcPi("node", dir, cwd, writeScript(SCRIPT), { FAKE_LOG: log });
+    const pi = startRpcPi("node", dir, cwd, writeScript(SCRIPT), { FAKE_LOG: log }, "1.3.0");
     try {
       for (let i = 0; i < 8; i++) expect((await pi.prompt(`read f${i}.ts`)).slice(0, 60)).toContain("export const item");
       const recalled = await pi.prompt("recall f0.ts");

@@ -3,7 +3,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTempDirs, tempDir } from "../../helpers.ts";
-import { agentDir, type Runtime, runPi, stepsScript, writeScript as stepsScriptSource } from "./harness.ts";
+import { agentDir, type PiVersion, type Runtime, runPi, stepsScript, writeScript as stepsScriptSource } from "./harness.ts";
 import { startRpcPi } from "./rpc-driver.ts";
 
 afterAll(cleanupTempDirs);
@@ -18,14 +18,16 @@ function setup(): { dir: string; cwd: string } {
   return { dir, cwd };
 }
 
+/** `runtime` is "bun" or "node", or "node@1.3.0" for another pi than the default. */
 function play(
-  runtime: Runtime,
+  runtime: Runtime | `${Runtime}@${PiVersion}`,
   dir: string,
   cwd: string,
   steps: { name: string; arguments: Record<string, unknown> }[],
   extra: Partial<Parameters<typeof runPi>[0]> = {},
 ): string[] {
-  const run = runPi({ runtime, script: stepsScript(steps), prompt: "go", agentDir: dir, cwd, ...extra });
+  const [rt, pi] = runtime.split("@") as [Runtime, PiVersion | undefined];
+  const run = runPi({ runtime: rt, pi, script: stepsScript(steps), prompt: "go", agentDir: dir, cwd, ...extra });
   expect(run.code).toBe(0);
   return JSON.parse(run.stdout.trim());
 }
@@ -52,11 +54,11 @@ for (const runtime of ["bun", "node"] as const) {
   });
 }
 
-describe("read cache in pi (node)", () => {
+describe("read cache in pi 1.3.0 (node)", () => {
   test("a 3,000-line file: read cut at 2,000, then offset=2001 returns the text; seen ranges answer unchanged", () => {
     const { dir, cwd } = setup();
     writeFileSync(join(cwd, "big.ts"), `${Array.from({ length: 3000 }, (_, i) => `L${i + 1}`).join("\n")}\n`); // under 50 KiB: cut by lines
-    const r = play("node", dir, cwd, [
+    const r = play("node@1.3.0", dir, cwd, [
       { name: "read", arguments: { path: "big.ts" } },
       { name: "read", arguments: { path: "big.ts", offset: 2001 } },
       { name: "read", arguments: { path: "big.ts", offset: 1500, limit: 100 } },
@@ -73,7 +75,7 @@ describe("read cache in pi (node)", () => {
   test("range reads: inside a seen range unchanged, outside it the text", () => {
     const { dir, cwd } = setup();
     writeFileSync(join(cwd, "mid.ts"), lines(400));
-    const r = play("node", dir, cwd, [
+    const r = play("node@1.3.0", dir, cwd, [
       { name: "read", arguments: { path: "mid.ts", offset: 100, limit: 50 } },
       { name: "read", arguments: { path: "mid.ts", offset: 110, limit: 10 } },
       { name: "read", arguments: { path: "mid.ts", offset: 140, limit: 20 } },
@@ -88,7 +90,7 @@ describe("read cache in pi (node)", () => {
   test("readcache_refresh makes the next read return the text", () => {
     const { dir, cwd } = setup();
     writeFileSync(join(cwd, "a.ts"), lines(30));
-    const r = play("node", dir, cwd, [
+    const r = play("node@1.3.0", dir, cwd, [
       { name: "read", arguments: { path: "a.ts" } },
       { name: "readcache_refresh", arguments: { path: "a.ts" } },
       { name: "read", arguments: { path: "a.ts" } },
@@ -101,12 +103,13 @@ describe("read cache in pi (node)", () => {
     const { dir, cwd } = setup();
     writeFileSync(join(cwd, "s.ts"), lines(40));
     const sessions = tempDir("pi-sessions-");
-    const first = play("node", dir, cwd, [{ name: "read", arguments: { path: "s.ts" } }], { sessionDir: sessions });
+    const first = play("node@1.3.0", dir, cwd, [{ name: "read", arguments: { path: "s.ts" } }], { sessionDir: sessions });
     expect(first[0]).toContain("line 40");
-    const second = play("node", dir, cwd, [{ name: "read", arguments: { path: "s.ts" } }], { sessionDir: sessions, resume: true });
+    const second = play("node@1.3.0", dir, cwd, [{ name: "read", arguments: { path: "s.ts" } }], { sessionDir: sessions, resume: true });
     expect(second[0]).toStartWith("[readcache: unchanged]");
     const status = runPi({
       runtime: "node",
+      pi: "1.3.0",
       script: stepsScript([]),
       prompt: "/readcache-status",
       agentDir: dir,
@@ -124,7 +127,7 @@ describe("read cache in pi (node)", () => {
     // Big enough for the context store too: a sensitive read is never captured either.
     writeFileSync(join(cwd, ".env"), `STRIPE_KEY=${secret}\n${"DEBUG=1\n".repeat(400)}`);
     writeFileSync(join(cwd, "plain.ts"), lines(20));
-    const r = play("node", dir, cwd, [
+    const r = play("node@1.3.0", dir, cwd, [
       { name: "read", arguments: { path: "plain.ts" } },
       { name: "read", arguments: { path: ".env" } },
       { name: "read", arguments: { path: ".env" } },
@@ -140,7 +143,7 @@ describe("read cache in pi (node)", () => {
   });
 });
 
-describe("read cache across compaction and forks (pi in RPC mode)", () => {
+describe("read cache across compaction (pi 1.3.0) and forks (pi 0.87.1), pi in RPC mode", () => {
   const SCRIPT = `export default (ctx) => {
   if (ctx.tools.length === 0 || /summar/i.test(ctx.systemPrompt ?? "")) return "Summary: files were read.";
   const last = ctx.messages.at(-1);
@@ -158,7 +161,7 @@ describe("read cache across compaction and forks (pi in RPC mode)", () => {
 
   test("after a compaction, lines whose read results were summarised away are not trusted", async () => {
     const { dir, cwd, script } = rcSetup();
-    const pi = startRpcPi("node", dir, cwd, script);
+    const pi = startRpcPi("node", dir, cwd, script, {}, "1.3.0");
     try {
       expect(await pi.prompt("read c.ts")).toContain("line 40: some code here();");
       expect(await pi.prompt("read c.ts again")).toStartWith("RESULT:[readcache: unchanged]");

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { readLines } from "../../../src/json-lines.ts";
 import { tempDir } from "../../helpers.ts";
-import { PI_CLI, RUNTIMES, type Runtime } from "./harness.ts";
+import { type PiVersion, piCli, RUNTIMES, type Runtime } from "./harness.ts";
 
 type Json = Record<string, any>;
 
@@ -17,12 +17,19 @@ export type RpcPi = {
   close(): Promise<void>;
 };
 
-export function startRpcPi(runtime: Runtime, agentDir: string, cwd: string, script: string, env: Record<string, string> = {}): RpcPi {
+export function startRpcPi(
+  runtime: Runtime,
+  agentDir: string,
+  cwd: string,
+  script: string,
+  env: Record<string, string> = {},
+  pi?: PiVersion,
+): RpcPi {
   const tmp = tempDir("pi-rpc-tmp-");
   const proc = Bun.spawn(
     [
       RUNTIMES[runtime],
-      PI_CLI,
+      piCli(pi),
       "--mode",
       "rpc",
       "--session-dir",

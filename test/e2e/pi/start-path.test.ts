@@ -30,10 +30,17 @@ M._load = function (request, parent, isMain) {
 const HEAVY = /engine\.cjs|tokenizer\.cjs|background-worker|@modelcontextprotocol|[/\\]ajv[/\\]|gpt-tokenizer|oxc-parser/;
 
 describe("pi's start path", () => {
-  test("Node: a prompt with no tool call loads the loader and sidecar.cjs, nothing heavy; a stored output loads none of it into pi", () => {
+  test("Node (pi 1.3.0): a prompt with no tool call loads the loader and sidecar.cjs, nothing heavy; a stored output loads none of it into pi", () => {
     const { hook, log } = requireHook();
     const env = { NODE_OPTIONS: `--require ${hook}` };
-    const quiet = runPi({ runtime: "node", script: writeScript('export default () => "hi";'), prompt: "hello", agentDir: agentDir(), env });
+    const quiet = runPi({
+      runtime: "node",
+      pi: "1.3.0",
+      script: writeScript('export default () => "hi";'),
+      prompt: "hello",
+      agentDir: agentDir(),
+      env,
+    });
     expect(quiet.code).toBe(0);
     const loaded = readFileSync(log, "utf8").split("\n").filter(Boolean);
     expect(loaded.some((f) => f.endsWith("sidecar.cjs"))).toBe(true);
@@ -42,6 +49,7 @@ describe("pi's start path", () => {
     writeFileSync(log, "");
     const busy = runPi({
       runtime: "node",
+      pi: "1.3.0",
       script: stepsScript([{ name: "bash", arguments: { command: "seq 1 30000" } }]),
       prompt: "go",
       agentDir: agentDir(),

@@ -32,9 +32,11 @@ describe("pi-sidecar mcp (stdio)", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([
+        "context_fetch",
         "context_get",
         "context_index",
         "context_purge",
+        "context_run",
         "context_search",
         "context_stats",
         "kota_deps",

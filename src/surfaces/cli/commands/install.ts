@@ -1,16 +1,31 @@
+import { HOSTS, hostNamed } from "../../install/hosts.ts";
 import { installPi, installTarget, mcpSnippets, selfCommand, uninstallPi } from "../../pi/install.ts";
-import { type Command, printJson, UsageError } from "../command.ts";
+import { type Command, type OptionSpec, printJson, UsageError } from "../command.ts";
+import { runHostSetup } from "./install-hosts.ts";
 
-const TARGETS = "pi (the pi extension) or mcp (print the MCP client config)";
+const HOST_NAMES = HOSTS.map((h) => h.name).join(" | ");
+const TARGETS = `pi (the pi extension), ${HOSTS.map((h) => h.name).join(", ")} (an agent host), or mcp (print the MCP client config)`;
+
+const HOST_OPTIONS: Record<string, OptionSpec> = {
+  "dry-run": { type: "boolean", help: "print the changes as a diff and write nothing (hosts)" },
+  "no-hook": { type: "boolean", help: "only the MCP server and instructions, no hook or plugin (hosts)" },
+};
 
 export const installCommand: Command = {
   name: "install",
-  summary: "make pi load the extension (no npm, no network), or print the config MCP clients need",
-  usage: "pi-sidecar install (pi [--project] | mcp)",
-  options: { project: { type: "boolean", help: "install into ./.pi/extensions instead of the global agent dir" } },
+  summary: "set pi-sidecar up in pi or an agent host (claude, codex, cursor, opencode, gemini)",
+  usage: `pi-sidecar install (pi [--project] | ${HOST_NAMES} [--project] [--dry-run] [--no-hook] | mcp)`,
+  options: {
+    project: { type: "boolean", help: "this project's files (./.pi/extensions, ./.mcp.json, ...) instead of the user's" },
+    ...HOST_OPTIONS,
+  },
   async run(ctx) {
     const [what, ...extra] = ctx.positionals;
     if (extra.length > 0) throw new UsageError(`install takes one target, got also ${JSON.stringify(extra[0])}`);
+    const host = hostNamed(what);
+    if (host) return runHostSetup(ctx, host, false);
+    if (ctx.values["dry-run"] === true || ctx.values["no-hook"] === true)
+      throw new UsageError(`--dry-run and --no-hook go with an agent host: ${HOSTS.map((h) => h.name).join(", ")}`);
     if (what === "mcp") {
       if (ctx.json) printJson(ctx, { command: selfCommand(), args: ["mcp"] });
       else ctx.out(mcpSnippets(selfCommand()));
@@ -46,12 +61,18 @@ export const installCommand: Command = {
 
 export const uninstallCommand: Command = {
   name: "uninstall",
-  summary: "remove the pi extension that `install pi` wrote",
-  usage: "pi-sidecar uninstall pi [--project]",
-  options: { project: { type: "boolean", help: "remove it from ./.pi/extensions instead of the global agent dir" } },
+  summary: "take out what `install` wrote (pi or an agent host)",
+  usage: `pi-sidecar uninstall (pi | ${HOST_NAMES}) [--project] [--dry-run]`,
+  options: {
+    project: { type: "boolean", help: "this project's files instead of the user's" },
+    "dry-run": HOST_OPTIONS["dry-run"]!,
+  },
   async run(ctx) {
     const [what, ...extra] = ctx.positionals;
-    if (what !== "pi" || extra.length > 0) throw new UsageError("uninstall takes one target: pi");
+    const host = extra.length === 0 ? hostNamed(what) : undefined;
+    if (host) return runHostSetup(ctx, host, true);
+    if (ctx.values["dry-run"] === true) throw new UsageError(`--dry-run goes with an agent host: ${HOSTS.map((h) => h.name).join(", ")}`);
+    if (what !== "pi" || extra.length > 0) throw new UsageError(`uninstall takes one target: pi, ${HOSTS.map((h) => h.name).join(", ")}`);
     const target = installTarget(ctx.values.project === true, process.cwd(), ctx.env);
     const result = uninstallPi(target);
     if (!result.ok) {

@@ -49,6 +49,40 @@ ${p.body}
 </html>`;
 }
 
+/**
+ * What a page load without the token gets: no data (no database path, no CSRF token), the page's
+ * script and styles. The script fetches the page asked for with the token this origin keeps, or
+ * says how to get one.
+ */
+export function shell(): Html {
+  const a = assets();
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="pi-sidecar-shell" content="1">
+<meta name="referrer" content="no-referrer">
+<title>pi-sidecar</title>
+<link rel="stylesheet" href="${a.appCss.path}">
+<script src="${a.appJs.path}"></script>
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header>
+<h1>pi-sidecar</h1>
+<nav aria-label="Panels"><ul>
+${PANELS.map((x) => html`<li><a href="${x.path}">${x.title}</a></li>`)}
+</ul></nav>
+</header>
+<main id="main" tabindex="-1">
+<p id="shell-status" role="status">Loading…</p>
+<noscript><p>This page needs JavaScript: it keeps the token of the URL <code>pi-sidecar web</code> printed in this browser, for this server's port only, and sends it with each request.</p></noscript>
+</main>
+</body>
+</html>`;
+}
+
 function shortPath(path: string): string {
   return path.length > 48 ? `…${path.slice(-47)}` : path;
 }
