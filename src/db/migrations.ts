@@ -5,7 +5,7 @@ import codeIndex from "./migrations/004-code-index.sql" with { type: "text" };
 import memory from "./migrations/005-memory.sql" with { type: "text" };
 import prune from "./migrations/006-prune.sql" with { type: "text" };
 import blobCounts from "./migrations/007-blob-counts.sql" with { type: "text" };
-import memoryKeys from "./migrations/008-memory-keys.sql" with { type: "text" };
+import memoryKeys from "./migrations/009-memory-keys.sql" with { type: "text" };
 
 /** Schema migrations, applied in order; the database's user_version is the count applied. */
 export const MIGRATIONS: readonly string[] = [

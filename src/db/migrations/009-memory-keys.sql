@@ -1,4 +1,5 @@
 -- Episodic memory, second step.
+-- creates table: memory_import_keys
 --
 -- Import keys: one stable key per imported event (a hash of the project, the line's session,
 -- kind, time, text and how many identical lines came before it, or the line's own id), so an
