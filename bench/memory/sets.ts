@@ -1,7 +1,8 @@
 /**
  * Memory evaluation sets read from a folder: per project, a history as JSON Lines ({kind, session,
  * text, ts}), questions.json ([{id, query, answerContains, staleContains|null, askedAfterTs,
- * kind: fact|corrected|absent}]) and facts.json (substrings of the planted statements). Layouts:
+ * kind: fact|corrected|absent}]) and facts.json (substrings of the planted statements; without it, the
+ * answers and stale values its questions name). Layouts:
  *
  *   <set>/projects/<project>/{*.jsonl, questions.json, facts.json}
  *   <set>/<project>/{*.jsonl, questions.json, facts.json}
@@ -119,6 +120,12 @@ function projectDir(dir: string, name: string): SetProject {
   };
 }
 
+/** Without facts.json, the planted statements are what the project's questions name as answers and stale values. */
+function withFacts(p: SetProject): SetProject {
+  if (p.facts.length > 0) return p;
+  return { ...p, facts: [...new Set(p.questions.flatMap((q) => [...q.answer, ...q.stale]))] };
+}
+
 export function loadSet(dir: string): EvalSet {
   const name = basename(dir);
   const root = existsSync(join(dir, "projects")) && statSync(join(dir, "projects")).isDirectory() ? join(dir, "projects") : dir;
@@ -147,6 +154,7 @@ export function loadSet(dir: string): EvalSet {
       facts,
     }));
   }
+  projects = projects.map(withFacts);
   for (const p of projects)
     if (p.questions.length === 0) throw new Error(`${relative(process.cwd(), dir)}: project ${p.name} has no questions`);
   return { name, dir, projects };
