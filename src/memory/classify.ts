@@ -30,10 +30,10 @@ export function sentences(text: string): string[] {
 
 const QUESTION =
   /\?\s*$|^\s*(?:what|which|where|who|whom|whose|why|how|when|is|are|was|were|do|does|did|can|could|would|should|will|have|has|any idea)\b/i;
-const PREFERENCE = /\b(?:always|never|prefer|please|don'?t|do not|make sure|remember|from now on|must|should|avoid|pls)\b/i;
+const PREFERENCE = /\b(?:always|never|prefer|please|don'?t|do not|make sure|remember|from now on|must|should|avoid)\b/i;
 /** An imperative: the sentence starts with a verb of doing (after a greeting or "please"). */
 const TASK =
-  /^\s*(?:(?:hey|hi|ok|okay|so|and|also|now|then|next|pls|please|can you|could you|would you|let'?s)[\s,!:]+)*(?:fix|add|write|update|refactor|implement|create|remove|delete|check|run|make|debug|investigate|look|find|show|explain|rename|move|bump|upgrade|install|build|deploy|test|try|help|go|open|review|clean|split|merge|revert|rewrite|change|set up|setup|tidy|wire|port|profile|rerun|retry|see|take|get|put|use)\b/i;
+  /^\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please|can you|could you|would you|let'?s)[\s,!:]+)*(?:fix|add|write|update|refactor|implement|create|remove|delete|check|run|make|debug|investigate|look|find|show|explain|rename|move|bump|upgrade|install|build|deploy|test|try|help|go|open|review|clean|split|merge|revert|rewrite|change|set up|setup|tidy|wire|port|profile|retry|see|take|get|put|use)\b/i;
 
 export type SentenceKind = "preference" | "fact" | "question" | "task";
 
