@@ -109,7 +109,8 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
         batch.push({ ...e, key: keyOf(e) });
       }
       await call({ type: "addMany", project: PROJECT, events: batch }, "addMany");
-      if (i % 100_000 === 0 && i > 0) process.stderr.write(`memory scale: ${i} events\n`);
+      if (i % 100_000 === 0 && i > 0)
+        process.stderr.write(`memory scale: ${i} events, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
     }
     const importMs = performance.now() - started;
     const m0 = performance.now();
@@ -120,6 +121,9 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
       if (!r.pending && r.summaries.length === 0) break;
     }
     const maintenanceMs = performance.now() - m0;
+    process.stderr.write(
+      `memory scale: imported in ${(importMs / 1000).toFixed(0)} s, maintained in ${(maintenanceMs / 1000).toFixed(0)} s\n`,
+    );
     const replaced = db.query<{ n: number }, []>("SELECT count(*) AS n FROM memory_supersessions").get()!.n;
     // Single adds (each with its maintenance step), then recall and search, in a fresh session.
     const adds: number[] = [];
