@@ -1,18 +1,21 @@
 /**
- * The episodic memory benchmark for BENCHMARKS.md: recall quality on generated multi-session
- * histories (several seeds, quality.ts) and scale with a million events in one project
- * (scale.ts), each against the issue's targets.
+ * The episodic memory benchmark for BENCHMARKS.md, held-out figures first: the blind set in
+ * bench/memory/blind (when present; skipped otherwise) and the tuning sets under bench/memory/sets,
+ * both on the built binary (sets-bench.ts); then recall quality on generated multi-session
+ * histories (several seeds, quality.ts; in-sample) and scale with a million events in one project
+ * (scale.ts), each against the issues' targets.
  *
- *   full:  5 seeds of 60 sessions; 1,000,000 events    (about 3 minutes on 2 cores)
- *   quick: 2 seeds of 60 sessions;   100,000 events    (about 30 seconds)
+ *   full:  the sets; 5 seeds of 60 sessions; 1,000,000 events    (about 5 minutes on 2 idle cores)
+ *   quick: the sets; 2 seeds of 60 sessions;   100,000 events    (about 2 minutes)
  *
- *   bun bench/memory/bench-memory.ts [--quick]     prints the section
+ *   bun bench/memory/bench-memory.ts [--quick] [--blind DIR]     prints the section
  */
 import { count, mb, ms, ratio, table, verdict } from "../markdown.ts";
 import { benchMemoryQuality, QUALITY_SEED, type QualityResult } from "./quality.ts";
 import { benchMemoryScale, SCALE_SEED, type ScaleResult } from "./scale.ts";
+import { benchSets, blindTargetRows, type SetsBench, setsSection } from "./sets-bench.ts";
 
-/** Issue 14's targets. */
+/** Issue 14's targets (issue 21's on the blind set: sets-bench.ts). */
 export const MEMORY_TARGETS = {
   recallAt5: 0.9,
   falseRecall: 0.05,
@@ -26,6 +29,7 @@ export const MEMORY_TARGETS = {
 export type MemoryBench = {
   quick: boolean;
   ms: number;
+  sets: SetsBench;
   quality: {
     runs: QualityResult[];
     questions: number;
@@ -45,8 +49,9 @@ const median = (xs: number[], q = 0.5) => {
   return s.length === 0 ? 0 : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 };
 
-export async function benchMemory(opts: { quick: boolean }): Promise<MemoryBench> {
+export async function benchMemory(opts: { quick: boolean; blindDir?: string }): Promise<MemoryBench> {
   const started = performance.now();
+  const sets = await benchSets({ blindDir: opts.blindDir });
   const seeds = opts.quick ? [QUALITY_SEED, 1] : [QUALITY_SEED, 1, 2, 3, 4];
   const runs: QualityResult[] = [];
   for (const seed of seeds) runs.push(await benchMemoryQuality({ seed }));
@@ -66,7 +71,7 @@ export async function benchMemory(opts: { quick: boolean }): Promise<MemoryBench
     answerInContext: sum((r) => r.counts.inContext) / questions,
   };
   const scale = await benchMemoryScale({ events: opts.quick ? 100_000 : MEMORY_TARGETS.scaleEvents, seed: SCALE_SEED });
-  return { quick: opts.quick, ms: Math.round(performance.now() - started), quality, scale };
+  return { quick: opts.quick, ms: Math.round(performance.now() - started), sets, quality, scale };
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -80,14 +85,15 @@ export function memoryTargetRows(r: MemoryBench): string[][] {
   const atScale = s.events >= t.scaleEvents;
   const scaleNote = atScale ? "" : ` (quick run; the target is at ${count(t.scaleEvents)})`;
   return [
+    ...blindTargetRows(r.sets),
     [
-      `recall@5 (${count(q.questions)} questions, ${q.runs.length} histories)`,
+      `recall@5, generated histories, in-sample (${count(q.questions)} questions, ${q.runs.length} histories)`,
       `>= ${pct(t.recallAt5)}`,
       pct(q.recallAt5),
       verdict(q.recallAt5 >= t.recallAt5),
     ],
     [
-      `false recall: a replaced value shown as current in the top 5 (${count(q.corrected)} questions about corrected facts)`,
+      `false recall, generated histories, in-sample: a replaced value shown as current in the top 5 (${count(q.corrected)} questions about corrected facts)`,
       `<= ${pct(t.falseRecall)}`,
       pct(q.falseOverCorrected),
       verdict(q.falseOverCorrected <= t.falseRecall),
@@ -131,7 +137,15 @@ export function memorySection(r: MemoryBench): string {
   return [
     "## Episodic memory",
     "",
-    `${r.quick ? "Quick run" : "Full run"}, ${(r.ms / 1000).toFixed(0)} s. Quality: generated histories of 60 sessions each (seeded), with planted ` +
+    `${r.quick ? "Quick run" : "Full run"}, ${(r.ms / 1000).toFixed(0)} s.`,
+    "",
+    "### Independent histories",
+    "",
+    setsSection(r.sets),
+    "",
+    "### Generated histories and scale",
+    "",
+    `Quality (in-sample: the generator's wording is what the code was first written against): generated histories of 60 sessions each (seeded), with planted ` +
       "facts and preferences, corrections that replace them (some twice, in several wordings; stored as the user's prompts, so the " +
       "service has to recognise them), the assistant repeating what it was told, and everyday noise (tasks, answers, failing " +
       "commands, errors, edited files). Each question is asked when it comes up, sessions after the fact, before it is stored; " +
@@ -159,5 +173,6 @@ export function memorySection(r: MemoryBench): string {
 
 if (import.meta.main) {
   const quick = process.argv.includes("--quick");
-  console.log(memorySection(await benchMemory({ quick })));
+  const at = process.argv.indexOf("--blind");
+  console.log(memorySection(await benchMemory({ quick, blindDir: at === -1 ? undefined : process.argv[at + 1] })));
 }

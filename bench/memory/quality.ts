@@ -14,7 +14,6 @@
  */
 import { join } from "node:path";
 import { defaultConfig } from "../../src/config.ts";
-import memorySql from "../../src/db/migrations/005-memory.sql" with { type: "text" };
 import { MIGRATIONS } from "../../src/db/migrations.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { createMemoryService } from "../../src/memory/service.ts";
@@ -62,7 +61,7 @@ export async function benchMemoryQuality(options: { seed?: number; sessions?: nu
   const history = generateHistory(createRng(seed), { sessions: options.sessions });
   const scratch = options.dir ? null : createScratch();
   const path = options.dir ? join(options.dir, "memory-quality.db") : scratch!.path("memory-quality");
-  const db = openDatabase(path, { migrations: MIGRATIONS.includes(memorySql) ? MIGRATIONS : [...MIGRATIONS, memorySql] });
+  const db = openDatabase(path, { migrations: MIGRATIONS });
   const config = defaultConfig({ HOME: "/nonexistent" });
   config.db = path;
   const clock = { t: history.events[0]!.ts };

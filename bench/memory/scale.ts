@@ -13,11 +13,10 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { defaultConfig } from "../../src/config.ts";
-import memorySql from "../../src/db/migrations/005-memory.sql" with { type: "text" };
 import { MIGRATIONS } from "../../src/db/migrations.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { createMemoryService } from "../../src/memory/service.ts";
-import { answerOf, type MemoryAnswer, type MemoryRequest, type NewEvent } from "../../src/memory/types.ts";
+import { answerOf, importKeys, type MemoryAnswer, type MemoryRequest, type NewEvent } from "../../src/memory/types.ts";
 import { countTokens } from "../../src/tokens/count.ts";
 import { createRng, type Rng } from "../prng.ts";
 import { createScratch } from "../temp.ts";
@@ -77,7 +76,7 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
   const rng = createRng(seed);
   const scratch = options.dir ? null : createScratch();
   const path = options.dir ? join(options.dir, "memory-scale.db") : scratch!.path("memory-scale");
-  const db = openDatabase(path, { migrations: MIGRATIONS.includes(memorySql) ? MIGRATIONS : [...MIGRATIONS, memorySql] });
+  const db = openDatabase(path, { migrations: MIGRATIONS });
   const clock = { t: Date.UTC(2026, 0, 1) };
   const config = defaultConfig({ HOME: "/nonexistent" });
   config.db = path;
@@ -95,7 +94,8 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
     return answerOf(a, type);
   };
   try {
-    // Import: batches like `memory add --jsonl`; ~80 events a session, a minute apart.
+    // Import: batches like `memory add --jsonl` (with its import keys); ~80 events a session, a minute apart.
+    const keyOf = importKeys();
     let textBytes = 0;
     let session = "";
     const started = performance.now();
@@ -106,10 +106,11 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
         clock.t += 60_000;
         const e = scaleEvent(rng, session, clock.t);
         textBytes += Buffer.byteLength(e.text);
-        batch.push(e);
+        batch.push({ ...e, key: keyOf(e) });
       }
       await call({ type: "addMany", project: PROJECT, events: batch }, "addMany");
-      if (i % 100_000 === 0 && i > 0) process.stderr.write(`memory scale: ${i} events\n`);
+      if (i % 100_000 === 0 && i > 0)
+        process.stderr.write(`memory scale: ${i} events, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
     }
     const importMs = performance.now() - started;
     const m0 = performance.now();
@@ -120,6 +121,9 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
       if (!r.pending && r.summaries.length === 0) break;
     }
     const maintenanceMs = performance.now() - m0;
+    process.stderr.write(
+      `memory scale: imported in ${(importMs / 1000).toFixed(0)} s, maintained in ${(maintenanceMs / 1000).toFixed(0)} s\n`,
+    );
     const replaced = db.query<{ n: number }, []>("SELECT count(*) AS n FROM memory_supersessions").get()!.n;
     // Single adds (each with its maintenance step), then recall and search, in a fresh session.
     const adds: number[] = [];

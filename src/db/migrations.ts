@@ -6,6 +6,7 @@ import memory from "./migrations/005-memory.sql" with { type: "text" };
 import prune from "./migrations/006-prune.sql" with { type: "text" };
 import blobCounts from "./migrations/007-blob-counts.sql" with { type: "text" };
 import chunkNames from "./migrations/008-chunk-names.sql" with { type: "text" };
+import memoryKeys from "./migrations/009-memory-keys.sql" with { type: "text" };
 import baselines from "./migrations/010-baselines.sql" with { type: "text" };
 
 /** Schema migrations, applied in order; the database's user_version is the count applied. */
@@ -18,5 +19,6 @@ export const MIGRATIONS: readonly string[] = [
   prune,
   blobCounts,
   chunkNames,
+  memoryKeys,
   baselines,
 ];

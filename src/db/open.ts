@@ -113,7 +113,8 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     }
     db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA foreign_keys = ON");
-    // What a delete or an update frees is overwritten where that costs no extra I/O: deleted text leaves no copy in a page.
+    // Space freed inside a page (a deleted or moved row) is zeroed at once, at no extra I/O: a
+    // forgotten or purged text leaves no stale copy behind in pages that stay in use.
     db.exec("PRAGMA secure_delete = FAST");
     db.exec("PRAGMA journal_size_limit = 67108864");
     db.exec("PRAGMA temp_store = MEMORY");
@@ -217,12 +218,25 @@ function tightenPermissions(path: string, notice: (text: string) => void): void 
   if (loose.length > 0) notice(`other users could read the database; made it owner-only: ${loose.join(", ")}`);
 }
 
+/** The table a migration declares it creates (a `-- creates table: name` line), if it does. */
+function createdTable(sql: string): string | null {
+  return /^-- creates table: (\w+)$/m.exec(sql)?.[1] ?? null;
+}
+
 function migrate(db: Database, migrations: readonly string[], seen: number): void {
   if (seen === migrations.length) return;
   immediate(db, () => {
     // Re-read inside the write lock: another process may have migrated meanwhile.
     const current = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
-    for (let v = current; v < migrations.length; v++) db.exec(migrations[v]!);
+    // A pending migration whose table exists already ran in a build that numbered it earlier
+    // (branches were merged in another order): it took the slot of one that did not run, which
+    // runs now, and it is not run twice.
+    const ran = new Set<number>();
+    for (let v = current; v < migrations.length; v++) {
+      const table = createdTable(migrations[v]!);
+      if (table && db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table)) ran.add(v);
+    }
+    for (let v = Math.max(0, current - ran.size); v < migrations.length; v++) if (!ran.has(v)) db.exec(migrations[v]!);
     db.exec(`PRAGMA user_version = ${migrations.length}`);
   });
 }

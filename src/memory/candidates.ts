@@ -9,25 +9,24 @@
  * that hold them). Ranking the candidates happens afterwards, on their text (rank.ts).
  */
 import type { Db } from "../db/open.ts";
-import { ftsTerm, type QueryTerm } from "./query.ts";
+import { ftsGroup, type QueryGroup } from "./query.ts";
 
 export type Table = "events" | "summaries";
 
-/** `own`: one of the query's words (not a synonym added for it). */
-export type WeightedTerm = QueryTerm & { df: number; idf: number; own: boolean };
+/** A query group with how many rows hold it (exact, or estimated for a common one) and its weight. */
+export type WeightedGroup = QueryGroup & { df: number; idf: number };
 
 const NAMES = {
   events: { fts: "memory_events_fts", base: "memory_events" },
   summaries: { fts: "memory_summaries_fts", base: "memory_summaries" },
 } as const;
 
-/** Rows fetched per term (the newest ones), and by the all-rare-terms query. */
+/** Rows fetched per group (the newest ones), and by the all-rare-groups query. */
 const PER_TERM: Record<Table, number> = { events: 150, summaries: 100 };
 const ALL_TERMS = 300;
 const ALL_TERMS_REACH = 200_000;
-/** Query words looked up at most, and synonyms of them. */
-const MAX_OWN = 6;
-const MAX_SYNONYMS = 4;
+/** Query groups looked up at most. */
+const MAX_GROUPS = 8;
 
 export type CandidateOptions = {
   projectId: number;
@@ -41,7 +40,8 @@ export type CandidateOptions = {
   kinds?: readonly string[];
 };
 
-export type Candidates = { terms: WeightedTerm[]; ids: number[] };
+/** `groups`: the query groups the index holds at all; `unknown`: how many it holds none of. */
+export type Candidates = { groups: WeightedGroup[]; unknown: number; ids: number[] };
 
 function statement(db: Db, table: Table, single: boolean, limit: number, kinds?: readonly string[]) {
   const n = NAMES[table];
@@ -55,24 +55,14 @@ function statement(db: Db, table: Table, single: boolean, limit: number, kinds?:
   return db.query<{ id: number }, [string, number, number] | [string, number, number, number]>(sql);
 }
 
-const idfOf = (df: number, total: number) => {
+export const idfOf = (df: number, total: number) => {
   const n = Math.max(total, df);
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 };
 
-/** The terms to look up: the query's own words first, then close synonyms, then related words. */
-function chooseTerms(terms: QueryTerm[]): { term: QueryTerm; own: boolean }[] {
-  const own = terms.filter((t) => terms.find((x) => x.group === t.group)?.stem === t.stem);
-  const others = terms.filter((t) => !own.includes(t)).sort((a, b) => b.weight - a.weight);
-  return [
-    ...own.slice(0, MAX_OWN).map((term) => ({ term, own: true })),
-    ...others.slice(0, MAX_SYNONYMS).map((term) => ({ term, own: false })),
-  ];
-}
-
-/** Candidate ids (best first, by the weights of the terms each is known to hold) and the weighted terms. */
-export function candidates(db: Db, table: Table, terms: QueryTerm[], o: CandidateOptions): Candidates {
-  if (terms.length === 0) return { terms: [], ids: [] };
+/** Candidate ids (best first, by the weights of the groups each is known to hold) and the weighted groups. */
+export function candidates(db: Db, table: Table, groups: QueryGroup[], o: CandidateOptions): Candidates {
+  if (groups.length === 0) return { groups: [], unknown: 0, ids: [] };
   const n = NAMES[table];
   // Two subqueries: SQLite answers a lone min() or max() from the b-tree's ends, both together by a scan.
   const span = db
@@ -87,36 +77,32 @@ export function candidates(db: Db, table: Table, terms: QueryTerm[], o: Candidat
   const args = (match: string, floor = 0): [string, number, number] | [string, number, number, number] =>
     o.single ? [match, before, floor] : [match, before, floor, o.projectId];
   const limit = PER_TERM[table];
-  const perTerm = statement(db, table, o.single, limit, o.kinds);
-  const rowsOf = new Map<string, number[]>();
-  const weighted: WeightedTerm[] = [];
-  for (const { term, own } of chooseTerms(terms)) {
-    let rows = rowsOf.get(term.stem);
-    if (!rows) {
-      rows = perTerm.all(...args(ftsTerm(term))).map((r) => r.id);
-      rowsOf.set(term.stem, rows);
+  const perGroup = statement(db, table, o.single, limit, o.kinds);
+  const rowsOf = new Map<number, number[]>();
+  const weighted: WeightedGroup[] = [];
+  let unknown = 0;
+  for (const g of groups.slice(0, MAX_GROUPS)) {
+    const rows = perGroup.all(...args(ftsGroup(g))).map((r) => r.id);
+    if (rows.length === 0) {
+      unknown++;
+      continue;
     }
-    if (rows.length === 0) continue;
+    rowsOf.set(g.group, rows);
     // All its rows, or an estimate from how far back the newest PER_TERM reach.
     const reach = Math.max(1, Math.min(before, hi) - rows.at(-1)! + 1);
     const df = rows.length < limit ? rows.length : Math.min(total, Math.round((limit * total) / reach));
-    weighted.push({ ...term, df, own, idf: term.weight * idfOf(df, total) });
+    weighted.push({ ...g, df, idf: idfOf(df, total) });
   }
   const score = new Map<number, number>();
-  const best = new Map<string, number>();
-  for (const t of weighted) best.set(t.stem, Math.max(best.get(t.stem) ?? 0, t.idf));
-  for (const [stem, idf] of best) for (const id of rowsOf.get(stem)!) score.set(id, (score.get(id) ?? 0) + idf);
-  const rare = weighted
-    .filter((t) => t.own)
-    .sort((a, b) => a.df - b.df)
-    .slice(0, 3);
-  // When the rarest word's list is whole (fewer rows than PER_TERM), every row holding all the
-  // rare words is in it already: the AND query would find nothing new.
+  for (const g of weighted) for (const id of rowsOf.get(g.group)!) score.set(id, (score.get(id) ?? 0) + g.idf);
+  const rare = [...weighted].sort((a, b) => a.df - b.df).slice(0, 3);
+  // When the rarest group's list is whole (fewer rows than PER_TERM), every row holding all the
+  // rare groups is in it already: the AND query would find nothing new.
   if (rare.length >= 2 && rare[0]!.df >= limit) {
-    // Old rows holding every rare word, which the newest-first lists of common words may miss.
-    const sum = rare.reduce((s, t) => s + t.idf, 0);
+    // Old rows holding every rare group, which the newest-first lists of common words may miss.
+    const sum = rare.reduce((s, g) => s + g.idf, 0);
     const floor = Math.min(before, hi + 1) - ALL_TERMS_REACH;
-    for (const { id } of statement(db, table, o.single, ALL_TERMS, o.kinds).all(...args(rare.map(ftsTerm).join(" "), floor))) {
+    for (const { id } of statement(db, table, o.single, ALL_TERMS, o.kinds).all(...args(rare.map(ftsGroup).join(" AND "), floor))) {
       score.set(id, Math.max(score.get(id) ?? 0, sum));
     }
   }
@@ -124,5 +110,5 @@ export function candidates(db: Db, table: Table, terms: QueryTerm[], o: Candidat
     .sort((a, b) => b[1] - a[1] || b[0] - a[0])
     .slice(0, o.keep)
     .map(([id]) => id);
-  return { terms: weighted, ids };
+  return { groups: weighted, unknown, ids };
 }

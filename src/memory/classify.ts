@@ -1,50 +1,59 @@
 /**
- * What an event says, read from its words alone (no model): is a prompt a correction ("no, use
- * pnpm"), a preference ("always run tests with --runInBand"), a statement of fact ("the staging
- * API runs on port 8080"), a question or a task? And which values a correction rejects ("not
- * npm", "from 8080 to 8081", "8080 was the old setup"). Supersession and the extractive summary
- * use this.
+ * What an event says, read from its words alone (no model). Is a prompt a question, a task, a
+ * preference ("always run tests with --runInBand") or a statement of fact? A prompt is read
+ * sentence by sentence: one that asks a question and states a fact in passing states a fact.
+ * Does it correct or change something said before ("no, use pnpm", "we switched from X to Y",
+ * "X is 22 now")? And which values does it reject ("not npm", "from 8080 to 8081", "moved off
+ * X") and which does it assert? The cues are English function words and verbs of change, not
+ * any project's vocabulary; supersede.ts, the extractive summary and ranking use them.
  */
-import { foldText, porterStem, wordsOf } from "./stem.ts";
-import { canonicalStem } from "./synonyms.ts";
+import { familyKey } from "./morphology.ts";
+import { foldText, wordsOf } from "./stem.ts";
+import { isStopWord } from "./stopwords.ts";
 
-const CORRECTION_START =
-  /^\s*(?:no|nope|nah|wrong|incorrect|not quite|not that|actually|correction|wait|stop|undo|revert that|that'?s (?:wrong|not right|incorrect|not what))\b[\s,.:;!-]/i;
-const CORRECTION_ANYWHERE = [
-  /\b(?:use|it'?s|is|are|should be|must be|means?|wanted|want|meant|prefer)\s+[^.,;!?]{1,60}?,?\s+not\s+\S/i,
-  /\binstead of\b/i,
-  /\brather than\b/i,
-  /\bno longer\b/i,
-  /\bnot anymore\b|\banymore\b/i,
-  /\b(?:switched|moved|migrated|changed|renamed|upgraded|downgraded|went)\b[^.;!?]{0,60}\bfrom\b[^.;!?]{1,60}\bto\b/i,
-  /\b(?:is|are|lives|runs|listens)\s+(?:now|actually)\b/i,
-  /\b(?:from now on|going forward|henceforth)\b/i,
-  /\b(?:don'?t|do not|never|stop)\s+(?:use|using|run|running|call|calling|add|adding|touch|edit|commit|push)\b/i,
-  /\bI (?:said|told you|asked for)\b/i,
-  /\byou should(?:'ve| have)\b/i,
-  /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
-  /\b(?:was|is) the old\b|\bused to be\b|\bis outdated\b|\bno more\b/i,
-];
-
-/** An explicit correction of the agent or of an earlier statement. */
-export function isCorrection(text: string): boolean {
-  const head = text.slice(0, 600);
-  return CORRECTION_START.test(head) || CORRECTION_ANYWHERE.some((re) => re.test(head));
+/** Clauses of a statement: its sentences, split again at commas and dashes (a summary line's label left out). */
+export function clauses(text: string): string[] {
+  return text
+    .replace(/^- e\d+ [\w ]+(?: \(x\d+\))?: /, "")
+    .split(/[.;!?](?:\s|$)|,\s|\n|\s-{1,2}\s/)
+    .filter((c) => c.trim() !== "");
 }
 
-const PREFERENCE = /\b(?:always|never|prefer|please use|don'?t|do not|make sure|remember|from now on|must|should|avoid)\b/i;
-const QUESTION =
-  /\?\s*$|^\s*(?:what|which|where|who|whom|why|how|when|is|are|was|were|do|does|did|can|could|would|should|will|have|has)\b/i;
-const TASK =
-  /^\s*(?:please\s+)?(?:fix|add|write|update|refactor|implement|create|remove|delete|check|run|make|debug|investigate|look|find|show|explain|rename|move|bump|upgrade|install|build|deploy|test|try|help|let'?s|go|open|review|clean|split|merge|revert|rewrite|change|set up|setup)\b/i;
+/** Sentences (and lines) of a text's head. */
+export function sentences(text: string): string[] {
+  return text
+    .slice(0, 1200)
+    .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
 
-/** How a statement reads; null for text that is not a sentence of the user's (empty). */
-export function statementKind(text: string): "preference" | "fact" | "question" | "task" {
-  const head = text.slice(0, 600).trim();
-  if (QUESTION.test(head)) return "question";
-  if (PREFERENCE.test(head)) return "preference";
-  if (TASK.test(head)) return "task";
+const QUESTION =
+  /\?\s*$|^\s*(?:what|which|where|who|whom|whose|why|how|when|is|are|was|were|do|does|did|can|could|would|should|will|have|has|any idea)\b/i;
+const PREFERENCE = /\b(?:always|never|prefer|please|don'?t|do not|make sure|remember|from now on|must|should|avoid)\b/i;
+/** An imperative: the sentence starts with a verb of doing (after a greeting or "please"). */
+const TASK =
+  /^\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please|can you|could you|would you|let'?s)[\s,!:]+)*(?:fix|add|write|update|refactor|implement|create|remove|delete|check|run|make|debug|investigate|look|find|show|explain|rename|move|bump|upgrade|install|build|deploy|test|try|help|go|open|review|clean|split|merge|revert|rewrite|change|set up|setup|tidy|wire|port|profile|retry|see|take|get|put|use)\b/i;
+
+export type SentenceKind = "preference" | "fact" | "question" | "task";
+
+function sentenceKind(s: string): SentenceKind {
+  if (QUESTION.test(s)) return "question";
+  if (TASK.test(s)) return "task";
+  if (PREFERENCE.test(s)) return "preference";
   return "fact";
+}
+
+/** A sentence long enough to state something (three words besides stop words). */
+const says = (s: string) => wordsOf(foldText(s)).filter((w) => !isStopWord(w)).length >= 3;
+
+/** How a text reads: a preference or fact when any sentence of it states one, else a task, else a question. */
+export function statementKind(text: string): SentenceKind {
+  const kinds = sentences(text).map((s) => (sentenceKind(s) === "fact" && !says(s) ? "chatter" : sentenceKind(s)));
+  if (kinds.includes("preference")) return "preference";
+  if (kinds.includes("fact")) return "fact";
+  if (kinds.includes("task")) return "task";
+  return kinds.length === 0 || kinds.includes("question") ? "question" : "task";
 }
 
 /** A preference or a statement of fact: something later statements can replace. */
@@ -53,166 +62,248 @@ export function isClaim(text: string): boolean {
   return kind === "preference" || kind === "fact";
 }
 
-// Words that frame a statement without naming its subject or value.
-const FRAME = new Set(
-  (
-    "a an the and or but of in on at to for from with by as is are was were be been being it its it's this that these those " +
-    "we our us you your i me my they their he she no nope nah not yes ok okay actually correction wrong incorrect wait stop " +
-    "instead rather than now anymore longer use uses using used prefer prefers preferred always never please should must " +
-    "shall will would can could do does did don't dont doesn't set run runs running ran moved move switched switch changed " +
-    "change migrated migrate renamed rename upgraded downgraded replace replaced went go goes make sure remember note noted " +
-    "decided decision decide going forward henceforth let's lets just also again here there then so if when which what who " +
-    "how why all any some more most very too said told asked meant mean means want wanted think thought thanks got keep " +
-    "mind ll fyi heads up update s t d m re ve don didn isn wasn aren last week today yesterday old setup new via"
-  ).split(" "),
-);
-
-/** Environments: two statements about different ones are about different things. */
-const QUALIFIERS = new Set(["stage", "product", "develop", "qa", "uat", "local", "preview", "canari", "sandbox", "test"]);
-
-const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}._\-/:@+#=]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
-const valueLike = (w: string) => /[\d._\-/:@+#=]/.test(w);
-
-/** An identifier-like token stays whole (8080, v1.2.3, src/app.ts); a word is stemmed, close synonyms made one. */
-const keyOf = (w: string) => (valueLike(w) ? w : canonicalStem(porterStem(w)));
-
-/** Tokens of a stretch (identifiers kept whole), framing words dropped. */
-function contentTokens(stretch: string): string[] {
-  return (foldText(stretch).match(TOKEN) ?? []).filter((w) => !FRAME.has(w));
+// Cues that a statement corrects the agent or changes what was said before.
+const CORRECTION_START =
+  /^\s*(?:no|nope|nah|wrong|incorrect|not quite|not that|actually|correction|wait|scratch that|undo|that'?s (?:wrong|not right|incorrect|not what))\b[\s,.:;!-]/i;
+/**
+ * Verbs of change, each with its -s, -ed and -ing forms: "X was renamed", "we switched to Y", and
+ * in the imperative of a commit message or note, "bump MSRV to 1.79", "drop cross".
+ */
+const CHANGE_BASES =
+  "switch move migrate change rename replace swap upgrade downgrade bump raise lower increase decrease reduce cut drop remove " +
+  "retire deprecate revert supersede abandon ditch discontinue delete rewrite rebuild";
+const IRREGULAR_PAST: Record<string, string[]> = { cut: ["cut"], rewrite: ["rewrote", "rewritten"], rebuild: ["rebuilt"] };
+/** The past forms of a verb of change, and its -ing form. */
+function changeForms(base: string): { past: string[]; ing: string } {
+  const e = base.endsWith("e");
+  const stem = e ? base.slice(0, -1) : base;
+  const doubled = /^(?:[^aeiou]*[aeiou][bdgmnpt])$/.test(base) ? base + base.at(-1) : stem;
+  return { past: IRREGULAR_PAST[base] ?? [e ? `${base}d` : `${doubled}ed`], ing: `${doubled}ing` };
 }
+const BASES = CHANGE_BASES.split(" ");
+const PAST = BASES.flatMap((b) => changeForms(b).past);
+const ING = BASES.map((b) => changeForms(b).ing);
+const CHANGE_FORMS = [...PAST, ...ING];
+/** A change said as done: a past form ("renamed", "we switched"; a base form's -s is mostly a noun: "a schema change"). */
+const CHANGED = new RegExp(`\\b(?:${PAST.join("|")}|rolled back|phased out)\\b`, "i");
+/**
+ * A change said as an action: an -ing form, or a base form where a clause starts (an imperative:
+ * "chore(ci): drop cross", "bump MSRV to 1.79") or right before to/from/off/back ("cut to 12h").
+ * Weaker: "move token parsing into auth.rs" changes code, not what was said.
+ */
+const CHANGING = new RegExp(
+  `\\b(?:${ING.join("|")})\\b|(?:^|[:;,]\\s*)(?:${BASES.join("|")})\\b|\\b(?:${BASES.join("|")})\\s+(?:to|from|off|back|away)\\b`,
+  "i",
+);
+const CORRECTION_ANYWHERE = [
+  /\b(?:use|it'?s|is|are|should be|must be|means?|wanted|want|meant|prefer)\s+[^.,;!?]{1,60}?,?\s+not\s+\S/i,
+  /\binstead of\b|\brather than\b|\bno longer\b|\bnot any ?more\b|\banymore\b|\bno more\b/i,
+  /\bfrom\b[^.;!?]{1,60}\bto\b/i,
+  /\b(?:from now on|going forward|henceforth|back to)\b/i,
+  /\b(?:don'?t|do not|never|stop)\s+(?:use|using|run|running|call|calling|add|adding)\b/i,
+  /\bI (?:said|told you|asked for)\b|\byou should(?:'ve| have)\b/i,
+  /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
+  /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
+];
+/** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now". */
+const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(?!\s+(?:and then|that|on\b))/i;
 
 /**
- * The words to look a statement's older versions up by: what it rejects first ("npm" in "use
- * pnpm, not npm"), then its other content words, framing words left out; as the index splits them.
+ * An explicit correction of the agent, or a statement that something changed. In a prompt (the
+ * user talking to the agent) questions and tasks are neither; a note, decision or commit message
+ * is a record, and its imperative ("bump MSRV to 1.79") states a change.
  */
-export function lookupWords(text: string): string[] {
-  const { words } = rejection(text);
-  const tokens = contentTokens(text.slice(0, 600));
-  const first = tokens.filter((t) => words.has(keyOf(t)));
+export function isCorrection(text: string, kind = "prompt"): boolean {
+  return changeSentences(text, kind).some((c) => c.strong);
+}
+
+/** The sentences of a text that correct or change something; strong: a correction or a change said as done. */
+export function changeSentences(text: string, kind = "prompt"): { text: string; strong: boolean }[] {
+  const head = text.slice(0, 600);
+  if (CORRECTION_START.test(head)) return [{ text: head, strong: true }];
+  return sentences(head).flatMap((s): { text: string; strong: boolean }[] => {
+    const k = sentenceKind(s);
+    if (k === "question" || (k === "task" && kind === "prompt")) return [];
+    if (CORRECTION_ANYWHERE.some((re) => re.test(s)) || CHANGED.test(s) || NOW.test(s)) return [{ text: s, strong: true }];
+    return CHANGING.test(s) ? [{ text: s, strong: false }] : [];
+  });
+}
+
+const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}._\-/:@+#=$~]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
+const valueLike = (w: string) => /[\d._\-/:@+#=$~]/.test(w);
+const CHANGE_WORDS = new Set(
+  [...BASES, ...CHANGE_FORMS, ..."correction wrong incorrect anymore longer instead now old actually wait".split(" ")].map((w) =>
+    familyKey(w),
+  ),
+);
+
+/** An identifier-like token stays whole (8080, v1.2.3, src/app.ts, TIDE_PROD); a word becomes its family's key. */
+export const keyOf = (w: string) => (valueLike(w) ? w : familyKey(w));
+
+/** The keys of a stretch of text: identifiers whole, words by family, stop words and words of change dropped. */
+function contentKeys(stretch: string): string[] {
   const out: string[] = [];
-  for (const t of [...first, ...tokens]) for (const w of wordsOf(t)) if (w.length > 1 && !out.includes(w)) out.push(w);
+  for (const token of foldText(stretch).match(TOKEN) ?? []) {
+    if (valueLike(token)) {
+      out.push(token);
+      // Its words too: "TIDE_PROD" shares "prod" with a text that says it in words.
+      for (const w of wordsOf(token)) if (w.length > 1 && !/^\d+$/.test(w) && !isStopWord(w)) out.push(valueLike(w) ? w : familyKey(w));
+    } else if (!isStopWord(token) && token.length > 1) {
+      const key = familyKey(token);
+      if (!CHANGE_WORDS.has(key)) out.push(key);
+    }
+  }
   return out;
 }
 
-/** The keys statements are compared by: identifiers whole, words stemmed, framing words dropped. */
+/**
+ * The keys statements are compared by. Bracketed asides are left out ("(config in x.yaml)": not
+ * what a statement says); a bracket right after a word, as in `fix(gc):`, is kept.
+ */
 export function tokenKeys(text: string): Set<string> {
-  return new Set(contentTokens(text.slice(0, 2000)).map(keyOf));
+  return new Set(contentKeys(text.slice(0, 2000).replace(/(^|\s)\([^()]{0,200}\)/g, " ")));
 }
 
 // A cue's stretch runs to a comma, semicolon, bracket or the end of a sentence (a dot inside 20.18 is not one).
 const STRETCH =
-  "((?:[^,;!?().]|[.](?=\\S)){1,60}?)(?=\\s+(?:for|in|on|at|with|when|because|since|to|from|and|but|anymore|now)\\b|[,;!?()]|[.](?!\\S)|$)";
+  "((?:[^,;!?().]|[.](?=\\S)){1,60}?)(?=\\s+(?:for|in|on|at|with|when|because|since|to|from|and|but|anymore|now|->|=>)\\b|\\s*(?:->|=>)|[,;!?()]|[.](?!\\S)|$)";
 const REJECT_CUES = [
-  new RegExp(`\\bnot\\s+${STRETCH}`, "gi"),
+  // "Y, not X" and "Y not X"; not "do not evict" or "is not enough" (an auxiliary before "not" negates a verb).
+  new RegExp(
+    `(?<!\\b(?:do|does|did|can|could|will|would|should|must|may|might|is|are|was|were|be|has|have|had|need|needs|shall)\\s)\\bnot\\s+${STRETCH}`,
+    "gi",
+  ),
   new RegExp(`\\binstead of\\s+${STRETCH}`, "gi"),
   new RegExp(`\\brather than\\s+${STRETCH}`, "gi"),
-  new RegExp(`\\bno longer\\s+(?:use|using|uses)?\\s*${STRETCH}`, "gi"),
+  new RegExp(`\\bno longer\\s+(?:use|using|uses|need|needs)?\\s*${STRETCH}`, "gi"),
   new RegExp(`\\b(?:stop|don'?t|do not|never)\\s+(?:use|using)\\s+${STRETCH}`, "gi"),
+  new RegExp(
+    `\\b(?:move|moved|moving|migrate|migrated|migrating|switch|switched|switching|went|going)\\s+(?:[^\\s,;]+\\s+){0,3}?(?:off|away from|from)\\s+${STRETCH}`,
+    "gi",
+  ),
+  // What was dropped, not when ("dropped after 48h").
+  new RegExp(
+    `\\b(?:dropped|drop|ditched|removed|retired|abandoned|replaced)\\s+(?!(?:after|before|at|by|for|in|on|once|since|until|when|with|within)\\b)${STRETCH}`,
+    "gi",
+  ),
   /\bfrom\s+((?:[^,;!?().]|[.](?=\S)){1,60}?)\s+to\s/gi,
-  /\breplace\s+((?:[^,;!?().]|[.](?=\S)){1,60}?)\s+with\s/gi,
   new RegExp(`\\bused to be\\s+${STRETCH}`, "gi"),
-  /(?:^|[\s,;(-])([^\s,;()]{1,40})\s+(?:is|was)\s+(?:wrong|the old|outdated|obsolete|deprecated)\b/gi,
+  new RegExp(`\\bthe old\\s+${STRETCH}`, "gi"),
+  /(?:^|[\s,;(-])([^\s,;()]{1,40})\s+(?:is|was|were|are)\s+(?:wrong|the old|outdated|obsolete|deprecated|gone|deleted|dead|not enough)\b/gi,
 ];
 
-/** The values a correction rejects: identifier-like tokens after a cue, or else its first content word. */
-export function rejectedOf(text: string): Set<string> {
-  return rejection(text).values;
-}
-
-/** The rejected values, and every word of the stretches they came from ("named exports" in "rather than named exports"). */
+/** The rejected values (identifier-like tokens after a cue, or else its first content word), and every key of the stretches they came from. */
 function rejection(text: string): { values: Set<string>; words: Set<string> } {
   const values = new Set<string>();
   const words = new Set<string>();
   for (const re of REJECT_CUES) {
     for (const m of text.slice(0, 600).matchAll(re)) {
-      const tokens = contentTokens(m[1]!.replace(/\.$/, ""));
-      const ids = tokens.filter(valueLike);
-      for (const w of ids.length > 0 ? ids : tokens.slice(0, 1)) values.add(keyOf(w));
-      for (const w of tokens) words.add(keyOf(w));
+      for (const k of valuesOf(m[1]!)) values.add(k);
+      for (const k of contentKeys(m[1]!)) words.add(k);
     }
   }
   return { values, words };
 }
 
-/** Values a correction asserts: the word before `, not` / `instead of` / `rather than`, after `from X to`, `is now`. */
+export function rejectedOf(text: string): Set<string> {
+  return rejection(text).values;
+}
+
+/** Values a statement asserts: before `, not` / `instead of` / `rather than`, after `from X to`, `->`, `is now`, `use`, a verb of change and `to`. */
 const ASSERT_CUES = [
   /([^\s,;()]{1,40}),?\s+not\s/gi,
   /([^\s,;()]{1,40})\s+(?:instead of|rather than)\s/gi,
-  /\bfrom\s+[^.,;!?()]{1,60}?\s+to\s+([^\s,;()]{1,40})/gi,
-  /\b(?:is|are)\s+now\s+([^\s,;()]{1,40})/gi,
+  new RegExp(`\\bfrom\\s+[^.,;!?()]{1,60}?\\s+to\\s+${STRETCH}`, "gi"),
+  new RegExp(`(?:->|=>)\\s*${STRETCH}`, "gi"),
+  new RegExp(`\\b(?:is|are)\\s+now\\s+${STRETCH}`, "gi"),
   /\b(?:is|are)\s+([^\s,;()]{1,40})\s+now\b/gi,
-  /\buse\s+([^\s,;()]{1,40})/gi,
+  new RegExp(`\\buse\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\b(?:${[...BASES, ...CHANGE_FORMS].join("|")})\\s+(?:[^\\s,;]+\\s+){0,3}?(?:to|with)\\s+${STRETCH}`, "gi"),
 ];
+
+/** The values of a cue's stretch: its identifier-like tokens, or else its first word. */
+function valuesOf(stretch: string): string[] {
+  const keys = contentKeys(stretch.replace(/\.$/, ""));
+  const ids = keys.filter(valueLike);
+  return ids.length > 0 ? ids : keys.slice(0, 1);
+}
 
 export function assertedOf(text: string): Set<string> {
   const out = new Set<string>();
-  for (const re of ASSERT_CUES) {
-    for (const m of text.slice(0, 600).matchAll(re)) for (const w of contentTokens(m[1]!)) out.add(keyOf(w));
+  for (const re of ASSERT_CUES) for (const m of text.slice(0, 600).matchAll(re)) for (const k of valuesOf(m[1]!)) out.add(k);
+  return out;
+}
+
+/** What a newer statement says, for comparing it with older ones. */
+export type Statement = {
+  keys: Set<string>;
+  /** What it is about: its first words, values left out (subjectOf). */
+  subject: string[];
+  /** The first word it says (firstWord). */
+  first: string | null;
+  rejected: Set<string>;
+  /** Keys of the stretches its rejections came from. */
+  rejectedWords: Set<string>;
+  asserted: Set<string>;
+  /** It corrects or changes something (a strong cue, a weak one that names a value, or stored as a correction). */
+  changes: boolean;
+};
+
+/**
+ * A statement as a newer one: when some of its sentences correct or change something, those
+ * sentences are what it says about older statements ("... anyway, the cart badge again" is not).
+ */
+export function statementOf(text: string, kind: string): Statement {
+  const changing = changeSentences(text, kind);
+  const said = changing.length > 0 ? changing.map((c) => c.text).join(" ") : text;
+  const { values, words } = rejection(said);
+  const asserted = assertedOf(said);
+  // "default exports rather than named exports" asserts "default", not "exports".
+  for (const w of words) asserted.delete(w);
+  // A weak cue (an action, "bump X to 1.79") changes something when it names a value.
+  const changes =
+    kind === "correction" || changing.some((c) => c.strong) || (changing.length > 0 && (values.size > 0 || asserted.size > 0));
+  return {
+    keys: tokenKeys(said),
+    subject: subjectOf(said, new Set([...values, ...words, ...asserted])),
+    first: firstWord(said),
+    rejected: values,
+    rejectedWords: words,
+    asserted,
+    changes,
+  };
+}
+
+/**
+ * What a statement is about, as far as words tell: its first three words, the way English puts
+ * the subject first ("the billing service database is ...", "feat(gc): ..."). Values are not
+ * what it is about: identifiers and numbers, and the values it rejects or asserts, are skipped.
+ */
+export function subjectOf(text: string, values: ReadonlySet<string> = new Set()): string[] {
+  const out: string[] = [];
+  // A Conventional Commits header, "type(scope): ...": the scope is what it is about, not the type.
+  const head = text.slice(0, 600).replace(/^\s*[a-z]+\(([^()\s]{1,40})\)!?:/i, "$1:");
+  for (const token of foldText(head).match(TOKEN) ?? []) {
+    if (values.has(token) || isStopWord(token) || token.length < 2) continue;
+    // An identifier's words count (".python-version" is about python), not its digits.
+    for (const w of valueLike(token) ? wordsOf(token).filter((x) => !/\d/.test(x) && x.length > 2 && !isStopWord(x)) : [token]) {
+      const key = familyKey(w);
+      if (CHANGE_WORDS.has(key) || values.has(key) || out.includes(key)) continue;
+      out.push(key);
+      if (out.length === 3) return out;
+    }
   }
   return out;
 }
 
-/** The newer statement's keys, rejected and asserted values, computed once per comparison run. */
-export type Statement = { keys: Set<string>; rejected: Set<string>; asserted: Set<string> };
-
-export function statementOf(text: string): Statement {
-  const { values, words } = rejection(text);
-  const asserted = assertedOf(text);
-  // "default exports rather than named exports" asserts "default", not "exports".
-  for (const w of words) asserted.delete(w);
-  return { keys: tokenKeys(withoutAsides(text)), rejected: values, asserted };
-}
-
-/** Bracketed asides ("(config in config/x.yaml)") are not part of what a statement says. */
-const withoutAsides = (text: string) => text.replace(/\([^()]{0,200}\)/g, " ");
-
-const count = (a: Set<string>, keep: (x: string) => boolean) => {
-  let n = 0;
-  for (const x of a) if (keep(x)) n++;
-  return n;
-};
-
-/** Both name an environment, and not the same one. */
-export function differentEnvironments(a: Set<string>, b: Set<string>): boolean {
-  return count(a, (x) => QUALIFIERS.has(x) && !b.has(x)) > 0 && count(b, (x) => QUALIFIERS.has(x) && !a.has(x)) > 0;
-}
-
-/** How many stored events hold a key (the index's document frequency); identifiers count as rare. */
-export type Rarity = (key: string) => number;
-
-/**
- * Does the newer statement replace the older text? Yes when it rejects a value the older one
- * holds and they share context, or when it repeats all the older one's words but one, and that
- * one is a value (no more common than the words they share), not a subject. Never when the older
- * one already holds the value the newer asserts, rejects the same thing, or names another
- * environment.
- */
-export function replacesText(newer: Statement, olderText: string, rarity: Rarity = (k) => (valueLike(k) ? 1 : 10)): boolean {
-  const ownRejected = rejectedOf(olderText);
-  if (count(ownRejected, (r) => newer.rejected.has(r)) > 0) return false; // it rejected the same thing
-  // What the older text rejected itself is not what it states.
-  const old = new Set([...tokenKeys(withoutAsides(olderText))].filter((k) => !ownRejected.has(k)));
-  if (old.size === 0) return false;
-  const fresh = count(newer.keys, (k) => !old.has(k) && !newer.rejected.has(k));
-  if (fresh === 0) return false; // the older text already says all the newer one does
-  if (count(newer.asserted, (a) => old.has(a)) > 0) return false; // it already holds the new value
-  if (differentEnvironments(old, newer.keys)) return false;
-  if (count(newer.rejected, (r) => old.has(r)) > 0) {
-    // Each names a subject the other does not ("the feature flag service ... 22.3 was the old
-    // setup" and "the inventory sync is pinned to node 22.3"): the same value of something else.
-    const newerOnly = count(newer.keys, (k) => !old.has(k) && !newer.rejected.has(k) && !newer.asserted.has(k) && !valueLike(k));
-    const oldOnly = count(old, (k) => !newer.keys.has(k) && !valueLike(k));
-    if (newerOnly >= 2 && oldOnly >= 2) return false;
-    const context = count(newer.keys, (k) => old.has(k) && !newer.rejected.has(k));
-    const bare = count(newer.keys, (k) => !newer.rejected.has(k)) <= 2;
-    // Most of the older text is said again (it is about the same thing), or the correction is bare ("no, use pnpm").
-    const unsaid = count(old, (k) => !newer.keys.has(k));
-    return (context >= 2 && unsaid <= Math.max(1, Math.floor(old.size * 0.4))) || (bare && isClaim(olderText));
+/** The first word a statement says (identifiers included), values or not: "moved off structlog" is about structlog. */
+export function firstWord(text: string): string | null {
+  for (const token of foldText(text.slice(0, 600)).match(TOKEN) ?? []) {
+    if (isStopWord(token) || token.length < 2) continue;
+    const key = valueLike(token) ? token : familyKey(token);
+    if (!CHANGE_WORDS.has(key)) return key;
   }
-  // The same subject, another value: all the older words but one are said again, and that one is a
-  // value (about as rare as the rarest shared word, or rarer), not a subject word.
-  const shared = [...old].filter((k) => newer.keys.has(k));
-  const gone = [...old].filter((k) => !newer.keys.has(k));
-  if (shared.length < 2 || gone.length !== 1) return false;
-  return rarity(gone[0]!) <= Math.min(...shared.map(rarity)) * 3;
+  return null;
 }
+
+export { valueLike };

@@ -5,13 +5,15 @@
  * correction. A batch is written in one transaction; the clock is made monotonic per project, so
  * a clock that goes backwards never reorders what was said.
  */
+import { createHash } from "node:crypto";
 import { immediate } from "../db/open.ts";
 import { fail, type Result } from "../errors.ts";
 import { redact } from "../redact/redact.ts";
 import { stripAnsi, utf8Length } from "../text.ts";
 import { isCorrection } from "./classify.ts";
 import type { MemoryDeps, Scope } from "./deps.ts";
-import { type EventKind, isEventKind } from "./types.ts";
+import { extraTerms } from "./identifiers.ts";
+import { type EventKind, isEventKind, MAX_TS } from "./types.ts";
 
 export type EventRow = {
   id: number;
@@ -23,9 +25,10 @@ export type EventRow = {
   tokens: number;
   archived: number;
   source: string | null;
+  terms: string | null;
 };
 
-export const EVENT_COLUMNS = "id, project_id, session_id, ts, kind, content, tokens, archived, source";
+export const EVENT_COLUMNS = "id, project_id, session_id, ts, kind, content, tokens, archived, source, terms";
 
 /** Events by id, in id order (missing ids are skipped). */
 export function eventsById(deps: MemoryDeps, ids: readonly number[]): EventRow[] {
@@ -44,6 +47,8 @@ export function eventsById(deps: MemoryDeps, ids: readonly number[]): EventRow[]
 
 /** An event ready to write: redacted, cut, counted. */
 export type Prepared = {
+  /** The import key (stored hashed: an event with a key already stored is not stored again). */
+  key: string | null;
   kind: EventKind;
   content: string;
   tokens: number;
@@ -52,9 +57,13 @@ export type Prepared = {
   source: string | null;
   cut: boolean;
   redactions: number;
+  /** Extra words it is indexed by (identifiers.ts). */
+  terms: string | null;
 };
 
-export type RawEvent = { kind: unknown; text: unknown; session?: unknown; ts?: unknown };
+export type RawEvent = { kind: unknown; text: unknown; session?: unknown; ts?: unknown; key?: unknown };
+
+const describe = (v: unknown) => (v === null || typeof v !== "object" ? JSON.stringify(v) : Array.isArray(v) ? "a list" : "an object");
 
 /** Cuts at a UTF-8 byte count, never inside a character, preferring a line or sentence end near the cut. */
 function cutAt(text: string, maxBytes: number): string {
@@ -80,8 +89,21 @@ export async function prepareEvent(deps: MemoryDeps, raw: RawEvent, scope: Scope
     .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd")
     .trim();
   if (text === "") return fail("EMPTY", "The event is empty: give some text (an empty event is not stored).");
-  if (raw.ts !== undefined && raw.ts !== null && (typeof raw.ts !== "number" || !Number.isFinite(raw.ts) || raw.ts < 0)) {
-    return fail("BAD_TS", `ts must be a time in milliseconds since 1970 (got ${JSON.stringify(raw.ts)}).`);
+  if (
+    raw.ts !== undefined &&
+    raw.ts !== null &&
+    (typeof raw.ts !== "number" || !Number.isFinite(raw.ts) || raw.ts < 0 || raw.ts > MAX_TS)
+  ) {
+    return fail(
+      "BAD_TS",
+      `ts must be a time in milliseconds since 1970, from 0 to ${MAX_TS} (got ${JSON.stringify(raw.ts) ?? String(raw.ts)}).`,
+    );
+  }
+  if (raw.session !== undefined && raw.session !== null && typeof raw.session !== "string") {
+    return fail("BAD_SESSION", `session must be a string, the session's id (got ${describe(raw.session)}).`);
+  }
+  if (raw.key !== undefined && raw.key !== null && (typeof raw.key !== "string" || raw.key === "")) {
+    return fail("BAD_KEY", `key must be a non-empty string (got ${describe(raw.key)}).`);
   }
   const session = typeof raw.session === "string" ? raw.session.slice(0, 200) : (scope.session ?? "");
   const kind: EventKind = raw.kind === "prompt" && isCorrection(text) ? "correction" : raw.kind;
@@ -106,6 +128,7 @@ export async function prepareEvent(deps: MemoryDeps, raw: RawEvent, scope: Scope
   return {
     ok: true,
     event: {
+      key: typeof raw.key === "string" ? raw.key : null,
       kind,
       content: redaction.text,
       tokens,
@@ -114,6 +137,7 @@ export async function prepareEvent(deps: MemoryDeps, raw: RawEvent, scope: Scope
       source,
       cut,
       redactions: redaction.count,
+      terms: extraTerms(redaction.text),
     },
   };
 }
@@ -121,21 +145,51 @@ export async function prepareEvent(deps: MemoryDeps, raw: RawEvent, scope: Scope
 /** Rows per INSERT statement: one statement is one FTS5 flush (a statement per row would write a segment per row). */
 const ROWS_PER_STATEMENT = 1000;
 
+/** An import key as stored: 53 bits of SHA-256 over the project and the key (no text kept). */
+function keyHash(projectId: number, key: string): number {
+  const digest = createHash("sha256").update(`${projectId}\0${key}`).digest();
+  return digest.readUIntBE(0, 6) * 32 + (digest[6]! >> 3);
+}
+
 /**
- * Writes prepared events in one transaction; returns their ids, or null when the project's
- * memory is off (nothing written). Rows go in as JSON through json_each, many per statement:
- * FTS5 flushes its pending terms at every statement, so a statement per row would leave the
- * index in thousands of tiny segments (4x slower to write, and slower to search).
+ * The events whose import key is new (their keys recorded now), in order; an event without a
+ * key is always new. Runs inside the insert's transaction, so a killed import stores an event
+ * and its key together or neither.
  */
-export function insertEvents(deps: MemoryDeps, project: string, events: Prepared[]): number[] | null {
+function newByKey(deps: MemoryDeps, projectId: number, events: Prepared[]): Prepared[] {
+  if (events.every((e) => e.key === null)) return events;
+  const hashes = events.map((e) => (e.key === null ? null : keyHash(projectId, e.key)));
+  const fresh = new Set<number>();
+  const record = deps.db.query<{ key: number }, [string]>(
+    "INSERT OR IGNORE INTO memory_import_keys (key) SELECT value FROM json_each(?) RETURNING key",
+  );
+  const keyed = hashes.filter((h): h is number => h !== null);
+  for (let i = 0; i < keyed.length; i += ROWS_PER_STATEMENT) {
+    for (const r of record.all(JSON.stringify(keyed.slice(i, i + ROWS_PER_STATEMENT)))) fresh.add(r.key);
+  }
+  // The first of several events with one key in the same batch is the one stored.
+  return events.filter((_, i) => hashes[i] === null || fresh.delete(hashes[i]!));
+}
+
+export type Inserted = { ids: number[]; duplicates: number };
+
+/**
+ * Writes prepared events in one transaction; returns their ids (and how many were already
+ * stored under their import key), or null when the project's memory is off (nothing written).
+ * Rows go in as JSON through json_each, many per statement: FTS5 flushes its pending terms at
+ * every statement, so a statement per row would leave the index in thousands of tiny segments
+ * (4x slower to write, and slower to search).
+ */
+export function insertEvents(deps: MemoryDeps, project: string, all: Prepared[]): Inserted | null {
   const { db, registry } = deps;
   return immediate(db, () => {
     const projectId = registry.project(project, true)!;
     if (!registry.enabled(projectId)) return null;
+    const events = newByKey(deps, projectId, all);
     let last = db.query<{ last_ts: number }, [number]>("SELECT last_ts FROM memory_projects WHERE id = ?").get(projectId)?.last_ts ?? 0;
     const insert = db.query<{ id: number }, [number, string]>(
-      `INSERT INTO memory_events (project_id, session_id, ts, kind, content, tokens, source)
-       SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(?2) ORDER BY key
+      `INSERT INTO memory_events (project_id, session_id, ts, kind, content, tokens, source, terms)
+       SELECT ?1, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6 FROM json_each(?2) ORDER BY key
        RETURNING id`,
     );
     const ids: number[] = [];
@@ -146,7 +200,7 @@ export function insertEvents(deps: MemoryDeps, project: string, events: Prepared
         const ts = e.ts ?? Math.max(deps.now(), last);
         if (e.ts === null) last = ts;
         bytes += utf8Length(e.content);
-        return [registry.session(projectId, e.session), ts, e.kind, e.content, e.tokens, e.source];
+        return [registry.session(projectId, e.session), ts, e.kind, e.content, e.tokens, e.source, e.terms];
       });
       // Ids of one statement are consecutive in insertion order (nobody else writes inside this transaction).
       ids.push(
@@ -162,6 +216,6 @@ export function insertEvents(deps: MemoryDeps, project: string, events: Prepared
       last,
       projectId,
     );
-    return ids;
+    return { ids, duplicates: all.length - events.length };
   });
 }

@@ -11,10 +11,11 @@ import { utf8Length } from "../text.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { EVENT_COLUMNS, type EventRow, eventsById } from "./events.ts";
 import { lineEvent } from "./extractive.ts";
-import { ftsTerm, queryTerms, stemCounts } from "./query.ts";
+import { extraTerms } from "./identifiers.ts";
+import { exactGroups, ftsGroup, stemCounts } from "./query.ts";
 import { extractiveSummary, type SummaryRow, summariesById } from "./summarize.ts";
 
-export type Forgotten = { events: number[]; summaries: number[]; rewritten: number[] };
+export type Forgotten = { events: number[]; summaries: number[]; rewritten: number[]; note?: string };
 
 /** Per call: a query matching more is forgotten over several calls (the answer says so). */
 const MAX_PER_CALL = 5000;
@@ -102,7 +103,12 @@ async function erase(deps: MemoryDeps, projectId: number, what: Erase): Promise<
           // Its remaining events stay archived (searchable until retention), never summarised again.
           result.summaries.push(p.s.id);
         } else if (p.text !== p.s.text) {
-          db.query("UPDATE memory_summaries SET text = ?, tokens = ? WHERE id = ?").run(p.text, counted[i]!, p.s.id);
+          db.query("UPDATE memory_summaries SET text = ?, tokens = ?, terms = ? WHERE id = ?").run(
+            p.text,
+            counted[i]!,
+            extraTerms(p.text),
+            p.s.id,
+          );
           result.rewritten.push(p.s.id);
         }
       });
@@ -116,14 +122,52 @@ async function erase(deps: MemoryDeps, projectId: number, what: Erase): Promise<
     if (!e.source) continue;
     await deps.dropWhole?.(e.source).catch((error: unknown) => deps.log(`memory: could not drop ${e.source}: ${String(error)}`));
   }
-  // Freed pages still hold old bytes until they are reused: give them back, and fold the WAL in.
-  db.exec("PRAGMA incremental_vacuum");
+  result.note = compact(deps);
+  return result;
+}
+
+/** The key set once every page of memory was written with freed space zeroed (secure_delete). */
+export const CLEAN_PAGES_KEY = "clean_pages";
+
+/** Marks a database whose memory has never held anything: every page memory writes from now on is zeroed as it is freed. */
+export function markCleanIfEmpty(db: MemoryDeps["db"]): void {
   try {
-    db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    if (db.query("SELECT 1 FROM memory_projects LIMIT 1").get()) return;
+    db.query("INSERT OR IGNORE INTO memory_state (key, value) VALUES (?, '1')").run(CLEAN_PAGES_KEY);
+  } catch {
+    // A read-only database: nothing is written or forgotten through it.
+  }
+}
+
+/**
+ * After the rows are gone: free pages are given back (incremental_vacuum moves live pages into
+ * them and cuts the file), and the WAL is folded in and truncated, so no old page image is left.
+ * A database written before freed space was zeroed (secure_delete) may hold stale copies inside
+ * live pages: it is rewritten once (VACUUM). Returns what the user should know, or "".
+ */
+function compact(deps: MemoryDeps): string {
+  const { db } = deps;
+  let note = "";
+  if (!db.query("SELECT 1 FROM memory_state WHERE key = ?").get(CLEAN_PAGES_KEY)) {
+    try {
+      db.exec("VACUUM");
+      db.query("INSERT OR IGNORE INTO memory_state (key, value) VALUES (?, '1')").run(CLEAN_PAGES_KEY);
+    } catch (error) {
+      deps.log(`memory: vacuum after forget: ${String(error)}`);
+      note = " The file could not be rewritten now (another process is using it): run the forget again later to clear old copies.";
+    }
+  }
+  db.exec("PRAGMA incremental_vacuum");
+  let busy = 1;
+  try {
+    busy = db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get()?.busy ?? 1;
   } catch (error) {
     deps.log(`memory: checkpoint after forget: ${String(error)}`);
   }
-  return result;
+  if (busy !== 0)
+    note ||=
+      " Another process is reading the database: its write-ahead log keeps old page images until it finishes; a forget run then (even one that matches nothing) clears them.";
+  return note;
 }
 
 /** Forgets one event (`e123` / `123`) or summary (`s45`). */
@@ -152,9 +196,9 @@ export async function forgetQuery(
   projectId: number,
   query: string,
 ): Promise<Result<{ forgotten: Forgotten; more: boolean }>> {
-  const terms = queryTerms(query, 12);
+  const terms = exactGroups(query, 12);
   if (terms.length === 0) return fail("EMPTY_QUERY", "Give the words to forget (letters or digits), or an id like e123.");
-  const match = terms.map(ftsTerm).join(" ");
+  const match = terms.map(ftsGroup).join(" ");
   const eventIds = deps.db
     .query<{ id: number }, [string, number]>(
       `SELECT f.rowid AS id FROM memory_events_fts f JOIN memory_events e ON e.id = f.rowid
@@ -168,7 +212,7 @@ export async function forgetQuery(
     )
     .all(match, projectId)
     .map((r) => r.id);
-  const stems = terms.map((t) => t.stem);
+  const stems = terms.map((t) => t.forms[0]!.stem);
   const matches = (line: string) => {
     const counts = stemCounts(line);
     return stems.every((s) => counts.has(s));

@@ -57,11 +57,10 @@ export async function maintain(
     }
     const id = await storeWindowSummary(deps, projectId, window.rows, extractiveSummary(deps, window.rows), "extractive");
     if (id !== null) out.summaries.push(id);
-    if (performance.now() > deadline) {
-      out.pending = nextWindow(deps, projectId, options.force).due;
-      break;
-    }
+    if (performance.now() > deadline) break;
   }
+  // Cut short by the time or the count: say whether windows are still due.
+  if (!out.pending && !out.summaryDue) out.pending = nextWindow(deps, projectId, options.force).due;
   maybeRunRetention(deps);
   // Not while a backlog is being worked off (an import): once it is done, one merge does for all.
   if (!out.pending && !out.summaryDue && !nextWindow(deps, projectId).due) maybeOptimize(deps);

@@ -1,82 +1,59 @@
 /**
- * Any text a user or a prompt gives becomes index terms: folded and split exactly as the index
- * splits its text (letters and digits), stemmed as the index stems. Each term reaches FTS5 only
- * as a double-quoted run of letters and digits, so quotes, operators, column filters, NEAR,
- * parentheses and control characters in the query are just text that never matches.
+ * Any text a user or a prompt gives becomes groups of index terms: folded and split exactly as
+ * the index splits its text (letters and digits), stop words dropped (stopwords.ts), and each
+ * word with its other forms (morphology.ts), stemmed as the index stems. A group matches a text
+ * that holds any of its forms. Each term reaches FTS5 only as a double-quoted run of letters and
+ * digits, so quotes, operators, column filters, NEAR, parentheses and control characters in the
+ * query are just text that never matches.
  */
+import { type Form, familyKey, wordForms } from "./morphology.ts";
 import { foldText, porterStem, wordsOf } from "./stem.ts";
-import { closeWords, relatedWords } from "./synonyms.ts";
+import { isStopWord } from "./stopwords.ts";
 
-/**
- * One word to look up: `group` is the query word it stands for (a synonym shares its group) and
- * `weight` how much it counts (1 for the word and its close synonyms, less for related words).
- */
-export type QueryTerm = { word: string; stem: string; group: number; weight: number };
-
-const STOP_WORDS = new Set(
-  (
-    "a an and are as at be but by for from has have had in into is it its of on or that the this to was were will with " +
-    "what where which who whom how why when do does did not no yes i me my we us our you your he she they them their " +
-    "there here then than so if can could would should shall may might must please let lets just also again about " +
-    "any some all each more most other such only own same too very s t don now ok okay hey hi thanks thank tell " +
-    "know want need get got make sure one"
-  ).split(" "),
-);
+/** One query word: the forms a text may hold it in (the word's own first), and its place in the query. */
+export type QueryGroup = { group: number; word: string; forms: Form[] };
 
 const MAX_QUERY_CHARS = 4000;
 
-export function isStopWord(folded: string): boolean {
-  return STOP_WORDS.has(folded);
-}
-
-/** The distinct terms of a query, stop words dropped unless nothing else is left; at most `max`. */
-export function queryTerms(raw: string, max = 12): QueryTerm[] {
+/** The distinct words of a query (a word family once), stop words dropped unless nothing else is left; at most `max`. */
+export function queryWords(raw: string, max = 12): string[] {
   const words = wordsOf(foldText(raw.slice(0, MAX_QUERY_CHARS))).filter((w) => w.length <= 64);
-  const content = words.filter((w) => !STOP_WORDS.has(w));
+  const content = words.filter((w) => !isStopWord(w));
   const chosen = content.length > 0 ? content : words;
   const seen = new Set<string>();
-  const out: QueryTerm[] = [];
+  const out: string[] = [];
   for (const word of chosen) {
-    const stem = porterStem(word);
-    if (seen.has(stem)) continue;
-    seen.add(stem);
-    out.push({ word, stem, group: out.length, weight: 1 });
+    const key = familyKey(word);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(word);
     if (out.length >= max * 4) break;
   }
-  // Longer words and words with digits say more; keep the first `max` of those.
+  // Longer words and words with digits say more; keep the first `max` of those, in query order.
   return out
-    .map((t, i) => ({ t, i, weight: (/\d/.test(t.word) ? 4 : 0) + Math.min(t.word.length, 10) }))
+    .map((w, i) => ({ w, i, weight: (/\d/.test(w) ? 4 : 0) + Math.min(w.length, 10) }))
     .sort((a, b) => b.weight - a.weight || a.i - b.i)
     .slice(0, max)
     .sort((a, b) => a.i - b.i)
-    .map((x, group) => ({ ...x.t, group }));
+    .map((x) => x.w);
 }
 
-const RELATED_WEIGHT = 0.5;
-
-/** The terms plus their close synonyms (same weight) and related words (half), each in its word's group. */
-export function expandTerms(terms: QueryTerm[]): QueryTerm[] {
-  const own = new Set(terms.map((t) => t.stem));
-  const seen = new Set<string>();
-  const out = [...terms];
-  // A word may stand in for several query words (each group needs its own), never for a query word itself.
-  const push = (word: string, group: number, weight: number) => {
-    const stem = porterStem(word);
-    const key = `${group} ${stem}`;
-    if (own.has(stem) || seen.has(key)) return;
-    seen.add(key);
-    out.push({ word, stem, group, weight });
-  };
-  for (const t of terms) {
-    for (const w of closeWords(t.stem)) push(w, t.group, 1);
-    for (const w of relatedWords(t.stem)) push(w, t.group, RELATED_WEIGHT);
-  }
-  return out;
+/** The query's groups: each word with its forms. */
+export function queryGroups(raw: string, max = 12): QueryGroup[] {
+  return queryWords(raw, max).map((word, group) => ({ group, word, forms: wordForms(word) }));
 }
 
-/** One term as an FTS5 string: nothing but letters and digits inside the quotes. */
-export function ftsTerm(term: QueryTerm): string {
-  return `"${term.word.replace(/[^\p{L}\p{N}]/gu, "")}"`;
+/** A group of the word alone (no other forms): what forget matches. */
+export function exactGroups(raw: string, max = 12): QueryGroup[] {
+  return queryWords(raw, max).map((word, group) => ({ group, word, forms: [{ word, stem: porterStem(word), weight: 1 }] }));
+}
+
+const quoted = (word: string) => `"${word.replace(/[^\p{L}\p{N}]/gu, "")}"`;
+
+/** A group as an FTS5 expression: any of its forms. */
+export function ftsGroup(g: QueryGroup): string {
+  const words = [...new Set(g.forms.map((f) => quoted(f.word)))].filter((w) => w !== '""');
+  return words.length === 1 ? words[0]! : `(${words.join(" OR ")})`;
 }
 
 const counted = new Map<string, Map<string, number>>();

@@ -1,6 +1,7 @@
 /**
- * Retention: archived events (already summarised) older than memory.keepDays are dropped, and the
- * oldest archived events go first when all events' text passes memory.maxBytes. Summaries stay.
+ * Retention: archived events (already summarised) older than memory.keepDays, and summarised
+ * longer ago than that, are dropped, and the oldest archived events go first when all events'
+ * text passes memory.maxBytes. Summaries stay.
  * Bounded per call; the engine calls it after writes at most once an hour.
  */
 import { immediate } from "../db/open.ts";
@@ -43,6 +44,22 @@ function drop(deps: MemoryDeps, rows: Row[]): Retained {
   });
 }
 
+/** When each summary was written. */
+function summaryTimes(deps: MemoryDeps, ids: number[]): Map<number, number> {
+  const out = new Map<number, number>();
+  const all = [...new Set(ids)];
+  for (let i = 0; i < all.length; i += 500) {
+    const part = all.slice(i, i + 500);
+    for (const r of deps.db
+      .query<{ id: number; created_at: number }, number[]>(
+        `SELECT id, created_at FROM memory_summaries WHERE id IN (${part.map(() => "?").join(",")})`,
+      )
+      .all(...part))
+      out.set(r.id, r.created_at);
+  }
+  return out;
+}
+
 /** One bounded pass of both rules. */
 export function runRetention(deps: MemoryDeps): Retained {
   const { db, config } = deps;
@@ -54,11 +71,13 @@ export function runRetention(deps: MemoryDeps): Retained {
   const out: Retained = { events: 0, bytes: 0 };
   if (config.memory.keepDays > 0) {
     const cutoff = deps.now() - config.memory.keepDays * DAY_MS;
-    const expired: Row[] = [];
-    for (const r of oldest) {
-      if (r.ts >= cutoff && r.archived > 0) break; // the rest are newer (archiving goes in id order)
-      if (r.archived > 0) expired.push(r);
-    }
+    // An event is kept keepDays after its time and after its summary was written: an imported
+    // history of last year stays whole for keepDays, as what happened last month does.
+    const summarised = summaryTimes(
+      deps,
+      oldest.filter((r) => r.archived > 0 && r.ts < cutoff).map((r) => r.archived),
+    );
+    const expired = oldest.filter((r) => r.archived > 0 && r.ts < cutoff && (summarised.get(r.archived) ?? 0) < cutoff);
     const d = drop(deps, expired);
     out.events += d.events;
     out.bytes += d.bytes;

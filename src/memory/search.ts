@@ -1,16 +1,18 @@
 /**
- * memory_search: events and summary lines ranked by keyword score, kind and recency. Where a
+ * memory_search: events and summary lines ranked by keyword score and kind (rank.ts). Where a
  * statement was replaced by a later one, the later one comes first and the earlier one is marked
- * as not current (conflicts.ts). A summary line about an event that is itself a hit is not shown
- * twice.
+ * as not current (conflicts.ts). What is said again and again (the same command, the same
+ * question) is one hit, so it cannot crowd out the one statement that answers; a summary line
+ * about an event that is itself a hit is not shown twice. A hit that holds too little of the
+ * query (words the memory never saw count against it) is a guess, and is left out.
  */
-import { candidates, type WeightedTerm } from "./candidates.ts";
-import { resolveConflicts } from "./conflicts.ts";
+import { candidates, type WeightedGroup } from "./candidates.ts";
+import { resolveReplacements } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { lineEvent } from "./extractive.ts";
-import { expandTerms, type QueryTerm, queryTerms } from "./query.ts";
-import { lineWeight, recencyWeight, textScore } from "./rank.ts";
+import { type QueryGroup, queryGroups } from "./query.ts";
+import { lineWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
 import { foldText } from "./stem.ts";
 import { summariesById } from "./summarize.ts";
 import { type EventHit, eventUnit, type Hit, hitScore, type SummaryHit, type Unit } from "./units.ts";
@@ -19,35 +21,40 @@ const EVENT_CANDIDATES = 60;
 const SUMMARY_CANDIDATES = 20;
 const SUMMARY_WORDS = 5;
 const LINES_PER_SUMMARY = 3;
+/** Query groups a search looks up at most (candidates.ts). */
+const MAX_GROUPS = 8;
+/** A hit holds at least this share of the query's weight, counting words no event or summary holds. */
+const MIN_SHARE = 0.4;
 
-function eventHits(deps: MemoryDeps, projectId: number, ids: number[], terms: WeightedTerm[]): EventHit[] {
+function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[]): EventHit[] {
   const now = deps.now();
   const hits: EventHit[] = [];
   for (const row of eventsById(deps, ids)) {
     if (row.project_id !== projectId) continue;
-    const unit = eventUnit(row, terms, now);
+    const unit = eventUnit(row, groups, now);
     if (unit) hits.push({ type: "event", row, unit });
   }
   return hits;
 }
 
 /** Summaries are found by their own index, and their lines scored with the events' weights (one scale for both). */
-function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], terms: WeightedTerm[], looked: QueryTerm[]): SummaryHit[] {
+function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[], looked: QueryGroup[]): SummaryHit[] {
   const now = deps.now();
   const hits: SummaryHit[] = [];
-  // Only lines holding one of the words the summaries were looked up by (the query's rarest) are
-  // scored; a stem's first letters begin the word it stems, so a line without them is skipped unstemmed.
-  const needles = [...new Set(looked.map((t) => t.stem.slice(0, 4)))];
+  // Only lines holding a form of one of the words the summaries were looked up by are scored; a
+  // stem's first letters begin the word it stems, so a line without them is skipped unstemmed.
+  const needles = [...new Set(looked.flatMap((g) => g.forms.map((f) => f.stem.slice(0, 4))))];
   for (const row of summariesById(deps, ids)) {
     if (row.project_id !== projectId) continue;
     const lines: Unit[] = [];
     const folded = foldText(row.text).split("\n");
     for (const [i, text] of row.text.split("\n").entries()) {
       if (i === 0 || !needles.some((n) => folded[i]?.includes(n))) continue;
-      const match = textScore(text, terms);
+      const match = textScore(text, groups);
       if (match.matched === 0) continue;
       const event = lineEvent(text);
       const w = lineWeight(text);
+      const repeats = Number(/^- e\d+ \w+ \(x(\d+)\)/.exec(text)?.[1] ?? 1);
       lines.push({
         event,
         order: event ?? row.last_event,
@@ -55,51 +62,91 @@ function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], terms: 
         score: match.score * w.weight,
         match,
         claim: w.claim,
-        replaces: w.replaces,
         replacedBy: null,
+        repeats,
       });
     }
     if (lines.length === 0) continue;
-    const recency = recencyWeight(row.created_at, now);
-    hits.push({ type: "summary", row, lines, score: 0, recency });
+    hits.push({ type: "summary", row, lines, score: 0, recency: recencyWeight(row.created_at, now) });
   }
   return hits;
 }
 
-/** Summary lines about events already in the hits are dropped (a summary with none left goes); summaries rescored. */
-function dedupe(hits: Hit[]): Hit[] {
-  const events = new Set(hits.flatMap((h) => (h.type === "event" ? [h.row.id] : [])));
+/**
+ * What a unit says, for telling repeats apart: its words; for chatter (not a statement of fact)
+ * without its numbers and ids, so "Task 12: look at src/m12.ts" and "Task 13: ..." are one.
+ */
+const sameness = (u: Unit) => {
+  const text = foldText(u.text.replace(/^- e\d+ [\w ]+(?: \(x\d+\))?: /, ""));
+  return (u.claim ? text : text.replace(/[0-9a-f]*\d[0-9a-f]*/g, "#")).replace(/[^\p{L}\p{N}#]+/gu, " ").trim();
+};
+
+/**
+ * Hits too thin to answer are dropped; what repeats is kept once (its best, then newest, statement,
+ * counting the others); summary lines about events already in the hits are dropped (a summary
+ * with none left goes); summaries rescored by their best line.
+ */
+function prune(hits: Hit[], passes: (m: TextScore) => boolean): Hit[] {
+  // A replaced statement and what replaced it stand or fall together, by the better of the two.
+  const byEvent = new Map<number, Unit>();
+  for (const h of hits) if (h.type === "event") byEvent.set(h.row.id, h.unit);
+  const strong = new Set<Unit>();
+  for (const h of hits)
+    for (const u of h.type === "event" ? [h.unit] : h.lines) {
+      if (!passes(u.match)) continue;
+      strong.add(u);
+      const newer = u.replacedBy === null ? undefined : byEvent.get(u.replacedBy);
+      if (newer) strong.add(newer);
+    }
+  const keep = (u: Unit) => strong.has(u);
+  const best = new Map<string, Unit>();
+  const all = hits.flatMap((h) => (h.type === "event" ? [h.unit] : h.lines)).filter(keep);
+  for (const u of all) {
+    const key = sameness(u);
+    const prior = best.get(key);
+    if (!prior) best.set(key, u);
+    else {
+      const [winner, other] = u.score > prior.score || (u.score === prior.score && u.order > prior.order) ? [u, prior] : [prior, u];
+      winner.repeats = prior.repeats + u.repeats;
+      other.repeats = 0;
+      best.set(key, winner);
+    }
+  }
+  const shown = (u: Unit) => keep(u) && u.repeats > 0 && best.get(sameness(u)) === u;
+  const events = new Set(hits.flatMap((h) => (h.type === "event" && shown(h.unit) ? [h.row.id] : [])));
   return hits.filter((h) => {
-    if (h.type === "event") return true;
+    if (h.type === "event") return shown(h.unit);
     h.lines = h.lines
-      .filter((l) => l.event === null || !events.has(l.event))
+      .filter((l) => shown(l) && (l.event === null || !events.has(l.event)))
       .sort((a, b) => b.score - a.score)
       .slice(0, LINES_PER_SUMMARY);
     if (h.lines.length === 0) return false;
-    h.score = h.lines[0]!.score * h.recency;
+    h.score = h.lines[0]!.score;
     return true;
   });
 }
 
 /**
- * The words summaries are looked up by: the query words rarest among the events (a word no event
- * holds any more, because retention dropped it, first), with their synonyms. A summary holds
- * fifty events' words, so common words find every summary and only cost lookups.
+ * The groups summaries are looked up by: those the events hold least (a word no event holds any
+ * more, because retention dropped it, first). A summary holds fifty events' words, so common
+ * words find every summary and only cost lookups.
  */
-function summaryTerms(terms: QueryTerm[], looked: WeightedTerm[]): QueryTerm[] {
-  const df = new Map<number, number>();
-  for (const t of looked) if (t.own) df.set(t.group, t.df);
-  const groups = [...new Set(terms.map((t) => t.group))]
-    .sort((a, b) => (df.get(a) ?? 0) - (df.get(b) ?? 0) || a - b)
-    .slice(0, SUMMARY_WORDS);
-  return terms.filter((t) => groups.includes(t.group));
+function summaryGroups(groups: QueryGroup[], looked: WeightedGroup[]): QueryGroup[] {
+  const df = new Map(looked.map((g) => [g.group, g.df]));
+  const chosen = [...groups]
+    .sort((a, b) => (df.get(a.group) ?? 0) - (df.get(b.group) ?? 0) || a.group - b.group)
+    .slice(0, SUMMARY_WORDS)
+    .map((g) => g.group);
+  return groups.filter((g) => chosen.includes(g.group));
 }
 
 /** Ties go to the newer. */
 const hitOrder = (h: Hit) => (h.type === "event" ? h.row.id : h.row.last_event);
 
-/** The ranked hits for a query in a project, best first. */
-/** `wide`: how many candidates to rank (recall, which shows a few hits among other sections, ranks fewer). */
+/**
+ * The ranked hits for a query in a project, best first. `wide`: how many candidates to rank
+ * (recall, which shows a few hits among other sections, ranks fewer).
+ */
 export function rankedHits(
   deps: MemoryDeps,
   projectId: number,
@@ -107,20 +154,26 @@ export function rankedHits(
   limit: number,
   wide: { events: number; summaries: number } = { events: EVENT_CANDIDATES, summaries: SUMMARY_CANDIDATES },
 ): Hit[] {
-  const terms = expandTerms(queryTerms(query));
+  const groups = queryGroups(query).slice(0, MAX_GROUPS);
   const single = deps.registry.single();
-  const events = candidates(deps.db, "events", terms, { projectId, single, keep: wide.events });
-  const looked = summaryTerms(terms, events.terms);
+  const events = candidates(deps.db, "events", groups, { projectId, single, keep: wide.events });
+  const looked = summaryGroups(groups, events.groups);
   const summaries = candidates(deps.db, "summaries", looked, { projectId, single, keep: wide.summaries });
   // One scale: the events' weights, and the summaries' for words only summaries still hold.
-  const known = new Set(events.terms.map((t) => `${t.group} ${t.stem}`));
-  const scoring = [...events.terms, ...summaries.terms.filter((t) => !known.has(`${t.group} ${t.stem}`))];
+  const known = new Set(events.groups.map((g) => g.group));
+  const scoring = [...events.groups, ...summaries.groups.filter((g) => !known.has(g.group))];
   const hits: Hit[] = [...eventHits(deps, projectId, events.ids, scoring), ...summaryHits(deps, projectId, summaries.ids, scoring, looked)];
-  // Summary lines were scored without their summary's age; conflicts compare like with like.
+  // Summary lines are compared with events with their summary's age.
   for (const h of hits) if (h.type === "summary") for (const l of h.lines) l.score *= h.recency;
-  resolveConflicts(deps, projectId, hits, scoring);
-  for (const h of hits) if (h.type === "summary") for (const l of h.lines) l.score /= h.recency;
-  return dedupe(hits)
+  resolveReplacements(deps, projectId, hits, scoring);
+  // What the query asks: its words' weights, a word no event or summary holds counting as a
+  // typical one of the query (the median of the rest): a hit holding less than MIN_SHARE of it is
+  // a guess ("what font does the storefront use" and a statement about the storefront).
+  const weights = scoring.map((g) => g.idf).sort((a, b) => a - b);
+  const typical = weights[Math.floor(weights.length / 2)] ?? 0;
+  const asked = weights.reduce((a, b) => a + b, 0) + (groups.length - scoring.length) * typical;
+  const passes = (m: TextScore) => m.held >= MIN_SHARE * asked;
+  return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
     .slice(0, limit);
 }

@@ -9,7 +9,7 @@
 import { errorMessage, fail, type Result } from "../errors.ts";
 import { type MemoryDeps, type MemoryOptions, parseMemoryId, summaryId } from "./deps.ts";
 import { insertEvents, type Prepared, prepareEvent, type RawEvent } from "./events.ts";
-import { forgetId, forgetQuery } from "./forget.ts";
+import { forgetId, forgetQuery, markCleanIfEmpty } from "./forget.ts";
 import { checkReplacements, maintain, STEP_MS, storeModelSummary } from "./maintain.ts";
 import { createRegistry } from "./projects.ts";
 import { recall } from "./recall.ts";
@@ -87,13 +87,14 @@ export function createMemoryService(options: MemoryOptions): MemoryService {
     log: options.log ?? (() => {}),
     registry: createRegistry(options.db, (id) => startChecks(options, id)),
   };
+  markCleanIfEmpty(options.db);
 
   type Rejected = { index: number; reason: string; code: string };
   async function add(
     project: string,
     session: string | null,
     raw: RawEvent[],
-  ): Promise<Result<{ ids: number[]; prepared: Prepared[]; rejected: Rejected[] } | { skipped: string }>> {
+  ): Promise<Result<{ ids: number[]; duplicates: number; prepared: Prepared[]; rejected: Rejected[] } | { skipped: string }>> {
     const prepared: Prepared[] = [];
     const rejected: Rejected[] = [];
     for (const [index, r] of raw.entries()) {
@@ -101,11 +102,11 @@ export function createMemoryService(options: MemoryOptions): MemoryService {
       if (p.ok) prepared.push(p.event);
       else rejected.push({ index, reason: p.message, code: p.code });
     }
-    const ids = prepared.length === 0 ? [] : insertEvents(deps, project, prepared);
-    if (ids !== null && ids.length > 0) markProjects(spoolDir(deps.config.db), [project]);
-    if (ids === null)
+    const inserted = prepared.length === 0 ? { ids: [], duplicates: 0 } : insertEvents(deps, project, prepared);
+    if (inserted !== null && inserted.ids.length > 0) markProjects(spoolDir(deps.config.db), [project]);
+    if (inserted === null)
       return { ok: true, skipped: `Memory is off for ${project}: nothing stored. Turn it on with /memory on or \`pi-sidecar memory on\`.` };
-    return { ok: true, ids, prepared, rejected };
+    return { ok: true, ...inserted, prepared, rejected };
   }
 
   const handlers: { [T in MemoryRequest["type"]]: (r: Extract<MemoryRequest, { type: T }>) => Promise<Result<MemoryAnswer>> } = {
@@ -161,13 +162,29 @@ export function createMemoryService(options: MemoryOptions): MemoryService {
       if (r.events.length > MAX_BATCH) return fail("TOO_MANY", `At most ${MAX_BATCH} events per call; send the rest in another call.`);
       const done = await add(r.project, r.session ?? null, r.events);
       if (!done.ok) return done;
-      if ("skipped" in done) return { ok: true, type: "addMany", added: 0, ids: [], rejected: [], summaries: [], skipped: done.skipped };
+      if ("skipped" in done)
+        return {
+          ok: true,
+          type: "addMany",
+          added: 0,
+          duplicates: 0,
+          ids: [],
+          rejected: [],
+          summaries: [],
+          pending: false,
+          skipped: done.skipped,
+        };
       const projectId = deps.registry.project(r.project, false);
-      const m = projectId === null ? null : await maintain(deps, projectId, { maxSummaries: 2 });
+      // A batch leaves about one window per windowEvents events: the maintenance it needs is done
+      // now, in proportion (an import that stops here leaves no growing backlog of windows).
+      const windows = Math.ceil(done.ids.length / deps.config.memory.windowEvents) + 1;
+      const m = projectId === null ? null : await maintain(deps, projectId, { maxSummaries: windows, budgetMs: STEP_MS * windows });
       return {
         ok: true,
         type: "addMany",
         added: done.ids.length,
+        duplicates: done.duplicates,
+        pending: m?.pending ?? false,
         ids: done.ids.map((id) => `e${id}`),
         rejected: done.rejected.map(({ index, reason }) => ({ index, reason })),
         summaries: (m?.summaries ?? []).map(summaryId),
@@ -245,8 +262,9 @@ export function createMemoryService(options: MemoryOptions): MemoryService {
             (f.rewritten.length > 0
               ? `; removed their lines from ${f.rewritten.length} summar${f.rewritten.length === 1 ? "y" : "ies"}`
               : "") +
-            ` (rows and index entries; the file's free pages were cleared).${more ? " More matched: run the same forget again." : ""}`;
-      return { ok: true, type: "forget", events: f.events.length, summaries: f.summaries.length, ids, text };
+            ` (rows, index entries and the file's free pages).${more ? " More matched: run the same forget again." : ""}`;
+      const note = f.note ?? "";
+      return { ok: true, type: "forget", events: f.events.length, summaries: f.summaries.length, ids, text: text + note };
     },
 
     stats: async (r) => ({ ok: true, ...memoryStats(deps, r.project) }),

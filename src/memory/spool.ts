@@ -43,7 +43,7 @@ async function store(deps: MemoryDeps, name: string, events: SpooledEvent[], tak
     const { db } = deps;
     if (db.query("SELECT 1 FROM memory_state WHERE key = ?").get(key)) return;
     for (const [project, list] of prepared) {
-      const ids = list.length === 0 ? [] : insertEvents(deps, project, list);
+      const ids = list.length === 0 ? [] : (insertEvents(deps, project, list)?.ids ?? null);
       if (ids && ids.length > 0) {
         taken.events += ids.length;
         taken.projects.add(deps.registry.project(project, false)!);

@@ -10,6 +10,7 @@ import { redact } from "../redact/redact.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { EVENT_COLUMNS, type EventRow } from "./events.ts";
 import { extractiveLines, lineEvent, summaryHeader } from "./extractive.ts";
+import { extraTerms } from "./identifiers.ts";
 import { replacements } from "./supersede.ts";
 
 export type SummaryRow = {
@@ -22,9 +23,10 @@ export type SummaryRow = {
   tokens: number;
   method: string;
   created_at: number;
+  terms: string | null;
 };
 
-export const SUMMARY_COLUMNS = "id, project_id, first_event, last_event, events, text, tokens, method, created_at";
+export const SUMMARY_COLUMNS = "id, project_id, first_event, last_event, events, text, tokens, method, created_at, terms";
 const MAX_MODEL_SUMMARY_BYTES = 8192;
 
 export type Window = { rows: EventRow[]; due: boolean; tokens: number };
@@ -102,10 +104,10 @@ export async function storeWindowSummary(
       .get(...ids)!.n;
     if (open !== ids.length) return null;
     const summary = db
-      .query<{ id: number }, [number, number, number, number, string, number, string, number]>(
-        "INSERT INTO memory_summaries (project_id, first_event, last_event, events, text, tokens, method, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+      .query<{ id: number }, [number, number, number, number, string, number, string, number, string | null]>(
+        "INSERT INTO memory_summaries (project_id, first_event, last_event, events, text, tokens, method, created_at, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
       )
-      .get(projectId, ids[0]!, ids.at(-1)!, ids.length, text, tokens, method, deps.now())!.id;
+      .get(projectId, ids[0]!, ids.at(-1)!, ids.length, text, tokens, method, deps.now(), extraTerms(text))!.id;
     db.query(`UPDATE memory_events SET archived = ? WHERE id IN (${marks})`).run(summary, ...ids);
     return summary;
   });

@@ -10,48 +10,187 @@
  * runs does not change what it decides.
  */
 import { immediate } from "../db/open.ts";
-import { candidates } from "./candidates.ts";
-import { isClaim, lookupWords, type Rarity, replacesText, type Statement, statementOf } from "./classify.ts";
+import { candidates, idfOf } from "./candidates.ts";
+import { isClaim, type Statement, statementOf, subjectOf, tokenKeys, valueLike } from "./classify.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { type EventRow, eventsById } from "./events.ts";
-import { porterStem } from "./stem.ts";
-import { canonicalStem } from "./synonyms.ts";
+import { wordForms } from "./morphology.ts";
 import type { EventKind } from "./types.ts";
 
-const SUPERSEDERS: ReadonlySet<EventKind> = new Set(["correction", "decision", "note"]);
+/** What may replace an older statement: the user's statements and corrections, notes and decisions (not the assistant's answers). */
+const SUPERSEDERS: ReadonlySet<EventKind> = new Set(["correction", "decision", "note", "prompt"]);
 const STATEMENTS: ReadonlySet<EventKind> = new Set(["correction", "decision", "note", "prompt", "answer"]);
-/** Rows scanned per step, and older events compared per correction. */
+/** Rows scanned per step, and older events compared per statement. */
 const SCAN = 5000;
 const COMPARE = 40;
-const LOOKUP_WORDS = 5;
+const LOOKUP_WORDS = 6;
+/** A correction replaces the older statements that share nearly as much of its subject as the best one. */
+const NEAR_BEST = 0.75;
+/** ... and that share at least this much of what the shorter of the two says (keys weighted by rarity). */
+const MIN_SHARE = 0.3;
 
-/** Does `newer` replace the older event `old`? Only statements are replaced: not questions, tasks, commands, errors or files. */
-export function replaces(newer: Statement, old: EventRow, rarity?: Rarity): boolean {
+/** An older statement a newer one may replace: a statement of fact or preference, not a question, task, command, error or file list. */
+function replaceable(old: EventRow): boolean {
   if (!STATEMENTS.has(old.kind)) return false;
-  if ((old.kind === "prompt" || old.kind === "answer") && !isClaim(old.content)) return false;
-  return replacesText(newer, old.content, rarity);
+  return old.kind === "prompt" || old.kind === "answer" ? isClaim(old.content) : true;
 }
 
-/** The older events one statement replaces. */
+type Weigh = (key: string) => number;
+
+/**
+ * Each is about something the other does not name: the first word of each subject is missing
+ * from the other ("the mailer service ..." and "the ledger service ..."), or each subject has two
+ * words the other lacks ("the billing service database ..." and "the rate limiter stores ...").
+ */
+function otherSubjects(newer: Statement, oldSubject: string[], old: Set<string>): boolean {
+  if (newer.subject.length === 0 || oldSubject.length === 0) return false;
+  if (!old.has(newer.subject[0]!) && !newer.keys.has(oldSubject[0]!)) return true;
+  const mine = newer.subject.filter((k) => !old.has(k)).length;
+  const theirs = oldSubject.filter((k) => !newer.keys.has(k)).length;
+  return mine >= Math.min(2, newer.subject.length) && theirs >= Math.min(2, oldSubject.length) && newer.subject.length >= 2;
+}
+
+/**
+ * How an older statement relates to a newer one: the weight of the subject they share (rare
+ * words and identifiers weigh most) against the shorter of the two, whether the newer one
+ * rejects a value the older one holds, and whether a value was swapped for one of its kind.
+ */
+function compare(newer: Statement, oldText: string, weigh: Weigh) {
+  const ownRejected = statementOf(oldText, "").rejected;
+  const old = new Set([...tokenKeys(oldText)].filter((k) => !ownRejected.has(k)));
+  let shared = 0;
+  let sharedKeys = 0;
+  let sharedIds = 0;
+  for (const k of newer.keys) {
+    if (!old.has(k) || newer.rejected.has(k)) continue;
+    shared += weigh(k);
+    sharedKeys++;
+    if (valueLike(k)) sharedIds++;
+  }
+  // How much of each is subject (values are expected to differ: they are not counted).
+  let oldWeight = 0;
+  for (const k of old) if (!valueLike(k)) oldWeight += weigh(k);
+  let newWeight = 0;
+  let sharedWords = 0;
+  for (const k of newer.keys) {
+    if (valueLike(k) || newer.rejected.has(k)) continue;
+    newWeight += weigh(k);
+    if (old.has(k)) sharedWords += weigh(k);
+  }
+  const rejects = [...newer.rejected].some((r) => old.has(r));
+  const sameRejection = [...newer.rejected].some((r) => ownRejected.has(r));
+  // It already says everything the newer one asserts.
+  const asserted = [...newer.asserted].filter((a) => !newer.rejected.has(a));
+  const holdsNew = asserted.length > 0 && asserted.every((a) => old.has(a));
+  const fresh = [...newer.keys].filter((k) => !old.has(k) && !newer.rejected.has(k)).length;
+  const gone = [...old].filter((k) => !newer.keys.has(k));
+  // A new value in place of an old one of the same shape (20GB and 50GB, 1.74 and 1.79, 24h and
+  // 12h) or naming the same thing (TIDE_PROD and TIDE_MAIN, registry.internal:8081 and schemas.internal:8085).
+  const shape = (k: string) => k.replace(/\d+/g, "#");
+  const parts = (k: string): string[] => k.match(/\p{L}{3,}/gu) ?? [];
+  const oldValues = gone.filter(valueLike);
+  const valueSwap = [...newer.keys].some(
+    (k) =>
+      valueLike(k) &&
+      !old.has(k) &&
+      oldValues.some((g) => (/\d/.test(k) && shape(g) === shape(k)) || parts(g).some((w) => parts(k).includes(w))),
+  );
+  const share = sharedWords / Math.max(1e-9, Math.min(oldWeight, newWeight));
+  return { old, shared, share, sharedKeys, sharedIds, rejects, sameRejection, holdsNew, fresh, gone, valueSwap };
+}
+
+/**
+ * The older events one statement replaces, decided when it is written:
+ *
+ * - it rejects a value the older statement holds ("moved off structlog" and "logging =
+ *   structlog"), and they share more than that value, or the value is rare;
+ * - it corrects or changes something (a cue such as "actually", "now", "switched", or stored as a
+ *   correction), and the older statement is the one that shares most of its subject (two or more
+ *   words or an identifier, weighted by rarity), with a value the newer one does not repeat;
+ * - without a cue: it says all the older statement's words but one, and that one is a value.
+ *
+ * Never when the older statement already holds the value the newer one asserts, or rejects the
+ * same thing (two corrections that agree).
+ */
 export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
-  const statement = statementOf(event.content);
-  if (statement.keys.size === 0) return [];
-  // Its own words find what it may replace (an older statement of the same thing shares them).
-  const words = lookupWords(event.content).slice(0, LOOKUP_WORDS);
-  const query = words.map((word, group) => ({ word, stem: porterStem(word), group, weight: 1 }));
-  const { ids, terms } = candidates(deps.db, "events", query, {
+  const newer = statementOf(event.content, event.kind);
+  if (newer.keys.size === 0) return [];
+  if (event.kind === "prompt" && !newer.changes && !isClaim(event.content)) return [];
+  // What it rejects first, then its rarest words (identifiers count as rare), each with its forms.
+  const words = [...newer.rejected, ...[...newer.keys].filter((k) => !newer.rejected.has(k))]
+    .flatMap((k) => (valueLike(k) ? (k.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 1) : [k]))
+    .filter((w, i, all) => w.length > 1 && all.indexOf(w) === i)
+    .slice(0, LOOKUP_WORDS * 2);
+  const query = words.map((word, group) => ({ group, word, forms: wordForms(word) }));
+  const { ids, groups } = candidates(deps.db, "events", query, {
     projectId: event.project_id,
     single: deps.registry.single(),
     beforeId: event.id,
     keep: COMPARE,
     kinds: [...STATEMENTS],
   });
-  // How common a word is, from the counts the lookup just made; identifiers count as rare.
-  const df = new Map(terms.map((t) => [canonicalStem(t.stem), t.df]));
-  const rarity: Rarity = (key) => (/\d|[^\p{L}]/u.test(key) ? 1 : (df.get(key) ?? 10));
-  return eventsById(deps, ids)
-    .filter((old) => old.project_id === event.project_id && replaces(statement, old, rarity))
-    .map((old) => old.id);
+  const total = Math.max(1, event.id);
+  const df = new Map(groups.map((g) => [g.word, g.df]));
+  const weigh: Weigh = (k) => (valueLike(k) ? idfOf(1, total) : idfOf(df.get(k) ?? 1, total));
+  const olds = eventsById(deps, ids).filter((o) => o.project_id === event.project_id && replaceable(o));
+  const out: number[] = [];
+  const byCue: { id: number; shared: number }[] = [];
+  for (const o of olds) {
+    const c = compare(newer, o.content, weigh);
+    if (c.old.size === 0 || c.sameRejection || c.holdsNew) continue;
+    // What it rejects names the thing, whatever the words around it, when it is a rare identifier
+    // (not a bare number) or what the newer statement is about ("we replaced pino with consola").
+    const dfOf = (k: string) => df.get((k.match(/[\p{L}\p{N}]+/gu) ?? [k])[0]!) ?? 1;
+    const namesIt = [...newer.rejected].some(
+      (r) => c.old.has(r) && ((valueLike(r) && /\p{L}/u.test(r) && dfOf(r) <= 2) || newer.first === r),
+    );
+    // Each is about something the other does not name ("the billing service database is X" and
+    // "the rate limiter stores its data in Y"): the same kind of fact about another thing.
+    if (!namesIt && otherSubjects(newer, subjectOf(o.content), c.old)) continue;
+    if (newer.changes && c.rejects) {
+      // The rejected value and some context, or a value that names the thing alone; an answer
+      // that mentions the value in passing ("... Tomasz may want to review it") only then.
+      if (namesIt || (o.kind !== "answer" && (c.sharedKeys >= 1 || newer.keys.size <= 3))) out.push(o.id);
+      continue;
+    }
+    // The assistant's answers are replaced only by a correction that names their value.
+    if (o.kind === "answer") continue;
+    // It rejects a value (a number, an identifier) the older one does not hold: it corrects another statement.
+    if ([...newer.rejected].some((r) => valueLike(r)) && !c.rejects) continue;
+    if (newer.changes) {
+      const enough = c.share >= MIN_SHARE || (c.valueSwap && c.share >= MIN_SHARE / 3);
+      // The same attribute of the subject: a word besides the subject's, or a value swapped for
+      // one of its kind ("the auth gateway owner is Marcus" says nothing of "the auth gateway is pinned to node 18.20").
+      const attribute = c.valueSwap || [...newer.keys].some((k) => c.old.has(k) && !newer.rejected.has(k) && !newer.subject.includes(k));
+      if ((c.sharedKeys >= 2 || c.sharedIds >= 1) && enough && attribute && c.fresh > 0 && c.gone.length > 0)
+        byCue.push({ id: o.id, shared: c.shared });
+      continue;
+    }
+    // No cue: the same statement with one value changed.
+    if (c.sharedKeys >= 2 && c.gone.length === 1 && c.fresh > 0 && valueLike(c.gone[0]!)) out.push(o.id);
+  }
+  const best = Math.max(0, ...byCue.map((b) => b.shared));
+  for (const b of byCue) if (b.shared >= best * NEAR_BEST) out.push(b.id);
+  // An older statement that says again what a replaced one said (the assistant's "got it: X")
+  // is replaced with it.
+  // It holds what the replaced one said that the newer one does not (the old value), and nearly
+  // all the rest of it.
+  const replaced = olds.filter((o) => out.includes(o.id)).map((o) => tokenKeys(o.content));
+  for (const o of olds) {
+    if (out.includes(o.id)) continue;
+    const keys = tokenKeys(o.content);
+    const echoes = (r: Set<string>) => {
+      const gone = [...r].filter((k) => !newer.keys.has(k));
+      return (
+        r.size >= 3 &&
+        gone.length > 0 &&
+        gone.every((k) => keys.has(k)) &&
+        [...r].filter((k) => !keys.has(k)).length <= Math.floor(r.size / 4)
+      );
+    };
+    if (replaced.some(echoes)) out.push(o.id);
+  }
+  return [...new Set(out)];
 }
 
 const stateKey = (projectId: number) => `superseded_through:${projectId}`;

@@ -3,6 +3,7 @@
  * sends a MemoryRequest to the engine's memory entry point and gets a Result<MemoryAnswer> back:
  * plain JSON both ways, so the same calls work in-process and over a pipe.
  */
+import { createHash } from "node:crypto";
 import type { Result } from "../errors.ts";
 
 export const EVENT_KINDS = ["prompt", "answer", "decision", "correction", "error", "command", "files", "note"] as const;
@@ -12,11 +13,36 @@ export function isEventKind(value: unknown): value is EventKind {
   return typeof value === "string" && (EVENT_KINDS as readonly string[]).includes(value);
 }
 
+/** The latest time a JavaScript date can hold (year 275760): a later `ts` is refused. */
+export const MAX_TS = 8.64e15;
+
+/**
+ * Stable keys for the events of one import that have no id of their own: an event's session,
+ * kind, time and text, and how many identical events came before it in the same import (the same
+ * line twice is two events; the same file imported again is none). Holds one small number per
+ * distinct event.
+ */
+export function importKeys(): (event: { session?: string | null; kind: string; ts?: number; text: string }) => string {
+  const seen = new Map<number, number>();
+  return (event) => {
+    const digest = createHash("sha256")
+      .update(JSON.stringify([event.session ?? null, event.kind, event.ts ?? null, event.text]))
+      .digest();
+    const short = digest.readUIntBE(0, 6);
+    const before = seen.get(short) ?? 0;
+    seen.set(short, before + 1);
+    return `line\0${digest.toString("base64")}\0${before}`;
+  };
+}
+
 /** Events per addMany call: a bigger import is sent in batches (the CLI does). */
 export const MAX_BATCH = 5000;
 
-/** One event to store. `ts` (ms since the epoch) only for imports; otherwise the service's clock. */
-export type NewEvent = { kind: EventKind; text: string; session?: string | null; ts?: number };
+/**
+ * One event to store. `ts` (ms since the epoch) only for imports; otherwise the service's clock.
+ * `key`: a stable key of an imported event; an event whose key was stored before is not stored again.
+ */
+export type NewEvent = { kind: EventKind; text: string; session?: string | null; ts?: number; key?: string };
 
 export type MemoryRequest =
   | { type: "add"; project: string; session?: string | null; kind: EventKind; text: string; ts?: number }
@@ -82,10 +108,14 @@ export type AddAnswer = {
 export type AddManyAnswer = {
   type: "addMany";
   added: number;
+  /** Events not stored because an event with the same key was stored before (a repeated import). */
+  duplicates: number;
   ids: string[];
   /** Events not stored, with their position in the request and why. */
   rejected: { index: number; reason: string }[];
   summaries: string[];
+  /** Windows are still due for a summary: `summarize` until it is false. */
+  pending: boolean;
   skipped?: string;
 };
 

@@ -1,10 +1,10 @@
 /** The ranked pieces a search is made of: events, and summaries with their matching lines. */
-import type { WeightedTerm } from "./candidates.ts";
+import type { WeightedGroup } from "./candidates.ts";
 import type { EventRow } from "./events.ts";
 import { eventWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
 import type { SummaryRow } from "./summarize.ts";
 
-/** What conflicts are judged on: one statement (an event, or a line of a summary). */
+/** One statement: an event, or a line of a summary. */
 export type Unit = {
   /** The event it is or names (null for a summary line that names none). */
   event: number | null;
@@ -14,9 +14,9 @@ export type Unit = {
   score: number;
   match: TextScore;
   claim: boolean;
-  /** It may replace an older statement (the user's statements and corrections, not the assistant's answers). */
-  replaces: boolean;
   replacedBy: number | null;
+  /** How many events said the same (repeated chatter shown once). */
+  repeats: number;
 };
 
 export type EventHit = { type: "event"; row: EventRow; unit: Unit };
@@ -25,9 +25,12 @@ export type Hit = EventHit | SummaryHit;
 
 export const hitScore = (h: Hit) => (h.type === "event" ? h.unit.score : h.score);
 
-/** An event as a ranked unit (null when it matches none of the terms). */
-export function eventUnit(row: EventRow, terms: WeightedTerm[], now: number): Unit | null {
-  const match = textScore(row.content, terms);
+/** The text an event is scored on: its content and the extra words it is indexed by. */
+export const indexedText = (row: { content: string; terms: string | null }) => (row.terms ? `${row.content}\n${row.terms}` : row.content);
+
+/** An event as a ranked unit (null when it matches none of the groups). */
+export function eventUnit(row: EventRow, groups: WeightedGroup[], now: number): Unit | null {
+  const match = textScore(indexedText(row), groups);
   if (match.matched === 0) return null;
   const w = eventWeight(row.kind, row.content);
   return {
@@ -37,7 +40,7 @@ export function eventUnit(row: EventRow, terms: WeightedTerm[], now: number): Un
     score: match.score * w.weight * recencyWeight(row.ts, now),
     match,
     claim: w.claim,
-    replaces: w.replaces,
     replacedBy: null,
+    repeats: 1,
   };
 }

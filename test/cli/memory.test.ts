@@ -4,7 +4,7 @@
  * same memory seen from another process.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTempDirs, ROOT, runCli, tempDir } from "../helpers.ts";
 
@@ -21,7 +21,7 @@ function setup() {
   const project = tempDir("memory-cli-project-");
   const env = { HOME: home, PI_CODING_AGENT_DIR: join(home, "agent") };
   const run = (args: string[], stdin?: string) => runCli(args, { bin: BIN, env, stdin, cwd: project });
-  return { project, run };
+  return { project, home, run };
 }
 
 describe("pi-sidecar memory", () => {
@@ -99,6 +99,94 @@ describe("pi-sidecar memory", () => {
     expect(stats.projects[0].summaries).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(run(["memory", "search", "importer", "--json"]).stdout).hits[0]).toMatchObject({ kind: "decision", session: "s9" });
   });
+
+  test("forget by id and by --query leaves no readable copy in the database file or its WAL", () => {
+    const { run, home } = setup();
+    const secrets = ["alphaqozzle", "betaquimbly", "gammazorkin"];
+    const start = Date.now() - 3_600_000;
+    const lines = [
+      { kind: "note", session: "s1", text: `The ${secrets[0]} key lives in vault path kv/alpha` },
+      { kind: "prompt", session: "s2", text: `Remember ${secrets[1]} belongs to the billing team` },
+      { kind: "correction", session: "s2", text: `no, ${secrets[2]} is the staging password hint, not delta` },
+      ...Array.from({ length: 120 }, (_, i) => ({ kind: "prompt", session: "s1", text: `Task ${i}: look at src/m${i}.ts`, ts: start + i })),
+    ];
+    expect(run(["memory", "add", "--jsonl"], lines.map((l) => JSON.stringify(l)).join("\n")).code).toBe(0);
+    const db = join(home, "agent", "sidecar.db");
+    const onDisk = () => [db, `${db}-wal`].map((f) => (existsSync(f) ? readFileSync(f).toString("latin1") : "")).join("");
+    for (const w of secrets) expect(onDisk()).toContain(w);
+    expect(run(["memory", "forget", "e1"]).code).toBe(0);
+    expect(run(["memory", "forget", "--query", secrets[1]!]).code).toBe(0);
+    expect(run(["memory", "forget", "--query", `${secrets[2]} staging`]).code).toBe(0);
+    const after = onDisk();
+    for (const w of secrets) expect({ w, readable: after.includes(w) }).toEqual({ w, readable: false });
+  });
+
+  test("add --jsonl refuses out-of-range times and non-string ids per line; run again it stores nothing twice", () => {
+    const { run } = setup();
+    const start = Date.now() - 86_400_000;
+    const good = Array.from({ length: 30 }, (_, i) =>
+      JSON.stringify({ kind: "prompt", session: `s${i % 3}`, text: i % 10 === 0 ? "run the tests" : `Task ${i}`, ts: start + i * 1000 }),
+    );
+    const bad = [
+      JSON.stringify({ kind: "note", text: "far future", ts: 1e300 }),
+      JSON.stringify({ kind: "note", text: "negative", ts: -1 }),
+      JSON.stringify({ kind: "note", text: "not a date", ts: "yesterday-ish" }),
+      JSON.stringify({ kind: "note", session: {}, text: "object session" }),
+      JSON.stringify({ kind: "note", session: 42, text: "number session" }),
+      JSON.stringify({ kind: "note", text: 7 }),
+      JSON.stringify({ kind: "note", id: 5, text: "number id" }),
+    ];
+    const iso = JSON.stringify({ kind: "decision", session: "s9", text: "Decided to keep the importer.", ts: "2026-01-05T10:00:00Z" });
+    const all = [...good, ...bad, iso];
+    const first = run(["memory", "add", "--jsonl", "--json"], `${all.join("\n")}\n`);
+    expect(first.code).toBe(1);
+    const out = JSON.parse(first.stdout);
+    expect(out).toMatchObject({ added: 31, duplicates: 0 });
+    expect(out.rejected.map((x: { line: number }) => x.line)).toEqual([31, 32, 33, 34, 35, 36, 37]);
+    expect(out.rejected[0].reason).toContain("ts must be");
+    expect(out.rejected[3].reason).toContain("session must be a string");
+    expect(first.stderr).toContain("line 34 not stored: session must be a string");
+    const stats = () => JSON.parse(run(["memory", "stats", "--json"]).stdout).projects[0];
+    expect(stats().sessions).toBe(4);
+    const search = JSON.parse(run(["memory", "search", "importer", "--json"]).stdout);
+    expect(search.hits[0]).toMatchObject({ kind: "decision", ts: Date.parse("2026-01-05T10:00:00Z") });
+    // The same file again (as after a killed run): nothing new; the repeated "run the tests" lines stay three.
+    const again = JSON.parse(run(["memory", "add", "--jsonl", "--json"], `${all.join("\n")}\n`).stdout);
+    expect(again).toMatchObject({ added: 0, duplicates: 31 });
+    expect(stats().events).toBe(31);
+    // A first run that stopped after a prefix, then the whole file: each event once.
+    const other = setup();
+    expect(other.run(["memory", "add", "--jsonl"], `${good.slice(0, 12).join("\n")}\n`).code).toBe(0);
+    const whole = JSON.parse(other.run(["memory", "add", "--jsonl", "--json"], `${good.join("\n")}\n`).stdout);
+    expect(whole).toMatchObject({ added: 18, duplicates: 12 });
+    expect(JSON.parse(other.run(["memory", "stats", "--json"]).stdout).projects[0].events).toBe(30);
+    expect(JSON.parse(other.run(["memory", "search", "run", "tests", "--json", "--limit", "10"]).stdout).hits.length).toBeGreaterThan(0);
+  });
+
+  test("a big import is summarised before the command returns (no backlog of windows left)", () => {
+    const { run } = setup();
+    const start = Date.now() - 86_400_000;
+    // Two batches (MAX_BATCH is 5,000): the first batch's own maintenance, then the backlog the
+    // command works off before returning. Small enough to finish on a loaded machine.
+    const n = 6_000;
+    const lines = Array.from({ length: n }, (_, i) =>
+      JSON.stringify({
+        kind: i % 2 ? "answer" : "prompt",
+        session: `s${Math.floor(i / 80)}`,
+        text: `Step ${i}: changed src/mod${i % 97}.ts`,
+        ts: start + i,
+      }),
+    );
+    const r = run(["memory", "add", "--jsonl", "--json"], `${lines.join("\n")}\n`);
+    expect(r.code).toBe(0);
+    const stats = JSON.parse(run(["memory", "stats", "--json"]).stdout).projects[0];
+    expect(stats.events).toBe(n);
+    // Windows of 50: all but the last partial window are summaries.
+    expect(stats.unarchived).toBeLessThan(50);
+    expect(stats.summaries).toBeGreaterThanOrEqual(Math.floor(n / 50) - 1);
+    // Its own answer says so too.
+    expect(JSON.parse(r.stdout)).toMatchObject({ added: n, duplicates: 0, rejected: [] });
+  }, 240_000);
 
   test("off stores nothing (exit 1, says how to turn it on); usage errors exit 2", () => {
     const { run } = setup();

@@ -35,6 +35,26 @@ describe("openDatabase", () => {
     openDatabase(path).close();
   });
 
+  test("a migration that ran under an earlier number is not run twice, and the one it displaced runs", () => {
+    const path = join(tempDir(), "sidecar.db");
+    const last = MIGRATIONS.length - 1;
+    const keys = MIGRATIONS[last]!;
+    expect(keys).toContain("-- creates table: memory_import_keys");
+    // A build that numbered the memory keys right after the first migrations...
+    openDatabase(path, { migrations: [...MIGRATIONS.slice(0, last), keys] }).close();
+    // ...then one that has another migration before it and one after.
+    const merged = [...MIGRATIONS.slice(0, last), "CREATE TABLE displaced (x);", keys, "CREATE TABLE later (y);"];
+    const db = openDatabase(path, { migrations: merged });
+    const tables = (db.query("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
+    expect(tables).toContain("displaced");
+    expect(tables).toContain("later");
+    expect(tables).toContain("memory_import_keys");
+    expect(db.query("PRAGMA user_version").get()).toEqual({ user_version: merged.length });
+    db.close();
+    // Opening again runs nothing.
+    openDatabase(path, { migrations: merged }).close();
+  });
+
   test("a corrupt file gives a clear error naming the path and what to do", () => {
     const path = join(tempDir(), "sidecar.db");
     writeFileSync(path, Buffer.alloc(8192, "this is not sqlite "));

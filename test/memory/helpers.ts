@@ -5,7 +5,6 @@
  */
 import { join } from "node:path";
 import type { Config } from "../../src/config.ts";
-import memorySql from "../../src/db/migrations/005-memory.sql" with { type: "text" };
 import { MIGRATIONS } from "../../src/db/migrations.ts";
 import { type Db, openDatabase } from "../../src/db/open.ts";
 import { createMemoryService, type MemoryService } from "../../src/memory/service.ts";
@@ -13,7 +12,7 @@ import { answerOf, type EventKind, type MemoryAnswer, type MemoryRequest } from 
 import { countTokens } from "../../src/tokens/count.ts";
 import { tempDir, testConfig } from "../helpers.ts";
 
-export const MEMORY_MIGRATIONS: readonly string[] = MIGRATIONS.includes(memorySql) ? MIGRATIONS : [...MIGRATIONS, memorySql];
+export const MEMORY_MIGRATIONS: readonly string[] = MIGRATIONS;
 
 export const realCount = async (texts: string[]) => texts.reduce((n, t) => n + countTokens(t), 0);
 

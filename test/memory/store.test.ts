@@ -4,7 +4,7 @@
  * hostile queries that must answer, not throw.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { cleanupTempDirs, rng, testSeed } from "../helpers.ts";
 import { PROJECT, testMemory } from "./helpers.ts";
 
@@ -68,6 +68,66 @@ describe("memory store", () => {
     expect(missing).toMatchObject({ ok: false, code: "NOT_FOUND" });
     const both = await m.service.handle({ type: "forget", project: PROJECT, id: keep, query: "audit" });
     expect(both).toMatchObject({ ok: false, code: "BAD_FORGET" });
+  });
+
+  test("forget leaves no readable copy in the file or its WAL: archived events, summaries, corrections", async () => {
+    const m = testMemory((c) => {
+      c.memory.windowEvents = 10;
+    });
+    const secrets = ["plumvortexan", "quillhazardon", "tarnbellowix"];
+    // An import, then enough events that the three are summarised and archived (the archive UPDATE moves rows inside their pages).
+    const imported = await m.ok(
+      {
+        type: "addMany",
+        project: PROJECT,
+        session: "s1",
+        events: [
+          { kind: "note", text: `The ${secrets[0]} key lives in vault path kv/alpha.` },
+          { kind: "prompt", text: `Remember ${secrets[1]} belongs to the billing team.` },
+          { kind: "correction", text: `no, ${secrets[2]} is the staging password hint, not the prod one` },
+          ...Array.from({ length: 25 }, (_, i) => ({ kind: "prompt" as const, text: `Task ${i}: look at src/m${i}.ts and the handler.` })),
+        ],
+      },
+      "addMany",
+    );
+    const a = imported.ids[0]!;
+    for (let pending = imported.pending; pending; ) pending = (await m.ok({ type: "summarize", project: PROJECT }, "summarize")).pending;
+    expect(m.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memory_events WHERE archived > 0").get()!.n).toBeGreaterThan(3);
+    const raw = () => {
+      // The file and its WAL as they are on disk (no checkpoint by the test).
+      let bytes = readFileSync(m.path).toString("latin1");
+      if (existsSync(`${m.path}-wal`)) bytes += readFileSync(`${m.path}-wal`).toString("latin1");
+      return bytes;
+    };
+    m.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    for (const w of secrets) expect(raw()).toContain(w);
+    await m.ok({ type: "forget", project: PROJECT, id: a }, "forget");
+    await m.ok({ type: "forget", project: PROJECT, query: secrets[1]! }, "forget");
+    await m.ok({ type: "forget", project: PROJECT, query: `${secrets[2]} staging` }, "forget");
+    const after = raw();
+    for (const w of secrets) expect({ w, found: after.includes(w) }).toEqual({ w, found: false });
+    expect(after).not.toContain("kv/alpha");
+    for (const w of secrets) {
+      expect(ftsHits(m, w)).toBe(0);
+      expect(m.db.query("SELECT 1 FROM memory_events_vocab WHERE term = ?").get(w)).toBeNull();
+      expect(m.db.query("SELECT 1 FROM memory_summaries_vocab WHERE term = ?").get(w)).toBeNull();
+    }
+  });
+
+  test("a database written before freed space was zeroed is rewritten once by the first forget", async () => {
+    const m = testMemory((c) => {
+      c.memory.windowEvents = 10;
+    });
+    // As an older build wrote it: no zeroing, and no mark that every page was written so.
+    m.db.exec("PRAGMA secure_delete = 0");
+    m.db.exec("DELETE FROM memory_state WHERE key = 'clean_pages'");
+    const gone = await m.add("note", "The glimmerfaxon account is the billing sandbox.");
+    for (let i = 0; i < 12; i++) await m.add("prompt", `Task ${i}: look at src/m${i}.ts please.`);
+    m.db.exec("PRAGMA secure_delete = FAST");
+    await m.ok({ type: "forget", project: PROJECT, id: gone }, "forget");
+    m.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    expect(readFileSync(m.path).toString("latin1")).not.toContain("glimmerfaxon");
+    expect(m.db.query("SELECT value FROM memory_state WHERE key = 'clean_pages'").get()).toEqual({ value: "1" });
   });
 
   test("a forgotten event leaves the summary that held it", async () => {

@@ -8,8 +8,10 @@ import { lineSplitter } from "../../../json-lines.ts";
 import {
   answerOf,
   EVENT_KINDS,
+  importKeys,
   isEventKind,
   MAX_BATCH,
+  MAX_TS,
   type MemoryAnswer,
   type MemoryRequest,
   type NewEvent,
@@ -20,7 +22,7 @@ const SUBCOMMANDS = ["add", "search", "recall", "forget", "stats", "on", "off"] 
 type Sub = (typeof SUBCOMMANDS)[number];
 
 const USAGE = [
-  "pi-sidecar memory add --kind K [--project DIR] [--session ID] < text     (or --jsonl: one {kind, session, text, ts?} per line)",
+  "pi-sidecar memory add --kind K [--project DIR] [--session ID] < text     (or --jsonl: one {kind, session, text, ts?, id?} per line)",
   "       pi-sidecar memory search QUERY [--project DIR] [--limit N]",
   "       pi-sidecar memory recall [--project DIR] [--session ID] [--prompt TEXT]",
   "       pi-sidecar memory forget ID | --query Q [--project DIR]",
@@ -39,7 +41,30 @@ async function call(ctx: CommandContext, request: MemoryRequest): Promise<Memory
   return null;
 }
 
-function parseLine(line: string, n: number, rejected: Rejected[]): NewEvent | null {
+/** Milliseconds since 1970 from a number or an ISO date; a reason when it is neither. */
+function parseTs(raw: unknown): { ts: number | undefined } | { reason: string } {
+  if (raw === undefined || raw === null) return { ts: undefined };
+  const ts = typeof raw === "string" ? Date.parse(raw) : raw;
+  if (typeof ts !== "number" || !Number.isFinite(ts) || ts < 0 || ts > MAX_TS)
+    return { reason: `ts must be milliseconds since 1970 (0 to ${MAX_TS}) or an ISO date (got ${JSON.stringify(raw)})` };
+  return { ts };
+}
+
+const typeName = (v: unknown) =>
+  v === null ? "null" : Array.isArray(v) ? "a list" : typeof v === "object" ? "an object" : JSON.stringify(v);
+
+/**
+ * A line's event, or null (reported). Its key is stable across runs of the same import: the
+ * line's own `id`, else its session, kind, time and text with how many identical lines came
+ * before it, so a killed import run again stores what the first run did not, and nothing twice.
+ */
+function parseLine(
+  line: string,
+  n: number,
+  rejected: Rejected[],
+  keyOf: ReturnType<typeof importKeys>,
+  session: string | null,
+): NewEvent | null {
   let v: unknown;
   try {
     v = JSON.parse(line);
@@ -52,22 +77,42 @@ function parseLine(line: string, n: number, rejected: Rejected[]): NewEvent | nu
     rejected.push({ line: n, reason: "not an object {kind, session, text, ts?}" });
     return null;
   }
-  if (!isEventKind(e.kind)) {
-    rejected.push({ line: n, reason: `kind must be one of ${EVENT_KINDS.join(", ")}` });
+  const reject = (reason: string) => {
+    rejected.push({ line: n, reason });
     return null;
-  }
-  return {
-    kind: e.kind,
-    text: e.text as string,
-    session: typeof e.session === "string" ? e.session : e.session == null ? null : String(e.session),
-    ts: e.ts as number | undefined,
   };
+  if (!isEventKind(e.kind)) return reject(`kind must be one of ${EVENT_KINDS.join(", ")}`);
+  if (typeof e.text !== "string") return reject(`text must be a string (got ${typeName(e.text)})`);
+  if (e.session !== undefined && e.session !== null && typeof e.session !== "string")
+    return reject(`session must be a string, the session's id (got ${typeName(e.session)})`);
+  if (e.id !== undefined && (typeof e.id !== "string" || e.id === ""))
+    return reject(`id must be a non-empty string, the event's own id (got ${typeName(e.id)})`);
+  const time = parseTs(e.ts);
+  if ("reason" in time) return reject(time.reason);
+  const own = typeof e.session === "string" ? e.session : session;
+  const event: NewEvent = { kind: e.kind, text: e.text, session: own, ts: time.ts };
+  return { ...event, key: typeof e.id === "string" ? `id\0${e.id}` : keyOf(event) };
 }
 
-/** `add --jsonl`: streamed, in batches of MAX_BATCH; every line is stored or reported. */
+/** After an import: the windows it filled are summarised before the command returns. */
+async function summarizeBacklog(ctx: CommandContext, project: string): Promise<string[] | null> {
+  const summaries: string[] = [];
+  for (;;) {
+    const a = await call(ctx, { type: "summarize", project, steps: 200 });
+    if (!a) return null;
+    const r = answerOf(a, "summarize");
+    summaries.push(...r.summaries);
+    if (!r.pending) return summaries;
+  }
+}
+
+/** `add --jsonl`: streamed, in batches of MAX_BATCH; every line is stored or reported, and what fills a window is summarised. */
 async function importLines(ctx: CommandContext, project: string, session: string | null): Promise<number> {
   const rejected: Rejected[] = [];
+  const keyOf = importKeys();
   let added = 0;
+  let duplicates = 0;
+  let pending = false;
   const batch: { event: NewEvent; line: number }[] = [];
   let n = 0;
   const send = async () => {
@@ -81,6 +126,8 @@ async function importLines(ctx: CommandContext, project: string, session: string
       return false;
     }
     added += r.added;
+    duplicates += r.duplicates;
+    pending = r.pending;
     for (const x of r.rejected) rejected.push({ line: events[x.index]!.line, reason: x.reason });
     return true;
   };
@@ -90,7 +137,7 @@ async function importLines(ctx: CommandContext, project: string, session: string
     for (const line of lines.splice(0)) {
       n++;
       if (line.trim() === "") continue;
-      const event = parseLine(line, n, rejected);
+      const event = parseLine(line, n, rejected, keyOf, session);
       if (event) batch.push({ event, line: n });
       if (batch.length >= MAX_BATCH && !(await send())) return false;
     }
@@ -102,8 +149,14 @@ async function importLines(ctx: CommandContext, project: string, session: string
   }
   split.end();
   if (!(await take()) || !(await send())) return 1;
-  if (ctx.json) printJson(ctx, { added, rejected });
-  else ctx.out(`Added ${added} event${added === 1 ? "" : "s"} to ${project}.\n`);
+  const summaries = pending ? await summarizeBacklog(ctx, project) : [];
+  if (summaries === null) return 1;
+  if (ctx.json) printJson(ctx, { added, duplicates, rejected, summaries: summaries.length });
+  else
+    ctx.out(
+      `Added ${added} event${added === 1 ? "" : "s"} to ${project}` +
+        `${duplicates > 0 ? ` (${duplicates} already stored by an earlier import, skipped)` : ""}.\n`,
+    );
   for (const r of rejected.slice(0, 20)) ctx.err(`pi-sidecar: line ${r.line} not stored: ${r.reason}\n`);
   if (rejected.length > 20) ctx.err(`pi-sidecar: ... and ${rejected.length - 20} more lines not stored.\n`);
   return rejected.length > 0 ? 1 : 0;
@@ -220,7 +273,10 @@ export const memoryCommand: Command = {
     project: { type: "string", help: "the project directory (default: the current directory)", value: "DIR" },
     session: { type: "string", help: "add, recall: the session", value: "ID" },
     kind: { type: "string", help: `add: ${EVENT_KINDS.join(", ")}`, value: "K" },
-    jsonl: { type: "boolean", help: "add: JSON Lines on stdin, one {kind, session, text, ts?} per line" },
+    jsonl: {
+      type: "boolean",
+      help: "add: JSON Lines on stdin, one {kind, session, text, ts?, id?} per line (run again, it adds only what is new)",
+    },
     limit: { type: "string", help: "search: at most N hits (default 5, max 50)", value: "N" },
     prompt: { type: "string", help: "recall: the task, for related memories", value: "TEXT" },
     budget: { type: "string", help: "recall: token budget (default memory.recallTokens)", value: "N" },

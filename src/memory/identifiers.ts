@@ -1,0 +1,43 @@
+/**
+ * Identifiers found whole and in parts. SQLite's unicode61 tokenizer keeps `rateLimiter` as one
+ * word and splits `rate_limiter` into two, so neither is found by the other's spelling, nor by
+ * "rate limiter". The extra words an event is indexed by close that gap both ways: the parts of a
+ * camelCase or PascalCase identifier (`rateLimiter`: rate, limiter; `HTTPServer`: http, server)
+ * and the joined form of one split by `_` or `-` (`rate_limiter`: ratelimiter). A query is split
+ * the same way (query.ts).
+ */
+
+const IDENTIFIER = /[\p{L}\p{N}]+(?:[_-][\p{L}\p{N}]+)*/gu;
+/** Lower to upper (rateLimiter), or an upper run before a capitalised word (HTTPServer). */
+const CAMEL = /(?<=\p{Ll}|\p{N})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+const MAX_EXTRA = 64;
+
+/** The parts of a camelCase word, lower-cased; [] for a word that is not one. */
+export function camelParts(word: string): string[] {
+  if (!/\p{Lu}/u.test(word.slice(1)) || !/\p{Ll}/u.test(word)) return [];
+  const parts = word.split(CAMEL).filter((p) => p.length > 0);
+  return parts.length > 1 ? parts.map((p) => p.toLowerCase()) : [];
+}
+
+/** A `_`/`-` joined identifier's joined form (rate_limiter: ratelimiter); null for one word. */
+export function joinedForm(token: string): string | null {
+  const pieces = token.split(/[_-]/);
+  if (pieces.length < 2 || pieces.length > 6) return null;
+  // Numbers and single letters joined are not a name (2024-01-05, a-b).
+  if (pieces.every((p) => /^\p{N}+$/u.test(p)) || pieces.some((p) => p.length === 0)) return null;
+  return pieces.join("").toLowerCase();
+}
+
+/** The words to index besides the text's own, space-separated; null when there are none. */
+export function extraTerms(text: string): string | null {
+  const extra = new Set<string>();
+  for (const m of text.slice(0, 8192).matchAll(IDENTIFIER)) {
+    const token = m[0];
+    if (token.length < 4) continue;
+    const joined = joinedForm(token);
+    if (joined) extra.add(joined);
+    for (const piece of token.split(/[_-]/)) for (const part of camelParts(piece)) if (part.length > 1) extra.add(part);
+    if (extra.size >= MAX_EXTRA) break;
+  }
+  return extra.size === 0 ? null : [...extra].join(" ");
+}
