@@ -49,6 +49,9 @@ const WEAK_WORDS = new Set([
   "totp",
   "mfa",
   "cookie",
+  // A personal access token (`AZURE_DEVOPS_EXT_PAT`), a Wi-Fi pre-shared key.
+  "pat",
+  "psk",
 ]);
 /** Names of a wallet's recovery phrase. */
 const PHRASE_WORDS = new Set(["mnemonic", "mnemonics", "seedphrase"]);
@@ -81,7 +84,7 @@ const NOT_CREDENTIAL_KEY = new Set(
   (
     "public publishable cache primary foreign sort partition idempotency object row routing shard sharding dedupe dedup lookup " +
     "map translation i18n react hot ssh gpg pgp host known authorized unique composite index cursor group event message query " +
-    "storage bucket s3 blob file list dict hash node item entity composite natural surrogate feature flag config setting env"
+    "bucket s3 blob file list dict hash node item entity composite natural surrogate feature flag config setting env"
   ).split(" "),
 );
 /** Compounds ending in `key` that name a credential (`monkey` and `hotkey` do not). */

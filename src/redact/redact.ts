@@ -21,6 +21,7 @@ import { commandLines } from "./command-lines.ts";
 import { createDetectorSet, type DetectorSet } from "./detector-set.ts";
 import { presetRulesDetector } from "./preset-rules.ts";
 import { privateKeys } from "./private-keys.ts";
+import { protocolLines } from "./protocol-rules.ts";
 import { structuredTokens } from "./structured-tokens.ts";
 import { tokenFormats } from "./token-formats.ts";
 import { urlCredentials } from "./url-credentials.ts";
@@ -39,6 +40,7 @@ function detectorSet(): DetectorSet {
     urlCredentials,
     authSchemes,
     commandLines,
+    protocolLines,
     assignments,
     presetRulesDetector,
   ]);

@@ -37,7 +37,7 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
     "(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}(?![A-Za-z0-9])",
   ),
   format("google-api-key", ["AIza"], `AIza[0-9A-Za-z_-]{35}${END}`),
-  format("google-oauth-token", ["ya29."], `ya29\\.[0-9A-Za-z_-]{20,2048}${END}`),
+  format("google-oauth-token", ["ya29."], `ya29\\.[0-9A-Za-z._-]{20,2048}${END}`),
   format("google-oauth-secret", ["GOCSPX-"], `GOCSPX-[0-9A-Za-z_-]{28}${END}`),
   format("google-refresh-token", ["1//0"], `1//0[0-9A-Za-z_-]{30,512}${END}`, true),
   format("github-token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], `gh[pousr]_[A-Za-z0-9]{30,255}${END}`),
@@ -171,6 +171,15 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
     true,
   ),
   format("artifactory-token", ["cmVmdGtu"], "cmVmdGtu[A-Za-z0-9]{56}(?![A-Za-z0-9])"),
+  // From TruffleHog's detectors (pkg/detectors, AGPL: formats only, as facts): Tencent, Resend, Asana.
+  format("tencent-key", ["AKID"], "AKID[A-Za-z0-9]{32}(?![A-Za-z0-9])", true),
+  format("resend-key", ["re_"], "re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}(?![A-Za-z0-9_])", true),
+  format("asana-token", ["0/", "1/", "2/"], "[0-2]/[0-9]{16}/[0-9]{16}:[0-9a-f]{32}(?![A-Za-z0-9])"),
+  // gitleaks' vault-service-token: the legacy `s.` service token (24 characters, letters and digits mixed).
+  format("vault-token", ["s."], "s\\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])", true),
+  // Braintree access tokens and the Firebase Cloud Messaging legacy server key, as their issuers print them.
+  format("braintree-token", ["access_token$"], "access_token\\$(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-f]{32}(?![A-Za-z0-9])"),
+  format("fcm-server-key", ["AAAA"], `AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,200}${END}`),
   format("gocardless-token", ["live_"], "live_[A-Za-z0-9_=-]{40}(?![A-Za-z0-9_=-])", true),
 ];
 

@@ -1,0 +1,73 @@
+/**
+ * Credentials told by the shape of the line they sit on: a protocol command (`PASS x`, `AUTH PLAIN x`),
+ * a command whose argument is a password (`keytool -storepass x`), a server directive
+ * (`requirepass x`), a published API that takes a password as an argument. Each rule is data: the
+ * keywords that wake it and a pattern run over the line that holds the hit, whose capture groups are
+ * the secrets.
+ *
+ * Linear: a rule reads at most MAX_LINE characters of a line and runs at most once per line, and its
+ * pattern has no nested quantifiers.
+ */
+import type { Detector } from "./detector.ts";
+import { isHarmlessValue } from "./harmless-values.ts";
+import { RANK, type ScanContext } from "./scan-context.ts";
+
+const MAX_LINE = 1024;
+
+export type LineRule = {
+  kind: string;
+  /** Lower-case keywords (BOUNDARY allowed) that wake the rule. */
+  hints: readonly string[];
+  /** Run over the line, not sticky; every non-empty capture group is a secret. */
+  pattern: RegExp;
+  /** Lines around the hit's line the pattern sees too (a prompt on the line before). */
+  before?: number;
+  /** Skip values that only stand for a password (placeholders, references, `$VAR`). */
+  checkValue?: boolean;
+};
+
+function lineStartBefore(ctx: ScanContext, from: number, lines: number): number {
+  let at = from;
+  for (let i = 0; i < lines && at > 0; i++) {
+    const prev = ctx.text.lastIndexOf("\n", at - 2);
+    if (from - prev > MAX_LINE) break;
+    at = prev + 1;
+  }
+  return at;
+}
+
+function apply(ctx: ScanContext, rule: LineRule, pattern: RegExp, key: string, pos: number): void {
+  const lineStart = ctx.lineStart(pos);
+  if (ctx.state.get(key) === lineStart) return;
+  ctx.state.set(key, lineStart);
+  const from = rule.before ? lineStartBefore(ctx, lineStart, rule.before) : lineStart;
+  const to = Math.min(ctx.lineEnd(pos), lineStart + MAX_LINE);
+  const line = ctx.text.slice(from, to);
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(line); match !== null; match = pattern.exec(line)) {
+    if (match[0].length === 0) pattern.lastIndex++;
+    for (let g = 1; g < match.length; g++) {
+      const span = match.indices?.[g];
+      const value = match[g];
+      if (span === undefined || !value) continue;
+      if (rule.checkValue !== false && isHarmlessValue(value, { cls: "password", quoted: true, numbersAreSecret: true })) continue;
+      if (ctx.covered(from + span[0])) continue;
+      ctx.add(from + span[0], from + span[1], rule.kind, RANK.context);
+    }
+  }
+}
+
+export function lineRulesDetector(name: string, rules: readonly LineRule[]): Detector {
+  const byHint = new Map<string, number[]>();
+  const patterns = rules.map((r) => new RegExp(r.pattern.source, `${r.pattern.flags.replace("g", "")}gd`));
+  rules.forEach((rule, i) => {
+    for (const hint of rule.hints) byHint.set(hint, [...(byHint.get(hint) ?? []), i]);
+  });
+  return {
+    name,
+    hints: [...byHint.keys()],
+    onHit(ctx, start, _end, hint) {
+      for (const i of byHint.get(hint) ?? []) apply(ctx, rules[i]!, patterns[i]!, `${name}.${i}`, start);
+    },
+  };
+}
