@@ -18,10 +18,13 @@ import { applyFindings } from "./apply-findings.ts";
 import { assignments } from "./assignments.ts";
 import { authSchemes } from "./auth-schemes.ts";
 import { commandLines } from "./command-lines.ts";
+import { cookies } from "./cookies.ts";
+import { csvColumns } from "./csv-columns.ts";
 import { createDetectorSet, type DetectorSet } from "./detector-set.ts";
 import { presetRulesDetector } from "./preset-rules.ts";
 import { privateKeys } from "./private-keys.ts";
 import { protocolLines } from "./protocol-rules.ts";
+import { seedPhrases } from "./seed-phrases.ts";
 import { structuredTokens } from "./structured-tokens.ts";
 import { tokenFormats } from "./token-formats.ts";
 import { urlCredentials } from "./url-credentials.ts";
@@ -43,6 +46,9 @@ function detectorSet(): DetectorSet {
     protocolLines,
     assignments,
     presetRulesDetector,
+    seedPhrases,
+    cookies,
+    csvColumns,
   ]);
   return detectors;
 }

@@ -1,0 +1,74 @@
+/**
+ * CSV exports with a credential column (password managers, IAM console downloads, API key tables):
+ * the header names the column (`password`, `Secret access key`, `api_key`...), and that field of each
+ * following row is redacted. A header is a line of two or more short comma-separated names.
+ */
+import type { Detector } from "./detector.ts";
+import { isHarmlessValue } from "./harmless-values.ts";
+import { classifyKey } from "./key-names.ts";
+import { RANK, type ScanContext } from "./scan-context.ts";
+
+const MAX_ROW = 8192;
+const MAX_ROWS = 10000;
+
+/** Splits one CSV line into fields with their offsets (quotes kept out of the offsets). */
+function fields(line: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  let i = 0;
+  while (i <= line.length) {
+    if (line.charCodeAt(i) === 34) {
+      let close = i + 1;
+      for (;;) {
+        close = line.indexOf('"', close);
+        if (close === -1 || line.charCodeAt(close + 1) !== 34) break;
+        close += 2;
+      }
+      if (close === -1) return out;
+      out.push({ start: i + 1, end: close });
+      i = close + 1;
+      if (i < line.length && line.charCodeAt(i) !== 44) return out;
+      i++;
+    } else {
+      const comma = line.indexOf(",", i);
+      const end = comma === -1 ? line.length : comma;
+      out.push({ start: i, end });
+      i = end + 1;
+    }
+  }
+  return out;
+}
+
+function onHit(ctx: ScanContext, start: number): void {
+  const text = ctx.text;
+  const lineStart = ctx.lineStart(start);
+  if (ctx.state.get("csv.header") === lineStart) return;
+  ctx.state.set("csv.header", lineStart);
+  const lineEnd = ctx.lineEnd(start);
+  if (lineEnd - lineStart > 1024) return;
+  const header = text.slice(lineStart, lineEnd).replace(/\r$/, "");
+  const names = fields(header).map((f) => header.slice(f.start, f.end).trim());
+  if (names.length < 2 || !names.every((n) => /^[A-Za-z][\w .()/-]{0,40}$/.test(n))) return;
+  const secret = names.map((n) => classifyKey(n.replace(/[ ()/]+/g, "_")) !== null);
+  if (!secret.includes(true)) return;
+  let pos = lineEnd + 1;
+  for (let row = 0; row < MAX_ROWS && pos < text.length; row++) {
+    const next = text.indexOf("\n", pos);
+    const end = next === -1 ? text.length : next;
+    if (end - pos > MAX_ROW) return;
+    const line = text.slice(pos, end).replace(/\r$/, "");
+    const cells = fields(line);
+    if (cells.length !== names.length) return;
+    cells.forEach((cell, i) => {
+      const value = line.slice(cell.start, cell.end);
+      if (secret[i] && !isHarmlessValue(value, { cls: "password", quoted: true, numbersAreSecret: true }))
+        ctx.add(pos + cell.start, pos + cell.end, "password", RANK.context);
+    });
+    pos = end + 1;
+  }
+}
+
+export const csvColumns: Detector = {
+  name: "csv-columns",
+  hints: ["password", "secret", "passwd", "token", "api key", "api_key", "apikey"],
+  onHit: (ctx, start) => onHit(ctx, start),
+};
