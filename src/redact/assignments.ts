@@ -8,7 +8,7 @@
  */
 import { type Detector, indexWithin, isQuote, isSpace } from "./detector.ts";
 import { decodesToUserPassword, isHarmlessValue } from "./harmless-values.ts";
-import { classifyAssignment, type KeyVerdict } from "./key-names.ts";
+import { classifyAssignment, isDigestWord, type KeyVerdict, qualifiesKeyAsHarmless } from "./key-names.ts";
 import { RANK, type ScanContext } from "./scan-context.ts";
 import { blockScalar } from "./yaml-blocks.ts";
 
@@ -248,6 +248,13 @@ function onHit(ctx: ScanContext, start: number, end: number): void {
   while (nameEnd < text.length && nameEnd - end < MAX_NAME && isNameChar(text.charCodeAt(nameEnd))) nameEnd++;
   if (ctx.state.get("assign.name") === nameStart) return; // several keywords in one name
   ctx.state.set("assign.name", nameStart);
+  // `public key: ...`, `host key: ...` (wg show, ssh) and `checksum/secret:` (a Helm annotation): the
+  // word before the name says the value is no credential.
+  const joiner = text.charCodeAt(nameStart - 1);
+  if (isSpace(joiner) || joiner === 47) {
+    const word = /([A-Za-z0-9]{2,20})[ \t/]$/.exec(text.slice(Math.max(0, nameStart - 22), nameStart));
+    if (word && (joiner === 47 ? isDigestWord(word[1]!) : nameEnd - nameStart === 3 && qualifiesKeyAsHarmless(word[1]!))) return;
+  }
   // `scheme://user:password@` belongs to the URL detector.
   if (nameStart >= 2 && text.charCodeAt(nameStart - 1) === 47 && text.charCodeAt(nameStart - 2) === 47) return;
 

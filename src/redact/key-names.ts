@@ -82,7 +82,7 @@ const DESCRIBING_LAST = new Set(
 /** A word before `key` that makes it something other than a credential. */
 const NOT_CREDENTIAL_KEY = new Set(
   (
-    "public publishable cache primary foreign sort partition idempotency object row routing shard sharding dedupe dedup lookup " +
+    "public publishable socket websocket cache primary foreign sort partition idempotency object row routing shard sharding dedupe dedup lookup " +
     "map translation i18n react hot ssh gpg pgp host known authorized unique composite index cursor group event message query " +
     "bucket s3 blob file list dict hash node item entity composite natural surrogate feature flag config setting env"
   ).split(" "),
@@ -102,6 +102,11 @@ const CREDENTIAL_KEY_COMPOUNDS = new Set([
 ]);
 
 /** Splits `DB_PASSWORD`, `clientSecret`, `x-api-key`, `spring.datasource.password` into lower-case words. */
+/** A word that, written before `key` (`public key:`, `host key:`), says the key is not a credential. */
+export function qualifiesKeyAsHarmless(word: string): boolean {
+  return NOT_CREDENTIAL_KEY.has(word.toLowerCase());
+}
+
 export function splitWords(name: string): string[] {
   const words: string[] = [];
   let word = "";
@@ -199,9 +204,17 @@ export function classifyAssignment(name: string, sep: string): KeyVerdict | null
 /** A number under these names is a password or PIN; under any other (`max_tokens: 4096`) it is a count. */
 const NUMERIC_PASSWORD_LAST = new Set(["password", "passwd", "passphrase", "passcode", "pwd", "pin"]);
 
+/** A name with one of these words describes a digest of the secret (`checksum/secret`), not the secret. */
+const DIGEST_WORDS = new Set(["checksum", "hash", "digest", "sha1", "sha256", "sha512", "md5", "etag", "fingerprint"]);
+
+export function isDigestWord(word: string): boolean {
+  return DIGEST_WORDS.has(word.toLowerCase());
+}
+
 function keyClass(words: readonly string[]): KeyClass | null {
   const last = words.at(-1);
   if (last === undefined) return null;
+  if (words.some((w) => DIGEST_WORDS.has(w))) return null;
   if (DESCRIBING_LAST.has(last)) return null;
   if (isPhrase(words)) return "password";
   if (words.length === 1) {

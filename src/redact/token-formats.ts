@@ -8,6 +8,7 @@
  */
 
 import { type Detector, isTokenChar } from "./detector.ts";
+import { entropy } from "./harmless-values.ts";
 import { BOUNDARY } from "./keyword-automaton.ts";
 import { RANK, type ScanContext } from "./scan-context.ts";
 
@@ -197,6 +198,11 @@ function mixed(s: string): boolean {
   return (lower ? 1 : 0) + (upper ? 1 : 0) + (digit ? 1 : 0) >= 2 && digit;
 }
 
+/** `sk_live_xxxxxxxx`, `ghp_XXXX...`, `xoxb-your-bot-token`: documentation's stand-ins, not tokens. */
+function placeholder(body: string): boolean {
+  return (body.length >= 8 && entropy(body) < 1.2) || (!/\d/.test(body) && /^(?:[a-z]{2,12}[-_]){1,6}[a-z]{2,12}$/.test(body));
+}
+
 function byHint(): Map<string, { format: TokenFormat; prefix: string }[]> {
   const map = new Map<string, { format: TokenFormat; prefix: string }[]>();
   for (const f of TOKEN_FORMATS) {
@@ -266,6 +272,7 @@ export const tokenFormats: Detector = {
       if (m === null) continue;
       const end = start + m[0].length;
       if (f.mixed && !mixed(m[0].slice(prefix.length))) continue;
+      if (placeholder(m[0].slice(prefix.length))) return;
       ctx.add(start, end, f.kind, RANK.format);
       return;
     }
