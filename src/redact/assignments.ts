@@ -79,7 +79,14 @@ function readValue(ctx: ScanContext, at: number, nameStart: number, sep: string)
     if (!text.startsWith(`</${name}>`, close)) return null;
     return { start: at, end: close, quoted: true };
   }
-  const c = text.charCodeAt(at);
+  let c = text.charCodeAt(at);
+  // Python's byte and raw strings (`b'...'`, `r"..."`): the quote is the value's start.
+  if ((c === 98 || c === 114 || c === 117) && isQuote(text.charCodeAt(at + 1)) && sep !== ">") c = text.charCodeAt(++at);
+  // TOML's and Python's triple-quoted strings on one line: `password = """..."""`.
+  if ((c === 34 || c === 39) && text.charCodeAt(at + 1) === c && text.charCodeAt(at + 2) === c) {
+    const triple = indexWithin(text, text.slice(at, at + 3), at + 3, Math.min(lineEnd, at + 3 + MAX_VALUE));
+    if (triple !== -1) return { start: at + 3, end: triple, quoted: true };
+  }
   if (isQuote(c)) {
     const close = closingQuote(text, at + 1, c, lineEnd);
     if (close !== -1) return { start: at + 1, end: close, quoted: true };
@@ -261,8 +268,11 @@ function onHit(ctx: ScanContext, start: number, end: number): void {
   let p = nameEnd;
   const before = nameStart > 0 ? text.charCodeAt(nameStart - 1) : 0;
   const quotedName = isQuote(before) && text.charCodeAt(p) === before;
-  if (quotedName) p++;
-  else if (before === 34 && text.charCodeAt(p) === 92 && text.charCodeAt(p + 1) === 34) p += 2; // \"name\"
+  if (quotedName) {
+    p++;
+    // `config['SECRET_KEY'] = ...`, `ENV["API_TOKEN"] = ...`: a subscript names the value.
+    if (text.charCodeAt(p) === 93 && text.charCodeAt(nameStart - 2) === 91) p++;
+  } else if (before === 34 && text.charCodeAt(p) === 92 && text.charCodeAt(p + 1) === 34) p += 2; // \"name\"
   const flag = text.charCodeAt(nameStart) === 45;
   let spaces = 0;
   while (spaces < 16 && isSpace(text.charCodeAt(p))) {

@@ -10,6 +10,7 @@
  */
 import type { Detector } from "./detector.ts";
 import { isHarmlessValue } from "./harmless-values.ts";
+import { classifyKey } from "./key-names.ts";
 import { RANK, type ScanContext } from "./scan-context.ts";
 
 const MAX_LINE = 1024;
@@ -22,6 +23,10 @@ export type LineRule = {
   pattern: RegExp;
   /** Lines around the hit's line the pattern sees too (a prompt on the line before). */
   before?: number;
+  /** Lines after the hit's line the pattern sees too (a command's output). */
+  after?: number;
+  /** This capture group is a name that must say credential (classifyKey); it is not redacted. */
+  nameGroup?: number;
   /** Skip values that only stand for a password (placeholders, references, `$VAR`). */
   checkValue?: boolean;
 };
@@ -41,12 +46,18 @@ function apply(ctx: ScanContext, rule: LineRule, pattern: RegExp, key: string, p
   if (ctx.state.get(key) === lineStart) return;
   ctx.state.set(key, lineStart);
   const from = rule.before ? lineStartBefore(ctx, lineStart, rule.before) : lineStart;
-  const to = Math.min(ctx.lineEnd(pos), lineStart + MAX_LINE);
+  let to = Math.min(ctx.lineEnd(pos), lineStart + MAX_LINE);
+  for (let i = 0; i < (rule.after ?? 0) && to < ctx.text.length; i++) {
+    const next = ctx.text.indexOf("\n", to + 1);
+    to = Math.min(next === -1 ? ctx.text.length : next, to + 1 + 4 * MAX_LINE);
+  }
   const line = ctx.text.slice(from, to);
   pattern.lastIndex = 0;
   for (let match = pattern.exec(line); match !== null; match = pattern.exec(line)) {
     if (match[0].length === 0) pattern.lastIndex++;
+    if (rule.nameGroup !== undefined && classifyKey(match[rule.nameGroup] ?? "") === null) continue;
     for (let g = 1; g < match.length; g++) {
+      if (g === rule.nameGroup) continue;
       const span = match.indices?.[g];
       const value = match[g];
       if (span === undefined || !value) continue;

@@ -20,7 +20,9 @@ import { authSchemes } from "./auth-schemes.ts";
 import { commandLines } from "./command-lines.ts";
 import { cookies } from "./cookies.ts";
 import { csvColumns } from "./csv-columns.ts";
+import { derKeys } from "./der-keys.ts";
 import { createDetectorSet, type DetectorSet } from "./detector-set.ts";
+import { markupLines } from "./markup-rules.ts";
 import { presetRulesDetector } from "./preset-rules.ts";
 import { privateKeys } from "./private-keys.ts";
 import { protocolLines } from "./protocol-rules.ts";
@@ -49,6 +51,8 @@ function detectorSet(): DetectorSet {
     seedPhrases,
     cookies,
     csvColumns,
+    derKeys,
+    markupLines,
   ]);
   return detectors;
 }
