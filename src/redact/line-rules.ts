@@ -11,6 +11,7 @@
 import type { Detector } from "./detector.ts";
 import { isHarmlessValue } from "./harmless-values.ts";
 import { classifyKey } from "./key-names.ts";
+import { BOUNDARY } from "./keyword-automaton.ts";
 import { RANK, type ScanContext } from "./scan-context.ts";
 
 const MAX_LINE = 1024;
@@ -27,6 +28,8 @@ export type LineRule = {
   after?: number;
   /** This capture group is a name that must say credential (classifyKey); it is not redacted. */
   nameGroup?: number;
+  /** The hit must be written exactly as the hint in capitals (`AUTH`, `PASS`, `LOGIN`: protocol commands). */
+  upper?: boolean;
   /** Skip values that only stand for a password (placeholders, references, `$VAR`). */
   checkValue?: boolean;
 };
@@ -77,8 +80,12 @@ export function lineRulesDetector(name: string, rules: readonly LineRule[]): Det
   return {
     name,
     hints: [...byHint.keys()],
-    onHit(ctx, start, _end, hint) {
-      for (const i of byHint.get(hint) ?? []) apply(ctx, rules[i]!, patterns[i]!, `${name}.${i}`, start);
+    onHit(ctx, start, end, hint) {
+      for (const i of byHint.get(hint) ?? []) {
+        if (rules[i]!.upper && ctx.text.slice(end - hint.replace(BOUNDARY, "").length, end) !== hint.replace(BOUNDARY, "").toUpperCase())
+          continue;
+        apply(ctx, rules[i]!, patterns[i]!, `${name}.${i}`, start);
+      }
     },
   };
 }

@@ -19,13 +19,24 @@ const ARG = `(?:"([^"\\n]{1,256})"|'([^'\\n]{1,256})'|([^\\s"'][^\\s]{0,255}))`;
 export const PROTOCOL_RULES: readonly LineRule[] = [
   {
     kind: "password",
+    upper: true,
     hints: [`${BOUNDARY}auth`],
     pattern: /^(?:[CS]: ?|> ?)?AUTH (?:PLAIN|LOGIN|XOAUTH2|OAUTHBEARER) ([A-Za-z0-9+/=]{8,4096})\s*$/,
   },
-  { kind: "password", hints: [`${BOUNDARY}pass`], pattern: /^(?:C: ?|> ?|--> ?)?PASS ([^\s].{0,255}?)\s*$/ },
-  { kind: "password", hints: [`${BOUNDARY}login`], pattern: new RegExp(`^(?:C: ?)?[A-Za-z0-9.]{1,16} LOGIN ${ARG} ${ARG}\\s*$`) },
+  { kind: "password", upper: true, hints: [`${BOUNDARY}pass`], pattern: /^(?:C: ?|> ?|--> ?)?PASS ([^\s].{0,255}?)\s*$/ },
+  {
+    kind: "password",
+    upper: true,
+    hints: [`${BOUNDARY}login`],
+    pattern: new RegExp(`^(?:C: ?)?[A-Za-z0-9.]{1,16} LOGIN ${ARG} ${ARG}\\s*$`),
+  },
   { kind: "password", hints: [`${BOUNDARY}auth`], pattern: /"AUTH"(?: "[^"\n]{1,128}")? "([^"\n]{1,256})"/i },
-  { kind: "password", hints: [`${BOUNDARY}auth`], pattern: /(?:^|> |redis-cli[^\n]{0,200} )AUTH (?:[^\s]{1,64} )?([^\s]{4,256})\s*$/ },
+  {
+    kind: "password",
+    upper: true,
+    hints: [`${BOUNDARY}auth`],
+    pattern: /(?:^|> |redis-cli[^\n]{0,200} )AUTH (?:[^\s]{1,64} )?([^\s]{4,256})\s*$/,
+  },
   {
     kind: "password",
     hints: [`${BOUNDARY}send`],

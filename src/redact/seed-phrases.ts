@@ -4,15 +4,14 @@
  * checksum (SHA-256 of the entropy). A run of list words in prose passes the checksum by chance
  * once in 16 (12 words) to once in 256 (24 words), and prose rarely has 12 list words in a row.
  *
- * One pattern pass over the text at word starts; each candidate is at most 24 short words.
+ * Only the stretch around words that announce a phrase (`mnemonic`, `seed`, `recovery`, `wallet`,
+ * `words`...) is read, once: a phrase with no such word anywhere near it is not found, and capture
+ * stays fast. Only a run of 12 or more short lower-case words is looked up.
  */
 import { createHash } from "node:crypto";
 import { bip39Index } from "./bip39-english.ts";
 import type { Detector } from "./detector.ts";
 import { RANK, type ScanContext } from "./scan-context.ts";
-
-const SEP = String.raw`(?:[ \t]{1,4}|[ \t]{0,8}\r?\n[ \t]{0,8}(?:\d{1,2}[.):][ \t]{0,4})?)`;
-const RUN = new RegExp(String.raw`(?<![A-Za-z0-9_.-])[a-z]{3,8}(?:${SEP}[a-z]{3,8}){11,23}(?![A-Za-z0-9_-])`, "g");
 
 /** The BIP-39 checksum of a phrase's word indices. */
 export function validMnemonic(indices: readonly number[]): boolean {
@@ -28,31 +27,115 @@ export function validMnemonic(indices: readonly number[]): boolean {
   return bits.slice(entropyBits) === expected.slice(0, checksumBits);
 }
 
-function check(ctx: ScanContext, start: number, run: string): void {
-  const words: { at: number; index: number; end: number }[] = [];
-  const word = /[a-z]{3,8}/g;
-  for (let m = word.exec(run); m !== null; m = word.exec(run)) {
-    const index = bip39Index(m[0]);
-    if (index === -1) return;
-    words.push({ at: m.index, index, end: m.index + m[0].length });
+function check(ctx: ScanContext, starts: readonly number[], ends: readonly number[]): void {
+  const indices: number[] = [];
+  for (let k = 0; k < starts.length; k++) {
+    const index = bip39Index(ctx.text.slice(starts[k], ends[k]));
+    if (index === -1) break;
+    indices.push(index);
   }
   // The longest valid phrase that starts the run (a sentence may follow the words).
-  for (let n = Math.min(24, words.length - (words.length % 3)); n >= 12; n -= 3) {
-    if (validMnemonic(words.slice(0, n).map((w) => w.index))) {
-      ctx.add(start + words[0]!.at, start + words[n - 1]!.end, "seed-phrase", RANK.format);
+  for (let n = Math.min(24, indices.length - (indices.length % 3)); n >= 12; n -= 3) {
+    if (validMnemonic(indices.slice(0, n))) {
+      ctx.add(starts[0]!, ends[n - 1]!, "seed-phrase", RANK.format);
       return;
     }
   }
 }
 
+function isBreak(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+/** Quotes and brackets that may open or close a phrase written as a string or a list. */
+function isWrapper(c: number): boolean {
+  return c === 34 || c === 39 || c === 96 || c === 40 || c === 41 || c === 91 || c === 93 || c === 44 || c === 59 || c === 46;
+}
+
+/** `1.`, `12)`, `3:` at the start of a line: a numbered list's marker between words. */
+function isListMarker(text: string, from: number, to: number): boolean {
+  const last = text.charCodeAt(to - 1);
+  if (to - from < 2 || to - from > 3 || (last !== 46 && last !== 41 && last !== 58)) return false;
+  for (let i = from; i < to - 1; i++) if (text.charCodeAt(i) < 48 || text.charCodeAt(i) > 57) return false;
+  return true;
+}
+
+/**
+ * One pass over the text: runs of 3-8 letter lower-case words separated by white space (numbered
+ * list markers allowed between them); a run of 12 or more is checked against the list.
+ */
+function scan(ctx: ScanContext, from: number, n: number): void {
+  const text = ctx.text;
+  const starts: number[] = [];
+  const ends: number[] = [];
+  const flush = () => {
+    if (starts.length >= 12) check(ctx, starts, ends);
+    starts.length = 0;
+    ends.length = 0;
+  };
+  let i = from;
+  while (i < n) {
+    if (isBreak(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    const tokenStart = i;
+    let lower = true;
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (isBreak(c)) break;
+      if (c < 97 || c > 122) lower = false;
+      i++;
+    }
+    let at = tokenStart;
+    let end = i;
+    if (!lower) {
+      while (at < end && isWrapper(text.charCodeAt(at))) at++;
+      while (end > at && isWrapper(text.charCodeAt(end - 1))) end--;
+      let inner = true;
+      for (let k = at; k < end && inner; k++) inner = text.charCodeAt(k) >= 97 && text.charCodeAt(k) <= 122;
+      if (!inner || end - at < 3 || end - at > 8) {
+        if (!isListMarker(text, tokenStart, i)) flush();
+        continue;
+      }
+      if (at > tokenStart) flush();
+      starts.push(at);
+      ends.push(end);
+      if (end < i) flush();
+      continue;
+    }
+    if (end - at >= 3 && end - at <= 8) {
+      starts.push(at);
+      ends.push(end);
+    } else if (starts.length > 0) flush();
+  }
+  flush();
+}
+
+/** Words that tools and people write near a recovery phrase; the scan covers the stretch around them. */
+const CONTEXT = ["mnemonic", "seed", "phrase", "recovery", "recover", "wallet", "bip39", "bip-39", "words", "backup"];
+const BEFORE = 512;
+const AFTER = 4096;
+
+function onHit(ctx: ScanContext, start: number, end: number): void {
+  const text = ctx.text;
+  const done = (ctx.state.get("seed.until") as number | undefined) ?? 0;
+  let from = Math.max(done, start - BEFORE);
+  // Start at a word's beginning: after a line break at or before `from`.
+  if (from > 0 && !isBreak(text.charCodeAt(from - 1))) {
+    const nl = text.lastIndexOf("\n", from);
+    from = nl >= done && nl !== -1 ? nl + 1 : from;
+    while (from < start && !isBreak(text.charCodeAt(from - 1))) from++;
+  }
+  let to = Math.min(text.length, end + AFTER);
+  while (to < text.length && to - end < AFTER + 1024 && !isBreak(text.charCodeAt(to))) to++;
+  if (to <= done) return;
+  ctx.state.set("seed.until", to);
+  scan(ctx, from, to);
+}
+
 export const seedPhrases: Detector = {
   name: "seed-phrases",
-  hints: [],
-  onHit() {},
-  finish(ctx) {
-    RUN.lastIndex = 0;
-    for (let m = RUN.exec(ctx.text); m !== null; m = RUN.exec(ctx.text)) {
-      check(ctx, m.index, m[0]);
-    }
-  },
+  hints: CONTEXT,
+  onHit: (ctx, start, end) => onHit(ctx, start, end),
 };
