@@ -137,11 +137,21 @@ const WORDS = [
 let list: string[] | undefined;
 let index: Map<string, number> | undefined;
 
-/** A word's position in the list (0..2047), or -1. */
-export function bip39Index(word: string): number {
+function load(): Map<string, number> {
   if (index === undefined) {
     list = WORDS.join(" ").split(" ");
     index = new Map(list.map((w, i) => [w, i]));
   }
-  return index.get(word) ?? -1;
+  return index;
+}
+
+/** A word's position in the list (0..2047), or -1. */
+export function bip39Index(word: string): number {
+  return load().get(word) ?? -1;
+}
+
+/** The word at a position of the list. */
+export function bip39Word(position: number): string {
+  load();
+  return list![position]!;
 }

@@ -42,7 +42,7 @@ export const PROTOCOL_RULES: readonly LineRule[] = [
     hints: [`${BOUNDARY}send`],
     before: 2,
     pattern:
-      /expect[^\n]{0,80}(?:assword|passphrase|PIN)[^\n]{0,40}\n(?:[^\n]{0,200}\n)?\s*send\s+(?:-- )?"([^"\\\n]{1,256})(?:\\r|\\n)?"/i,
+      /expect[^\n]{0,80}(?:assword|passphrase|PIN)[^\n]{0,40}\n(?:[^\n]{0,200}\n)?\s*send\s+(?:-- )?"(?!\$)([^"\\\n]{1,256})(?:\\r|\\n)?"/i,
   },
 ];
 

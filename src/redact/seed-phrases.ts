@@ -49,7 +49,21 @@ function isBreak(c: number): boolean {
 
 /** Quotes and brackets that may open or close a phrase written as a string or a list. */
 function isWrapper(c: number): boolean {
-  return c === 34 || c === 39 || c === 96 || c === 40 || c === 41 || c === 91 || c === 93 || c === 44 || c === 59 || c === 46;
+  return (
+    c === 34 ||
+    c === 39 ||
+    c === 96 ||
+    c === 40 ||
+    c === 41 ||
+    c === 91 ||
+    c === 93 ||
+    c === 123 ||
+    c === 125 ||
+    c === 44 ||
+    c === 59 ||
+    c === 46 ||
+    c === 58
+  );
 }
 
 /** `1.`, `12)`, `3:` at the start of a line: a numbered list's marker between words. */
