@@ -18,7 +18,10 @@ function sessionValue(name: string, value: string): boolean {
 }
 
 function onHeader(ctx: ScanContext, end: number): void {
+  // One reading per line: `cookie` repeated on a long line costs one scan of it.
+  if (end < ((ctx.state.get("cookie.until") as number | undefined) ?? 0)) return;
   const lineEnd = Math.min(ctx.lineEnd(end), end + MAX_LINE);
+  ctx.state.set("cookie.until", lineEnd);
   const text = ctx.text;
   // `Cookie: a=b`, `Set-Cookie: a=b`, `document.cookie = "a=b"` / `=> "a=b"`.
   const head = /^(?:\s{0,4}:|\s{0,4}=>?|\s{0,4}\)?\s{0,4}=)\s{0,4}["'`]?/.exec(text.slice(end, end + 16));
@@ -36,11 +39,11 @@ function onHeader(ctx: ScanContext, end: number): void {
 /** Netscape cookie file lines: domain, flag, path, secure, expiry, name, value. */
 function onCookieFile(ctx: ScanContext, end: number): void {
   const text = ctx.text;
+  if (end < ((ctx.state.get("cookie.until") as number | undefined) ?? 0)) return;
   let pos = ctx.lineEnd(end) + 1;
   const limit = Math.min(text.length, pos + ctx.examine(1 << 20));
   while (pos < limit) {
-    const next = text.indexOf("\n", pos);
-    const lineEnd = next === -1 || next > limit ? limit : next;
+    const lineEnd = Math.min(ctx.lineEnd(pos), limit);
     const fields = text
       .slice(pos, Math.min(lineEnd, pos + MAX_LINE))
       .replace(/\r$/, "")
@@ -54,6 +57,7 @@ function onCookieFile(ctx: ScanContext, end: number): void {
     } else if (!(fields.length === 1 && (fields[0] === "" || fields[0]!.startsWith("#")))) break;
     pos = lineEnd + 1;
   }
+  ctx.state.set("cookie.until", pos);
 }
 
 export const cookies: Detector = {

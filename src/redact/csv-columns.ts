@@ -41,8 +41,9 @@ function fields(line: string): { start: number; end: number }[] {
 function onHit(ctx: ScanContext, start: number): void {
   const text = ctx.text;
   const lineStart = ctx.lineStart(start);
-  if (ctx.state.get("csv.header") === lineStart) return;
-  ctx.state.set("csv.header", lineStart);
+  // Each line is read once: as a header, or as a row of the header above it.
+  if (lineStart < ((ctx.state.get("csv.until") as number | undefined) ?? 0)) return;
+  ctx.state.set("csv.until", ctx.lineEnd(start) + 1);
   const lineEnd = ctx.lineEnd(start);
   if (lineEnd - lineStart > 1024) return;
   const header = text.slice(lineStart, lineEnd).replace(/\r$/, "");
@@ -64,6 +65,7 @@ function onHit(ctx: ScanContext, start: number): void {
         ctx.add(pos + cell.start, pos + cell.end, "password", RANK.context);
     });
     pos = end + 1;
+    ctx.state.set("csv.until", pos);
   }
 }
 

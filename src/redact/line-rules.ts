@@ -34,25 +34,40 @@ export type LineRule = {
   checkValue?: boolean;
 };
 
+/** pos lies inside an earlier pass's `[REDACTED:kind]` marker: redaction must be stable. */
+function insideMarker(text: string, pos: number): boolean {
+  const from = Math.max(0, pos - 64);
+  const before = text.slice(from, pos);
+  const open = before.lastIndexOf("[REDACTED:");
+  return open !== -1 && !before.includes("]", open);
+}
+
 function lineStartBefore(ctx: ScanContext, from: number, lines: number): number {
   let at = from;
   for (let i = 0; i < lines && at > 0; i++) {
-    const prev = ctx.text.lastIndexOf("\n", at - 2);
-    if (from - prev > MAX_LINE) break;
-    at = prev + 1;
+    const window = Math.max(0, at - 1 - MAX_LINE);
+    const prev = ctx.text.slice(window, at - 1).lastIndexOf("\n");
+    if (prev === -1) break;
+    at = window + prev + 1;
   }
   return at;
 }
 
 function apply(ctx: ScanContext, rule: LineRule, pattern: RegExp, key: string, pos: number): void {
+  // A window of the line around the hit, each stretch read once per rule: on a long line, later
+  // hits read the next window; a rule anchored at the line's start reads only the first.
+  if (pos < ((ctx.state.get(key) as number | undefined) ?? -1)) return;
   const lineStart = ctx.lineStart(pos);
-  if (ctx.state.get(key) === lineStart) return;
-  ctx.state.set(key, lineStart);
-  const from = rule.before ? lineStartBefore(ctx, lineStart, rule.before) : lineStart;
-  let to = Math.min(ctx.lineEnd(pos), lineStart + MAX_LINE);
+  const anchored = pattern.source.startsWith("^");
+  if (anchored && pos - lineStart > MAX_LINE / 2) return;
+  const windowStart = pos - lineStart > MAX_LINE / 2 ? pos - MAX_LINE / 4 : lineStart;
+  const from = rule.before && windowStart === lineStart ? lineStartBefore(ctx, lineStart, rule.before) : windowStart;
+  let to = Math.min(ctx.lineEnd(pos), windowStart + MAX_LINE);
+  ctx.state.set(key, to);
   for (let i = 0; i < (rule.after ?? 0) && to < ctx.text.length; i++) {
-    const next = ctx.text.indexOf("\n", to + 1);
-    to = Math.min(next === -1 ? ctx.text.length : next, to + 1 + 4 * MAX_LINE);
+    const limit = Math.min(ctx.text.length, to + 1 + 4 * MAX_LINE);
+    const next = ctx.text.slice(to + 1, limit).indexOf("\n");
+    to = next === -1 ? limit : to + 1 + next;
   }
   const line = ctx.text.slice(from, to);
   pattern.lastIndex = 0;
@@ -65,7 +80,7 @@ function apply(ctx: ScanContext, rule: LineRule, pattern: RegExp, key: string, p
       const value = match[g];
       if (span === undefined || !value) continue;
       if (rule.checkValue !== false && isHarmlessValue(value, { cls: "password", quoted: true, numbersAreSecret: true })) continue;
-      if (ctx.covered(from + span[0])) continue;
+      if (ctx.covered(from + span[0]) || value.includes("REDACTED") || insideMarker(ctx.text, from + span[0])) continue;
       ctx.add(from + span[0], from + span[1], rule.kind, RANK.context);
     }
   }

@@ -14,7 +14,7 @@ import { type LineRule, lineRulesDetector } from "./line-rules.ts";
 
 const Q = `["'\`]`;
 /** A quoted or bare argument: group 1 inside the quotes, group 2 bare. */
-const ARG = `(?:"([^"\\n]{1,256})"|'([^'\\n]{1,256})'|([^\\s"'][^\\s]{0,255}))`;
+const ARG = `(?:"([^"\\n]{1,256})"|'([^'\\n]{1,256})'|([^\\s"'-][^\\s]{0,255}))`;
 
 export const PROTOCOL_RULES: readonly LineRule[] = [
   {
@@ -52,7 +52,7 @@ export const COMMAND_RULES: readonly LineRule[] = [
   {
     kind: "password",
     hints: [`${BOUNDARY}-p`],
-    pattern: new RegExp(`\\b(?:sqlcmd|bcp|osql|isql|az (?:login|acr login)|oc login|vsql|psexec)\\b[^\\n]{0,300}\\s-[Pp]\\s+${ARG}`),
+    pattern: new RegExp(`\\b(?:sqlcmd|bcp|osql|isql|az (?:login|acr login)|oc login|vsql|psexec)\\b[^\\n]{0,300}?\\s-[Pp]\\s+${ARG}`),
   },
   { kind: "password", hints: ["sudo"], pattern: new RegExp(`echo\\s+(?:-n\\s+)?${ARG}\\s*\\|\\s*sudo\\s+(?:-[A-Za-z]+\\s+){0,4}`) },
   { kind: "password", hints: [`${BOUNDARY}net use`], pattern: /\bnet use\b[^\n]{0,200}\/user:[^\s]{1,128}\s+(?!\/)([^\s]{1,256})/i },

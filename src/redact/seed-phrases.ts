@@ -137,8 +137,9 @@ function onHit(ctx: ScanContext, start: number, end: number): void {
   let from = Math.max(done, start - BEFORE);
   // Start at a word's beginning: after a line break at or before `from`.
   if (from > 0 && !isBreak(text.charCodeAt(from - 1))) {
-    const nl = text.lastIndexOf("\n", from);
-    from = nl >= done && nl !== -1 ? nl + 1 : from;
+    const window = Math.max(done, from - BEFORE);
+    const nl = text.slice(window, from).lastIndexOf("\n");
+    if (nl !== -1) from = window + nl + 1;
     while (from < start && !isBreak(text.charCodeAt(from - 1))) from++;
   }
   let to = Math.min(text.length, end + AFTER);
