@@ -29,7 +29,8 @@ function isNameChar(code: number): boolean {
 }
 
 /** `literal`: written where a value can only be a string (an env file's `NAME=value`, a YAML line), never code. */
-type Value = { start: number; end: number; quoted: boolean; literal?: boolean };
+/** tail: where a value cut at MAX_VALUE for judging really ends (a long key blob is redacted whole). */
+type Value = { start: number; end: number; quoted: boolean; literal?: boolean; tail?: number };
 
 /** Where an unquoted value ends: whitespace, a quote, `&`/`#` in a query string. Cached per pass so hits inside one long run share one scan. */
 function unquotedEnd(ctx: ScanContext, from: number, query: boolean): number {
@@ -98,6 +99,7 @@ function readValue(ctx: ScanContext, at: number, nameStart: number, sep: string)
     return close === -1 ? null : { start: at + 2, end: close, quoted: true };
   }
   let end: number;
+  let tail: number | undefined;
   if (sep === ":" && startsLine(ctx, nameStart)) {
     // YAML: the value is the rest of the line, less a trailing comment (# or, in a JS object, //).
     end = Math.min(lineEnd, at + MAX_VALUE);
@@ -115,8 +117,12 @@ function readValue(ctx: ScanContext, at: number, nameStart: number, sep: string)
   } else {
     const query = nameStart > 0 && (text.charCodeAt(nameStart - 1) === 63 || text.charCodeAt(nameStart - 1) === 38);
     end = unquotedEnd(ctx, at, query);
-    if (end - at > MAX_VALUE) end = at + MAX_VALUE;
+    if (end - at > MAX_VALUE) {
+      tail = end;
+      end = at + MAX_VALUE;
+    }
     end = nextPairAt(ctx, at, end);
+    if (end < at + MAX_VALUE) tail = undefined;
   }
   // A string, not code: an env file's `NAME=value` (at the start of a line, no spaces), a query
   // string's `&name=value`, a connection string's `;Pwd=value;`.
@@ -126,7 +132,7 @@ function readValue(ctx: ScanContext, at: number, nameStart: number, sep: string)
     (sep === "=" && text.charCodeAt(at - 1) === 61 && !isSpace(text.charCodeAt(at - 2)) && startsLine(ctx, nameStart)) ||
     (sep === "=" && (before === 63 || before === 38)) ||
     (sep === "=" && before === 59 && (after === 59 || isQuote(after) || Number.isNaN(after) || after === 10 || after === 13));
-  return { start: at, end: trimClosers(text, at, end), quoted: false, literal };
+  return { start: at, end: trimClosers(text, at, end), quoted: false, literal, tail };
 }
 
 /**
@@ -333,7 +339,7 @@ function onHit(ctx: ScanContext, start: number, end: number): void {
   // A call's argument may be a label (`t("password", "Enter your password")`): prose there is harmless.
   const written = { quoted: value.quoted, query, spaced, literal: value.literal === true, label: sep === "," };
   const verdict = judge(ctx, text.slice(nameStart, nameEnd), sep, raw, written);
-  if (verdict !== null) ctx.add(value.start, value.end, verdict.kind, verdict.rank);
+  if (verdict !== null) ctx.add(value.start, value.tail ?? value.end, verdict.kind, verdict.rank);
 }
 
 export const assignments: Detector = {

@@ -162,6 +162,16 @@ describe("key material", () => {
   });
 });
 
+/** A CSV field as exporters write it: quoted, inner quotes doubled. */
+const csv = (v: string) => `"${v.replaceAll('"', '""')}"`;
+
+describe("long values", () => {
+  test("a value longer than the judged stretch is redacted to its end", () => {
+    const blob = s.base64(900);
+    gone(`SIGNING_SECRET=${blob}\nnext=1\n`, blob.slice(0, 40), blob.slice(-40));
+  });
+});
+
 describe("cookies and CSV exports", () => {
   test("session cookies go, the others stay", () => {
     const sid = s.chars("abcdefghijklmnopqrstuvwxyz0123456789", 32);
@@ -176,7 +186,11 @@ describe("cookies and CSV exports", () => {
   test("the password column of a CSV export", () => {
     const a = s.password(16);
     const b = s.password(20);
-    const out = gone(`title,login,password,url\nMail,ops,${a},https://mail.example.org\n"Bank","me","${b}","https://bank.example"\n`, a, b);
+    const out = gone(
+      `title,login,password,url\nMail,ops,${csv(a)},https://mail.example.org\n"Bank","me",${csv(b)},"https://bank.example"\n`,
+      a,
+      b,
+    );
     expect(out).toContain("https://mail.example.org");
     kept("name,token_count,password_policy\nalpha,12,strict\n");
   });
