@@ -40,6 +40,11 @@ function fields(line: string): { start: number; end: number }[] {
 
 function onHit(ctx: ScanContext, start: number): void {
   const text = ctx.text;
+  // The keyword must sit in a short header field: only letters, spaces, `_`, quotes back to a comma or the line's start.
+  let back = start;
+  while (back > 0 && start - back < 40 && /[A-Za-z _"()/-]/.test(text[back - 1]!)) back--;
+  const before = back > 0 ? text.charCodeAt(back - 1) : 10;
+  if (before !== 44 && before !== 10) return;
   const lineStart = ctx.lineStart(start);
   // Each line is read once: as a header, or as a row of the header above it.
   if (lineStart < ((ctx.state.get("csv.until") as number | undefined) ?? 0)) return;

@@ -6,6 +6,7 @@
  * they stay.
  */
 import type { Detector } from "./detector.ts";
+import { BOUNDARY } from "./keyword-automaton.ts";
 import { RANK, type ScanContext } from "./scan-context.ts";
 
 const MAX_BODY = 65536;
@@ -36,6 +37,6 @@ function onHit(ctx: ScanContext, start: number): void {
 
 export const derKeys: Detector = {
   name: "der-keys",
-  hints: ["mii"],
+  hints: [`${BOUNDARY}mii`],
   onHit: (ctx, start) => onHit(ctx, start),
 };

@@ -30,6 +30,8 @@ export type LineRule = {
   nameGroup?: number;
   /** The hit must be written exactly as the hint in capitals (`AUTH`, `PASS`, `LOGIN`: protocol commands). */
   upper?: boolean;
+  /** A literal the stretch must hold before the pattern runs (`<` for markup): a cheap native scan first. */
+  requires?: string;
   /** Skip values that only stand for a password (placeholders, references, `$VAR`). */
   checkValue?: boolean;
 };
@@ -59,7 +61,7 @@ function apply(ctx: ScanContext, rule: LineRule, pattern: RegExp, key: string, p
   if (pos < ((ctx.state.get(key) as number | undefined) ?? -1)) return;
   const lineStart = ctx.lineStart(pos);
   const anchored = pattern.source.startsWith("^");
-  if (anchored && pos - lineStart > MAX_LINE / 2) return;
+  if (anchored && pos - lineStart > 128) return;
   const windowStart = pos - lineStart > MAX_LINE / 2 ? pos - MAX_LINE / 4 : lineStart;
   const from = rule.before && windowStart === lineStart ? lineStartBefore(ctx, lineStart, rule.before) : windowStart;
   let to = Math.min(ctx.lineEnd(pos), windowStart + MAX_LINE);
@@ -70,6 +72,7 @@ function apply(ctx: ScanContext, rule: LineRule, pattern: RegExp, key: string, p
     to = next === -1 ? limit : to + 1 + next;
   }
   const line = ctx.text.slice(from, to);
+  if (rule.requires !== undefined && !line.includes(rule.requires)) return;
   pattern.lastIndex = 0;
   for (let match = pattern.exec(line); match !== null; match = pattern.exec(line)) {
     if (match[0].length === 0) pattern.lastIndex++;
@@ -88,6 +91,8 @@ function apply(ctx: ScanContext, rule: LineRule, pattern: RegExp, key: string, p
 
 export function lineRulesDetector(name: string, rules: readonly LineRule[]): Detector {
   const byHint = new Map<string, number[]>();
+  // The hit as a protocol writes it, in capitals, for rules that ask for it (one per rule: one hint each).
+  const uppers = rules.map((r) => (r.upper ? r.hints[0]!.replace(BOUNDARY, "").toUpperCase() : undefined));
   const patterns = rules.map((r) => new RegExp(r.pattern.source, `${r.pattern.flags.replace("g", "")}gd`));
   rules.forEach((rule, i) => {
     for (const hint of rule.hints) byHint.set(hint, [...(byHint.get(hint) ?? []), i]);
@@ -97,8 +102,8 @@ export function lineRulesDetector(name: string, rules: readonly LineRule[]): Det
     hints: [...byHint.keys()],
     onHit(ctx, start, end, hint) {
       for (const i of byHint.get(hint) ?? []) {
-        if (rules[i]!.upper && ctx.text.slice(end - hint.replace(BOUNDARY, "").length, end) !== hint.replace(BOUNDARY, "").toUpperCase())
-          continue;
+        const upper = uppers[i];
+        if (upper !== undefined && !ctx.text.startsWith(upper, end - upper.length)) continue;
         apply(ctx, rules[i]!, patterns[i]!, `${name}.${i}`, start);
       }
     },

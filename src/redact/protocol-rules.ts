@@ -30,7 +30,7 @@ export const PROTOCOL_RULES: readonly LineRule[] = [
     hints: [`${BOUNDARY}login`],
     pattern: new RegExp(`^(?:C: ?)?[A-Za-z0-9.]{1,16} LOGIN ${ARG} ${ARG}\\s*$`),
   },
-  { kind: "password", hints: [`${BOUNDARY}auth`], pattern: /"AUTH"(?: "[^"\n]{1,128}")? "([^"\n]{1,256})"/i },
+  { kind: "password", upper: true, hints: [`${BOUNDARY}auth`], pattern: /"AUTH"(?: "[^"\n]{1,128}")? "([^"\n]{1,256})"/ },
   {
     kind: "password",
     upper: true,

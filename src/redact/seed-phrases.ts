@@ -128,8 +128,8 @@ function scan(ctx: ScanContext, from: number, n: number): void {
 
 /** Words that tools and people write near a recovery phrase; the scan covers the stretch around them. */
 const CONTEXT = ["mnemonic", "seed", "phrase", "recovery", "recover", "wallet", "bip39", "bip-39", "words", "backup"];
-const BEFORE = 512;
-const AFTER = 4096;
+const BEFORE = 256;
+const AFTER = 1024;
 
 function onHit(ctx: ScanContext, start: number, end: number): void {
   const text = ctx.text;
