@@ -20,9 +20,14 @@ function sessionValue(name: string, value: string): boolean {
 function onHeader(ctx: ScanContext, end: number): void {
   // One reading per line: `cookie` repeated on a long line costs one scan of it.
   if (end < ((ctx.state.get("cookie.until") as number | undefined) ?? 0)) return;
+  const text = ctx.text;
+  // Cheap first: `:`, `=` or `)` must follow the word (`getCookie(` and `cookieName` are code).
+  let after = end;
+  while (after - end < 4 && (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9)) after++;
+  const c = text.charCodeAt(after);
+  if (c !== 58 && c !== 61 && c !== 41) return;
   const lineEnd = Math.min(ctx.lineEnd(end), end + MAX_LINE);
   ctx.state.set("cookie.until", lineEnd);
-  const text = ctx.text;
   // `Cookie: a=b`, `Set-Cookie: a=b`, `document.cookie = "a=b"` / `=> "a=b"`.
   const head = /^(?:\s{0,4}:|\s{0,4}=>?|\s{0,4}\)?\s{0,4}=)\s{0,4}["'`]?/.exec(text.slice(end, end + 16));
   if (head === null) return;

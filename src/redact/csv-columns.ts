@@ -38,11 +38,15 @@ function fields(line: string): { start: number; end: number }[] {
   return out;
 }
 
+function isHeaderChar(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 32 || c === 95 || c === 34 || c === 40 || c === 41 || c === 47 || c === 45;
+}
+
 function onHit(ctx: ScanContext, start: number): void {
   const text = ctx.text;
   // The keyword must sit in a short header field: only letters, spaces, `_`, quotes back to a comma or the line's start.
   let back = start;
-  while (back > 0 && start - back < 40 && /[A-Za-z _"()/-]/.test(text[back - 1]!)) back--;
+  while (back > 0 && start - back < 40 && isHeaderChar(text.charCodeAt(back - 1))) back--;
   const before = back > 0 ? text.charCodeAt(back - 1) : 10;
   if (before !== 44 && before !== 10) return;
   const lineStart = ctx.lineStart(start);
