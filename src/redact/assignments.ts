@@ -8,7 +8,7 @@
  */
 import { type Detector, indexWithin, isQuote, isSpace } from "./detector.ts";
 import { decodesToUserPassword, isHarmlessValue } from "./harmless-values.ts";
-import { classifyAssignment, type KeyVerdict } from "./key-names.ts";
+import { classifyAssignment, isDigestWord, type KeyVerdict, qualifiesKeyAsHarmless } from "./key-names.ts";
 import { RANK, type ScanContext } from "./scan-context.ts";
 import { blockScalar } from "./yaml-blocks.ts";
 
@@ -29,7 +29,8 @@ function isNameChar(code: number): boolean {
 }
 
 /** `literal`: written where a value can only be a string (an env file's `NAME=value`, a YAML line), never code. */
-type Value = { start: number; end: number; quoted: boolean; literal?: boolean };
+/** tail: where a value cut at MAX_VALUE for judging really ends (a long key blob is redacted whole). */
+type Value = { start: number; end: number; quoted: boolean; literal?: boolean; tail?: number };
 
 /** Where an unquoted value ends: whitespace, a quote, `&`/`#` in a query string. Cached per pass so hits inside one long run share one scan. */
 function unquotedEnd(ctx: ScanContext, from: number, query: boolean): number {
@@ -79,7 +80,14 @@ function readValue(ctx: ScanContext, at: number, nameStart: number, sep: string)
     if (!text.startsWith(`</${name}>`, close)) return null;
     return { start: at, end: close, quoted: true };
   }
-  const c = text.charCodeAt(at);
+  let c = text.charCodeAt(at);
+  // Python's byte and raw strings (`b'...'`, `r"..."`): the quote is the value's start.
+  if ((c === 98 || c === 114 || c === 117) && isQuote(text.charCodeAt(at + 1)) && sep !== ">") c = text.charCodeAt(++at);
+  // TOML's and Python's triple-quoted strings on one line: `password = """..."""`.
+  if ((c === 34 || c === 39) && text.charCodeAt(at + 1) === c && text.charCodeAt(at + 2) === c) {
+    const triple = indexWithin(text, text.slice(at, at + 3), at + 3, Math.min(lineEnd, at + 3 + MAX_VALUE));
+    if (triple !== -1) return { start: at + 3, end: triple, quoted: true };
+  }
   if (isQuote(c)) {
     const close = closingQuote(text, at + 1, c, lineEnd);
     if (close !== -1) return { start: at + 1, end: close, quoted: true };
@@ -91,6 +99,7 @@ function readValue(ctx: ScanContext, at: number, nameStart: number, sep: string)
     return close === -1 ? null : { start: at + 2, end: close, quoted: true };
   }
   let end: number;
+  let tail: number | undefined;
   if (sep === ":" && startsLine(ctx, nameStart)) {
     // YAML: the value is the rest of the line, less a trailing comment (# or, in a JS object, //).
     end = Math.min(lineEnd, at + MAX_VALUE);
@@ -108,8 +117,12 @@ function readValue(ctx: ScanContext, at: number, nameStart: number, sep: string)
   } else {
     const query = nameStart > 0 && (text.charCodeAt(nameStart - 1) === 63 || text.charCodeAt(nameStart - 1) === 38);
     end = unquotedEnd(ctx, at, query);
-    if (end - at > MAX_VALUE) end = at + MAX_VALUE;
+    if (end - at > MAX_VALUE) {
+      tail = end;
+      end = at + MAX_VALUE;
+    }
     end = nextPairAt(ctx, at, end);
+    if (end < at + MAX_VALUE) tail = undefined;
   }
   // A string, not code: an env file's `NAME=value` (at the start of a line, no spaces), a query
   // string's `&name=value`, a connection string's `;Pwd=value;`.
@@ -119,7 +132,7 @@ function readValue(ctx: ScanContext, at: number, nameStart: number, sep: string)
     (sep === "=" && text.charCodeAt(at - 1) === 61 && !isSpace(text.charCodeAt(at - 2)) && startsLine(ctx, nameStart)) ||
     (sep === "=" && (before === 63 || before === 38)) ||
     (sep === "=" && before === 59 && (after === 59 || isQuote(after) || Number.isNaN(after) || after === 10 || after === 13));
-  return { start: at, end: trimClosers(text, at, end), quoted: false, literal };
+  return { start: at, end: trimClosers(text, at, end), quoted: false, literal, tail };
 }
 
 /**
@@ -248,14 +261,24 @@ function onHit(ctx: ScanContext, start: number, end: number): void {
   while (nameEnd < text.length && nameEnd - end < MAX_NAME && isNameChar(text.charCodeAt(nameEnd))) nameEnd++;
   if (ctx.state.get("assign.name") === nameStart) return; // several keywords in one name
   ctx.state.set("assign.name", nameStart);
+  // `public key: ...`, `host key: ...` (wg show, ssh) and `checksum/secret:` (a Helm annotation): the
+  // word before the name says the value is no credential.
+  const joiner = text.charCodeAt(nameStart - 1);
+  if (isSpace(joiner) || joiner === 47) {
+    const word = /([A-Za-z0-9]{2,20})[ \t/]$/.exec(text.slice(Math.max(0, nameStart - 22), nameStart));
+    if (word && (joiner === 47 ? isDigestWord(word[1]!) : nameEnd - nameStart === 3 && qualifiesKeyAsHarmless(word[1]!))) return;
+  }
   // `scheme://user:password@` belongs to the URL detector.
   if (nameStart >= 2 && text.charCodeAt(nameStart - 1) === 47 && text.charCodeAt(nameStart - 2) === 47) return;
 
   let p = nameEnd;
   const before = nameStart > 0 ? text.charCodeAt(nameStart - 1) : 0;
   const quotedName = isQuote(before) && text.charCodeAt(p) === before;
-  if (quotedName) p++;
-  else if (before === 34 && text.charCodeAt(p) === 92 && text.charCodeAt(p + 1) === 34) p += 2; // \"name\"
+  if (quotedName) {
+    p++;
+    // `config['SECRET_KEY'] = ...`, `ENV["API_TOKEN"] = ...`: a subscript names the value.
+    if (text.charCodeAt(p) === 93 && text.charCodeAt(nameStart - 2) === 91) p++;
+  } else if (before === 34 && text.charCodeAt(p) === 92 && text.charCodeAt(p + 1) === 34) p += 2; // \"name\"
   const flag = text.charCodeAt(nameStart) === 45;
   let spaces = 0;
   while (spaces < 16 && isSpace(text.charCodeAt(p))) {
@@ -316,7 +339,7 @@ function onHit(ctx: ScanContext, start: number, end: number): void {
   // A call's argument may be a label (`t("password", "Enter your password")`): prose there is harmless.
   const written = { quoted: value.quoted, query, spaced, literal: value.literal === true, label: sep === "," };
   const verdict = judge(ctx, text.slice(nameStart, nameEnd), sep, raw, written);
-  if (verdict !== null) ctx.add(value.start, value.end, verdict.kind, verdict.rank);
+  if (verdict !== null) ctx.add(value.start, value.tail ?? value.end, verdict.kind, verdict.rank);
 }
 
 export const assignments: Detector = {

@@ -230,12 +230,18 @@ export function decodesToUserPassword(value: string): boolean {
   return true;
 }
 
+const SECRET_REFERENCE = /^[a-z][a-z0-9+.-]{1,15}:(?:\/\/)?[a-z0-9_.-]{1,64}(?:\/[a-z0-9_.-]{1,64}){1,8}(?:#[a-z0-9_.-]{1,64})?$/;
+
 /** References, templates, placeholders and already-redacted values: never a secret in themselves. */
 export function isReference(value: string): boolean {
   if (value.startsWith("[REDACTED")) return true;
   if (ENV_REFERENCE.test(value) || TEMPLATE.test(value)) return true;
-  // Masked or elided values: ****, ..., xxxx, •••, AKIA..., sk_test_...
-  if (/^(?:\*{3,}|\.{3,}|x{3,}|X{3,}|•{3,}|…)|(?:\.{3}|…)$/.test(value)) return true;
+  // Masked or elided values: ****, ..., xxxx, •••, AKIA..., sk_test_..., [MASKED], <hidden>.
+  if (/^(?:\*{3,}|\.{3,}|x{3,}|X{3,}|•{3,}|…)|(?:\.{3}|…)$|^\[[A-Z][A-Z _-]{1,30}\]$/.test(value)) return true;
+  // A secret manager's reference: `vault:secret/data/prod/db#password`, `awssm:prod/api-key`, `op://vault/item/field`.
+  if (SECRET_REFERENCE.test(value)) return true;
+  // A token format's prefix with a stand-in body: `sk_live_xxxxxxxx`, `ghp_XXXX...`, `xoxb-your-bot-token`.
+  if (/^[A-Za-z0-9]{2,8}[_.-](?:[a-z]{2,6}_)?(?:([xX*0])\1{7,}|your[-_][a-z_-]{2,40})$/.test(value)) return true;
   // Environment lookups, and openssl's pass-phrase sources (`env:VAR`, `file:path`, `fd:3`).
   return /^(?:process\.env|import\.meta\.env|os\.environ|os\.getenv|env\.|ENV\[|System\.getenv|secrets\.|vars\.|config\.|settings\.|env:|file:|fd:\d)/.test(
     value,
@@ -298,6 +304,16 @@ export function isHarmlessValue(raw: string, ctx: ValueContext): boolean {
     return true;
   // A template that interpolates (`Basic ${Buffer.from(...)}`, `{{ .Values.token }}`): the secret is elsewhere.
   if (/\$\{|\{\{/.test(value)) return true;
+  // Only escape sequences (`'\x00'`, a fuzzer's example): a byte, not a password.
+  if (/^(?:\\x[0-9a-fA-F]{2}|\\u[0-9a-fA-F]{4}|\\[0nrt])+$/.test(value)) return true;
+  // A sentence that names the credential (`"Forgot your password?"`): a label, not the credential.
+  if (
+    /\s/.test(value) &&
+    /\b(?:password|passphrase|token|secret|api key)\b/i.test(value) &&
+    /^[A-Z]/.test(value) &&
+    isWordy(value.replace(/[?.!:]+$/, ""))
+  )
+    return true;
   const lower = value.toLowerCase();
   if (STATUS_WORDS.has(lower)) return true;
   if (value === "{" || value === "[" || value === "{}" || value === "[]" || /^[[{]\s*["'{[\]}]/.test(value)) return true;
@@ -335,8 +351,14 @@ export function isHarmlessValue(raw: string, ctx: ValueContext): boolean {
       return value.length < 12 ? value.length < 8 || characterClasses(value) < 4 || /\s/.test(value) : characterClasses(value) < 3;
     return value.length < 6;
   }
+  // An object key or file path (`logs/2026/05/21/f9f741f2.gz`) and a name ending in a digest
+  // (`node-cache-Linux-x64-npm-<sha256>`, a cache key): identifiers, not keys.
+  if (OBJECT_PATH.test(value) || NAMED_DIGEST.test(value)) return true;
   return !looksRandom(value) && !(ctx.quoted && madeUp(value));
 }
+
+const OBJECT_PATH = /^[\w.-]{1,128}(?:\/[\w.-]{1,128}){1,16}\.[A-Za-z][A-Za-z0-9]{0,4}$/;
+const NAMED_DIGEST = /^(?:[A-Za-z][A-Za-z0-9.]{0,30}-){2,12}[0-9a-f]{32,128}$/;
 
 /**
  * Where a value can only be a string, a member chain is code only when it reads like one: an

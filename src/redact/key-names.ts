@@ -49,6 +49,9 @@ const WEAK_WORDS = new Set([
   "totp",
   "mfa",
   "cookie",
+  // A personal access token (`AZURE_DEVOPS_EXT_PAT`), a Wi-Fi pre-shared key.
+  "pat",
+  "psk",
 ]);
 /** Names of a wallet's recovery phrase. */
 const PHRASE_WORDS = new Set(["mnemonic", "mnemonics", "seedphrase"]);
@@ -79,9 +82,9 @@ const DESCRIBING_LAST = new Set(
 /** A word before `key` that makes it something other than a credential. */
 const NOT_CREDENTIAL_KEY = new Set(
   (
-    "public publishable cache primary foreign sort partition idempotency object row routing shard sharding dedupe dedup lookup " +
+    "public publishable socket websocket cache primary foreign sort partition idempotency object row routing shard sharding dedupe dedup lookup " +
     "map translation i18n react hot ssh gpg pgp host known authorized unique composite index cursor group event message query " +
-    "storage bucket s3 blob file list dict hash node item entity composite natural surrogate feature flag config setting env"
+    "bucket s3 blob file list dict hash node item entity composite natural surrogate feature flag config setting env"
   ).split(" "),
 );
 /** Compounds ending in `key` that name a credential (`monkey` and `hotkey` do not). */
@@ -99,6 +102,11 @@ const CREDENTIAL_KEY_COMPOUNDS = new Set([
 ]);
 
 /** Splits `DB_PASSWORD`, `clientSecret`, `x-api-key`, `spring.datasource.password` into lower-case words. */
+/** A word that, written before `key` (`public key:`, `host key:`), says the key is not a credential. */
+export function qualifiesKeyAsHarmless(word: string): boolean {
+  return NOT_CREDENTIAL_KEY.has(word.toLowerCase());
+}
+
 export function splitWords(name: string): string[] {
   const words: string[] = [];
   let word = "";
@@ -196,9 +204,17 @@ export function classifyAssignment(name: string, sep: string): KeyVerdict | null
 /** A number under these names is a password or PIN; under any other (`max_tokens: 4096`) it is a count. */
 const NUMERIC_PASSWORD_LAST = new Set(["password", "passwd", "passphrase", "passcode", "pwd", "pin"]);
 
+/** A name with one of these words describes a digest of the secret (`checksum/secret`), not the secret. */
+const DIGEST_WORDS = new Set(["checksum", "hash", "digest", "sha1", "sha256", "sha512", "md5", "etag", "fingerprint"]);
+
+export function isDigestWord(word: string): boolean {
+  return DIGEST_WORDS.has(word.toLowerCase());
+}
+
 function keyClass(words: readonly string[]): KeyClass | null {
   const last = words.at(-1);
   if (last === undefined) return null;
+  if (words.some((w) => DIGEST_WORDS.has(w))) return null;
   if (DESCRIBING_LAST.has(last)) return null;
   if (isPhrase(words)) return "password";
   if (words.length === 1) {

@@ -10,7 +10,7 @@ import { RANK, type ScanContext } from "./scan-context.ts";
 
 /** Longest key body read (an RSA-16384 PEM is about 13 KB). */
 const MAX_BODY = 65536;
-const PEM_LABEL = /^-----BEGIN ([A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?)-----/;
+const PEM_LABEL = /^-----BEGIN ([A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?|OpenVPN Static key V1)-----/;
 
 function isBase64Char(code: number): boolean {
   return (

@@ -18,9 +18,15 @@ import { applyFindings } from "./apply-findings.ts";
 import { assignments } from "./assignments.ts";
 import { authSchemes } from "./auth-schemes.ts";
 import { commandLines } from "./command-lines.ts";
+import { cookies } from "./cookies.ts";
+import { csvColumns } from "./csv-columns.ts";
+import { derKeys } from "./der-keys.ts";
 import { createDetectorSet, type DetectorSet } from "./detector-set.ts";
+import { markupLines } from "./markup-rules.ts";
 import { presetRulesDetector } from "./preset-rules.ts";
 import { privateKeys } from "./private-keys.ts";
+import { protocolLines } from "./protocol-rules.ts";
+import { seedPhrases } from "./seed-phrases.ts";
 import { structuredTokens } from "./structured-tokens.ts";
 import { tokenFormats } from "./token-formats.ts";
 import { urlCredentials } from "./url-credentials.ts";
@@ -39,8 +45,14 @@ function detectorSet(): DetectorSet {
     urlCredentials,
     authSchemes,
     commandLines,
+    protocolLines,
     assignments,
     presetRulesDetector,
+    seedPhrases,
+    cookies,
+    csvColumns,
+    derKeys,
+    markupLines,
   ]);
   return detectors;
 }

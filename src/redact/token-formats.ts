@@ -8,6 +8,7 @@
  */
 
 import { type Detector, isTokenChar } from "./detector.ts";
+import { entropy } from "./harmless-values.ts";
 import { BOUNDARY } from "./keyword-automaton.ts";
 import { RANK, type ScanContext } from "./scan-context.ts";
 
@@ -37,7 +38,7 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
     "(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}(?![A-Za-z0-9])",
   ),
   format("google-api-key", ["AIza"], `AIza[0-9A-Za-z_-]{35}${END}`),
-  format("google-oauth-token", ["ya29."], `ya29\\.[0-9A-Za-z_-]{20,2048}${END}`),
+  format("google-oauth-token", ["ya29."], `ya29\\.[0-9A-Za-z._-]{20,2048}${END}`),
   format("google-oauth-secret", ["GOCSPX-"], `GOCSPX-[0-9A-Za-z_-]{28}${END}`),
   format("google-refresh-token", ["1//0"], `1//0[0-9A-Za-z_-]{30,512}${END}`, true),
   format("github-token", ["ghp_", "gho_", "ghu_", "ghs_", "ghr_"], `gh[pousr]_[A-Za-z0-9]{30,255}${END}`),
@@ -171,6 +172,15 @@ export const TOKEN_FORMATS: readonly TokenFormat[] = [
     true,
   ),
   format("artifactory-token", ["cmVmdGtu"], "cmVmdGtu[A-Za-z0-9]{56}(?![A-Za-z0-9])"),
+  // From TruffleHog's detectors (pkg/detectors, AGPL: formats only, as facts): Tencent, Resend, Asana.
+  format("tencent-key", ["AKID"], "AKID[A-Za-z0-9]{32}(?![A-Za-z0-9])", true),
+  format("resend-key", ["re_"], "re_[A-Za-z0-9]{8}_[A-Za-z0-9]{24}(?![A-Za-z0-9_])", true),
+  format("asana-token", ["0/", "1/", "2/"], "[0-2]/[0-9]{16}/[0-9]{16}:[0-9a-f]{32}(?![A-Za-z0-9])"),
+  // gitleaks' vault-service-token: the legacy `s.` service token (24 characters, letters and digits mixed).
+  format("vault-token", ["s."], "s\\.[A-Za-z0-9]{24}(?![A-Za-z0-9_.-])", true),
+  // Braintree access tokens and the Firebase Cloud Messaging legacy server key, as their issuers print them.
+  format("braintree-token", ["access_token$"], "access_token\\$(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-f]{32}(?![A-Za-z0-9])"),
+  format("fcm-server-key", ["AAAA"], `AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,200}${END}`),
   format("gocardless-token", ["live_"], "live_[A-Za-z0-9_=-]{40}(?![A-Za-z0-9_=-])", true),
 ];
 
@@ -186,6 +196,11 @@ function mixed(s: string): boolean {
     else if (c >= 48 && c <= 57) digit = true;
   }
   return (lower ? 1 : 0) + (upper ? 1 : 0) + (digit ? 1 : 0) >= 2 && digit;
+}
+
+/** `sk_live_xxxxxxxx`, `ghp_XXXX...`, `xoxb-your-bot-token`: documentation's stand-ins, not tokens. */
+function placeholder(body: string): boolean {
+  return (body.length >= 8 && entropy(body) < 1.2) || (!/\d/.test(body) && /^(?:[a-z]{2,12}[-_]){1,6}[a-z]{2,12}$/.test(body));
 }
 
 function byHint(): Map<string, { format: TokenFormat; prefix: string }[]> {
@@ -257,6 +272,7 @@ export const tokenFormats: Detector = {
       if (m === null) continue;
       const end = start + m[0].length;
       if (f.mixed && !mixed(m[0].slice(prefix.length))) continue;
+      if (placeholder(m[0].slice(prefix.length))) return;
       ctx.add(start, end, f.kind, RANK.format);
       return;
     }

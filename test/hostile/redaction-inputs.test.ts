@@ -39,6 +39,17 @@ const INPUTS: [string, string][] = [
   ["SG. heads", "SG.".repeat(20 * KB)],
   ["mnemonic lines", "mnemonic: abandon ability able about above absent absorb abstract absurd abuse access\n".repeat(KB)],
   ["telegram words", "telegram ".repeat(6 * KB)],
+  ["seed words on one line", `seed ${"abandon ability able about above absent ".repeat(4 * KB)}`],
+  ["numbered word lists", `recovery words\n${Array.from({ length: 4 * KB }, (_, i) => `${(i % 24) + 1}. abandon`).join("\n")}`],
+  ["cookie words", "Cookie: session=".repeat(6 * KB)],
+  ["cookie file headers", "# Netscape HTTP Cookie File\n".repeat(3 * KB)],
+  ["CSV header rows", "name,password\n".repeat(6 * KB)],
+  ["MII heads", "MII".repeat(20 * KB)],
+  ["MII runs", `MIIEowIBAAKCAQEA${"A".repeat(60 * KB)}`],
+  ["protocol commands", "AUTH PLAIN PASS LOGIN ".repeat(4 * KB)],
+  ["XML settings", '<add key="password" value="'.repeat(3 * KB)],
+  ["command outputs", "$ wg genkey\n$ cat a.key\n".repeat(3 * KB)],
+  ["password flags", "sqlcmd -P -storepass pass: net use ".repeat(2 * KB)],
 ];
 
 function lines(text: string): number {

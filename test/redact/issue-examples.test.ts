@@ -153,6 +153,13 @@ describe("issue 3: linear time on any line", () => {
     ["1 MB of curl -u", "curl -u a:b ".repeat(87 * 1024)],
     ["1 MB of quoted keys", '"key":"'.repeat(150 * 1024)],
     ["1 MB of ghp_", "ghp_".repeat(256 * 1024)],
+    ["1 MB of recovery-phrase words", `seed ${"abandon ability able ".repeat(50 * 1024)}`],
+    ["1 MB of cookie", "cookie ".repeat(150 * 1024)],
+    ["1 MB of CSV headers", "user,password\n".repeat(75 * 1024)],
+    ["1 MB of MII", "MII".repeat(350 * 1024)],
+    ["1 MB of AUTH", "AUTH ".repeat(200 * 1024)],
+    ["1 MB of XML settings", '<add key="password" value="x" '.repeat(35 * 1024)],
+    ["1 MB of sqlcmd -P", "sqlcmd -P ".repeat(100 * 1024)],
   ];
   // A quadratic (backtracking) pass over 1 MB takes minutes; a linear one well under a second on an
   // idle machine. The bound is loose so a loaded machine does not fail it; bench/redaction.ts times it.
