@@ -4,19 +4,20 @@
  */
 import { type Assets, type Background, inlineBackground, workerBackground } from "./background.ts";
 import type { Config } from "./config.ts";
-import { type Db, isReadOnly, isWriteFailure, openDatabase } from "./db/open.ts";
+import { type Db, isReadOnly, isWriteFailure, openDatabase, openExistingReadOnly } from "./db/open.ts";
 import type { EngineDeps } from "./engine-deps.ts";
 import type { Result } from "./errors.ts";
+import type { CodeIndexStats } from "./kota/index-stats.ts";
 import type { KotaAnswer, KotaCallOptions, KotaRequest } from "./kota/request.ts";
 import type { KotaService } from "./kota/service.ts";
 import { maybeRunMaintenance, purgeAll, runMaintenance } from "./maintenance.ts";
 import type { MemoryService } from "./memory/service.ts";
 import type { MemoryAnswer, MemoryRequest } from "./memory/types.ts";
 import type { PruneInput, PruneOutput, Pruner } from "./prune/prune.ts";
-import { NO_PRUNING, type PruneSavings, pruneSavings } from "./prune/stats.ts";
+import { NO_PRUNING, type PruneSavings, type PruneStats, pruneSavings } from "./prune/stats.ts";
 import type { Decision } from "./readcache/decide.ts";
 import type { ReadInput } from "./readcache/read.ts";
-import { NO_READS, type ReadcacheSavings, readcacheSavings } from "./readcache/stats.ts";
+import { NO_READS, type ReadcacheSavings, type ReadcacheStats, readcacheSavings } from "./readcache/stats.ts";
 import type { CaptureInput, CaptureResult } from "./store/capture.ts";
 import { exportSource } from "./store/export.ts";
 import { existingSources, type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./store/get.ts";
@@ -24,9 +25,11 @@ import { hasUnindexed, type SettleResult } from "./store/index-queue.ts";
 import { CLI_CALLS, type NextCalls } from "./store/next-calls.ts";
 import { emptyWal, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
 import { createRetrievalLog } from "./store/retrieval-log.ts";
+import type { RetrievalPage, RetrievalQuery } from "./store/retrieval-view.ts";
 import { type SearchAnswer, type SearchInput, search } from "./store/search/search.ts";
 import type { SourceFilter } from "./store/source-filter.ts";
 import { getStats, type Stats, type StatsFilter } from "./store/stats.ts";
+import type { Usage, UsageQuery } from "./store/usage.ts";
 import { useTokenizerFile } from "./tokens/count.ts";
 
 export type { PruneSavings } from "./prune/stats.ts";
@@ -63,13 +66,31 @@ export type Engine = {
   memory(request: MemoryRequest): Promise<Result<MemoryAnswer>>;
   /** Finishes queued indexing and token counting now (stats do this themselves). */
   settle(): Promise<SettleResult>;
+  /** Captures and retrievals over time, in buckets (the stats page's chart). */
+  usage(query?: UsageQuery): Promise<Usage>;
+  /** The retrieval log, newest first, a page at a time. */
+  retrievalLog(query?: RetrievalQuery): Promise<RetrievalPage>;
+  readcacheStats(): Promise<ReadcacheStats>;
+  pruneStats(): Promise<PruneStats>;
+  codeIndexStats(): Promise<CodeIndexStats>;
   close(): Promise<void>;
 };
+
+/** What a reader that must never write sees: the web page's face of the engine. */
+export type ReadOnlyEngine = Pick<
+  Engine,
+  "stats" | "usage" | "list" | "search" | "get" | "retrievalLog" | "readcacheStats" | "pruneStats" | "codeIndexStats" | "memory" | "close"
+>;
 
 export type EngineOptions = {
   config: Readonly<Config>;
   /** An open database (tests); otherwise config.db is opened on first use. */
   db?: Db;
+  /**
+   * Open config.db read-only and never create or upgrade it: searched as it is, nothing indexed,
+   * counted or logged (the web page). A missing file or an older schema is an error saying what to do.
+   */
+  readOnly?: boolean;
   now?: () => number;
   /** How receipts and hits phrase the next call: CLI commands or tool calls. */
   calls?: NextCalls;
@@ -126,7 +147,9 @@ export function createEngine(options: EngineOptions): Engine {
   let opened: Opened | null = null;
   const store = (): Opened => {
     if (!opened) {
-      const db = options.db ?? openDatabase(config.db, { busyTimeoutMs: options.busyTimeoutMs });
+      const db =
+        options.db ??
+        (options.readOnly ? openExistingReadOnly(config.db) : openDatabase(config.db, { busyTimeoutMs: options.busyTimeoutMs }));
       const now = options.now ?? Date.now;
       if (options.assets) useTokenizerFile(options.assets.tokenizer);
       const readOnly = isReadOnly(db);
@@ -303,6 +326,12 @@ export function createEngine(options: EngineOptions): Engine {
         await flush();
         return store().readOnly ? { blobs: 0, counted: 0, receipts: 0, retrievals: 0 } : store().background.settle();
       }),
+    // Plain reads of what the stats page shows; their modules load on first use.
+    usage: (query) => one(async () => (await import("./store/usage.ts")).usage(store().db, query)),
+    retrievalLog: (query) => one(async () => (await import("./store/retrieval-view.ts")).retrievalLog(store().db, query)),
+    readcacheStats: () => one(async () => (await import("./readcache/stats.ts")).readcacheStats(store().db, store().now())),
+    pruneStats: () => one(async () => (await import("./prune/stats.ts")).pruneStats(store().db)),
+    codeIndexStats: () => one(async () => (await import("./kota/index-stats.ts")).codeIndexStats(store().db)),
     close: () =>
       one(async () => {
         if (countTimer) clearTimeout(countTimer);

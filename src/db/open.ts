@@ -65,6 +65,27 @@ export type OpenOptions = {
  * incremental auto-vacuum, and migrations by user_version inside an IMMEDIATE transaction,
  * so several processes opening a new file at once migrate it exactly once.
  */
+/** Opens a database that must already exist, read-only; an older schema is said plainly (upgrading it would write). */
+export function openExistingReadOnly(path: string): Db {
+  if (!existsSync(path))
+    throw new AppError(
+      "DB_MISSING",
+      `No database at ${path} yet. If pi uses another file, pass --db PATH (or set PI_SIDECAR_DB), then try again.`,
+    );
+  try {
+    return openDatabase(path, { readonly: true });
+  } catch (error) {
+    if (error instanceof AppError && error.code === "DB_READONLY")
+      throw new AppError(
+        "DB_OLD_SCHEMA",
+        `The database ${path} was written by an older pi-sidecar and needs an upgrade, which a read-only reader does not make. ` +
+          `Run pi-sidecar --db "${path}" stats once (it upgrades the file), then try again.`,
+        { cause: error },
+      );
+    throw error;
+  }
+}
+
 export function openDatabase(path: string, options: OpenOptions = {}): Db {
   const migrations = options.migrations ?? MIGRATIONS;
   const notice = options.notice ?? ((text: string) => void process.stderr.write(`pi-sidecar: ${text}\n`));

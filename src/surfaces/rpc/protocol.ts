@@ -21,6 +21,11 @@ export const ENGINE_METHODS = [
   "kota",
   "memory",
   "settle",
+  "usage",
+  "retrievalLog",
+  "readcacheStats",
+  "pruneStats",
+  "codeIndexStats",
 ] as const satisfies readonly EngineMethod[];
 const allListed: Exclude<EngineMethod, (typeof ENGINE_METHODS)[number]> extends never ? true : never = true;
 void allListed;
