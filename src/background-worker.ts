@@ -4,7 +4,7 @@
  * that serves the host (pi's event loop, or a server). Loaded by src/background.ts.
  */
 import { type Db, openDatabase } from "./db/open.ts";
-import { settle } from "./store/index-queue.ts";
+import { settle } from "./store/index.ts";
 import { countTokens, useTokenizerFile } from "./tokens/count.ts";
 
 declare const self: Worker;

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import type { WorkerReply, WorkerRequest } from "./background-worker.ts";
 import type { Db } from "./db/open.ts";
 import { debugLog } from "./debug.ts";
-import { type SettleResult, settle } from "./store/index-queue.ts";
+import { type SettleResult, settle } from "./store/index.ts";
 import { countTokens } from "./tokens/count.ts";
 import type { TokenCounter } from "./tokens/counter.ts";
 

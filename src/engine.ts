@@ -5,37 +5,66 @@
 import { type Assets, type Background, inlineBackground, workerBackground } from "./background.ts";
 import type { Config } from "./config.ts";
 import { type Db, isReadOnly, isWriteFailure, openDatabase, openExistingReadOnly } from "./db/open.ts";
-import type { EngineDeps } from "./engine-deps.ts";
 import type { Result } from "./errors.ts";
-import type { CodeIndexStats } from "./kota/index-stats.ts";
-import type { KotaAnswer, KotaCallOptions, KotaRequest } from "./kota/request.ts";
-import type { KotaService } from "./kota/service.ts";
+import type { CodeIndexStats, KotaAnswer, KotaCallOptions, KotaRequest, KotaService } from "./kota/index.ts";
+import { loadKotaIndexStats, loadKotaService } from "./kota/index.ts";
 import { maybeRunMaintenance, purgeAll, runMaintenance } from "./maintenance.ts";
-import type { MemoryService } from "./memory/service.ts";
-import type { MemoryAnswer, MemoryRequest } from "./memory/types.ts";
-import type { PruneInput, PruneOutput, Pruner } from "./prune/prune.ts";
-import { NO_PRUNING, type PruneSavings, type PruneStats, pruneSavings } from "./prune/stats.ts";
-import type { Decision } from "./readcache/decide.ts";
-import type { ReadInput } from "./readcache/read.ts";
-import { NO_READS, type ReadcacheSavings, type ReadcacheStats, readcacheSavings } from "./readcache/stats.ts";
-import type { CaptureInput, CaptureResult } from "./store/capture.ts";
-import { exportSource } from "./store/export.ts";
-import { existingSources, type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./store/get.ts";
-import { hasUnindexed, type SettleResult } from "./store/index-queue.ts";
-import { CLI_CALLS, type NextCalls } from "./store/next-calls.ts";
-import { emptyWal, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
-import { createRetrievalLog } from "./store/retrieval-log.ts";
-import type { RetrievalPage, RetrievalQuery } from "./store/retrieval-view.ts";
-import { type SearchAnswer, type SearchInput, search } from "./store/search/search.ts";
-import type { SourceFilter } from "./store/source-filter.ts";
-import { getStats, type Stats, type StatsFilter } from "./store/stats.ts";
-import type { Usage, UsageQuery } from "./store/usage.ts";
+import type { MemoryAnswer, MemoryRequest, MemoryService } from "./memory/index.ts";
+import { loadMemoryService } from "./memory/index.ts";
+import type { PruneInput, PruneOutput, Pruner } from "./prune/index.ts";
+import { loadPrunePrune, loadPruneStats, NO_PRUNING, type PruneSavings, type PruneStats, pruneSavings } from "./prune/index.ts";
+import type { Decision, ReadInput } from "./readcache/index.ts";
+import {
+  loadReadcacheClaims,
+  loadReadcacheObjects,
+  loadReadcacheRead,
+  loadReadcacheStats,
+  NO_READS,
+  type ReadcacheSavings,
+  type ReadcacheStats,
+  readcacheSavings,
+} from "./readcache/index.ts";
+import type {
+  CaptureInput,
+  CaptureResult,
+  EngineDeps,
+  RetrievalPage,
+  RetrievalQuery,
+  SourceFilter,
+  Usage,
+  UsageQuery,
+} from "./store/index.ts";
+import {
+  CLI_CALLS,
+  createRetrievalLog,
+  emptyWal,
+  existingSources,
+  exportSource,
+  type GetAnswer,
+  type GetInput,
+  get,
+  getStats,
+  hasUnindexed,
+  listSources,
+  loadStoreCapture,
+  loadStoreRetrievalView,
+  loadStoreUsage,
+  type NextCalls,
+  type PurgeFilter,
+  type PurgeResult,
+  type SearchAnswer,
+  type SearchInput,
+  type SettleResult,
+  type SourceInfo,
+  type Stats,
+  type StatsFilter,
+  search,
+} from "./store/index.ts";
 import { useTokenizerFile } from "./tokens/count.ts";
 
-export type { PruneSavings } from "./prune/stats.ts";
-export type { ReadcacheSavings } from "./readcache/stats.ts";
-export type { CaptureBaseline } from "./store/capture.ts";
-export type { SourceFilter } from "./store/source-filter.ts";
+export type { PruneSavings } from "./prune/index.ts";
+export type { ReadcacheSavings } from "./readcache/index.ts";
+export type { CaptureBaseline, SourceFilter } from "./store/index.ts";
 
 /**
  * The overview: captures against their baselines (store/stats.ts), and beside them, on their own
@@ -172,13 +201,13 @@ export function createEngine(options: EngineOptions): Engine {
   const one = serial();
   let kota: Promise<KotaService> | null = null;
   const kotaService = () =>
-    (kota ??= import("./kota/service.ts").then(({ createKotaService }) =>
+    (kota ??= loadKotaService().then(({ createKotaService }) =>
       createKotaService({ dbPath: config.db, config, now: options.now, helperDir: options.assets?.dir }),
     ));
   let memory: MemoryService | null = null;
   const memoryOf = async (s: Opened): Promise<MemoryService> => {
     if (memory) return memory;
-    const [{ createMemoryService }, { capture }] = await Promise.all([import("./memory/service.ts"), import("./store/capture.ts")]);
+    const [{ createMemoryService }, { capture }] = await Promise.all([loadMemoryService(), loadStoreCapture()]);
     memory = createMemoryService({
       db: s.db,
       config,
@@ -205,10 +234,10 @@ export function createEngine(options: EngineOptions): Engine {
   const prunerOf = async (s: Opened): Promise<Pruner> => {
     if (pruner) return pruner;
     const [{ createPruner }, { capture }, { checkMarkers, markerText }, { createObjectStore }] = await Promise.all([
-      import("./prune/prune.ts"),
-      import("./store/capture.ts"),
-      import("./readcache/claims.ts"),
-      import("./readcache/objects.ts"),
+      loadPrunePrune(),
+      loadStoreCapture(),
+      loadReadcacheClaims(),
+      loadReadcacheObjects(),
     ]);
     const objects = createObjectStore(s.db, s.now);
     const { prune } = config;
@@ -279,7 +308,7 @@ export function createEngine(options: EngineOptions): Engine {
     // Capture (redaction rules) and the read cache (diffs) load on first use: a search never pays for them.
     capture: (input) =>
       one(async () => {
-        const { capture } = await import("./store/capture.ts");
+        const { capture } = await loadStoreCapture();
         return afterWrite(await capture(store(), input));
       }),
     search: (input) =>
@@ -308,7 +337,7 @@ export function createEngine(options: EngineOptions): Engine {
     retention: () => one(() => runMaintenance(store())),
     readcache: (input) =>
       one(async () => {
-        const { readWithCache } = await import("./readcache/read.ts");
+        const { readWithCache } = await loadReadcacheRead();
         return afterWrite(await readWithCache(store(), input));
       }),
     prune: (input) =>
@@ -327,11 +356,11 @@ export function createEngine(options: EngineOptions): Engine {
         return store().readOnly ? { blobs: 0, counted: 0, receipts: 0, retrievals: 0 } : store().background.settle();
       }),
     // Plain reads of what the stats page shows; their modules load on first use.
-    usage: (query) => one(async () => (await import("./store/usage.ts")).usage(store().db, query)),
-    retrievalLog: (query) => one(async () => (await import("./store/retrieval-view.ts")).retrievalLog(store().db, query)),
-    readcacheStats: () => one(async () => (await import("./readcache/stats.ts")).readcacheStats(store().db, store().now())),
-    pruneStats: () => one(async () => (await import("./prune/stats.ts")).pruneStats(store().db)),
-    codeIndexStats: () => one(async () => (await import("./kota/index-stats.ts")).codeIndexStats(store().db)),
+    usage: (query) => one(async () => (await loadStoreUsage()).usage(store().db, query)),
+    retrievalLog: (query) => one(async () => (await loadStoreRetrievalView()).retrievalLog(store().db, query)),
+    readcacheStats: () => one(async () => (await loadReadcacheStats()).readcacheStats(store().db, store().now())),
+    pruneStats: () => one(async () => (await loadPruneStats()).pruneStats(store().db)),
+    codeIndexStats: () => one(async () => (await loadKotaIndexStats()).codeIndexStats(store().db)),
     close: () =>
       one(async () => {
         if (countTimer) clearTimeout(countTimer);

@@ -5,10 +5,9 @@
  */
 
 import { isBusy } from "./db/open.ts";
-import type { EngineDeps } from "./engine-deps.ts";
-import { clearObjects, MAX_OBJECT_BYTES, objectBytes, pruneObjects } from "./readcache/objects.ts";
-import { type PurgeFilter, type PurgeResult, purge, reclaimSpace } from "./store/purge.ts";
-import { dropExpiredSources, storedBytes } from "./store/retention.ts";
+import { clearObjects, MAX_OBJECT_BYTES, objectBytes, pruneObjects } from "./readcache/index.ts";
+import type { EngineDeps } from "./store/index.ts";
+import { dropExpiredSources, type PurgeFilter, type PurgeResult, purge, reclaimSpace, storedBytes } from "./store/index.ts";
 
 const INTERVAL_MS = 3_600_000;
 const DAY_MS = 86_400_000;

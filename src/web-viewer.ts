@@ -7,9 +7,8 @@ import type { Config } from "./config.ts";
 import { type Db, immediateAsync, isBusy, openDatabase } from "./db/open.ts";
 import { createEngine, type Engine, type ReadOnlyEngine } from "./engine.ts";
 import { AppError, fail } from "./errors.ts";
-import type { MemoryRequest } from "./memory/types.ts";
-import { TOOL_CALLS } from "./store/next-calls.ts";
-import { emptyWal, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
+import type { MemoryRequest } from "./memory/index.ts";
+import { emptyWal, type PurgeFilter, type PurgeResult, TOOL_CALLS } from "./store/index.ts";
 
 /** Episodic memory's one entry point. */
 export type MemoryMethod = Engine["memory"];

@@ -1,7 +1,8 @@
 /**
  * The shape of src/, checked: no import cycles, no subsystem reaching into a sibling's files (what
- * spans subsystems goes through the engine and maintenance.ts), surfaces never touch SQLite, and
- * no file grows past 400 lines. Each rule says, when it fails, which import or file breaks it.
+ * spans subsystems goes through the engine and maintenance.ts), each subsystem used from outside
+ * only through its public face (index.ts), surfaces never touch SQLite, and no file grows past
+ * 400 lines. Each rule says, when it fails, which import or file breaks it.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -69,6 +70,19 @@ describe("architecture", () => {
       }
     }
     expect(crossings).toEqual([]);
+  });
+
+  test("outside a subsystem, only its public face (index.ts) is imported", () => {
+    const reaches: string[] = [];
+    for (const [f, targets] of graph) {
+      const from = folderOf(f);
+      for (const t of targets) {
+        const to = folderOf(t);
+        if (SUBSYSTEMS.includes(to) && to !== from && relative(join(SRC, to), t) !== "index.ts")
+          reaches.push(`${rel(f)} imports ${rel(t)}`);
+      }
+    }
+    expect(reaches).toEqual([]);
   });
 
   test("infrastructure (db, redact, tokens) depends on no subsystem or surface", () => {

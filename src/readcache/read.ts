@@ -3,16 +3,19 @@
  * the version it now has some of as a base for later reads, and count what was saved (kept in
  * `readcache_reads`, so stats show the read cache's own line).
  */
-import { immediateAsync } from "../db/open.ts";
-import type { EngineDeps } from "../engine-deps.ts";
+import { type Db, immediateAsync } from "../db/open.ts";
 import { hasSecrets, redact } from "../redact/redact.ts";
+import type { TokenCounter } from "../tokens/counter.ts";
 import { type DecideInput, type Decision, decide } from "./decide.ts";
 import { createObjectStore } from "./objects.ts";
+
+/** What a read through the cache needs from the engine. */
+export type ReadDeps = { db: Db; now: () => number; tokens: TokenCounter };
 
 /** A read, and who made it (for the savings kept per session and project). */
 export type ReadInput = DecideInput & { session?: string | null; project?: string | null };
 
-export async function readWithCache(deps: EngineDeps, input: ReadInput): Promise<Decision> {
+export async function readWithCache(deps: ReadDeps, input: ReadInput): Promise<Decision> {
   const { db, now } = deps;
   // Nothing secret is persisted: a file with anything redaction would touch is not cached.
   if (hasSecrets(input.text)) {

@@ -5,9 +5,9 @@
  */
 import { closeSync, existsSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { EngineDeps } from "../engine-deps.ts";
 import { errorMessage, fail, type Result } from "../errors.ts";
 import { sha256Stream } from "../hash.ts";
+import type { EngineDeps } from "./engine-deps.ts";
 import { findSource } from "./get.ts";
 
 function cannotWrite(path: string, error: unknown) {

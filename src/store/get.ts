@@ -3,9 +3,10 @@
  * (widened by `around` lines), or the start of the source; bounded by `get.maxBytes`, with
  * the exact call that continues where a cut answer stopped. (Export is export.ts.)
  */
-import type { EngineDeps } from "../engine-deps.ts";
+
 import { fail, type Result } from "../errors.ts";
 import { utf8Length } from "../text.ts";
+import type { EngineDeps } from "./engine-deps.ts";
 import { type SourceFilter, sourceConditions } from "./source-filter.ts";
 
 export type GetInput = {

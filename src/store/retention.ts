@@ -3,7 +3,7 @@
  * passes `retention.maxStoredBytes` the oldest go until it is back under 90% of it. Called by
  * the engine's maintenance (src/maintenance.ts), which also decides when it is due.
  */
-import type { EngineDeps } from "../engine-deps.ts";
+import type { EngineDeps } from "./engine-deps.ts";
 import { deleteSources, type PurgeResult } from "./purge.ts";
 
 const DAY_MS = 86_400_000;

@@ -6,8 +6,8 @@
  * Texts kept for pruning and memory are no captures: they count on their own lines.
  */
 import { statSync } from "node:fs";
-import type { EngineDeps } from "../engine-deps.ts";
 import { TOKENIZER } from "../tokens/count.ts";
+import type { EngineDeps } from "./engine-deps.ts";
 import { type SourceFilter, sourceConditions } from "./source-filter.ts";
 
 export type Tally = {

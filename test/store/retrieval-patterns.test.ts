@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
-import type { EngineDeps } from "../../src/engine-deps.ts";
+import type { EngineDeps } from "../../src/store/engine-deps.ts";
 import { type Hit, search } from "../../src/store/search/search.ts";
 import { captureIndexed, cleanupTempDirs, testStore } from "../helpers.ts";
 

@@ -3,8 +3,9 @@
  * by bm25 with the title weighted up) and the identifier trigram index (substrings, verified on
  * the chunk text). Filters narrow to some sources; one source is a row-id range FTS5 can skip by.
  */
-import type { EngineDeps } from "../../engine-deps.ts";
+
 import { isAscii } from "../../text.ts";
+import type { EngineDeps } from "../engine-deps.ts";
 import { type SourceFilter, sourceConditions } from "../source-filter.ts";
 import { substringsAnd } from "./query.ts";
 

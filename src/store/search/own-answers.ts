@@ -3,7 +3,7 @@
  * (pruning stores what `context_search` returned) repeats lines of the outputs it came from, and
  * would come back instead of them (and, stored again, without end).
  */
-import type { EngineDeps } from "../../engine-deps.ts";
+import type { EngineDeps } from "../engine-deps.ts";
 import { OWN_ANSWER_TOOLS } from "../next-calls.ts";
 
 /** `AND` a source `s` that is not one of the store's own answers. */

@@ -4,10 +4,12 @@
  * chunks are then read line by line: hits are the places that answer best (identifiers and
  * phrases, then rare words together), shown with the lines around them.
  */
-import type { EngineDeps } from "../../engine-deps.ts";
+
 import { fail, type Result } from "../../errors.ts";
+import type { EngineDeps } from "../engine-deps.ts";
 import type { SourceFilter } from "../source-filter.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
+import { NOT_OWN_ANSWER, withoutOwnAnswers } from "./own-answers.ts";
 import {
   type Concept,
   conceptOf,
@@ -18,7 +20,6 @@ import {
   parseQuery,
   wordsPrefixAnd,
 } from "./query.ts";
-import { NOT_OWN_ANSWER, withoutOwnAnswers } from "./own-answers.ts";
 import { type Hit, renderHits, type SourcedWindow } from "./render.ts";
 import { termsFor } from "./score.ts";
 import { correctWord } from "./typo.ts";

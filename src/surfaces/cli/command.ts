@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { ConfigLoad } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { AppError } from "../../errors.ts";
-import type { NextCalls } from "../../store/next-calls.ts";
+import type { NextCalls } from "../../store/index.ts";
 
 export type OptionSpec = { type: "string" | "boolean"; short?: string; help: string; value?: string };
 

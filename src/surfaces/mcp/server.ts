@@ -8,7 +8,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, type CallToolResult, ListToolsRequestSchema, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
-import type { Gateway } from "../../gateway/gateway.ts";
+import type { Gateway } from "../../gateway/index.ts";
 import { VERSION } from "../../version.ts";
 import { captureToolResult } from "../tools/capture-output.ts";
 import { jsonSchema, MCP_TOOLS } from "../tools/definitions.ts";

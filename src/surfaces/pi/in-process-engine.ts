@@ -5,4 +5,4 @@
 
 export { assetsIn } from "../../background.ts";
 export { createEngine } from "../../engine.ts";
-export { TOOL_CALLS } from "../../store/next-calls.ts";
+export { TOOL_CALLS } from "../../store/index.ts";

@@ -9,14 +9,18 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import type { Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
-import { fitToBudget } from "../../kota/budget.ts";
-import { isCodeRepo } from "../../kota/code-repo.ts";
-import { KOTA_ERRORS } from "../../kota/contract.ts";
-import { promptPaths } from "../../kota/prompt-paths.ts";
-import { renderTaskContext, TASK_LEVELS } from "../../kota/render-impact.ts";
-import { renderIndex, renderStatus } from "../../kota/render-usages.ts";
-import { findRepoRoot } from "../../kota/repo-root.ts";
-import type { KotaAnswer, KotaLike } from "../../kota/request.ts";
+import type { KotaAnswer, KotaLike } from "../../kota/index.ts";
+import {
+  findRepoRoot,
+  fitToBudget,
+  isCodeRepo,
+  KOTA_ERRORS,
+  promptPaths,
+  renderIndex,
+  renderStatus,
+  renderTaskContext,
+  TASK_LEVELS,
+} from "../../kota/index.ts";
 import { plural } from "../../units.ts";
 import { KOTA_TOOLS, type KotaToolScope, MEANINGFUL_KOTA_TOOLS, runKotaTool } from "../tools/kota-tools.ts";
 import type { PiHost } from "./host.ts";

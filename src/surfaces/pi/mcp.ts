@@ -10,10 +10,7 @@
  */
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
 import type { Config } from "../../config.ts";
-import { openGateway } from "../../gateway/open-gateway.ts";
-import { PI_MODEL, PI_USER, phrase } from "../../gateway/phrasing.ts";
-import { toPiContent } from "../../gateway/result.ts";
-import { formatList, runServersCommand, serversUsage } from "../../gateway/servers-command.ts";
+import { formatList, openGateway, PI_MODEL, PI_USER, phrase, runServersCommand, serversUsage, toPiContent } from "../../gateway/index.ts";
 import type { SidecarCommand } from "./sidecar-command.ts";
 
 const USAGE = "/sidecar mcp [list|connect|disconnect|enable|disable|expand|approve|backup|restore|profile]: pi-sidecar's MCP gateway";

@@ -12,10 +12,22 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import type { Config } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
-import { editedFiles, failedCommand, shortAnswer, toolError } from "../../memory/capture-text.ts";
-import { disabledProjects, hasMemory, type SpooledEvent, spoolDir, spoolFiles, writeSpool } from "../../memory/spool-file.ts";
-import { answerOf, type EventKind, type MemoryRequest } from "../../memory/types.ts";
-import { isSensitivePath } from "../../readcache/sensitive.ts";
+import {
+  answerOf,
+  disabledProjects,
+  type EventKind,
+  editedFiles,
+  failedCommand,
+  hasMemory,
+  type MemoryRequest,
+  type SpooledEvent,
+  shortAnswer,
+  spoolDir,
+  spoolFiles,
+  toolError,
+  writeSpool,
+} from "../../memory/index.ts";
+import { isSensitivePath } from "../../readcache/index.ts";
 import { redact } from "../../redact/redact.ts";
 import { MEMORY_TOOLS, runMemoryTool } from "../tools/memory-tools.ts";
 import type { EngineHandle } from "./engine-handle.ts";

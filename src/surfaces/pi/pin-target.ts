@@ -3,7 +3,7 @@
  * the read whose text the marker stands for. Pinning the marker itself keeps a line that says
  * "shown to you earlier" while pruning takes away what was shown.
  */
-import { readRecordOf } from "../../readcache/replay.ts";
+import { readRecordOf } from "../../readcache/index.ts";
 
 type Entry = { type?: string; message?: { role?: string; toolName?: string; toolCallId?: string; details?: unknown } };
 

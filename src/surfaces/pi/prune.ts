@@ -8,10 +8,9 @@ import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-a
 import type { Config } from "../../config.ts";
 import type { PruneSavings } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
-import { isToolResult, type Message, resultsOf, textOf } from "../../prune/messages.ts";
-import type { PruneOutput } from "../../prune/prune.ts";
-import { isMarker } from "../../readcache/claims.ts";
-import { readRecordOf } from "../../readcache/replay.ts";
+import type { PruneOutput } from "../../prune/index.ts";
+import { isToolResult, type Message, resultsOf, textOf } from "../../prune/index.ts";
+import { isMarker, readRecordOf } from "../../readcache/index.ts";
 import { formatCount, plural } from "../../units.ts";
 import { say } from "./commands.ts";
 import type { EngineHandle } from "./engine-handle.ts";

@@ -7,7 +7,7 @@ import { readFileSync, statSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import type { Engine, EngineStats } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
-import type { Stats, Tally } from "../../store/stats.ts";
+import type { Stats, Tally } from "../../store/index.ts";
 import { formatBytes, formatCount, parseDuration, parseLineRange, plural } from "../../units.ts";
 import { type Args, checkArguments } from "./arguments.ts";
 import { CONTEXT_GET, CONTEXT_INDEX, CONTEXT_PURGE, CONTEXT_SEARCH, CONTEXT_STATS, type ToolSpec } from "./definitions.ts";

@@ -6,15 +6,37 @@
  * answer says how to give it.
  */
 import { errorMessage } from "../../errors.ts";
-import { fitAnswer } from "../../kota/answer-fit.ts";
-import type { Rendering } from "../../kota/budget.ts";
-import { KOTA_ERRORS } from "../../kota/contract.ts";
-import { DEPS_LEVELS, DEPS_NARROW, renderDeps } from "../../kota/render-deps.ts";
-import { IMPACT_LEVELS, IMPACT_NARROW, renderImpact, renderTaskContext, TASK_LEVELS, TASK_NARROW } from "../../kota/render-impact.ts";
-import { renderSearch, SEARCH_LEVELS, SEARCH_NARROW } from "../../kota/render-search.ts";
-import { renderIndex, renderUsages, USAGES_LEVELS, USAGES_NARROW } from "../../kota/render-usages.ts";
-import { ask, type KotaAnswer, type KotaLike, type KotaOp, type KotaOps, type KotaRequest } from "../../kota/request.ts";
-import { type ArgsOf, checkToolArgs, type KotaParamSpec, type KotaToolSpec } from "../../kota/tool-args.ts";
+import type { Rendering } from "../../kota/index.ts";
+import {
+  type ArgsOf,
+  ask,
+  checkToolArgs,
+  DEPS_LEVELS,
+  DEPS_NARROW,
+  fitAnswer,
+  IMPACT_LEVELS,
+  IMPACT_NARROW,
+  KOTA_ERRORS,
+  type KotaAnswer,
+  type KotaLike,
+  type KotaOp,
+  type KotaOps,
+  type KotaParamSpec,
+  type KotaRequest,
+  type KotaToolSpec,
+  renderDeps,
+  renderImpact,
+  renderIndex,
+  renderSearch,
+  renderTaskContext,
+  renderUsages,
+  SEARCH_LEVELS,
+  SEARCH_NARROW,
+  TASK_LEVELS,
+  TASK_NARROW,
+  USAGES_LEVELS,
+  USAGES_NARROW,
+} from "../../kota/index.ts";
 import { jsonSchema } from "./definitions.ts";
 import type { ToolOutcome } from "./handlers.ts";
 

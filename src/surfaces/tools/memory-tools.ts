@@ -4,8 +4,8 @@
  * say what to do next.
  */
 import { errorMessage } from "../../errors.ts";
-import { checkToolArgs, type KotaToolSpec as ToolSpec } from "../../kota/tool-args.ts";
-import { answerOf, type MemoryLike } from "../../memory/types.ts";
+import { checkToolArgs, type KotaToolSpec as ToolSpec } from "../../kota/index.ts";
+import { answerOf, type MemoryLike } from "../../memory/index.ts";
 import { jsonSchema } from "./definitions.ts";
 import type { ToolOutcome } from "./handlers.ts";
 

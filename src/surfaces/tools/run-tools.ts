@@ -10,7 +10,7 @@ import { toolThresholds } from "../../config.ts";
 import type { Engine } from "../../engine.ts";
 import { errorMessage } from "../../errors.ts";
 import { absolutePath } from "../../paths.ts";
-import { checkUrl, type FetchFn, fetchPage, type RunOutcome, runShell, type SpawnFn } from "../../runner/runner.ts";
+import { checkUrl, type FetchFn, fetchPage, type RunOutcome, runShell, type SpawnFn } from "../../runner/index.ts";
 import { countLines } from "../../text.ts";
 import { formatBytes, formatCount } from "../../units.ts";
 import { checkArguments } from "./arguments.ts";

@@ -5,7 +5,7 @@
  * The writing engine is opened for that one call and closed after it.
  */
 import type { Context } from "hono";
-import type { PurgeFilter } from "../../store/purge.ts";
+import type { PurgeFilter } from "../../store/index.ts";
 import { formatBytes, formatCount, parseDuration } from "../../units.ts";
 import type { WebWriter } from "../../web-viewer.ts";
 import { sameToken } from "./guard.ts";

@@ -1,5 +1,5 @@
 /** Query parameters to engine inputs: one reading for the page and the API, so both filter alike. */
-import type { RetrievalQuery } from "../../store/retrieval-view.ts";
+import type { RetrievalQuery } from "../../store/index.ts";
 import { parseLineRange } from "../../units.ts";
 import type { Filters } from "./render/parts.ts";
 

@@ -1,7 +1,7 @@
 /** Reading helpers shared by the page and the API: timing the engine's part, and the memory panel's data. */
 import type { Context } from "hono";
 import { errorMessage } from "../../errors.ts";
-import type { MemoryHit, ProjectStats } from "../../memory/types.ts";
+import type { MemoryHit, ProjectStats } from "../../memory/index.ts";
 import type { WebEngine } from "../../web-viewer.ts";
 import type { MemoryView, RecentMemories } from "./render/memory.ts";
 

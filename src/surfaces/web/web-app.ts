@@ -1,7 +1,7 @@
 /** What the web server's parts share: its options, the app they add routes to, and how failures read. */
 import type { Context, Hono } from "hono";
 import { AppError, errorMessage } from "../../errors.ts";
-import type { GatewayDefinitions } from "../../gateway/definition-tokens.ts";
+import type { GatewayDefinitions } from "../../gateway/index.ts";
 import type { WebEngine, WebWriter } from "../../web-viewer.ts";
 import type { Html } from "./html.ts";
 import type { PanelPath } from "./render/layout.ts";

@@ -3,8 +3,14 @@
  * `--json` prints the contract's shapes (paths relative to the repository root, `/` separators);
  * those shapes are a stable interface. The code index loads only when the command runs.
  */
-import type { KotaBackendName } from "../../../kota/contract.ts";
-import type { KotaAnswer, KotaRequest } from "../../../kota/request.ts";
+import type { KotaAnswer, KotaBackendName, KotaRequest } from "../../../kota/index.ts";
+import {
+  loadKotaRenderDeps,
+  loadKotaRenderImpact,
+  loadKotaRenderSearch,
+  loadKotaRenderUsages,
+  loadKotaService,
+} from "../../../kota/index.ts";
 import { type Command, type CommandContext, positiveInt, printJson, str, UsageError } from "../command.ts";
 
 const SUBCOMMANDS = ["index", "search", "deps", "usages", "impact", "context", "status", "restart"] as const;
@@ -116,10 +122,10 @@ function jsonOf(a: KotaAnswer): unknown {
 }
 
 async function textOf(a: KotaAnswer): Promise<string> {
-  const { renderDeps } = await import("../../../kota/render-deps.ts");
-  const { renderImpact, renderTaskContext } = await import("../../../kota/render-impact.ts");
-  const { renderSearch } = await import("../../../kota/render-search.ts");
-  const { renderIndex, renderStatus, renderUsages } = await import("../../../kota/render-usages.ts");
+  const { renderDeps } = await loadKotaRenderDeps();
+  const { renderImpact, renderTaskContext } = await loadKotaRenderImpact();
+  const { renderSearch } = await loadKotaRenderSearch();
+  const { renderIndex, renderStatus, renderUsages } = await loadKotaRenderUsages();
   switch (a.op) {
     case "index":
       return renderIndex(a.result);
@@ -169,7 +175,7 @@ export const kotaCommand: Command = {
     const { resolve } = await import("node:path");
     const repo = resolve(ctx.cwd, str(ctx.values.repo) ?? ".");
     const req = request(sub as Sub, ctx, repo, backend);
-    const { createKotaService } = await import("../../../kota/service.ts");
+    const { createKotaService } = await loadKotaService();
     const { debugLog } = await import("../../../debug.ts");
     const service = createKotaService({
       dbPath: ctx.loaded.config.db,

@@ -15,7 +15,7 @@ import {
   type MemoryAnswer,
   type MemoryRequest,
   type NewEvent,
-} from "../../../memory/types.ts";
+} from "../../../memory/index.ts";
 import { type Command, type CommandContext, positiveInt, printJson, str, UsageError } from "../command.ts";
 
 const SUBCOMMANDS = ["add", "search", "recall", "forget", "stats", "on", "off"] as const;

@@ -6,7 +6,7 @@
  * line ("M <status>\n", right after the output), is removed from the output, and becomes this process's exit code,
  * so the pipeline ends with the command's own status in any shell.
  */
-import { TOOL_CALLS } from "../../../store/next-calls.ts";
+import { TOOL_CALLS } from "../../../store/index.ts";
 import { decodeUtf8 } from "../../../text.ts";
 import { hookBaseline } from "../../tools/baseline.ts";
 import { type CommandContext, pathOption, str } from "../command.ts";

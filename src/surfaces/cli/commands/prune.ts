@@ -4,8 +4,8 @@
  * parts, toolResult), prints what to send instead and what was pruned. Run it before every model
  * call with the same session id: the pointers stay the same between batches.
  */
-import type { Message } from "../../../prune/messages.ts";
-import { CLI_CALLS, TOOL_CALLS } from "../../../store/next-calls.ts";
+import type { Message } from "../../../prune/index.ts";
+import { CLI_CALLS, TOOL_CALLS } from "../../../store/index.ts";
 import { type Command, printJson, str, UsageError } from "../command.ts";
 
 const SHAPE =

@@ -1,5 +1,5 @@
 import { readLines } from "../../../json-lines.ts";
-import { CLI_CALLS, TOOL_CALLS } from "../../../store/next-calls.ts";
+import { CLI_CALLS, TOOL_CALLS } from "../../../store/index.ts";
 import { serveRpc } from "../../rpc/server.ts";
 import { type Command, str, UsageError } from "../command.ts";
 

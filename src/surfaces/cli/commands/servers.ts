@@ -1,4 +1,4 @@
-import { CLI_MODEL, CLI_USER } from "../../../gateway/phrasing.ts";
+import { CLI_MODEL, CLI_USER, loadGatewayOpenGateway, loadGatewayServersCommand } from "../../../gateway/index.ts";
 import { type Command, printJson, UsageError } from "../command.ts";
 
 export const serversCommand: Command = {
@@ -8,8 +8,8 @@ export const serversCommand: Command = {
     "pi-sidecar servers [list | connect NAME | disconnect NAME | enable NAME.. | disable NAME.. | expand NAME|all | approve | backup | restore [BACKUP] | profile list|use NAME|save NAME]",
   options: {},
   async run(ctx) {
-    const { openGateway } = await import("../../../gateway/open-gateway.ts");
-    const { runServersCommand } = await import("../../../gateway/servers-command.ts");
+    const { openGateway } = await loadGatewayOpenGateway();
+    const { runServersCommand } = await loadGatewayServersCommand();
     const opened = openGateway({ config: ctx.loaded.config, cwd: ctx.cwd, env: ctx.env, audience: CLI_MODEL });
     if (!opened) {
       ctx.err(

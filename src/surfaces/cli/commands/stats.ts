@@ -1,5 +1,5 @@
 import type { EngineStats } from "../../../engine.ts";
-import type { Tally } from "../../../store/stats.ts";
+import type { Tally } from "../../../store/index.ts";
 import { formatBytes, formatCount } from "../../../units.ts";
 import { baselineLine, pruningLine, readcacheLine } from "../../tools/handlers.ts";
 import { type Command, FILTER_OPTIONS, pathOption, printJson, requireDatabase, str } from "../command.ts";

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { gatewayDefinitions } from "../../../gateway/definition-tokens.ts";
+import { gatewayDefinitions } from "../../../gateway/index.ts";
 import { createWebViewer, createWebWriter } from "../../../web-viewer.ts";
 import { newToken } from "../../web/guard.ts";
 import { openBrowser } from "../../web/open-browser.ts";

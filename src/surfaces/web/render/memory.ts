@@ -1,5 +1,5 @@
 /** The memory panel: what episodic memory holds per project, a search, and forgetting one memory (confirmed). */
-import type { MemoryHit, ProjectStats } from "../../../memory/types.ts";
+import type { MemoryHit, ProjectStats } from "../../../memory/index.ts";
 import { bytes, type Html, html, num, when } from "../html.ts";
 import { dangerForm, empty, problem } from "./parts.ts";
 

@@ -4,7 +4,7 @@
  * stats and usage, with the filters of `stats` (session, tool, project, source).
  */
 import type { EngineStats } from "../../../engine.ts";
-import type { Usage } from "../../../store/usage.ts";
+import type { Usage } from "../../../store/index.ts";
 import { bytes, type Html, href, html, num, raw, when } from "../html.ts";
 import { card, type Filters, filterForm, sourcesLink, tallyTable } from "./parts.ts";
 

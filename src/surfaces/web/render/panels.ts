@@ -1,8 +1,8 @@
 /** The subsystem panels: read cache, MCP gateway, code index, pruning. Each says so when it has no data. */
-import type { GatewayDefinitions } from "../../../gateway/definition-tokens.ts";
-import type { CodeIndexStats } from "../../../kota/index-stats.ts";
-import type { PruneStats } from "../../../prune/stats.ts";
-import type { ReadcacheStats } from "../../../readcache/stats.ts";
+import type { GatewayDefinitions } from "../../../gateway/index.ts";
+import type { CodeIndexStats } from "../../../kota/index.ts";
+import type { PruneStats } from "../../../prune/index.ts";
+import type { ReadcacheStats } from "../../../readcache/index.ts";
 import { bytes, type Html, html, num, when } from "../html.ts";
 import { card, empty } from "./parts.ts";
 

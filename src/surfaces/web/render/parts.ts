@@ -1,5 +1,5 @@
 /** Pieces several panels use: the savings table, filter forms, cards with their "how" line, a problem box. */
-import type { Tally } from "../../../store/stats.ts";
+import type { Tally } from "../../../store/index.ts";
 import { type Html, href, html, num } from "../html.ts";
 
 export type Filters = { session?: string; tool?: string; project?: string; source?: string };

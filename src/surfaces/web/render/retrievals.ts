@@ -1,5 +1,5 @@
 /** The retrieval log: every search and get the model (or a command) made, and how each question went. */
-import type { RetrievalEntry, RetrievalPage, RetrievalQuery } from "../../../store/retrieval-view.ts";
+import type { RetrievalEntry, RetrievalPage, RetrievalQuery } from "../../../store/index.ts";
 import { type Html, href, html, num, when } from "../html.ts";
 import { card, empty, filterForm } from "./parts.ts";
 

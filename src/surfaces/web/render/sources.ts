@@ -3,8 +3,7 @@
  * context_search (the answer shown exactly as the model reads it), and one source's exact text
  * with line numbers, a link per line and per chunk.
  */
-import type { GetAnswer, SourceInfo } from "../../../store/get.ts";
-import type { SearchAnswer } from "../../../store/search/search.ts";
+import type { GetAnswer, SearchAnswer, SourceInfo } from "../../../store/index.ts";
 import { bytes, type Html, href, html, num, when } from "../html.ts";
 import { dangerForm, empty, type Filters, filterForm, problem } from "./parts.ts";
 
