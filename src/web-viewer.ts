@@ -16,7 +16,7 @@ import { type PruneStats, pruneStats } from "./prune/stats.ts";
 import { type ReadcacheStats, readcacheStats } from "./readcache/stats.ts";
 import type { GetAnswer, GetInput, SourceInfo } from "./store/get.ts";
 import { TOOL_CALLS } from "./store/next-calls.ts";
-import { emptyWal, type PurgeFilter, type PurgeResult } from "./store/purge.ts";
+import { emptyWal, type PurgeFilter, type PurgeResult, rewriteFile } from "./store/purge.ts";
 import { type RetrievalPage, type RetrievalQuery, retrievalLog } from "./store/retrieval-view.ts";
 import type { SearchAnswer, SearchInput } from "./store/search/search.ts";
 import type { SourceFilter } from "./store/source-filter.ts";
@@ -128,7 +128,7 @@ export function createWebWriter(config: Readonly<Config>, options: { waitMs?: nu
     }
     return opened;
   };
-  const locked = async <T>(fn: (engine: Engine) => Promise<T>): Promise<T> => {
+  const locked = async <T>(fn: (engine: Engine) => Promise<T>, after?: (db: Db, result: T) => void): Promise<T> => {
     const { db, engine } = open();
     let result: T;
     try {
@@ -142,12 +142,18 @@ export function createWebWriter(config: Readonly<Config>, options: { waitMs?: nu
         { cause: error },
       );
     }
+    after?.(db, result);
     // A reader of an older snapshot keeps the WAL from emptying: wait for it a little, without blocking.
     await emptyWal(db);
     return result;
   };
   return {
-    purge: (f) => locked((e) => e.purge(f)),
+    // The purge ran in this transaction; the file is rewritten once it is committed (see store/purge.ts).
+    purge: (f) =>
+      locked(
+        (e) => e.purge(f),
+        (db, r) => r.sources > 0 && rewriteFile(db),
+      ),
     memory: (r) => locked((e) => e.memory(r)),
     async close() {
       const was = opened;
