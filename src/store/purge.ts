@@ -16,7 +16,7 @@
  * anew from live rows only.
  */
 import type { Db } from "../db/open.ts";
-import { immediate, isBusy } from "../db/open.ts";
+import { immediate, isWriteFailure } from "../db/open.ts";
 import { asStored } from "../redact/lazy.ts";
 import { vocabularyWords } from "./index-queue.ts";
 
@@ -149,16 +149,23 @@ export function reclaimSpace(db: Db, options: { rewrite?: boolean } = {}): boole
  * Writes every page of the file again from its live rows (VACUUM), so no page keeps bytes of a
  * deleted row in its unused space (see the header). Outside a transaction only; after a purge
  * committed in a caller's transaction the caller runs it. False when another connection's write
- * kept it from running (the purge stands; the next purge rewrites the file).
+ * kept it from running, or the disk had no room for the copy (the purge stands; the next purge
+ * rewrites the file).
  */
 export function rewriteFile(db: Db): boolean {
   if (db.inTransaction) return false;
+  // The copy VACUUM builds first goes to a temporary file, not memory (a store can be large); it
+  // holds live rows only.
+  const tempStore = (db.query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
+  db.exec("PRAGMA temp_store = FILE");
   try {
     db.exec("VACUUM");
     return true;
   } catch (error) {
-    if (isBusy(error)) return false;
+    if (isWriteFailure(error)) return false;
     throw error;
+  } finally {
+    db.exec(`PRAGMA temp_store = ${tempStore}`);
   }
 }
 
