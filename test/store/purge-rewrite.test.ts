@@ -31,12 +31,12 @@ test("rows that moved between pages before the purge leave nothing readable afte
     `INSERT INTO sources (handle, blob_id, tool, session, project, label, reason, created_at)
      SELECT ?, blob_id, tool, ?, project, ?, reason, created_at FROM sources WHERE handle = ?`,
   );
-  words.forEach((w, i) =>
-    copy.run(`ctx_t${i}`, i % 3 === 0 ? "gone" : "kept", `make ${w} ${"y".repeat(100 + Math.floor(r() * 300))}`, first.sourceId),
-  );
+  for (const [i, w] of words.entries()) {
+    copy.run(`ctx_t${i}`, i % 3 === 0 ? "gone" : "kept", `make ${w} ${"y".repeat(100 + Math.floor(r() * 300))}`, first.sourceId);
+  }
   // The rows grow after they are stored, as a source's row does: pages overflow and are rebalanced.
   const grow = store.db.query("UPDATE sources SET label = label || ? WHERE handle = ?");
-  for (let round = 0; round < 5; round++) words.forEach((_, i) => grow.run("x".repeat(Math.floor(r() * 40)), `ctx_t${i}`));
+  for (let round = 0; round < 5; round++) for (let i = 0; i < words.length; i++) grow.run("x".repeat(Math.floor(r() * 40)), `ctx_t${i}`);
   expect(purge(store.db, { session: "gone" }, store.now()).sources).toBe(100);
   const kept = words.filter((_, i) => i % 3 !== 0);
   // The search of the bytes works: every kept label is there.
