@@ -8,7 +8,7 @@ import { type Db, immediateAsync, isBusy, openDatabase } from "./db/open.ts";
 import { createEngine, type Engine, type ReadOnlyEngine } from "./engine.ts";
 import { AppError, fail } from "./errors.ts";
 import type { MemoryRequest } from "./memory/index.ts";
-import { emptyWal, type PurgeFilter, type PurgeResult, TOOL_CALLS } from "./store/index.ts";
+import { emptyWal, type PurgeFilter, type PurgeResult, rewriteFile, TOOL_CALLS } from "./store/index.ts";
 
 /** Episodic memory's one entry point. */
 export type MemoryMethod = Engine["memory"];
@@ -71,7 +71,7 @@ export function createWebWriter(config: Readonly<Config>, options: { waitMs?: nu
     }
     return opened;
   };
-  const locked = async <T>(fn: (engine: Engine) => Promise<T>): Promise<T> => {
+  const locked = async <T>(fn: (engine: Engine) => Promise<T>, after?: (db: Db, result: T) => void): Promise<T> => {
     const { db, engine } = open();
     let result: T;
     try {
@@ -85,12 +85,18 @@ export function createWebWriter(config: Readonly<Config>, options: { waitMs?: nu
         { cause: error },
       );
     }
+    after?.(db, result);
     // A reader of an older snapshot keeps the WAL from emptying: wait for it a little, without blocking.
     await emptyWal(db);
     return result;
   };
   return {
-    purge: (f) => locked((e) => e.purge(f)),
+    // The purge ran in this transaction; the file is rewritten once it is committed (see store/purge.ts).
+    purge: (f) =>
+      locked(
+        (e) => e.purge(f),
+        (db, r) => r.sources > 0 && rewriteFile(db),
+      ),
     memory: (r) => locked((e) => e.memory(r)),
     async close() {
       const was = opened;

@@ -8,9 +8,15 @@
  * marker, the vocabulary forgets words no stored text has any more, then the freed pages are
  * handed back to the file system and the WAL (which holds older copies of every page written) is
  * checkpointed and truncated.
+ *
+ * secure_delete zeroes a deleted cell where it lies, but not the copies SQLite left behind earlier:
+ * when a b-tree page is rebalanced its cells are rewritten and the page's unused middle keeps the
+ * old bytes of cells that moved to a sibling (a purged source's label and preview survived so, in
+ * a live `sources` page). So a purge ends by rewriting the file (VACUUM): every page is written
+ * anew from live rows only.
  */
 import type { Db } from "../db/open.ts";
-import { immediate } from "../db/open.ts";
+import { immediate, isWriteFailure } from "../db/open.ts";
 import { asStored } from "../redact/lazy.ts";
 import { vocabularyWords } from "./index-queue.ts";
 
@@ -127,14 +133,40 @@ function deleteAll(db: Db): PurgeResult {
  * (a later checkpoint empties it). Inside a caller's transaction only the first step runs: the
  * caller checkpoints after its commit.
  */
-export function reclaimSpace(db: Db): boolean {
+export function reclaimSpace(db: Db, options: { rewrite?: boolean } = {}): boolean {
   if (!db.inTransaction) {
     immediate(db, () => {
       for (const table of FTS_TABLES) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('merge', -500)`);
     });
   }
   db.exec("PRAGMA incremental_vacuum");
-  return db.inTransaction ? false : truncateWal(db);
+  if (db.inTransaction) return false;
+  if (options.rewrite && !rewriteFile(db)) return false;
+  return truncateWal(db);
+}
+
+/**
+ * Writes every page of the file again from its live rows (VACUUM), so no page keeps bytes of a
+ * deleted row in its unused space (see the header). Outside a transaction only; after a purge
+ * committed in a caller's transaction the caller runs it. False when another connection's write
+ * kept it from running, or the disk had no room for the copy (the purge stands; the next purge
+ * rewrites the file).
+ */
+export function rewriteFile(db: Db): boolean {
+  if (db.inTransaction) return false;
+  // The copy VACUUM builds first goes to a temporary file, not memory (a store can be large); it
+  // holds live rows only.
+  const tempStore = (db.query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
+  db.exec("PRAGMA temp_store = FILE");
+  try {
+    db.exec("VACUUM");
+    return true;
+  } catch (error) {
+    if (isWriteFailure(error)) return false;
+    throw error;
+  } finally {
+    db.exec(`PRAGMA temp_store = ${tempStore}`);
+  }
 }
 
 /**
@@ -194,6 +226,6 @@ export function purge(db: Db, filter: PurgeFilter, now: number): PurgeResult {
       .map((r) => r.id);
     result = deleteSources(db, ids);
   }
-  if (result.sources > 0) reclaimSpace(db);
+  if (result.sources > 0) reclaimSpace(db, { rewrite: true });
   return result;
 }

@@ -97,7 +97,7 @@ run("another 127.0.0.1 port in the same browser", () => {
 
     expect(seen.length).toBeGreaterThan(4);
     for (const request of seen) expect(JSON.stringify(request)).not.toContain(web.token);
-    expect(seen.some((r) => r.headers.cookie !== undefined && r.headers.cookie.includes("pi_sidecar"))).toBe(false);
+    expect(seen.some((r) => r.headers.cookie?.includes("pi_sidecar"))).toBe(false);
     // Nothing of this server's answers reached the other page: unreadable (no CORS) or refused (no token).
     for (const r of reports) {
       expect(r).not.toContain(web.token);
