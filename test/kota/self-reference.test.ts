@@ -51,6 +51,10 @@ const selfImporting = (manifest: Record<string, unknown> = {}): Record<string, s
     "z.schemas.string();",
     "object();",
     "fr();",
+    "function build(v: typeof z, n: number) {",
+    "  const w: typeof z = v;",
+    "  return [v.object(), w.schemas.string(), n];",
+    "}",
     "",
   ].join("\n"),
 });
@@ -81,8 +85,13 @@ describe("kota builtin: a package imports itself by name", () => {
       "packages/lib/src/v2/tests/object.test.ts:3",
       "packages/lib/src/v2/tests/object.test.ts:4",
       "packages/lib/src/v2/tests/object.test.ts:6",
+      // A parameter typed `typeof z` is the namespace as well.
+      "packages/lib/src/v2/tests/object.test.ts:10",
     ]);
-    expect(await sites("string", "packages/lib/src/v2/schemas.ts")).toEqual(["packages/lib/src/v2/tests/object.test.ts:5"]);
+    expect(await sites("string", "packages/lib/src/v2/schemas.ts")).toEqual([
+      "packages/lib/src/v2/tests/object.test.ts:5",
+      "packages/lib/src/v2/tests/object.test.ts:10",
+    ]);
     await kota.close();
   });
 
