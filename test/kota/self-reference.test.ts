@@ -7,20 +7,11 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanupTempDirs, ok, openIndex, writeRepo } from "./fixture-repo.ts";
+import { cleanupTempDirs, git, ok, openIndex, writeRepo } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);
 
 const json = (v: unknown) => JSON.stringify(v);
-
-function git(root: string, ...args: string[]): void {
-  const r = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], {
-    cwd: root,
-    stderr: "pipe",
-    env: { ...process.env, HOME: root },
-  });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
-}
 
 /** A library whose tests import it by name: a source condition next to root-level build output that was never built. */
 const selfImporting = (manifest: Record<string, unknown> = {}): Record<string, string> => ({
@@ -59,6 +50,11 @@ const selfImporting = (manifest: Record<string, unknown> = {}): Record<string, s
   ].join("\n"),
 });
 
+/** A shallower package of the same name, without `exports` (a fixture, a vendored release): outsiders may reach it by name. */
+const vendoredCopy = { "vendored/package.json": json({ name: "@m/lib", main: "./old.ts" }), "vendored/old.ts": "export const old = 1;\n" };
+const TEST_FILE = "packages/lib/src/v2/tests/object.test.ts";
+const OWN_SOURCES = ["packages/lib/src/index.ts", "packages/lib/src/v2/index.ts", "packages/lib/src/v2/locales/fr.ts"];
+
 async function indexed(root: string) {
   const t = openIndex(root);
   ok(await t.kota.index());
@@ -96,44 +92,21 @@ describe("kota builtin: a package imports itself by name", () => {
   });
 
   test("the importing file's own package wins over another package of the same name", async () => {
-    const kota = await indexed(
-      writeRepo({
-        ...selfImporting(),
-        // A shallower copy with the same name (a fixture, a vendored release): only outsiders may reach it by name.
-        "vendored/package.json": json({ name: "@m/lib", exports: { "./v2": "./old.ts", ".": "./old.ts" } }),
-        "vendored/old.ts": "export const old = 1;\n",
-      }),
-    );
-    const deps = ok(await kota.deps({ file: "packages/lib/src/v2/tests/object.test.ts", direction: "dependencies" }));
-    expect(deps.dependencies.direct).toEqual([
-      "packages/lib/src/index.ts",
-      "packages/lib/src/v2/index.ts",
-      "packages/lib/src/v2/locales/fr.ts",
-    ]);
+    const kota = await indexed(writeRepo({ ...selfImporting(), ...vendoredCopy }));
+    expect(ok(await kota.deps({ file: TEST_FILE, direction: "dependencies" })).dependencies.direct).toEqual(OWN_SOURCES);
     await kota.close();
   });
 
   test("without the custom condition the exports' build output stands for its source; without exports there is no self-reference", async () => {
-    const files = selfImporting();
+    const files: Record<string, string> = { ...selfImporting(), ...vendoredCopy };
     files["packages/lib/tsconfig.json"] = json({ compilerOptions: { module: "nodenext", moduleResolution: "nodenext" } });
-    files["vendored/package.json"] = json({ name: "@m/lib", main: "./old.ts" });
-    files["vendored/old.ts"] = "export const old = 1;\n";
     const kota = await indexed(writeRepo(files));
-    const deps = ok(await kota.deps({ file: "packages/lib/src/v2/tests/object.test.ts", direction: "dependencies" }));
-    expect(deps.dependencies.direct).toEqual([
-      "packages/lib/src/index.ts",
-      "packages/lib/src/v2/index.ts",
-      "packages/lib/src/v2/locales/fr.ts",
-    ]);
+    expect(ok(await kota.deps({ file: TEST_FILE, direction: "dependencies" })).dependencies.direct).toEqual(OWN_SOURCES);
     await kota.close();
 
     // No `exports`: Node and TypeScript skip the self-reference, so the name means the other package.
-    const bare = selfImporting({ exports: undefined, main: "./src/index.ts" });
-    bare["vendored/package.json"] = json({ name: "@m/lib", main: "./old.ts" });
-    bare["vendored/old.ts"] = "export const old = 1;\n";
-    const kota2 = await indexed(writeRepo(bare));
-    const deps2 = ok(await kota2.deps({ file: "packages/lib/src/v2/tests/object.test.ts", direction: "dependencies" }));
-    expect(deps2.dependencies.direct).toContain("vendored/old.ts");
+    const kota2 = await indexed(writeRepo({ ...selfImporting({ exports: undefined, main: "./src/index.ts" }), ...vendoredCopy }));
+    expect(ok(await kota2.deps({ file: TEST_FILE, direction: "dependencies" })).dependencies.direct).toContain("vendored/old.ts");
     await kota2.close();
   });
 });
