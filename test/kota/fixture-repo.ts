@@ -48,3 +48,13 @@ export function ok<T>(r: ({ ok: true } & T) | { ok: false; code: string; message
   if (!r.ok) throw new Error(`${r.code}: ${r.message}`);
   return r;
 }
+
+/** Runs git in a fixture repository with a throwaway identity; fails the test with git's own message. */
+export function git(root: string, ...args: string[]): void {
+  const r = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], {
+    cwd: root,
+    stderr: "pipe",
+    env: { ...process.env, HOME: root },
+  });
+  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
+}

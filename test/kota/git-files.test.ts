@@ -6,18 +6,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readIndexPaths } from "../../src/kota/builtin/files/git-files.ts";
-import { cleanupTempDirs, ok, openIndex, tempDir, writeRepo } from "./fixture-repo.ts";
+import { cleanupTempDirs, git, ok, openIndex, tempDir, writeRepo } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);
-
-function git(root: string, ...args: string[]): void {
-  const r = Bun.spawnSync(["git", "-c", "user.email=t@t", "-c", "user.name=t", ...args], {
-    cwd: root,
-    stderr: "pipe",
-    env: { ...process.env, HOME: root },
-  });
-  if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
-}
 
 async function indexedPaths(root: string): Promise<string[]> {
   const { kota, db } = openIndex(root);

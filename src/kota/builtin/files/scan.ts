@@ -2,7 +2,8 @@
  * Walks a repository for the files the index covers: TS/JS sources as git lists them (tracked, or
  * untracked and not ignored), not in node_modules or build output, not over 1 MiB, never a
  * sensitive file (`.env.ts`, keys, credentials: src/sensitive-paths.ts); plus the files that shape resolution (tsconfig,
- * package.json, .gitignore) and every folder's mtime, so a later check can notice new files cheaply.
+ * package.json, .gitignore; the manifests even when ignored, as TypeScript reads them) and every folder's mtime, so a
+ * later check can notice new files cheaply.
  */
 import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -17,6 +18,11 @@ export const SOURCE_FILE = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 export const CONFIG_FILE =
   /^(?:tsconfig.*\.json|jsconfig.*\.json|package\.json|\.gitignore|jest\.config\.(?:[cm]?[jt]s|json)|vitest\.(?:config|workspace)\.[cm]?[jt]s|vite\.config\.[cm]?[jt]s|\.mocharc\.(?:json|ya?ml|[cm]?js))$/;
 const MINIFIED = /\.min\.[cm]?js$/;
+/**
+ * The manifests TypeScript reads from disk whatever git says (tsconfig, package.json): in a folder
+ * the index enters, they shape resolution even when an ignore rule matches them and git does not track them.
+ */
+export const MANIFEST_FILE = /^(?:tsconfig.*\.json|jsconfig.*\.json|package\.json)$/;
 
 // Dependencies, VCS data and build output: never indexed, whatever .gitignore says.
 export const SKIP_DIRS = new Set([
@@ -114,7 +120,7 @@ export function listDir(
     // git lists what it tracks whatever the ignore rules say, and nothing else under an ignored folder.
     const tracked = isDir ? view.git?.trackedDirs.has(path) === true : view.git?.tracked.has(path) === true;
     const ignored = above.ignored || isIgnored(own, path, isDir);
-    if (ignored && !tracked) continue;
+    if (ignored && !tracked && (isDir || !MANIFEST_FILE.test(d.name))) continue;
     entries.push({ path, name: d.name, isDir, ignored });
   }
   return { entries, rules: own };
@@ -143,9 +149,15 @@ export function excludedBy(root: string, path: string, isDir: boolean, view: Fil
   if (!isDir && isSensitive(root, path, view)) return "sensitive";
   if (isDir ? view.git?.trackedDirs.has(path) : view.git?.tracked.has(path)) return null;
   const slash = path.lastIndexOf("/");
-  const parent = rulesAbove(root, slash === -1 ? "." : path.slice(0, slash), view);
+  const dir = slash === -1 ? "." : path.slice(0, slash);
+  const parent = rulesAbove(root, dir, view);
+  if (!isDir && MANIFEST_FILE.test(path.slice(slash + 1))) {
+    // Counted wherever the walk enters: a folder that is not ignored, or one git tracks files in.
+    const entered = (!parent.ignored || view.git?.trackedDirs.has(dir) === true) && !dir.split("/").some((p) => SKIP_DIRS.has(p));
+    return entered ? null : "ignored";
+  }
   if (parent.ignored) return "ignored";
-  return isIgnored([...parent.rules, ...readRules(root, slash === -1 ? "." : path.slice(0, slash))], path, isDir) ? "ignored" : null;
+  return isIgnored([...parent.rules, ...readRules(root, dir)], path, isDir) ? "ignored" : null;
 }
 
 /** `shouldStop` is asked between folders, so a huge tree can be abandoned part way. */

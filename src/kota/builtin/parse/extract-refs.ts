@@ -74,11 +74,19 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
   const pattern = (p: N | null | undefined, scope: Scope): void => {
     if (!p) return;
     switch (p.type) {
-      case "Identifier":
-        declare(scope, p);
+      case "Identifier": {
+        // `z: typeof ns` on a namespace import: TypeScript reads `z.x` as the module's export `x`.
+        // (A hoisted declaration of the same name in this scope is that variable itself.)
+        const query = (p.typeAnnotation as N | null)?.typeAnnotation as N | undefined;
+        const target = query?.type === "TSTypeQuery" ? (query.exprName as N) : undefined;
+        const ns = target?.type === "Identifier" ? lookup(scope, target.name ?? "") : undefined;
+        if (ns && ns !== "local" && ns.imported === "*" && p.name && (scope.vars.get(p.name) ?? "local") === "local")
+          scope.vars.set(p.name, ns);
+        else declare(scope, p);
         if (p.typeAnnotation) walk(p.typeAnnotation, scope);
         for (const d of p.decorators ?? []) walk(d, scope);
         return;
+      }
       case "ObjectPattern":
         for (const prop of p.properties ?? []) {
           if (prop.type === "RestElement") pattern(prop.argument, scope);

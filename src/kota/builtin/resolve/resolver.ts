@@ -1,8 +1,8 @@
 /**
  * Module resolution after TypeScript's rules, per the config that governs the importing file:
  * relative paths with extension substitution (`./a.js` -> `a.ts`), index files, tsconfig `paths`
- * and `baseUrl`, workspace packages through `exports` (the conditions TypeScript uses for that
- * config's moduleResolution, customConditions included) or `types`/`main`, package `imports`
+ * and `baseUrl`, a package importing itself by name, workspace packages through `exports` (the conditions
+ * TypeScript uses for that config's moduleResolution, customConditions included) or `types`/`main`, package `imports`
  * (`#x`), and build output that is not in the tree read as the source it is built from
  * (build-output.ts). Everything is repo-relative.
  */
@@ -152,26 +152,35 @@ export function createResolver(deps: ResolverDeps) {
     return tryPath(posix.join(dir, subpath)) ?? tryTarget(dir, { path: subpath, siblings: [] }, subpath);
   };
 
-  /** Whether a file is an ES module under node16 rules: by extension, else the nearest package.json's "type". */
-  const moduleFormat = new Map<string, boolean>();
+  /** The package scope of a folder: the nearest folder at or above it with a package.json, or null. */
+  const scopes = new Map<string, string | null>();
+  const packageScope = (dir: string): string | null => {
+    let scope = scopes.get(dir);
+    if (scope === undefined) {
+      scope = deps.hasPackageJson(dir) ? dir : dir === "." ? null : packageScope(posix.dirname(dir));
+      scopes.set(dir, scope);
+    }
+    return scope;
+  };
+
+  /** Whether a file is an ES module under node16 rules: by extension, else its package scope's "type". */
   const isEsm = (file: string): boolean => {
     const ext = posix.extname(file);
     if (ext === ".mts" || ext === ".mjs") return true;
     if (ext === ".cts" || ext === ".cjs") return false;
-    const dir = posix.dirname(file);
-    let esm = moduleFormat.get(dir);
-    if (esm === undefined) {
-      esm = false;
-      for (let d = dir; ; d = posix.dirname(d)) {
-        if (deps.hasPackageJson(d)) {
-          esm = (packageJson(d) as { type?: unknown } | null)?.type === "module";
-          break;
-        }
-        if (d === ".") break;
-      }
-      moduleFormat.set(dir, esm);
-    }
-    return esm;
+    const scope = packageScope(posix.dirname(file));
+    return scope !== null && packageJson(scope)?.type === "module";
+  };
+
+  /**
+   * A package importing itself by its own name (Node's and TypeScript's self-reference): the importing
+   * file's package scope names that package and has `exports`, read under the importer's conditions.
+   */
+  const resolveSelf = (from: string, name: string, subpath: string, conditions: ReadonlySet<string>): Resolution | null => {
+    const scope = packageScope(posix.dirname(from));
+    const pkg = scope === null ? null : packageJson(scope);
+    if (scope === null || pkg?.name !== name || pkg.exports === undefined || pkg.exports === null) return null;
+    return resolvePackage(scope, subpath, conditions);
   };
 
   /** The export conditions TypeScript applies to this import, or null where `exports` is not read (node10, classic). */
@@ -189,16 +198,13 @@ export function createResolver(deps: ResolverDeps) {
   /** `#x` through the `imports` of the nearest package.json above the importing file. */
   const resolveHash = (from: string, spec: string, kind: ImportKind, config: ResolvedTsconfig | null): Resolution | null => {
     const conditions = conditionsFor(from, kind, config) ?? new Set(["types", "import", "require"]);
-    for (let dir = posix.dirname(from); ; dir = posix.dirname(dir)) {
-      if (deps.hasPackageJson(dir)) {
-        for (const t of subpathTargets(packageJson(dir)?.imports, spec, conditions)) {
-          const r = t.path.startsWith("./") ? tryTarget(dir, t, spec) : resolveBare(from, t.path, kind, config);
-          if (r && r.status !== "unresolved") return r;
-        }
-        return null;
-      }
-      if (dir === ".") return null;
+    const dir = packageScope(posix.dirname(from));
+    if (dir === null) return null;
+    for (const t of subpathTargets(packageJson(dir)?.imports, spec, conditions)) {
+      const r = t.path.startsWith("./") ? tryTarget(dir, t, spec) : resolveBare(from, t.path, kind, config);
+      if (r && r.status !== "unresolved") return r;
     }
+    return null;
   };
 
   const resolveBare = (from: string, spec: string, kind: ImportKind, config: ResolvedTsconfig | null): Resolution => {
@@ -221,8 +227,12 @@ export function createResolver(deps: ResolverDeps) {
       }
     }
     const { name, subpath } = packageName(spec);
+    const conditions = conditionsFor(from, kind, config);
+    // TypeScript tries the self-reference before node_modules (node16, nodenext, bundler: where `exports` is read).
+    const self = conditions ? resolveSelf(from, name, subpath, conditions) : null;
+    if (self) return self;
     const dir = deps.packages.dirOf(name);
-    if (dir !== null) return resolvePackage(dir, subpath, conditionsFor(from, kind, config)) ?? { status: "unresolved", workspace: true };
+    if (dir !== null) return resolvePackage(dir, subpath, conditions) ?? { status: "unresolved", workspace: true };
     return { status: "external" };
   };
 
