@@ -69,7 +69,9 @@ const shape = (k: string) => k.replace(/\d+/g, "#");
  * Does the newer statement replace the part of the old one the query found? The old statement's
  * clauses holding most of the query's words are that part; it is replaced when the newer
  * statement (what it says in its sentences of change) names a value it rejects there, or shares
- * two words with it. A statement the newer one rejects a value of is replaced as a whole. "tokens expire after 24h, refreshed by `login --refresh`" and "token
+ * two words with it, or one word when that clause opens the statement or the query asked for the
+ * word ("btw merges to main need 2 approvals, one from Dana" and "Dana moved teams, Lee is the
+ * approver now": a query about approvals). A statement the newer one rejects a value of is replaced as a whole. "tokens expire after 24h, refreshed by `login --refresh`" and "token
  * lifetime cut to 12h": a query about refreshing finds the second clause, which still holds. A
  * statement of one clause is replaced as a whole.
  */
@@ -77,20 +79,25 @@ function touched(oldText: string, newerText: string, groups: WeightedGroup[]): b
   const parts = clauses(oldText);
   if (parts.length <= 1) return true;
   const said = statementOf(newerText, "correction");
+  const queried = new Set(groups.flatMap((g) => g.forms.map((f) => f.stem)));
   // It rejects what the old statement holds ("we replaced pino"): all of it is replaced.
   if ([...said.rejected].some((r) => tokenKeys(oldText).has(r))) return true;
   let best = 0;
   let hit = false;
-  for (const clause of parts) {
+  for (const [i, clause] of parts.entries()) {
     // By weight: "renew my token" is about renewing, the rarer word.
     const matched = textScore(clause, groups).held;
     if (matched === 0 || matched < best) continue;
     const keys = [...tokenKeys(clause)];
-    const common = keys.filter((k) => said.keys.has(k)).length;
+    const shared = keys.filter((k) => said.keys.has(k));
+    const common = shared.length;
+    // One shared word is enough in the clause the statement opens with (its subject), or when the
+    // query asked about it: the newer statement speaks of what the query found.
+    const asked = i === 0 || shared.some((k) => queried.has(k));
     // A value of the same shape in its place (20 and 22, 24h and 12h).
     const values = new Set(keys.filter((k) => /\d/.test(k) && !said.keys.has(k)).map(shape));
     const replacedValue = [...said.keys].some((k) => /\d/.test(k) && values.has(shape(k)));
-    const shares = keys.some((k) => said.rejected.has(k)) || common >= 2 || (common >= 1 && replacedValue);
+    const shares = keys.some((k) => said.rejected.has(k)) || common >= 2 || (common >= 1 && (replacedValue || asked));
     hit = matched > best ? shares : hit || shares;
     best = matched;
   }

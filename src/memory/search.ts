@@ -4,7 +4,8 @@
  * as not current (conflicts.ts). What is said again and again (the same command, the same
  * question) is one hit, so it cannot crowd out the one statement that answers; a summary line
  * about an event that is itself a hit is not shown twice. A hit that holds too little of the
- * query (words the memory never saw count against it) is a guess, and is left out.
+ * query's words the memory knows, or, when much of the query is unknown to it, no rare word, is a
+ * guess, and is left out.
  */
 import { candidates, type WeightedGroup } from "./candidates.ts";
 import { resolveReplacements } from "./conflicts.ts";
@@ -23,8 +24,10 @@ const SUMMARY_WORDS = 5;
 const LINES_PER_SUMMARY = 3;
 /** Query groups a search looks up at most (candidates.ts). */
 const MAX_GROUPS = 8;
-/** A hit holds at least this share of the query's weight, counting words no event or summary holds. */
+/** A hit holds at least this share of the weight of the query's words the memory holds. */
 const MIN_SHARE = 0.4;
+/** A word's BM25 weight (candidates.ts, idfOf) when it is in 1% of the rows: log(1 + 99), whatever the count. */
+const RARE_IDF = Math.log(100);
 
 function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[]): EventHit[] {
   const now = deps.now();
@@ -166,13 +169,19 @@ export function rankedHits(
   // Summary lines are compared with events with their summary's age.
   for (const h of hits) if (h.type === "summary") for (const l of h.lines) l.score *= h.recency;
   resolveReplacements(deps, projectId, hits, scoring);
-  // What the query asks: its words' weights, a word no event or summary holds counting as a
-  // typical one of the query (the median of the rest): a hit holding less than MIN_SHARE of it is
-  // a guess ("what font does the storefront use" and a statement about the storefront).
+  // What the query asks: the weights of its words the memory holds; a hit holding less than
+  // MIN_SHARE of them is a guess. A word no event or summary holds says nothing about which hit is
+  // better (a paraphrase: the memory says it otherwise), but a query mostly unknown to the memory
+  // is likely about something it never heard of: counting each unknown word as a typical one of
+  // the query (the median of the rest), a hit holding less than MIN_SHARE of that must hold a
+  // rare word (in at most 1% of the events), not only common ones.
   const weights = scoring.map((g) => g.idf).sort((a, b) => a - b);
   const typical = weights[Math.floor(weights.length / 2)] ?? 0;
-  const asked = weights.reduce((a, b) => a + b, 0) + (groups.length - scoring.length) * typical;
-  const passes = (m: TextScore) => m.held >= MIN_SHARE * asked;
+  const knownWeight = weights.reduce((a, b) => a + b, 0);
+  const asked = knownWeight + (groups.length - scoring.length) * typical;
+  const rare = new Set(scoring.filter((g) => g.idf >= RARE_IDF).map((g) => g.group));
+  const passes = (m: TextScore) =>
+    m.held >= MIN_SHARE * knownWeight && (m.held >= MIN_SHARE * asked || [...m.groups.keys()].some((g) => rare.has(g)));
   return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
     .slice(0, limit);

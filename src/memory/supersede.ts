@@ -39,12 +39,24 @@ type Weigh = (key: string) => number;
 
 /**
  * Each is about something the other does not name: the first word of each subject is missing
- * from the other ("the mailer service ..." and "the ledger service ..."), or each subject has two
+ * from the other and the newer one's names something older statements speak of ("the mailer
+ * service ..." and "the ledger service ...": both known things); or, unless the newer one says
+ * it corrects (stored as a correction) and shares enough of the older one, each subject has two
  * words the other lacks ("the billing service database ..." and "the rate limiter stores ...").
+ * A word no older statement holds cannot name another thing the memory knows ("raise the sess
+ * cache TTL" after "session cache: TTL 30m"), and the first three words of a chatty sentence are
+ * often not its subject ("btw merges to main need ... Dana" and "Dana moved teams ...").
  */
-function otherSubjects(newer: Statement, oldSubject: string[], old: Set<string>): boolean {
+function otherSubjects(
+  newer: Statement,
+  oldSubject: string[],
+  old: Set<string>,
+  known: (k: string) => boolean,
+  corrects: boolean,
+): boolean {
   if (newer.subject.length === 0 || oldSubject.length === 0) return false;
-  if (!old.has(newer.subject[0]!) && !newer.keys.has(oldSubject[0]!)) return true;
+  if (!old.has(newer.subject[0]!) && !newer.keys.has(oldSubject[0]!)) return known(newer.subject[0]!);
+  if (corrects) return false;
   const mine = newer.subject.filter((k) => !old.has(k)).length;
   const theirs = oldSubject.filter((k) => !newer.keys.has(k)).length;
   return mine >= Math.min(2, newer.subject.length) && theirs >= Math.min(2, oldSubject.length) && newer.subject.length >= 2;
@@ -133,6 +145,8 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   const df = new Map(groups.map((g) => [g.word, g.df]));
   const weigh: Weigh = (k) => (valueLike(k) ? idfOf(1, total) : idfOf(df.get(k) ?? 1, total));
   const olds = eventsById(deps, ids).filter((o) => o.project_id === event.project_id && replaceable(o));
+  const explicit = event.kind === "correction";
+  const known = (k: string) => df.has(k) || !words.includes(k);
   const out: number[] = [];
   const byCue: { id: number; shared: number }[] = [];
   for (const o of olds) {
@@ -146,15 +160,19 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     );
     // Each is about something the other does not name ("the billing service database is X" and
     // "the rate limiter stores its data in Y"): the same kind of fact about another thing.
-    if (!namesIt && otherSubjects(newer, subjectOf(o.content), c.old)) continue;
+    // A value swapped for one of its shape beside two shared words is the same attribute of the
+    // same thing, however each names it ("sess cache TTL to 2h" and "session cache: TTL 30m").
+    const sameAttribute = c.valueSwap && c.sharedKeys >= 2;
+    if (!namesIt && !sameAttribute && otherSubjects(newer, subjectOf(o.content), c.old, known, explicit && c.share >= MIN_SHARE)) continue;
     if (newer.changes && c.rejects) {
       // The rejected value and some context, or a value that names the thing alone; an answer
       // that mentions the value in passing ("... Tomasz may want to review it") only then.
       if (namesIt || (o.kind !== "answer" && (c.sharedKeys >= 1 || newer.keys.size <= 3))) out.push(o.id);
       continue;
     }
-    // The assistant's answers are replaced only by a correction that names their value.
-    if (o.kind === "answer") continue;
+    // The assistant's answers are replaced only by a correction that names their value, or by
+    // what is stored as a correction (the user says it corrects something).
+    if (o.kind === "answer" && !explicit) continue;
     // It rejects a value (a number, an identifier) the older one does not hold: it corrects another statement.
     if ([...newer.rejected].some((r) => valueLike(r)) && !c.rejects) continue;
     if (newer.changes) {

@@ -173,3 +173,61 @@ describe("corrections by shared subject", () => {
     expect(port.supersedes).not.toContain(c);
   });
 });
+
+describe("what a search leaves out, and what it keeps", () => {
+  test("words the memory never saw do not sink the statement that holds the rest", async () => {
+    const m = testMemory();
+    const note = await m.add("note", "Container images are scanned with trivy before every push.");
+    // In a memory of some size (here 200 events), a word in one event is rare.
+    for (let i = 0; i < 200; i++) await m.add("answer", `Pushed branch feature-${i} and the checks went green.`);
+    const hits = await search(m, "trivy or grype for vulnerability audits");
+    expect(hits[0]!.id).toBe(note);
+  });
+
+  test("a query mostly unknown to the memory finds nothing through one common word", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 150; i++) await m.add("answer", `Built ${i + 2} images for branch feature-${i}.`);
+    await m.add("note", "Container images are scanned with trivy before every push.");
+    expect(await search(m, "registry mirror region images")).toEqual([]);
+    // The same word with a rare one beside it still finds it.
+    expect((await search(m, "registry mirror trivy images"))[0]!.text).toContain("trivy");
+  });
+});
+
+describe("corrections in everyday wording", () => {
+  test("a chatty statement whose first words are not its subject is replaced by the correction about it", async () => {
+    const m = testMemory();
+    const old = await m.add("prompt", "btw merges to main need 2 approvals, one of them must be Dana. update the codeowners file.");
+    const fix = await m.ok(
+      {
+        type: "add",
+        project: PROJECT,
+        kind: "correction",
+        text: "Dana moved to the infra team. Lee is the required approver now, fix codeowners.",
+      },
+      "add",
+    );
+    expect(fix.supersedes).toContain(old);
+    const hits = await search(m, "who approves merges to main?");
+    expect(hits[0]!.id).toBe(fix.id);
+    expect(hits.find((h) => h.id === old)?.supersededBy).toBe(fix.id);
+  });
+
+  test("a stored correction replaces the assistant's answer it contradicts", async () => {
+    const m = testMemory();
+    const old = await m.add(
+      "answer",
+      "Merges deploy to staging by themselves; prod is a manual promote in the console after the smoke tests.",
+    );
+    const fix = await m.ok(
+      {
+        type: "add",
+        project: PROJECT,
+        kind: "correction",
+        text: "no more clicking promote in the console for prod — the canary promotes it automatically now.",
+      },
+      "add",
+    );
+    expect(fix.supersedes).toContain(old);
+  });
+});
