@@ -34,6 +34,25 @@ describe("search", () => {
     }
   });
 
+  test("hits the size limit cut are said to be cut by it, apart from matches past the limit asked for", async () => {
+    const store = testStore();
+    const n = 1200 + Math.floor(Math.random() * 300);
+    const text = Array.from({ length: n }, (_, i) => `step ${i}: widget failure in stage ${i % 7} after ${i * 3} ms`).join("\n");
+    await captureIndexed(store, { text, tool: "bash", force: true });
+    const r = ok(search(store, { query: "widget failure", limit: 20 }));
+    expect(r.hits.length).toBeGreaterThan(0);
+    expect(r.hits.length).toBeLessThanOrEqual(20);
+    const [summary] = r.text.split("\n");
+    if (r.hits.length < 20) expect(summary).toMatch(/\d+ more did not fit the answer's [\d.]+ KiB limit \(search\.maxResponseBytes\)/);
+    else expect(summary).not.toContain("did not fit");
+    expect(Buffer.byteLength(r.text)).toBeLessThanOrEqual(store.config.search.maxResponseBytes);
+    // A limit the answer holds: nothing is said to be cut.
+    const small = ok(search(store, { query: "widget failure", limit: 1 }));
+    expect(small.hits).toHaveLength(1);
+    expect(small.text.split("\n")[0]).not.toContain("did not fit");
+    expect(small.text.split("\n")[0]).toMatch(/more matches not shown/);
+  });
+
   test("substring of an identifier and of a uuid", async () => {
     const { store, uuid, line } = await seeded();
     const r = ok(search(store, { query: "GET_VAL" }));

@@ -6,6 +6,7 @@
  */
 
 import { fail, type Result } from "../../errors.ts";
+import { formatBytes } from "../../units.ts";
 import type { EngineDeps } from "../engine-deps.ts";
 import type { SourceFilter } from "../source-filter.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
@@ -188,7 +189,13 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   const { hits, omitted: dropped } = renderHits(sourced, config.search.maxResponseBytes - summaryRoom, deps.calls);
   // Candidate chunks not read line by line hold matches too.
   const omitted = dropped + Math.max(0, windows.length - sourced.length) + Math.max(0, found.ids.length - chunks.length);
-  const summary = describe(input, found.mode, hits.length, omitted, found.corrections);
+  const summary = describe(
+    input,
+    found.mode,
+    hits.length,
+    { cut: dropped, other: omitted - dropped, budget: config.search.maxResponseBytes },
+    found.corrections,
+  );
   const text = [summary, ...hits.map((h) => h.text)].join("\n");
   deps.retrievals.add({
     kind: "search",
@@ -202,7 +209,10 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   return { ok: true, query: input.query, mode: found.mode, corrections: found.corrections, hits, omitted, text };
 }
 
-function describe(input: SearchInput, mode: SearchMode, n: number, omitted: number, corrections: Record<string, string>): string {
+/** What was left out: hits cut by the answer's size limit, and matches past the hits asked for. */
+type Omitted = { cut: number; other: number; budget: number };
+
+function describe(input: SearchInput, mode: SearchMode, n: number, omitted: Omitted, corrections: Record<string, string>): string {
   const quoted = JSON.stringify(input.query);
   if (n === 0)
     return `No match for ${quoted}. Try fewer or different words: an exact identifier, error text, or a file name from the output.`;
@@ -218,6 +228,11 @@ function describe(input: SearchInput, mode: SearchMode, n: number, omitted: numb
           ? ` (corrected: ${fixes})`
           : ` (no place has every word; showing places with some${fixes ? `; corrected: ${fixes}` : ""})`;
   const narrow = input.source ? "add words to narrow" : "add words or filter by source to narrow";
-  const rest = omitted > 0 ? ` ${omitted} more not shown: ${narrow}.` : "";
+  const left: string[] = [];
+  if (omitted.cut > 0)
+    left.push(`${omitted.cut} more did not fit the answer's ${formatBytes(omitted.budget)} limit (search.maxResponseBytes)`);
+  if (omitted.other > 0)
+    left.push(`${omitted.other} more ${omitted.other === 1 ? "match" : "matches"} ${omitted.cut > 0 ? "past those" : "not shown"}`);
+  const rest = left.length > 0 ? ` ${left.join("; ")}: ${narrow}.` : "";
   return `${n} hit${n === 1 ? "" : "s"} for ${quoted}${how}.${rest}`;
 }
