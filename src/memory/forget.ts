@@ -2,8 +2,9 @@
  * Forgetting deletes for real: the event rows, their entries in the word index (FTS5's
  * secure-delete removes them from the index segments, not just hides them), the summary lines
  * that repeat them, replacement links, and the whole text kept in the context store. Deleted
- * pages are zeroed (secure_delete) and the free pages are given back (incremental_vacuum), and
- * the WAL is checkpointed, so the text is gone from the file, not only from query results.
+ * cells are zeroed (secure_delete), the file is rewritten from its live rows (VACUUM: old copies of
+ * rows SQLite moved between pages go too), and the WAL is checkpointed, so the text is gone from
+ * the file, not only from query results.
  */
 import { immediate } from "../db/open.ts";
 import { fail, type Result } from "../errors.ts";
@@ -148,14 +149,15 @@ export function markCleanIfEmpty(db: MemoryDeps["db"]): void {
 function compact(deps: MemoryDeps): string {
   const { db } = deps;
   let note = "";
-  if (!db.query("SELECT 1 FROM memory_state WHERE key = ?").get(CLEAN_PAGES_KEY)) {
-    try {
-      db.exec("VACUUM");
-      db.query("INSERT OR IGNORE INTO memory_state (key, value) VALUES (?, '1')").run(CLEAN_PAGES_KEY);
-    } catch (error) {
-      deps.log(`memory: vacuum after forget: ${String(error)}`);
-      note = " The file could not be rewritten now (another process is using it): run the forget again later to clear old copies.";
-    }
+  // Every forget rewrites the file: secure_delete zeroes a deleted row's cell, but a row SQLite had
+  // moved to another page while rebalancing left its old bytes in the first page's unused space,
+  // which only a rewrite from the live rows clears (the store's purge does the same).
+  try {
+    db.exec("VACUUM");
+    db.query("INSERT OR IGNORE INTO memory_state (key, value) VALUES (?, '1')").run(CLEAN_PAGES_KEY);
+  } catch (error) {
+    deps.log(`memory: vacuum after forget: ${String(error)}`);
+    note = " The file could not be rewritten now (another process is using it): run the forget again later to clear old copies.";
   }
   db.exec("PRAGMA incremental_vacuum");
   let busy = 1;
