@@ -12,16 +12,17 @@ import { maybeRunMaintenance, purgeAll, runMaintenance } from "./maintenance.ts"
 import type { MemoryAnswer, MemoryRequest, MemoryService } from "./memory/index.ts";
 import { loadMemoryService } from "./memory/index.ts";
 import type { PruneInput, PruneOutput, Pruner } from "./prune/index.ts";
-import { loadPrunePrune, loadPruneStats, NO_PRUNING, type PruneSavings, type PruneStats, pruneSavings } from "./prune/index.ts";
+import { loadPrunePrune, NO_PRUNING, type PruneSavings, type PruneStats, pruneStats as pruneFigures, pruneSavings } from "./prune/index.ts";
 import type { Decision, ReadInput } from "./readcache/index.ts";
 import {
-  loadReadcacheClaims,
-  loadReadcacheObjects,
+  checkMarkers,
+  createObjectStore,
   loadReadcacheRead,
-  loadReadcacheStats,
+  markerText,
   NO_READS,
   type ReadcacheSavings,
   type ReadcacheStats,
+  readcacheStats as readcacheFigures,
   readcacheSavings,
 } from "./readcache/index.ts";
 import type {
@@ -233,12 +234,7 @@ export function createEngine(options: EngineOptions): Engine {
   let pruner: Pruner | null = null;
   const prunerOf = async (s: Opened): Promise<Pruner> => {
     if (pruner) return pruner;
-    const [{ createPruner }, { capture }, { checkMarkers, markerText }, { createObjectStore }] = await Promise.all([
-      loadPrunePrune(),
-      loadStoreCapture(),
-      loadReadcacheClaims(),
-      loadReadcacheObjects(),
-    ]);
+    const [{ createPruner }, { capture }] = await Promise.all([loadPrunePrune(), loadStoreCapture()]);
     const objects = createObjectStore(s.db, s.now);
     const { prune } = config;
     pruner = createPruner({
@@ -358,8 +354,8 @@ export function createEngine(options: EngineOptions): Engine {
     // Plain reads of what the stats page shows; their modules load on first use.
     usage: (query) => one(async () => (await loadStoreUsage()).usage(store().db, query)),
     retrievalLog: (query) => one(async () => (await loadStoreRetrievalView()).retrievalLog(store().db, query)),
-    readcacheStats: () => one(async () => (await loadReadcacheStats()).readcacheStats(store().db, store().now())),
-    pruneStats: () => one(async () => (await loadPruneStats()).pruneStats(store().db)),
+    readcacheStats: () => one(async () => readcacheFigures(store().db, store().now())),
+    pruneStats: () => one(async () => pruneFigures(store().db)),
     codeIndexStats: () => one(async () => (await loadKotaIndexStats()).codeIndexStats(store().db)),
     close: () =>
       one(async () => {

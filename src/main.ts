@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /** The entry point: argv -> command. The only place that calls process.exit. */
-import { helperRole, loadKotaHelperEntry } from "./kota/index.ts";
+import { helperRole, runHelper } from "./kota/index.ts";
 import { runCli } from "./surfaces/cli/run.ts";
 
 async function readStdin(): Promise<Uint8Array> {
@@ -11,7 +11,7 @@ async function readStdin(): Promise<Uint8Array> {
 const helper = helperRole();
 
 // No top-level await: the binary is compiled to bytecode (CommonJS), which starts several times faster.
-if (helper) void loadKotaHelperEntry().then(({ runHelper }) => runHelper(helper).then((code) => process.exit(code)));
+if (helper) void runHelper(helper).then((code) => process.exit(code));
 else
   void runCli(process.argv.slice(2), {
     out: (text) => process.stdout.write(text),

@@ -9,5 +9,3 @@ export { openGateway } from "./open-gateway.ts";
 export { CLI_MODEL, CLI_USER, PI_MODEL, PI_USER, phrase } from "./phrasing.ts";
 export { toPiContent } from "./result.ts";
 export { formatList, runServersCommand, serversUsage } from "./servers-command.ts";
-export const loadGatewayOpenGateway = () => import("./open-gateway.ts");
-export const loadGatewayServersCommand = () => import("./servers-command.ts");

@@ -5,6 +5,5 @@
  */
 export { isToolResult, type Message, resultsOf, textOf } from "./messages.ts";
 export type { PruneInput, PruneOutput, Pruner } from "./prune.ts";
-export { NO_PRUNING, type PruneSavings, type PruneStats, pruneSavings } from "./stats.ts";
+export { NO_PRUNING, type PruneSavings, type PruneStats, pruneSavings, pruneStats } from "./stats.ts";
 export const loadPrunePrune = () => import("./prune.ts");
-export const loadPruneStats = () => import("./stats.ts");

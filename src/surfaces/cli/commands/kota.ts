@@ -5,11 +5,14 @@
  */
 import type { KotaAnswer, KotaBackendName, KotaRequest } from "../../../kota/index.ts";
 import {
-  loadKotaRenderDeps,
-  loadKotaRenderImpact,
-  loadKotaRenderSearch,
-  loadKotaRenderUsages,
   loadKotaService,
+  renderDeps,
+  renderImpact,
+  renderIndex,
+  renderSearch,
+  renderStatus,
+  renderTaskContext,
+  renderUsages,
 } from "../../../kota/index.ts";
 import { type Command, type CommandContext, positiveInt, printJson, str, UsageError } from "../command.ts";
 
@@ -122,10 +125,6 @@ function jsonOf(a: KotaAnswer): unknown {
 }
 
 async function textOf(a: KotaAnswer): Promise<string> {
-  const { renderDeps } = await loadKotaRenderDeps();
-  const { renderImpact, renderTaskContext } = await loadKotaRenderImpact();
-  const { renderSearch } = await loadKotaRenderSearch();
-  const { renderIndex, renderStatus, renderUsages } = await loadKotaRenderUsages();
   switch (a.op) {
     case "index":
       return renderIndex(a.result);

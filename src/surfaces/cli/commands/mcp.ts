@@ -1,5 +1,5 @@
 import { debugLog } from "../../../debug.ts";
-import { CLI_MODEL, CLI_USER, loadGatewayOpenGateway, phrase } from "../../../gateway/index.ts";
+import { CLI_MODEL, CLI_USER, openGateway, phrase } from "../../../gateway/index.ts";
 import { TOOL_CALLS } from "../../../store/index.ts";
 import { type Command, positiveInt, str, UsageError } from "../command.ts";
 
@@ -25,8 +25,7 @@ export const mcpCommand: Command = {
       throw new UsageError("--port and --token go with --http");
     const token = str(ctx.values.token) ?? ctx.env.PI_SIDECAR_MCP_TOKEN;
     if (token !== undefined && token.length < 16) throw new UsageError("--token (or PI_SIDECAR_MCP_TOKEN) must be at least 16 characters");
-    // Loaded here, not at start: other commands never pay for the MCP SDK.
-    const { openGateway } = await loadGatewayOpenGateway();
+    // The MCP server's modules load here, not at start.
     const { serveMcpStdio } = await import("../../mcp/server.ts");
     const { newToken, serveMcpHttp } = await import("../../mcp/http.ts");
     const session = typeof ctx.values.session === "string" ? ctx.values.session : `mcp-${Date.now().toString(36)}-${process.pid}`;

@@ -1,4 +1,4 @@
-import { CLI_MODEL, CLI_USER, loadGatewayOpenGateway, loadGatewayServersCommand } from "../../../gateway/index.ts";
+import { CLI_MODEL, CLI_USER, openGateway, runServersCommand } from "../../../gateway/index.ts";
 import { type Command, printJson, UsageError } from "../command.ts";
 
 export const serversCommand: Command = {
@@ -8,8 +8,6 @@ export const serversCommand: Command = {
     "pi-sidecar servers [list | connect NAME | disconnect NAME | enable NAME.. | disable NAME.. | expand NAME|all | approve | backup | restore [BACKUP] | profile list|use NAME|save NAME]",
   options: {},
   async run(ctx) {
-    const { openGateway } = await loadGatewayOpenGateway();
-    const { runServersCommand } = await loadGatewayServersCommand();
     const opened = openGateway({ config: ctx.loaded.config, cwd: ctx.cwd, env: ctx.env, audience: CLI_MODEL });
     if (!opened) {
       ctx.err(
