@@ -113,7 +113,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
     // the file before it is known to be ours and not newer than this build.
     const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
     // (Tests and tools that open a database with their own migrations skip this.)
-    if (options.migrations === undefined) checkOwnership(db, path, version, migrations.length);
+    if (options.migrations === undefined) checkOwnership(db, path, migrations.length);
     else if (version > migrations.length)
       throw new AppError("DB_TOO_NEW", `The database ${path} has schema version ${version}, newer than expected (${migrations.length}).`);
     if (readonly) {
@@ -204,7 +204,15 @@ function writable(path: string): boolean {
 }
 
 /** Refuses a file that another program made, or a newer pi-sidecar, before anything in it changes. */
-function checkOwnership(db: Database, path: string, version: number, known: number): void {
+function checkOwnership(db: Database, path: string, known: number): void {
+  // One statement, one snapshot: another process may be creating the schema right now, and a
+  // version read before its commit beside tables read after it would look like a foreign file.
+  const { version, tables, ours } = db
+    .query(
+      "SELECT (SELECT user_version FROM pragma_user_version) AS version, (SELECT count(*) FROM sqlite_master) AS tables, " +
+        "EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sources') AS ours",
+    )
+    .get() as { version: number; tables: number; ours: number };
   if (version > known) {
     throw new AppError(
       "DB_TOO_NEW",
@@ -212,8 +220,6 @@ function checkOwnership(db: Database, path: string, version: number, known: numb
         "Upgrade pi-sidecar, or point --db / PI_SIDECAR_DB at another file.",
     );
   }
-  const tables = (db.query("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n;
-  const ours = db.query("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sources'").get() !== null;
   if ((version === 0 && tables > 0) || (version > 0 && !ours)) {
     throw new AppError(
       "DB_FOREIGN",
