@@ -64,7 +64,13 @@ function sideRow(name: string, s: SideResult): string[] {
 }
 
 /** The retrieval runs of one benchmark: the blind set first when it is there, then the sets tuned on. */
-export type RetrievalRuns = { blind?: RetrievalResult; tuning: RetrievalResult; holdout: RetrievalResult; dev?: RetrievalResult };
+export type RetrievalRuns = {
+  blind?: RetrievalResult;
+  tuning: RetrievalResult;
+  holdout: RetrievalResult;
+  dev?: RetrievalResult;
+  wave3?: RetrievalResult;
+};
 
 /** The blind set's targets (issue 20): top 3 >= 95% and >= the peer + 5 points, median shown <= 2 KiB, receipts >= 30%. */
 const BLIND = { recall: 0.95, overPeer: 0.05, medianBytes: 2048, receipts: 0.3 } as const;
@@ -107,6 +113,7 @@ export function retrievalTargetRows(runs: RetrievalRuns): string[][] {
     ["tuning", runs.tuning],
     ["held-out, tuned on since", runs.holdout],
     ["dev", runs.dev],
+    ["wave 3, first blind set, tuned on since", runs.wave3],
   ];
   for (const [name, r] of tuned) {
     if (!r) continue;
@@ -143,10 +150,11 @@ export function retrievalSection(runs: RetrievalRuns): string {
   if (runs.blind) blocks.push(block("Blind set (never tuned on)", runs.blind), "");
   blocks.push(block("Tuning set", runs.tuning), "", block("Held-out set (tuned on since)", runs.holdout));
   if (runs.dev) blocks.push("", block("Dev set (outputs of the kinds issue 20 names; tuned on)", runs.dev));
+  if (runs.wave3) blocks.push("", block("Wave 3 set (the first blind set, retrieval-1; tuned on since)", runs.wave3));
   return [
     "## Retrieval on real tool outputs",
     "",
-    "`search QUERY --source ID --limit 3` on outputs made by real tools (bench/retrieval: blind/ when present, fixtures/, holdout/, dev/; " +
+    "`search QUERY --source ID --limit 3` on outputs made by real tools (bench/retrieval: blind/ when present, fixtures/, holdout/, dev/, wave3/; " +
       "see their READMEs). A hit answers when it shows the answer line, by number, with its text; the peer's when its text holds the " +
       "answer's text. The blind set was written by someone who never read the code or the other sets, and is reported first; the " +
       "others have been tuned on.",
