@@ -35,6 +35,11 @@ const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
 const FILL = 2;
 /** What showing its record may add to a hit: the first hit, the others. */
 const RECORD_BYTES = [1600, 900];
+/** A matched long line is shown up to this wide when the budget allows (an NDJSON record is one line). */
+const WIDE_MATCH = 1000;
+/** Lines around the matches are added while the answer is under this size (the answer's tail often follows). */
+const FILL_TARGET = 1700;
+const MAX_FILL_STEPS = 16;
 
 /** A line's head (its location, its name) is kept before a cut place on a line up to LONG_LINE. */
 const HEAD = 60;
@@ -66,6 +71,10 @@ type Draft = {
   record: boolean;
   /** Each row as shown (cut around its match), once computed. */
   texts: Map<number, string>;
+  /** Matched rows shown wider than MATCH_WIDTH. */
+  widths: Map<number, number>;
+  /** Whether another hit of the same text shows the row (a line is never shown twice). */
+  taken: (row: number) => boolean;
 };
 
 function titleFor(w: Window, row: number): string {
@@ -103,7 +112,7 @@ function draft(w: SourcedWindow): Draft {
     for (let r = last + 1; r <= b; r++) growth.push(r);
     for (let r = a; r < firstMatch; r++) growth.push(r);
   }
-  return { w, match, shown, growth, title: titleFor(w, w.matches[0]!.row), record, texts: new Map() };
+  return { w, match, shown, growth, title: titleFor(w, w.matches[0]!.row), record, texts: new Map(), widths: new Map(), taken: () => false };
 }
 
 /** The rows a draft shows, in order: its shown rows, and the few rows between two of them. */
@@ -113,10 +122,16 @@ function layout(d: Draft): number[] {
   const out: number[] = [];
   for (const r of sorted) {
     const prev = out.at(-1);
-    if (prev !== undefined && r - prev - 1 <= FILL) for (let k = prev + 1; k < r; k++) out.push(k);
+    if (prev !== undefined && r - prev - 1 <= FILL && !hasTaken(d, prev + 1, r)) for (let k = prev + 1; k < r; k++) out.push(k);
     out.push(r);
   }
   return out;
+}
+
+/** Whether another hit shows a row strictly between `from` and `to`. */
+function hasTaken(d: Draft, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) if (d.taken(k)) return true;
+  return false;
 }
 
 /** A row as shown: cut around its match, or to the context width. */
@@ -125,7 +140,7 @@ function rowText(d: Draft, r: number): string {
   if (text === undefined) {
     const m = d.match.get(r);
     const row = d.w.region.rows[r]!;
-    text = m ? clipAround(row, m.at, MATCH_WIDTH, m.end) : clipAround(row, 0, CONTEXT_WIDTH);
+    text = m ? clipAround(row, m.at, d.widths.get(r) ?? MATCH_WIDTH, m.end) : clipAround(row, 0, CONTEXT_WIDTH);
     d.texts.set(r, text);
   }
   return text;
@@ -174,40 +189,119 @@ function measure(d: Draft, index: number, calls: NextCalls): number {
   return more ? bytes + Buffer.byteLength(more) + 1 : bytes;
 }
 
+/** A draft's first and last shown rows. */
+function span(d: Draft): [number, number] {
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = -1;
+  for (const r of d.shown) [lo, hi] = [Math.min(lo, r), Math.max(hi, r)];
+  return [lo, hi];
+}
+
+/** Two places on one long row, far enough apart to show different text: two hits, not one. */
+function apartOnLongRow(a: Draft, b: Draft): boolean {
+  for (const [r, m] of b.match) {
+    const other = a.match.get(r);
+    if (other && a.w.region.rows[r]!.length > MATCH_WIDTH && Math.abs(other.at - m.at) > MATCH_WIDTH / 2) return true;
+  }
+  return false;
+}
+
+/**
+ * Hits of one text whose lines overlap or touch become one hit (its matches, context and record
+ * together), so no line is shown twice and the slot goes to the next hit.
+ */
+function mergeTouching(drafts: Draft[]): Draft[] {
+  const out: Draft[] = [];
+  for (const d of drafts) {
+    const [lo, hi] = span(d);
+    const into = out.find((o) => {
+      if (o.w.region !== d.w.region || apartOnLongRow(o, d)) return false;
+      const [a, b] = span(o);
+      return lo <= b + 1 && hi >= a - 1;
+    });
+    if (!into) {
+      out.push(d);
+      continue;
+    }
+    for (const [r, m] of d.match) if (!into.match.has(r)) into.match.set(r, m);
+    for (const r of d.shown) into.shown.add(r);
+    into.growth.push(...d.growth);
+    into.w = { ...into.w, more: into.w.more + d.w.more };
+    into.record ||= d.record;
+  }
+  return out;
+}
+
 /** Renders the windows within `budget` bytes: hits that do not fit are dropped (counted), the rest get context. */
-export function renderHits(windows: SourcedWindow[], budget: number, calls: NextCalls): { hits: Hit[]; omitted: number } {
-  const drafts = windows.map(draft);
+export function renderHits(
+  windows: SourcedWindow[],
+  budget: number,
+  calls: NextCalls,
+  limit = windows.length,
+): { hits: Hit[]; omitted: number; unused: number } {
+  const merged = mergeTouching(windows.map(draft));
+  const drafts = merged.slice(0, limit);
+  const unused = merged.length - drafts.length;
+  // Which hit shows each line of a text (blob and line number): a line is shown by one hit only.
+  const owner = new Map<string, number>();
+  const keyOf = (d: Draft, r: number) => `${d.w.region.blob}:${d.w.region.first + r}`;
+  const longMatch = (d: Draft, r: number) => d.match.has(r) && d.w.region.rows[r]!.length > MATCH_WIDTH;
+  drafts.forEach((d, i) => {
+    for (const r of [...d.shown]) {
+      const o = owner.get(keyOf(d, r));
+      if (o !== undefined && o !== i && !longMatch(d, r)) d.shown.delete(r);
+      else owner.set(keyOf(d, r), i);
+    }
+    d.taken = (r: number) => (owner.get(keyOf(d, r)) ?? i) !== i;
+  });
   const size = (d: Draft, i: number) => measure(d, i + 1, calls);
   let kept = drafts;
   while (kept.length > 1 && kept.reduce((s, d, i) => s + size(d, i), 0) > budget) kept = kept.slice(0, -1);
   let total = kept.reduce((s, d, i) => s + size(d, i), 0);
-  /** Shows row r in draft i when it fits the budget (and `cap`, what the draft may still grow by). */
-  const tryAdd = (d: Draft, i: number, r: number, cap = Number.POSITIVE_INFINITY): boolean => {
-    if (r < 0 || r >= d.w.region.rows.length || d.shown.has(r)) return false;
+  /** Shows row r in draft i when it fits `within` (the budget) and `cap` (what the draft may still grow by). */
+  const tryAdd = (d: Draft, i: number, r: number, cap = Number.POSITIVE_INFINITY, within = budget): boolean => {
+    if (r < 0 || r >= d.w.region.rows.length || d.shown.has(r) || d.taken(r)) return false;
     const old = size(d, i);
     d.shown.add(r);
     const grown = size(d, i);
-    if (total - old + grown > budget || grown - old > cap) {
+    if (total - old + grown > within || grown - old > cap) {
       d.shown.delete(r);
       return false;
     }
     total += grown - old;
+    owner.set(keyOf(d, r), i);
     return true;
   };
   // The records, to their end, best hit first.
   for (const [i, d] of kept.entries()) {
     const start = size(d, i);
     const cap = RECORD_BYTES[Math.min(i, RECORD_BYTES.length - 1)]!;
-    for (const r of d.growth) if (!d.shown.has(r) && !tryAdd(d, i, r, cap - (size(d, i) - start))) break;
+    for (const r of d.growth) if (!d.shown.has(r) && !d.taken(r) && !tryAdd(d, i, r, cap - (size(d, i) - start))) break;
   }
-  // Context for neighbouring answers: a few lines each side of the matches, more when there are fewer hits.
+  // A matched long line shown wider (the rest of a one-line record), best hit first.
+  for (const [i, d] of kept.entries()) {
+    for (const r of d.match.keys()) {
+      if (d.w.region.rows[r]!.length <= MATCH_WIDTH) continue;
+      const old = size(d, i);
+      d.widths.set(r, WIDE_MATCH);
+      d.texts.delete(r);
+      const grown = size(d, i);
+      if (total - old + grown > Math.min(budget, FILL_TARGET)) {
+        d.widths.delete(r);
+        d.texts.delete(r);
+      } else total += grown - old;
+    }
+  }
+  // Context for neighbouring answers: a few lines each side of the matches, more when there are
+  // fewer hits; then more lines around them while the answer is short.
   const maxContext = kept.length <= 1 ? 6 : kept.length === 2 ? 5 : 4;
-  for (let step = 1; step <= maxContext; step++) {
+  for (let step = 1; step <= MAX_FILL_STEPS; step++) {
+    const within = step <= maxContext ? budget : Math.min(budget, FILL_TARGET);
     for (const [i, d] of kept.entries()) {
       if (d.record) continue;
       for (const m of d.match.keys()) {
-        tryAdd(d, i, m - step);
-        tryAdd(d, i, m + step);
+        tryAdd(d, i, m + step, Number.POSITIVE_INFINITY, within);
+        tryAdd(d, i, m - step, Number.POSITIVE_INFINITY, within);
       }
     }
   }
@@ -227,5 +321,5 @@ export function renderHits(windows: SourcedWindow[], budget: number, calls: Next
       text: r.text,
     };
   });
-  return { hits, omitted: windows.length - kept.length };
+  return { hits, omitted: drafts.length - kept.length, unused };
 }

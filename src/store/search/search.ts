@@ -179,16 +179,17 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   const sourceOf = db.query<{ handle: string; tool: string }, (string | number)[]>(
     `SELECT s.handle, s.tool FROM sources s WHERE s.blob_id = ?${f.and}${NOT_OWN_ANSWER} ORDER BY s.id DESC LIMIT 1`,
   );
+  // Twice the hits asked for: hits whose lines overlap are merged, and the next ones take their place.
   const sourced: SourcedWindow[] = [];
   for (const w of windows) {
-    if (sourced.length >= limit) break;
+    if (sourced.length >= 2 * limit) break;
     const src = sourceOf.get(w.chunk.blob_id, ...f.params);
     if (src) sourced.push({ ...w, sourceId: src.handle, tool: src.tool });
   }
   const summaryRoom = 240;
-  const { hits, omitted: dropped } = renderHits(sourced, config.search.maxResponseBytes - summaryRoom, deps.calls);
+  const { hits, omitted: dropped, unused } = renderHits(sourced, config.search.maxResponseBytes - summaryRoom, deps.calls, limit);
   // Candidate chunks not read line by line hold matches too.
-  const omitted = dropped + Math.max(0, windows.length - sourced.length) + Math.max(0, found.ids.length - chunks.length);
+  const omitted = dropped + unused + Math.max(0, windows.length - sourced.length) + Math.max(0, found.ids.length - chunks.length);
   const summary = describe(
     input,
     found.mode,
