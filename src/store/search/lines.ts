@@ -104,7 +104,8 @@ function conceptEnd(lower: string, orig: string, t: Term, i: number): number {
     if (k > 0) {
       let j = end;
       while (j < lower.length && j - end < 2 && isJoiner(lower.charCodeAt(j))) j++;
-      if (!lower.startsWith(part, j) || (j === end && !wordStart(orig, j))) return -1;
+      // Written together counts too: `maxRetryCount`, and `ccflags` for "cc flags".
+      if (!lower.startsWith(part, j)) return -1;
       end = j;
     }
     end += part.length;

@@ -112,7 +112,17 @@ function draft(w: SourcedWindow): Draft {
     for (let r = last + 1; r <= b; r++) growth.push(r);
     for (let r = a; r < firstMatch; r++) growth.push(r);
   }
-  return { w, match, shown, growth, title: titleFor(w, w.matches[0]!.row), record, texts: new Map(), widths: new Map(), taken: () => false };
+  return {
+    w,
+    match,
+    shown,
+    growth,
+    title: titleFor(w, w.matches[0]!.row),
+    record,
+    texts: new Map(),
+    widths: new Map(),
+    taken: () => false,
+  };
 }
 
 /** The rows a draft shows, in order: its shown rows, and the few rows between two of them. */

@@ -44,7 +44,7 @@ export function termsFor(q: ParsedQuery): Term[] {
   for (const s of q.idents) terms.push(makeTerm("ident", [s], false, -1));
   const phrases = q.phrases.map((p) => p.text);
   // The query as typed, when it has several words: on one line it is the best answer there is.
-  if (q.words.length > 1 && q.whole.length >= 6) phrases.push(q.whole);
+  if (q.whole.includes(" ") && q.whole.length >= 6) phrases.push(q.whole);
   for (const p of new Set(phrases)) terms.push(makeTerm("phrase", [p], false, -1));
   return terms;
 }

@@ -57,8 +57,12 @@ function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   const all = wordHits(deps, conceptsAnd(contentConcepts(q), q.phrases), f);
   if (q.idents.length === 0) return all;
   const withIdents = identHits(deps, q.idents, f, conceptsAnd(looseConcepts(q), q.phrases));
-  // Written otherwise in the text (`no_unchecked_indexed_access` for `noUncheckedIndexedAccess`): its words.
-  if (withIdents.length === 0) return all;
+  if (withIdents.length === 0) {
+    // The identifier is there but not with the other words (they describe it: "signature"), or it is
+    // written otherwise (`no_unchecked_indexed_access` for `noUncheckedIndexedAccess`): both kinds of place.
+    const alone = identHits(deps, q.idents, f);
+    return alone.length === 0 ? all : fuse([{ ids: alone, weight: 2 }, { ids: all }]).map((x) => x.id);
+  }
   const ranked = new Set(withIdents);
   return fuse([{ ids: withIdents, weight: 2 }, { ids: all.filter((id) => ranked.has(id)) }]).map((x) => x.id);
 }
@@ -109,12 +113,37 @@ function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; correcti
   };
 }
 
+/**
+ * The query with two neighbouring words that the text writes together as one word ("cc flags"
+ * for `ccflags`) as one concept, or null when none is in the vocabulary.
+ */
+function compounds(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
+  const known = deps.db.query<{ one: number }, [string]>("SELECT 1 AS one FROM vocabulary WHERE word = ?");
+  const out: Concept[] = [];
+  let joined = false;
+  for (let i = 0; i < q.concepts.length; i++) {
+    const [a, b] = [q.concepts[i]!, q.concepts[i + 1]];
+    const single = (c: Concept | undefined): c is Concept => !!c && !c.stop && c.words.length === 1 && /^\p{L}+$/u.test(c.joined);
+    if (single(a) && single(b) && known.get(a.joined + b.joined)) {
+      out.push(conceptOf([a.joined, b.joined]));
+      joined = true;
+      i++;
+    } else out.push(a);
+  }
+  return joined ? { ...q, concepts: out } : null;
+}
+
 /** The first stage that finds anything. */
 function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
   let q = query;
   let corrections: Record<string, string> = {};
   let ids = exact(deps, q, f);
   if (ids.length > 0) return { mode: "all words", ids, query: q, corrections };
+  const together = compounds(deps, q);
+  if (together) {
+    ids = exact(deps, together, f);
+    if (ids.length > 0) return { mode: "all words", ids, query: together, corrections };
+  }
   if (q.idents.length === 0) {
     const words = contentConcepts(q).flatMap((c) => c.words);
     ids = wordHits(deps, wordsPrefixAnd(words), f);
