@@ -220,12 +220,14 @@ function apartOnLongRow(a: Draft, b: Draft): boolean {
  * Hits of one text whose lines overlap or touch become one hit (its matches, context and record
  * together), so no line is shown twice and the slot goes to the next hit.
  */
-function mergeTouching(drafts: Draft[]): Draft[] {
+function mergeTouching(drafts: Draft[], maxLines: number): Draft[] {
   const out: Draft[] = [];
   for (const d of drafts) {
     const [lo, hi] = span(d);
     const into = out.find((o) => {
       if (o.w.region !== d.w.region || apartOnLongRow(o, d)) return false;
+      // A hit shows at most maxLines matching lines: past that, the later hit is trimmed instead.
+      if (new Set([...o.match.keys(), ...d.match.keys()]).size > maxLines) return false;
       const [a, b] = span(o);
       return lo <= b + 1 && hi >= a - 1;
     });
@@ -248,22 +250,29 @@ export function renderHits(
   budget: number,
   calls: NextCalls,
   limit = windows.length,
+  maxLines = Number.POSITIVE_INFINITY,
 ): { hits: Hit[]; omitted: number; unused: number } {
-  const merged = mergeTouching(windows.map(draft));
-  const drafts = merged.slice(0, limit);
-  const unused = merged.length - drafts.length;
   // Which hit shows each line of a text (blob and line number): a line is shown by one hit only.
   const owner = new Map<string, number>();
   const keyOf = (d: Draft, r: number) => `${d.w.region.blob}:${d.w.region.first + r}`;
   const longMatch = (d: Draft, r: number) => d.match.has(r) && d.w.region.rows[r]!.length > MATCH_WIDTH;
-  drafts.forEach((d, i) => {
+  const drafts: Draft[] = [];
+  let unused = 0;
+  for (const d of mergeTouching(windows.map(draft), maxLines)) {
+    const i = drafts.length;
+    const mine = (r: number) => (owner.get(keyOf(d, r)) ?? i) === i || longMatch(d, r);
+    // A hit whose matching lines another hit already shows adds nothing: the next one takes its place.
+    if (i >= limit || ![...d.match.keys()].some(mine)) {
+      unused++;
+      continue;
+    }
     for (const r of [...d.shown]) {
-      const o = owner.get(keyOf(d, r));
-      if (o !== undefined && o !== i && !longMatch(d, r)) d.shown.delete(r);
-      else owner.set(keyOf(d, r), i);
+      if (mine(r)) owner.set(keyOf(d, r), i);
+      else d.shown.delete(r);
     }
     d.taken = (r: number) => (owner.get(keyOf(d, r)) ?? i) !== i;
-  });
+    drafts.push(d);
+  }
   const size = (d: Draft, i: number) => measure(d, i + 1, calls);
   let kept = drafts;
   while (kept.length > 1 && kept.reduce((s, d, i) => s + size(d, i), 0) > budget) kept = kept.slice(0, -1);

@@ -216,7 +216,11 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
     if (src) sourced.push({ ...w, sourceId: src.handle, tool: src.tool });
   }
   const summaryRoom = 240;
-  const { hits, omitted: dropped, unused } = renderHits(sourced, config.search.maxResponseBytes - summaryRoom, deps.calls, limit);
+  const {
+    hits,
+    omitted: dropped,
+    unused,
+  } = renderHits(sourced, config.search.maxResponseBytes - summaryRoom, deps.calls, limit, config.search.maxLinesPerHit);
   // Candidate chunks not read line by line hold matches too.
   const omitted = dropped + unused + Math.max(0, windows.length - sourced.length) + Math.max(0, found.ids.length - chunks.length);
   const summary = describe(
