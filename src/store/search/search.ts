@@ -60,7 +60,7 @@ function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   if (withIdents.length === 0) {
     // The identifier is there but not with the other words (they describe it: "signature"), or it is
     // written otherwise (`no_unchecked_indexed_access` for `noUncheckedIndexedAccess`): both kinds of place.
-    const alone = identHits(deps, q.idents, f);
+    const alone = all.length === 0 ? [] : identHits(deps, q.idents, f);
     return alone.length === 0 ? all : fuse([{ ids: alone, weight: 2 }, { ids: all }]).map((x) => x.id);
   }
   const ranked = new Set(withIdents);
