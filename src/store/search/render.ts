@@ -261,11 +261,12 @@ export function renderHits(
   for (const d of mergeTouching(windows.map(draft), maxLines)) {
     const i = drafts.length;
     const mine = (r: number) => (owner.get(keyOf(d, r)) ?? i) === i || longMatch(d, r);
-    // A hit whose matching lines another hit already shows adds nothing: the next one takes its place.
-    if (i >= limit || ![...d.match.keys()].some(mine)) {
+    if (i >= limit) {
       unused++;
       continue;
     }
+    // A hit whose matching lines another hit already shows adds nothing: the next one takes its place.
+    if (![...d.match.keys()].some(mine)) continue;
     for (const r of [...d.shown]) {
       if (mine(r)) owner.set(keyOf(d, r), i);
       else d.shown.delete(r);
