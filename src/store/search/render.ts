@@ -298,10 +298,13 @@ export function renderHits(
     const cap = RECORD_BYTES[Math.min(i, RECORD_BYTES.length - 1)]!;
     for (const r of d.growth) if (!d.shown.has(r) && !d.taken(r) && !tryAdd(d, i, r, cap - (size(d, i) - start))) break;
   }
-  // A matched long line shown wider (the rest of a one-line record), best hit first.
+  // A matched long line shown wider (the rest of a one-line record), best hit first; not a line
+  // other hits show other places of (their cuts would then overlap).
+  const matchedBy = new Map<string, number>();
+  for (const d of kept) for (const r of d.match.keys()) matchedBy.set(keyOf(d, r), (matchedBy.get(keyOf(d, r)) ?? 0) + 1);
   for (const [i, d] of kept.entries()) {
     for (const r of d.match.keys()) {
-      if (d.w.region.rows[r]!.length <= MATCH_WIDTH) continue;
+      if (d.w.region.rows[r]!.length <= MATCH_WIDTH || matchedBy.get(keyOf(d, r))! > 1) continue;
       const old = size(d, i);
       d.widths.set(r, WIDE_MATCH);
       d.texts.delete(r);
