@@ -41,7 +41,8 @@ export function queryWords(raw: string, max = 12): string[] {
 
 /** A word's forms and the short forms it may be written as in notes (abbreviations.ts). */
 function searchForms(word: string): Form[] {
-  const forms = wordForms(word);
+  // A copy: wordForms' lists are cached and shared.
+  const forms = [...wordForms(word)];
   const stems = new Set(forms.map((f) => f.stem));
   for (const short of shortForms(word)) {
     const stem = porterStem(short);

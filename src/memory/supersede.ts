@@ -24,6 +24,8 @@ const STATEMENTS: ReadonlySet<EventKind> = new Set(["correction", "decision", "n
 const SCAN = 5000;
 const COMPARE = 40;
 const LOOKUP_WORDS = 6;
+/** Rows each of those words brings (the newest): a statement is compared with a few dozen older ones. */
+const LOOKUP_ROWS = 60;
 /** A correction replaces the older statements that share nearly as much of its subject as the best one. */
 const NEAR_BEST = 0.75;
 /** ... and that share at least this much of what the shorter of the two says (keys weighted by rarity). */
@@ -49,7 +51,7 @@ type Weigh = (key: string) => number;
  */
 function otherSubjects(
   newer: Statement,
-  oldSubject: string[],
+  oldSubject: readonly string[],
   old: Set<string>,
   known: (k: string) => boolean,
   corrects: boolean,
@@ -140,6 +142,8 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     beforeId: event.id,
     keep: COMPARE,
     kinds: [...STATEMENTS],
+    perTerm: LOOKUP_ROWS,
+    maxGroups: LOOKUP_WORDS,
   });
   const total = Math.max(1, event.id);
   const df = new Map(groups.map((g) => [g.word, g.df]));
@@ -197,7 +201,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   for (const o of olds) {
     if (out.includes(o.id)) continue;
     const keys = tokenKeys(o.content);
-    const echoes = (r: Set<string>) => {
+    const echoes = (r: ReadonlySet<string>) => {
       const gone = [...r].filter((k) => !newer.keys.has(k));
       return (
         r.size >= 3 &&
