@@ -105,6 +105,8 @@ const CORRECTION_ANYWHERE = [
   /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
   /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
 ];
+/** A Conventional Commits header, `type(scope)!: ` (conventionalcommits.org). */
+const COMMIT_HEADER = /^\s*[a-z]+(?:\([^()\s]{1,40}\))?!?:\s+/i;
 /** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now". */
 const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(?!\s+(?:and then|that|on\b))/i;
 
@@ -122,7 +124,11 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
   const head = text.slice(0, 600);
   if (CORRECTION_START.test(head)) return [{ text: head, strong: true }];
   return sentences(head).flatMap((s): { text: string; strong: boolean }[] => {
-    const k = sentenceKind(s);
+    // Under a Conventional Commits header ("refactor(time): chrono is out ...", "chore(node): bump
+    // to 20") a sentence records what was done, it does not ask for a task.
+    const body = s.replace(COMMIT_HEADER, "");
+    const own = sentenceKind(body);
+    const k = body !== s && own === "task" ? "fact" : own;
     if (k === "question" || (k === "task" && kind === "prompt")) return [];
     if (CORRECTION_ANYWHERE.some((re) => re.test(s)) || CHANGED.test(s) || NOW.test(s)) return [{ text: s, strong: true }];
     return CHANGING.test(s) ? [{ text: s, strong: false }] : [];

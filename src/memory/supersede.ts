@@ -26,6 +26,8 @@ const COMPARE = 40;
 const LOOKUP_WORDS = 6;
 /** Rows each of those words brings (the newest): a statement is compared with a few dozen older ones. */
 const LOOKUP_ROWS = 60;
+/** A word at most this many older statements hold names one thing (a tool, a service, a person). */
+const RARE_SUBJECT_DF = 10;
 /** A correction replaces the older statements that share nearly as much of its subject as the best one. */
 const NEAR_BEST = 0.75;
 /** ... and that share at least this much of what the shorter of the two says (keys weighted by rarity). */
@@ -131,7 +133,10 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   if (newer.keys.size === 0) return [];
   if (event.kind === "prompt" && !newer.changes && !isClaim(event.content)) return [];
   // What it rejects first, then its rarest words (identifiers count as rare), each with its forms.
-  const words = [...newer.rejected, ...[...newer.keys].filter((k) => !newer.rejected.has(k))]
+  // The whole text's words: a change said in one sentence may name its subject in another
+  // ("AdMob got our account flagged. moved the placements to AppLovin").
+  const whole = tokenKeys(event.content);
+  const words = [...newer.rejected, ...[...newer.keys].filter((k) => !newer.rejected.has(k)), ...whole]
     .flatMap((k) => (valueLike(k) ? (k.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 1) : [k]))
     .filter((w, i, all) => w.length > 1 && all.indexOf(w) === i)
     .slice(0, LOOKUP_WORDS * 2);
@@ -143,7 +148,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     keep: COMPARE,
     kinds: [...STATEMENTS],
     perTerm: LOOKUP_ROWS,
-    maxGroups: LOOKUP_WORDS,
+    maxGroups: LOOKUP_WORDS + 2,
   });
   const total = Math.max(1, event.id);
   const df = new Map(groups.map((g) => [g.word, g.df]));
@@ -153,11 +158,18 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   const known = (k: string) => df.has(k) || !words.includes(k);
   const out: number[] = [];
   const byCue: { id: number; shared: number }[] = [];
+  const bySubject: { id: number; shared: number }[] = [];
   for (const o of olds) {
     const c = compare(newer, o.content, weigh);
     if (c.old.size === 0 || c.sameRejection || c.holdsNew) continue;
     // What it rejects names the thing, whatever the words around it, when it is a rare identifier
     // (not a bare number) or what the newer statement is about ("we replaced pino with consola").
+    // The same rare thing named by both (a tool, a service, a person: a word few older statements
+    // hold), in a user's statement the newer one changes something about.
+    if (newer.changes && o.kind !== "answer" && c.fresh > 0) {
+      const rare = [...whole].filter((k) => !valueLike(k) && c.old.has(k) && (df.get(k) ?? Number.POSITIVE_INFINITY) <= RARE_SUBJECT_DF);
+      if (rare.length > 0) bySubject.push({ id: o.id, shared: rare.reduce((s, k) => s + weigh(k), 0) });
+    }
     const dfOf = (k: string) => df.get((k.match(/[\p{L}\p{N}]+/gu) ?? [k])[0]!) ?? 1;
     const namesIt = [...newer.rejected].some(
       (r) => c.old.has(r) && ((valueLike(r) && /\p{L}/u.test(r) && dfOf(r) <= 2) || newer.first === r),
@@ -193,6 +205,11 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   }
   const best = Math.max(0, ...byCue.map((b) => b.shared));
   for (const b of byCue) if (b.shared >= best * NEAR_BEST) out.push(b.id);
+  // Linked by a shared rare name: the statements naming the most of it.
+  if (bySubject.length > 0) {
+    const top = Math.max(...bySubject.map((b) => b.shared));
+    for (const b of bySubject) if (b.shared >= top) out.push(b.id);
+  }
   // An older statement that says again what a replaced one said (the assistant's "got it: X")
   // is replaced with it.
   // It holds what the replaced one said that the newer one does not (the old value), and nearly
