@@ -28,6 +28,7 @@ const LOOKUP_WORDS = 6;
 const LOOKUP_ROWS = 60;
 /** A word at most this many older statements hold names one thing (a tool, a service, a person). */
 const RARE_SUBJECT_DF = 10;
+const RARE_SUBJECT_SHARE = 0.02;
 /** A correction replaces the older statements that share nearly as much of its subject as the best one. */
 const NEAR_BEST = 0.75;
 /** ... and that share at least this much of what the shorter of the two says (keys weighted by rarity). */
@@ -156,6 +157,9 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   const olds = eventsById(deps, ids).filter((o) => o.project_id === event.project_id && replaceable(o));
   const explicit = event.kind === "correction";
   const known = (k: string) => df.has(k) || !words.includes(k);
+  // Rare: in at most RARE_SUBJECT_DF older statements, and in few of all the events (in a short
+  // history every word is rare, and says nothing of what a statement is about).
+  const rareDf = Math.min(RARE_SUBJECT_DF, RARE_SUBJECT_SHARE * total);
   const out: number[] = [];
   const byCue: { id: number; shared: number }[] = [];
   const bySubject: { id: number; shared: number }[] = [];
@@ -167,8 +171,10 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     // The same rare thing named by both (a tool, a service, a person: a word few older statements
     // hold), in a user's statement the newer one changes something about.
     if (newer.changes && o.kind !== "answer" && c.fresh > 0) {
-      const rare = [...whole].filter((k) => !valueLike(k) && c.old.has(k) && (df.get(k) ?? Number.POSITIVE_INFINITY) <= RARE_SUBJECT_DF);
-      if (rare.length > 0) bySubject.push({ id: o.id, shared: rare.reduce((s, k) => s + weigh(k), 0) });
+      const rare = [...whole].filter((k) => !valueLike(k) && c.old.has(k) && (df.get(k) ?? Number.POSITIVE_INFINITY) <= rareDf);
+      // Ranked by all they share (a rare word may also be a coincidence: "AppLovin MAX" and "max 2048").
+      const all = [...whole].filter((k) => c.old.has(k));
+      if (rare.length > 0) bySubject.push({ id: o.id, shared: all.reduce((s, k) => s + weigh(k), 0) });
     }
     const dfOf = (k: string) => df.get((k.match(/[\p{L}\p{N}]+/gu) ?? [k])[0]!) ?? 1;
     const namesIt = [...newer.rejected].some(
