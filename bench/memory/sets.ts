@@ -39,6 +39,17 @@ function strings(v: unknown): string[] {
   return [];
 }
 
+/**
+ * The planted statements of a facts.json: a list of strings, or of records whose `contains` is the
+ * statement (their other fields, such as ids, roles and kinds, are not text of the history: "prompt"
+ * or "fact" as a planted string would make every event holding that word a planted one).
+ */
+export function factStrings(v: unknown): string[] {
+  if (Array.isArray(v)) return v.flatMap(factStrings);
+  if (v && typeof v === "object" && "contains" in v) return strings((v as { contains: unknown }).contains);
+  return strings(v);
+}
+
 function readJson(path: string): unknown {
   try {
     return JSON.parse(readFileSync(path, "utf8"));
@@ -116,7 +127,7 @@ function projectDir(dir: string, name: string): SetProject {
     name,
     events: readHistory(jsonlIn(dir)),
     questions: questionsOf(readJson(questionsFile), questionsFile, () => name),
-    facts: existsSync(factsFile) ? strings(readJson(factsFile)) : [],
+    facts: existsSync(factsFile) ? factStrings(readJson(factsFile)) : [],
   };
 }
 
@@ -146,7 +157,7 @@ export function loadSet(dir: string): EvalSet {
       return p;
     });
     const factsFile = [join(root, "facts.json"), join(dir, "facts.json")].find(existsSync);
-    const facts = factsFile ? strings(readJson(factsFile)) : [];
+    const facts = factsFile ? factStrings(readJson(factsFile)) : [];
     projects = files.map((f, i) => ({
       name: names[i]!,
       events: readHistory([f]),

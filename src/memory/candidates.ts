@@ -38,6 +38,10 @@ export type CandidateOptions = {
   keep: number;
   /** Only events of these kinds (supersession compares statements only: a common word in commands must not crowd them out). */
   kinds?: readonly string[];
+  /** Rows fetched per group (default PER_TERM): supersession, which compares a few dozen, fetches fewer. */
+  perTerm?: number;
+  /** Groups looked up at most (default MAX_GROUPS). */
+  maxGroups?: number;
 };
 
 /** `groups`: the query groups the index holds at all; `unknown`: how many it holds none of. */
@@ -76,12 +80,12 @@ export function candidates(db: Db, table: Table, groups: QueryGroup[], o: Candid
   const before = o.beforeId ?? Number.MAX_SAFE_INTEGER;
   const args = (match: string, floor = 0): [string, number, number] | [string, number, number, number] =>
     o.single ? [match, before, floor] : [match, before, floor, o.projectId];
-  const limit = PER_TERM[table];
+  const limit = o.perTerm ?? PER_TERM[table];
   const perGroup = statement(db, table, o.single, limit, o.kinds);
   const rowsOf = new Map<number, number[]>();
   const weighted: WeightedGroup[] = [];
   let unknown = 0;
-  for (const g of groups.slice(0, MAX_GROUPS)) {
+  for (const g of groups.slice(0, o.maxGroups ?? MAX_GROUPS)) {
     const rows = perGroup.all(...args(ftsGroup(g))).map((r) => r.id);
     if (rows.length === 0) {
       unknown++;

@@ -105,6 +105,8 @@ const CORRECTION_ANYWHERE = [
   /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
   /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
 ];
+/** A Conventional Commits header, `type(scope)!: ` (conventionalcommits.org). */
+const COMMIT_HEADER = /^\s*[a-z]+(?:\([^()\s]{1,40}\))?!?:\s+/i;
 /** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now". */
 const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(?!\s+(?:and then|that|on\b))/i;
 
@@ -122,7 +124,11 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
   const head = text.slice(0, 600);
   if (CORRECTION_START.test(head)) return [{ text: head, strong: true }];
   return sentences(head).flatMap((s): { text: string; strong: boolean }[] => {
-    const k = sentenceKind(s);
+    // Under a Conventional Commits header ("refactor(time): chrono is out ...", "chore(node): bump
+    // to 20") a sentence records what was done, it does not ask for a task.
+    const body = s.replace(COMMIT_HEADER, "");
+    const own = sentenceKind(body);
+    const k = body !== s && own === "task" ? "fact" : own;
     if (k === "question" || (k === "task" && kind === "prompt")) return [];
     if (CORRECTION_ANYWHERE.some((re) => re.test(s)) || CHANGED.test(s) || NOW.test(s)) return [{ text: s, strong: true }];
     return CHANGING.test(s) ? [{ text: s, strong: false }] : [];
@@ -157,11 +163,30 @@ function contentKeys(stretch: string): string[] {
 }
 
 /**
+ * What was worked out for a text, kept for the next time: supersession compares each new statement
+ * with dozens of older ones, and the same older statements come back for statement after
+ * statement. Bounded; what is returned is shared and never changed by its callers.
+ */
+const CACHED_TEXTS = 20_000;
+const keysCache = new Map<string, ReadonlySet<string>>();
+const statementCache = new Map<string, Statement>();
+const subjectCache = new Map<string, string[]>();
+
+function remembered<T>(cache: Map<string, T>, key: string, make: () => T): T {
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const value = make();
+  if (cache.size >= CACHED_TEXTS) cache.clear();
+  cache.set(key, value);
+  return value;
+}
+
+/**
  * The keys statements are compared by. Bracketed asides are left out ("(config in x.yaml)": not
  * what a statement says); a bracket right after a word, as in `fix(gc):`, is kept.
  */
-export function tokenKeys(text: string): Set<string> {
-  return new Set(contentKeys(text.slice(0, 2000).replace(/(^|\s)\([^()]{0,200}\)/g, " ")));
+export function tokenKeys(text: string): ReadonlySet<string> {
+  return remembered(keysCache, text, () => new Set(contentKeys(text.slice(0, 2000).replace(/(^|\s)\([^()]{0,200}\)/g, " "))));
 }
 
 // A cue's stretch runs to a comma, semicolon, bracket or the end of a sentence (a dot inside 20.18 is not one).
@@ -236,15 +261,15 @@ export function assertedOf(text: string): Set<string> {
 
 /** What a newer statement says, for comparing it with older ones. */
 export type Statement = {
-  keys: Set<string>;
+  keys: ReadonlySet<string>;
   /** What it is about: its first words, values left out (subjectOf). */
-  subject: string[];
+  subject: readonly string[];
   /** The first word it says (firstWord). */
   first: string | null;
-  rejected: Set<string>;
+  rejected: ReadonlySet<string>;
   /** Keys of the stretches its rejections came from. */
-  rejectedWords: Set<string>;
-  asserted: Set<string>;
+  rejectedWords: ReadonlySet<string>;
+  asserted: ReadonlySet<string>;
   /** It corrects or changes something (a strong cue, a weak one that names a value, or stored as a correction). */
   changes: boolean;
 };
@@ -254,6 +279,10 @@ export type Statement = {
  * sentences are what it says about older statements ("... anyway, the cart badge again" is not).
  */
 export function statementOf(text: string, kind: string): Statement {
+  return remembered(statementCache, `${kind}\0${text}`, () => makeStatement(text, kind));
+}
+
+function makeStatement(text: string, kind: string): Statement {
   const changing = changeSentences(text, kind);
   const said = changing.length > 0 ? changing.map((c) => c.text).join(" ") : text;
   const { values, words } = rejection(said);
@@ -279,7 +308,12 @@ export function statementOf(text: string, kind: string): Statement {
  * the subject first ("the billing service database is ...", "feat(gc): ..."). Values are not
  * what it is about: identifiers and numbers, and the values it rejects or asserts, are skipped.
  */
-export function subjectOf(text: string, values: ReadonlySet<string> = new Set()): string[] {
+export function subjectOf(text: string, values: ReadonlySet<string> = new Set()): readonly string[] {
+  if (values.size > 0) return makeSubject(text, values);
+  return remembered(subjectCache, text, () => makeSubject(text, values));
+}
+
+function makeSubject(text: string, values: ReadonlySet<string>): string[] {
   const out: string[] = [];
   // A Conventional Commits header, "type(scope): ...": the scope is what it is about, not the type.
   const head = text.slice(0, 600).replace(/^\s*[a-z]+\(([^()\s]{1,40})\)!?:/i, "$1:");

@@ -6,6 +6,7 @@
  * digits, so quotes, operators, column filters, NEAR, parentheses and control characters in the
  * query are just text that never matches.
  */
+import { ABBREVIATION_WEIGHT, shortForms } from "./abbreviations.ts";
 import { type Form, familyKey, wordForms } from "./morphology.ts";
 import { foldText, porterStem, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
@@ -38,9 +39,23 @@ export function queryWords(raw: string, max = 12): string[] {
     .map((x) => x.w);
 }
 
+/** A word's forms and the short forms it may be written as in notes (abbreviations.ts). */
+function searchForms(word: string): Form[] {
+  // A copy: wordForms' lists are cached and shared.
+  const forms = [...wordForms(word)];
+  const stems = new Set(forms.map((f) => f.stem));
+  for (const short of shortForms(word)) {
+    const stem = porterStem(short);
+    if (stems.has(stem)) continue;
+    stems.add(stem);
+    forms.push({ word: short, stem, weight: ABBREVIATION_WEIGHT });
+  }
+  return forms;
+}
+
 /** The query's groups: each word with its forms. */
 export function queryGroups(raw: string, max = 12): QueryGroup[] {
-  return queryWords(raw, max).map((word, group) => ({ group, word, forms: wordForms(word) }));
+  return queryWords(raw, max).map((word, group) => ({ group, word, forms: searchForms(word) }));
 }
 
 /** A group of the word alone (no other forms): what forget matches. */

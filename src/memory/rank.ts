@@ -99,13 +99,17 @@ export function textScore(text: string, groups: WeightedGroup[]): TextScore {
   for (const g of groups) {
     total += g.idf;
     let best = 0;
+    let form = 0;
     for (const f of g.forms) {
       const tf = counts.get(f.stem) ?? 0;
-      if (tf > 0) best = Math.max(best, (f.weight * g.idf * tf * (K1 + 1)) / (tf + norm));
+      if (tf === 0) continue;
+      best = Math.max(best, (f.weight * g.idf * tf * (K1 + 1)) / (tf + norm));
+      form = Math.max(form, f.weight);
     }
     if (best === 0) continue;
     score += best;
-    held += g.idf;
+    // A word held only in a lesser form (a short form, a derived word) holds that much of its weight.
+    held += g.idf * Math.min(1, form);
     matched.set(g.group, g.idf);
   }
   const share = matched.size / groups.length;

@@ -29,6 +29,8 @@ export type MemoryService = { handle(request: MemoryRequest): Promise<Result<Mem
 
 const MAX_LIMIT = 50;
 const MAX_INJECTIONS_KEPT = 50;
+/** Maintenance steps a batch add takes before it returns (the rest is left pending). */
+const IMPORT_STEPS = 4;
 
 const quoted = (s: string) => JSON.stringify(s.length > 80 ? `${s.slice(0, 79)}…` : s);
 
@@ -175,10 +177,13 @@ export function createMemoryService(options: MemoryOptions): MemoryService {
           skipped: done.skipped,
         };
       const projectId = deps.registry.project(r.project, false);
-      // A batch leaves about one window per windowEvents events: the maintenance it needs is done
-      // now, in proportion (an import that stops here leaves no growing backlog of windows).
+      // A batch is stored first; the maintenance it leaves (corrections to check, about one window
+      // per windowEvents events to summarise) gets a few bounded steps now and says it is pending:
+      // `memory add --jsonl` then works the backlog off with summarize before it returns, and every
+      // later call takes a step. Done in proportion here, an import of 5,000 events would wait
+      // seconds for checks no caller is waiting on.
       const windows = Math.ceil(done.ids.length / deps.config.memory.windowEvents) + 1;
-      const m = projectId === null ? null : await maintain(deps, projectId, { maxSummaries: windows, budgetMs: STEP_MS * windows });
+      const m = projectId === null ? null : await maintain(deps, projectId, { maxSummaries: windows, budgetMs: STEP_MS * IMPORT_STEPS });
       return {
         ok: true,
         type: "addMany",

@@ -24,6 +24,11 @@ const STATEMENTS: ReadonlySet<EventKind> = new Set(["correction", "decision", "n
 const SCAN = 5000;
 const COMPARE = 40;
 const LOOKUP_WORDS = 6;
+/** Rows each of those words brings (the newest): a statement is compared with a few dozen older ones. */
+const LOOKUP_ROWS = 60;
+/** A word at most this many older statements hold names one thing (a tool, a service, a person). */
+const RARE_SUBJECT_DF = 10;
+const RARE_SUBJECT_SHARE = 0.02;
 /** A correction replaces the older statements that share nearly as much of its subject as the best one. */
 const NEAR_BEST = 0.75;
 /** ... and that share at least this much of what the shorter of the two says (keys weighted by rarity). */
@@ -49,7 +54,7 @@ type Weigh = (key: string) => number;
  */
 function otherSubjects(
   newer: Statement,
-  oldSubject: string[],
+  oldSubject: readonly string[],
   old: Set<string>,
   known: (k: string) => boolean,
   corrects: boolean,
@@ -129,7 +134,10 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   if (newer.keys.size === 0) return [];
   if (event.kind === "prompt" && !newer.changes && !isClaim(event.content)) return [];
   // What it rejects first, then its rarest words (identifiers count as rare), each with its forms.
-  const words = [...newer.rejected, ...[...newer.keys].filter((k) => !newer.rejected.has(k))]
+  // The whole text's words: a change said in one sentence may name its subject in another
+  // ("AdMob got our account flagged. moved the placements to AppLovin").
+  const whole = tokenKeys(event.content);
+  const words = [...newer.rejected, ...[...newer.keys].filter((k) => !newer.rejected.has(k)), ...whole]
     .flatMap((k) => (valueLike(k) ? (k.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 1) : [k]))
     .filter((w, i, all) => w.length > 1 && all.indexOf(w) === i)
     .slice(0, LOOKUP_WORDS * 2);
@@ -140,6 +148,8 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     beforeId: event.id,
     keep: COMPARE,
     kinds: [...STATEMENTS],
+    perTerm: LOOKUP_ROWS,
+    maxGroups: LOOKUP_WORDS + 2,
   });
   const total = Math.max(1, event.id);
   const df = new Map(groups.map((g) => [g.word, g.df]));
@@ -147,13 +157,25 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   const olds = eventsById(deps, ids).filter((o) => o.project_id === event.project_id && replaceable(o));
   const explicit = event.kind === "correction";
   const known = (k: string) => df.has(k) || !words.includes(k);
+  // Rare: in at most RARE_SUBJECT_DF older statements, and in few of all the events (in a short
+  // history every word is rare, and says nothing of what a statement is about).
+  const rareDf = Math.min(RARE_SUBJECT_DF, RARE_SUBJECT_SHARE * total);
   const out: number[] = [];
   const byCue: { id: number; shared: number }[] = [];
+  const bySubject: { id: number; shared: number }[] = [];
   for (const o of olds) {
     const c = compare(newer, o.content, weigh);
     if (c.old.size === 0 || c.sameRejection || c.holdsNew) continue;
     // What it rejects names the thing, whatever the words around it, when it is a rare identifier
     // (not a bare number) or what the newer statement is about ("we replaced pino with consola").
+    // The same rare thing named by both (a tool, a service, a person: a word few older statements
+    // hold), in a user's statement the newer one changes something about.
+    if (newer.changes && o.kind !== "answer" && c.fresh > 0) {
+      const rare = [...whole].filter((k) => !valueLike(k) && c.old.has(k) && (df.get(k) ?? Number.POSITIVE_INFINITY) <= rareDf);
+      // Ranked by all they share (a rare word may also be a coincidence: "AppLovin MAX" and "max 2048").
+      const all = [...whole].filter((k) => c.old.has(k));
+      if (rare.length > 0) bySubject.push({ id: o.id, shared: all.reduce((s, k) => s + weigh(k), 0) });
+    }
     const dfOf = (k: string) => df.get((k.match(/[\p{L}\p{N}]+/gu) ?? [k])[0]!) ?? 1;
     const namesIt = [...newer.rejected].some(
       (r) => c.old.has(r) && ((valueLike(r) && /\p{L}/u.test(r) && dfOf(r) <= 2) || newer.first === r),
@@ -189,6 +211,11 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   }
   const best = Math.max(0, ...byCue.map((b) => b.shared));
   for (const b of byCue) if (b.shared >= best * NEAR_BEST) out.push(b.id);
+  // Linked by a shared rare name: the statements naming the most of it.
+  if (bySubject.length > 0) {
+    const top = Math.max(...bySubject.map((b) => b.shared));
+    for (const b of bySubject) if (b.shared >= top) out.push(b.id);
+  }
   // An older statement that says again what a replaced one said (the assistant's "got it: X")
   // is replaced with it.
   // It holds what the replaced one said that the newer one does not (the old value), and nearly
@@ -197,7 +224,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   for (const o of olds) {
     if (out.includes(o.id)) continue;
     const keys = tokenKeys(o.content);
-    const echoes = (r: Set<string>) => {
+    const echoes = (r: ReadonlySet<string>) => {
       const gone = [...r].filter((k) => !newer.keys.has(k));
       return (
         r.size >= 3 &&
