@@ -1,9 +1,11 @@
 /**
  * The background worker thread: finishes what captures leave queued (indexes, token counts) on
  * its own database connection, and counts tokens for the engine, so neither blocks the thread
- * that serves the host (pi's event loop, or a server). Loaded by src/background.ts.
+ * that serves the host (pi's event loop, or a server). A second instance, started for one request,
+ * rewrites the file after a purge or forget. Loaded by src/background.ts.
  */
 import { type Db, openDatabase } from "./db/open.ts";
+import { rewriteOwed } from "./db/rewrite.ts";
 import { settle } from "./store/index.ts";
 import { countTokens, useTokenizerFile } from "./tokens/count.ts";
 
@@ -12,7 +14,9 @@ declare const self: Worker;
 /** `tokenizer`: the tables' file when they are not bundled in (the pi extension). */
 export type WorkerRequest =
   | { id: number; op: "count"; texts: string[]; tokenizer: string | null }
-  | { id: number; op: "settle"; path: string; indexOnly: boolean; tokenizer: string | null };
+  | { id: number; op: "settle"; path: string; indexOnly: boolean; tokenizer: string | null }
+  /** The file rewritten when a purge or forget owes it (db/rewrite.ts), on a worker started for it alone. */
+  | { id: number; op: "rewrite"; path: string; tokenizer: null };
 export type WorkerReply = { id: number; value?: unknown; error?: string };
 
 const count = (texts: string[]) => texts.reduce((sum, t) => sum + countTokens(t), 0);
@@ -30,6 +34,19 @@ async function handle(m: WorkerRequest): Promise<void> {
     if (m.tokenizer) useTokenizerFile(m.tokenizer);
     if (m.op === "count") {
       self.postMessage({ id: m.id, value: count(m.texts) } satisfies WorkerReply);
+      return;
+    }
+    if (m.op === "rewrite") {
+      // Its own connection, closed after: the rewrite holds the write lock for seconds, on this thread only.
+      // Closed before the answer: whoever waits for it finds the file and its WAL as they stay.
+      const own = openDatabase(m.path);
+      let value: unknown;
+      try {
+        value = await rewriteOwed(own);
+      } finally {
+        own.close();
+      }
+      self.postMessage({ id: m.id, value } satisfies WorkerReply);
       return;
     }
     if (!db || dbPath !== m.path) {

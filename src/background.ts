@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { WorkerReply, WorkerRequest } from "./background-worker.ts";
 import type { Db } from "./db/open.ts";
+import { type RewriteOutcome, rewriteOwed } from "./db/rewrite.ts";
 import { debugLog } from "./debug.ts";
 import { type SettleResult, settle } from "./store/index.ts";
 import { countTokens } from "./tokens/count.ts";
@@ -19,6 +20,12 @@ export type Background = TokenCounter & {
    * waits for it, so it never keeps the process alive (what is left is finished by the next one).
    */
   settle(indexOnly?: boolean, detached?: boolean): Promise<SettleResult>;
+  /**
+   * The rewrite a purge or forget owes the file (db/rewrite.ts): on a worker of its own in a
+   * long-lived host, so the host's thread keeps answering for the seconds it takes; inline in a
+   * one-shot command. Somebody waiting for it keeps the process alive until it ends.
+   */
+  rewrite(): Promise<RewriteOutcome>;
 };
 
 /** Set by build.ts for the compiled binary: the worker's path in its embedded file system. */
@@ -51,6 +58,7 @@ export function inlineBackground(db: Db): Background {
   return {
     count: async (texts) => countInline(texts),
     settle: (indexOnly = false) => settle(db, countInline, { indexOnly }),
+    rewrite: () => rewriteOwed(db),
     close: () => {},
   };
 }
@@ -130,9 +138,43 @@ export function workerBackground(db: Db, path: string, assets: Assets | null = n
       // A worker that failed mid-way leaves its queue rows: the inline pass finishes them.
       return asked ? asked.catch(() => inline.settle(indexOnly)) : inline.settle(indexOnly);
     },
+    rewrite: () => (broken ? inline.rewrite() : rewriteOnWorker(path, assets, log).catch(() => inline.rewrite())),
     close() {
       worker?.terminate();
       worker = null;
     },
   };
+}
+
+/**
+ * Starts a worker for one rewrite and ends it after. Its own thread and connection: the VACUUM
+ * blocks that thread only, and no token count waits behind it. A worker that cannot start or load
+ * rejects (the caller rewrites inline); a process that exits meanwhile leaves the debt recorded in
+ * the file, and the next writing engine pays it.
+ */
+function rewriteOnWorker(path: string, assets: Assets | null, log: (line: string) => void): Promise<RewriteOutcome> {
+  return new Promise<RewriteOutcome>((resolve, reject) => {
+    let w: Worker;
+    try {
+      w = new Worker(workerUrl(assets));
+    } catch (error) {
+      reject(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    const end = () => w.terminate();
+    w.onmessage = (event: MessageEvent<WorkerReply>) => {
+      end();
+      const error = event.data.error;
+      if (error === undefined) return resolve(event.data.value as RewriteOutcome);
+      // It ran and failed (a damaged file, a full disk): said, not tried again on this thread.
+      log(`rewrite worker: ${error}`);
+      resolve({ ok: false, ms: 0, bytesBefore: 0, bytesAfter: 0, reason: error });
+    };
+    w.onerror = (event) => {
+      end();
+      log(`rewrite worker failed (${event.message}); rewriting on the main thread`);
+      reject(new Error(event.message));
+    };
+    w.postMessage({ id: 0, op: "rewrite", path, tokenizer: null } satisfies WorkerRequest);
+  });
 }

@@ -75,11 +75,15 @@ export function createRpcEngine(options: RpcEngineOptions): RpcEngine {
   const call = <T>(method: EngineMethod | "ping", params: unknown[]): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const id = nextId++;
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        reject(new AppError("ENGINE_TIMEOUT", `pi-sidecar engine did not answer ${method} within ${timeoutMs / 1000} s; restarting it`));
-        child.kill();
-      }, timeoutMs);
+      // Waiting for a rewrite is waiting, not a hung engine: it runs as long as the file needs.
+      const timer = setTimeout(
+        () => {
+          pending.delete(id);
+          reject(new AppError("ENGINE_TIMEOUT", `pi-sidecar engine did not answer ${method} within ${timeoutMs / 1000} s; restarting it`));
+          child.kill();
+        },
+        method === "rewritten" ? 2 ** 31 - 1 : timeoutMs,
+      );
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       try {
         child.send(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
