@@ -7,10 +7,13 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { WorkerReply, WorkerRequest } from "./background-worker.ts";
+import { lockedWrite } from "./db/locked-write.ts";
 import type { Db } from "./db/open.ts";
 import { type RewriteOutcome, rewriteOwed } from "./db/rewrite.ts";
 import { debugLog } from "./debug.ts";
-import { type SettleResult, settle } from "./store/index.ts";
+import { AppError } from "./errors.ts";
+import { purgeAll } from "./maintenance.ts";
+import { type PurgeFilter, type PurgeResult, type SettleResult, settle } from "./store/index.ts";
 import { countTokens } from "./tokens/count.ts";
 import type { TokenCounter } from "./tokens/counter.ts";
 
@@ -26,6 +29,12 @@ export type Background = TokenCounter & {
    * one-shot command. Somebody waiting for it keeps the process alive until it ends.
    */
   rewrite(): Promise<RewriteOutcome>;
+  /**
+   * A purge's deletes (seconds for a large source): on a worker of their own in a long-lived
+   * host, inline in a one-shot command. `waitMs`: take the write lock without waiting inside SQLite,
+   * then fail BUSY (a server that must keep answering).
+   */
+  purge(filter: PurgeFilter, now: number, waitMs: number | null): Promise<PurgeResult>;
 };
 
 /** Set by build.ts for the compiled binary: the worker's path in its embedded file system. */
@@ -59,9 +68,15 @@ export function inlineBackground(db: Db): Background {
     count: async (texts) => countInline(texts),
     settle: (indexOnly = false) => settle(db, countInline, { indexOnly }),
     rewrite: () => rewriteOwed(db),
+    purge: async (filter, now, waitMs) =>
+      waitMs === null ? purgeAll(db, filter, now) : lockedWrite(db, waitMs, async () => purgeAll(db, filter, now)),
     close: () => {},
   };
 }
+
+/** The requests a worker is started for alone. */
+type OneShot =
+  Extract<WorkerRequest, { op: "rewrite" | "purge" }> extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
@@ -138,7 +153,16 @@ export function workerBackground(db: Db, path: string, assets: Assets | null = n
       // A worker that failed mid-way leaves its queue rows: the inline pass finishes them.
       return asked ? asked.catch(() => inline.settle(indexOnly)) : inline.settle(indexOnly);
     },
-    rewrite: () => (broken ? inline.rewrite() : rewriteOnWorker(path, assets, log).catch(() => inline.rewrite())),
+    rewrite: () =>
+      broken ? inline.rewrite() : once<RewriteOutcome>({ op: "rewrite", path, tokenizer: null }, assets, log).catch(() => inline.rewrite()),
+    purge: (filter, now, waitMs) =>
+      broken
+        ? inline.purge(filter, now, waitMs)
+        : once<PurgeResult>({ op: "purge", path, filter, now, waitMs, tokenizer: null }, assets, log).catch((error: unknown) => {
+            // A worker that could not start: the deletes run here. One that ran and failed said why.
+            if (error instanceof AppError || (error as { ran?: boolean }).ran) throw error;
+            return inline.purge(filter, now, waitMs);
+          }),
     close() {
       worker?.terminate();
       worker = null;
@@ -147,13 +171,14 @@ export function workerBackground(db: Db, path: string, assets: Assets | null = n
 }
 
 /**
- * Starts a worker for one rewrite and ends it after. Its own thread and connection: the VACUUM
- * blocks that thread only, and no token count waits behind it. A worker that cannot start or load
- * rejects (the caller rewrites inline); a process that exits meanwhile leaves the debt recorded in
- * the file, and the next writing engine pays it.
+ * Starts a worker for one request (a purge's deletes, a rewrite) and ends it after. Its own thread
+ * and connection: the work blocks that thread only, and no token count waits behind it. A worker
+ * that cannot start or load rejects (the caller works inline); one that ran and failed rejects
+ * with what it said (an AppError keeps its code); a process that exits meanwhile leaves a rewrite's
+ * debt recorded in the file, and the next writing engine pays it.
  */
-function rewriteOnWorker(path: string, assets: Assets | null, log: (line: string) => void): Promise<RewriteOutcome> {
-  return new Promise<RewriteOutcome>((resolve, reject) => {
+function once<T>(request: OneShot, assets: Assets | null, log: (line: string) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     let w: Worker;
     try {
       w = new Worker(workerUrl(assets));
@@ -161,20 +186,18 @@ function rewriteOnWorker(path: string, assets: Assets | null, log: (line: string
       reject(error instanceof Error ? error : new Error(String(error)));
       return;
     }
-    const end = () => w.terminate();
     w.onmessage = (event: MessageEvent<WorkerReply>) => {
-      end();
-      const error = event.data.error;
-      if (error === undefined) return resolve(event.data.value as RewriteOutcome);
-      // It ran and failed (a damaged file, a full disk): said, not tried again on this thread.
-      log(`rewrite worker: ${error}`);
-      resolve({ ok: false, ms: 0, bytesBefore: 0, bytesAfter: 0, reason: error });
+      w.terminate();
+      const { error, code } = event.data;
+      if (error === undefined) return resolve(event.data.value as T);
+      log(`${request.op} worker: ${error}`);
+      reject(code ? new AppError(code, error) : Object.assign(new Error(error), { ran: true }));
     };
     w.onerror = (event) => {
-      end();
-      log(`rewrite worker failed (${event.message}); rewriting on the main thread`);
+      w.terminate();
+      log(`${request.op} worker failed (${event.message}); working on the main thread`);
       reject(new Error(event.message));
     };
-    w.postMessage({ id: 0, op: "rewrite", path, tokenizer: null } satisfies WorkerRequest);
+    w.postMessage({ ...request, id: 0 } as WorkerRequest);
   });
 }

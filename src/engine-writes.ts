@@ -1,13 +1,10 @@
 /**
  * The engine's two deleting writes (purge, memory forget) and what follows them: the rewrite of the
- * file they owe (db/rewrite.ts), off the host's thread where it must keep answering, and, for a
- * server that must never wait inside SQLite (the web page), the write lock taken with async retries
- * and a "busy, try again" answer past a limit.
+ * file they owe (db/rewrite.ts), off the host's thread where it must keep answering.
  */
 import type { Background } from "./background.ts";
-import { type Db, immediateAsync, isBusy } from "./db/open.ts";
+import type { Db } from "./db/open.ts";
 import { pendingRewrite, type RewriteOutcome } from "./db/rewrite.ts";
-import { AppError } from "./errors.ts";
 import { describeRewrite, REWRITE_RUNNING } from "./rewrite-text.ts";
 import type { PurgeResult } from "./store/index.ts";
 
@@ -65,23 +62,4 @@ export function createRewriter(background: () => Background, offThread: boolean,
       if (offThread && pendingRewrite(db) !== null) void start();
     },
   };
-}
-
-/**
- * Runs a deleting write for a server that must keep answering while another process (pi, a CLI
- * command) holds the write lock: its connection's busy timeout is zero, the lock is taken with
- * async retries up to `waitMs`, then a BUSY failure that says nothing changed and to try again.
- */
-export async function lockedWrite<T>(db: Db, waitMs: number, fn: () => Promise<T>): Promise<T> {
-  try {
-    return await immediateAsync(db, fn, waitMs);
-  } catch (error) {
-    if (!isBusy(error)) throw error;
-    throw new AppError(
-      "BUSY",
-      `Another process (pi, or a pi-sidecar command) is writing to ${db.filename} and kept it for ${Math.round(waitMs / 1000)} s; ` +
-        "nothing was changed. Try again in a moment.",
-      { cause: error },
-    );
-  }
 }

@@ -4,10 +4,11 @@
  */
 import { type Background, inlineBackground, workerBackground } from "./background.ts";
 import type { Config } from "./config.ts";
+import { lockedWrite } from "./db/locked-write.ts";
 import { isReadOnly, isWriteFailure, openDatabase, openExistingReadOnly } from "./db/open.ts";
 import { debugLog } from "./debug.ts";
 import type { EngineOptions } from "./engine-options.ts";
-import { createRewriter, lockedWrite, type PurgeAnswer, type RewriteOutcome } from "./engine-writes.ts";
+import { createRewriter, type PurgeAnswer, type RewriteOutcome } from "./engine-writes.ts";
 import type { Result } from "./errors.ts";
 import type { CodeIndexStats, KotaAnswer, KotaCallOptions, KotaRequest, KotaService } from "./kota/index.ts";
 import { loadKotaIndexStats, loadKotaService } from "./kota/index.ts";
@@ -183,7 +184,7 @@ export function createEngine(options: EngineOptions): Engine {
   };
   // The rewrite after a purge or forget: on its own worker in a long-lived host, inline in a one-shot command.
   const rewriter = createRewriter(() => store().background, options.background !== "inline", debugLog());
-  /** A deleting write; for a server that must keep answering, with the write lock taken without waiting in SQLite. */
+  /** A forget; for a server that must keep answering, with the write lock taken without waiting in SQLite. */
   const deleting = <T>(fn: () => Promise<T>): Promise<T> =>
     options.writeLockWaitMs === undefined ? fn() : lockedWrite(store().db, options.writeLockWaitMs, fn);
   const one = serial();
@@ -213,7 +214,7 @@ export function createEngine(options: EngineOptions): Engine {
         return r.stored ? { sourceId: r.sourceId } : null;
       },
       dropWhole: async (sourceId) => {
-        purgeAll(s, { source: sourceId });
+        purgeAll(s.db, { source: sourceId }, s.now());
       },
       rewrite: async () => (await rewriter.owe(s.db)).note,
     });
@@ -313,9 +314,11 @@ export function createEngine(options: EngineOptions): Engine {
       }),
     purge: (filter) =>
       one(async () => {
-        const r = await deleting(async () => purgeAll(store(), filter));
+        // On a worker of its own in a long-lived host (the deletes of a large source take seconds).
+        const s = store();
+        const r = await s.background.purge(filter, s.now(), s.readOnly ? null : (options.writeLockWaitMs ?? null));
         // After the commit: the rewrite (and the emptied WAL) leaves no copy of what was deleted.
-        return { ...r, ...(await rewriter.owe(store().db)) };
+        return { ...r, ...(await rewriter.owe(s.db)) };
       }),
     rewritten: async () => rewriter.current(),
     retention: () => one(() => runMaintenance(store())),

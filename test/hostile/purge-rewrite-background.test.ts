@@ -137,4 +137,29 @@ describe("the rewrite after a purge runs in the background", () => {
     ).toBe(23);
     expect(existsSync(path)).toBe(true);
   }, 120_000);
+
+  test("memory forget in a host: answered before the rewrite, and the forgotten words are gone from the file once it ended", async () => {
+    const path = join(tempDir(), "sidecar.db");
+    const engine = createEngine({ config: testConfig(path), calls: TOOL_CALLS, busyTimeoutMs: 250 });
+    const [secret, ...others] = wordsFor(rng(seed + 2), 6) as [string, ...string[]];
+    const ids: string[] = [];
+    for (const w of [secret, ...others]) {
+      const a = await engine.memory({
+        type: "add",
+        project: "/repo",
+        session: "s",
+        kind: "note",
+        text: `The ${w} service runs on port 8080.`,
+      });
+      if (!a.ok || a.type !== "add") throw new Error(JSON.stringify(a));
+      ids.push(a.id);
+    }
+    const f = await engine.memory({ type: "forget", project: "/repo", id: ids[0]! });
+    if (!f.ok || f.type !== "forget") throw new Error(JSON.stringify(f));
+    expect(f.text).toContain("rewritten in the background");
+    expect((await engine.rewritten())?.ok).toBe(true);
+    await engine.close();
+    expect(readable(path, [secret])).toEqual([]);
+    expect(readable(path, others)).toEqual(others);
+  }, 60_000);
 });
