@@ -7,7 +7,7 @@
 import type { Context } from "hono";
 import { describeRewrite, REWRITE_RUNNING } from "../../rewrite-text.ts";
 import type { PurgeFilter } from "../../store/index.ts";
-import { formatBytes, formatCount, parseDuration } from "../../units.ts";
+import { formatBytes, formatCount, parseDuration, plural } from "../../units.ts";
 import type { WebWriter } from "../../web-viewer.ts";
 import { sameToken } from "./guard.ts";
 import { explainFailure, type WebApp } from "./web-app.ts";
@@ -97,7 +97,7 @@ export function registerActions(web: WebApp): void {
       if (!p.filter.all && p.filter.olderThanMs === undefined) {
         const s = await o.engine.stats({ source: p.filter.source, session: p.filter.session, project: p.filter.project });
         if (s.totals.captures === 0) return bad(c, "NOTHING", `Nothing to purge: no stored source matches (${p.what}).`, 404);
-        preview = ` (${formatCount(s.totals.captures)} captures, ${formatBytes(s.totals.storedBytes)} of text)`;
+        preview = ` (${plural(s.totals.captures, "capture")}, ${formatBytes(s.totals.storedBytes)} of text)`;
       }
       return c.json(
         { ok: false, code: "CONFIRM", message: `Delete ${p.what}${preview}? This cannot be undone.`, confirm: { ...body, confirm: true } },
