@@ -7,9 +7,13 @@
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { WorkerReply, WorkerRequest } from "./background-worker.ts";
+import { lockedWrite } from "./db/locked-write.ts";
 import type { Db } from "./db/open.ts";
+import { type RewriteOutcome, rewriteOwed } from "./db/rewrite.ts";
 import { debugLog } from "./debug.ts";
-import { type SettleResult, settle } from "./store/index.ts";
+import { AppError } from "./errors.ts";
+import { purgeAll } from "./maintenance.ts";
+import { type PurgeFilter, type PurgeResult, type SettleResult, settle } from "./store/index.ts";
 import { countTokens } from "./tokens/count.ts";
 import type { TokenCounter } from "./tokens/counter.ts";
 
@@ -19,6 +23,18 @@ export type Background = TokenCounter & {
    * waits for it, so it never keeps the process alive (what is left is finished by the next one).
    */
   settle(indexOnly?: boolean, detached?: boolean): Promise<SettleResult>;
+  /**
+   * The rewrite a purge or forget owes the file (db/rewrite.ts): on a worker of its own in a
+   * long-lived host, so the host's thread keeps answering for the seconds it takes; inline in a
+   * one-shot command. Somebody waiting for it keeps the process alive until it ends.
+   */
+  rewrite(): Promise<RewriteOutcome>;
+  /**
+   * A purge's deletes (seconds for a large source): on a worker of their own in a long-lived
+   * host, inline in a one-shot command. `waitMs`: take the write lock without waiting inside SQLite,
+   * then fail BUSY (a server that must keep answering).
+   */
+  purge(filter: PurgeFilter, now: number, waitMs: number | null): Promise<PurgeResult>;
 };
 
 /** Set by build.ts for the compiled binary: the worker's path in its embedded file system. */
@@ -51,9 +67,16 @@ export function inlineBackground(db: Db): Background {
   return {
     count: async (texts) => countInline(texts),
     settle: (indexOnly = false) => settle(db, countInline, { indexOnly }),
+    rewrite: () => rewriteOwed(db),
+    purge: async (filter, now, waitMs) =>
+      waitMs === null ? purgeAll(db, filter, now) : lockedWrite(db, waitMs, async () => purgeAll(db, filter, now)),
     close: () => {},
   };
 }
+
+/** The requests a worker is started for alone. */
+type OneShot =
+  Extract<WorkerRequest, { op: "rewrite" | "purge" }> extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 
@@ -130,9 +153,51 @@ export function workerBackground(db: Db, path: string, assets: Assets | null = n
       // A worker that failed mid-way leaves its queue rows: the inline pass finishes them.
       return asked ? asked.catch(() => inline.settle(indexOnly)) : inline.settle(indexOnly);
     },
+    rewrite: () =>
+      broken ? inline.rewrite() : once<RewriteOutcome>({ op: "rewrite", path, tokenizer: null }, assets, log).catch(() => inline.rewrite()),
+    purge: (filter, now, waitMs) =>
+      broken
+        ? inline.purge(filter, now, waitMs)
+        : once<PurgeResult>({ op: "purge", path, filter, now, waitMs, tokenizer: null }, assets, log).catch((error: unknown) => {
+            // A worker that could not start: the deletes run here. One that ran and failed said why.
+            if (error instanceof AppError || (error as { ran?: boolean }).ran) throw error;
+            return inline.purge(filter, now, waitMs);
+          }),
     close() {
       worker?.terminate();
       worker = null;
     },
   };
+}
+
+/**
+ * Starts a worker for one request (a purge's deletes, a rewrite) and ends it after. Its own thread
+ * and connection: the work blocks that thread only, and no token count waits behind it. A worker
+ * that cannot start or load rejects (the caller works inline); one that ran and failed rejects
+ * with what it said (an AppError keeps its code); a process that exits meanwhile leaves a rewrite's
+ * debt recorded in the file, and the next writing engine pays it.
+ */
+function once<T>(request: OneShot, assets: Assets | null, log: (line: string) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let w: Worker;
+    try {
+      w = new Worker(workerUrl(assets));
+    } catch (error) {
+      reject(error instanceof Error ? error : new Error(String(error)));
+      return;
+    }
+    w.onmessage = (event: MessageEvent<WorkerReply>) => {
+      w.terminate();
+      const { error, code } = event.data;
+      if (error === undefined) return resolve(event.data.value as T);
+      log(`${request.op} worker: ${error}`);
+      reject(code ? new AppError(code, error) : Object.assign(new Error(error), { ran: true }));
+    };
+    w.onerror = (event) => {
+      w.terminate();
+      log(`${request.op} worker failed (${event.message}); working on the main thread`);
+      reject(new Error(event.message));
+    };
+    w.postMessage({ ...request, id: 0 } as WorkerRequest);
+  });
 }

@@ -2,9 +2,13 @@
  * The one typed interface every surface uses. A surface never touches SQLite; a capability
  * never knows which surface called it. Methods are async so an RPC client can stand in.
  */
-import { type Assets, type Background, inlineBackground, workerBackground } from "./background.ts";
+import { type Background, inlineBackground, workerBackground } from "./background.ts";
 import type { Config } from "./config.ts";
-import { type Db, isReadOnly, isWriteFailure, openDatabase, openExistingReadOnly } from "./db/open.ts";
+import { lockedWrite } from "./db/locked-write.ts";
+import { isReadOnly, isWriteFailure, openDatabase, openExistingReadOnly } from "./db/open.ts";
+import { debugLog } from "./debug.ts";
+import type { EngineOptions } from "./engine-options.ts";
+import { createRewriter, type PurgeAnswer, type RewriteOutcome } from "./engine-writes.ts";
 import type { Result } from "./errors.ts";
 import type { CodeIndexStats, KotaAnswer, KotaCallOptions, KotaRequest, KotaService } from "./kota/index.ts";
 import { loadKotaIndexStats, loadKotaService } from "./kota/index.ts";
@@ -38,7 +42,6 @@ import type {
 import {
   CLI_CALLS,
   createRetrievalLog,
-  emptyWal,
   existingSources,
   exportSource,
   type GetAnswer,
@@ -50,7 +53,6 @@ import {
   loadStoreCapture,
   loadStoreRetrievalView,
   loadStoreUsage,
-  type NextCalls,
   type PurgeFilter,
   type PurgeResult,
   type SearchAnswer,
@@ -63,6 +65,8 @@ import {
 } from "./store/index.ts";
 import { useTokenizerFile } from "./tokens/count.ts";
 
+export type { EngineOptions } from "./engine-options.ts";
+export type { PurgeAnswer, RewriteOutcome, RewriteState } from "./engine-writes.ts";
 export type { PruneSavings } from "./prune/index.ts";
 export type { ReadcacheSavings } from "./readcache/index.ts";
 export type { CaptureBaseline, SourceFilter } from "./store/index.ts";
@@ -81,7 +85,13 @@ export type Engine = {
   exportSource(sourceId: string, outPath: string, overwrite?: boolean): Promise<Result<{ bytes: number; path: string }>>;
   list(filter?: SourceFilter, limit?: number): Promise<SourceInfo[]>;
   stats(filter?: StatsFilter): Promise<EngineStats>;
-  purge(filter: PurgeFilter): Promise<PurgeResult>;
+  /**
+   * Deletes sources; the file is then rewritten so no copy of them is left (off the host's thread
+   * in a long-lived host: `rewritten()` says when that ended).
+   */
+  purge(filter: PurgeFilter): Promise<PurgeAnswer>;
+  /** How the latest rewrite a purge or forget started ended, once it did; null when none was started. */
+  rewritten(): Promise<RewriteOutcome | null>;
   retention(): Promise<PurgeResult>;
   /** The read cache's decision for one read (objects live in this database). */
   readcache(input: ReadInput): Promise<Decision>;
@@ -111,35 +121,6 @@ export type ReadOnlyEngine = Pick<
   Engine,
   "stats" | "usage" | "list" | "search" | "get" | "retrievalLog" | "readcacheStats" | "pruneStats" | "codeIndexStats" | "memory" | "close"
 >;
-
-export type EngineOptions = {
-  config: Readonly<Config>;
-  /** An open database (tests); otherwise config.db is opened on first use. */
-  db?: Db;
-  /**
-   * Open config.db read-only and never create or upgrade it: searched as it is, nothing indexed,
-   * counted or logged (the web page). A missing file or an older schema is an error saying what to do.
-   */
-  readOnly?: boolean;
-  now?: () => number;
-  /** How receipts and hits phrase the next call: CLI commands or tool calls. */
-  calls?: NextCalls;
-  /**
-   * Where indexing and token counting run: a worker thread (long-lived hosts: pi, serve, mcp),
-   * or inline (one-shot commands, which finish the work before they exit).
-   */
-  background?: "worker" | "inline";
-  /**
-   * A one-shot command that hands its queued work to another process (capture starts a detached
-   * `pi-sidecar settle`): close leaves the queue as it is. Nothing is lost either way: the queue
-   * is in the database and any later process finishes it.
-   */
-  leaveQueued?: boolean;
-  /** Inside a host's process (pi on Bun): wait for other writers with async retries, not in SQLite. */
-  busyTimeoutMs?: number;
-  /** The worker's code and the tokenizer tables as files (the pi extension's folder); else built in. */
-  assets?: Assets;
-};
 
 /** Runs async operations one at a time, in call order (one connection, no interleaving). */
 function serial() {
@@ -196,9 +177,16 @@ export function createEngine(options: EngineOptions): Engine {
         background,
         retrievals: createRetrievalLog(db, now, false, readOnly),
       };
+      // A rewrite an earlier process owed the file and did not finish (it exited, or died) runs now.
+      if (!readOnly) rewriter.resume(db);
     }
     return opened;
   };
+  // The rewrite after a purge or forget: on its own worker in a long-lived host, inline in a one-shot command.
+  const rewriter = createRewriter(() => store().background, options.background !== "inline", debugLog());
+  /** A forget; for a server that must keep answering, with the write lock taken without waiting in SQLite. */
+  const deleting = <T>(fn: () => Promise<T>): Promise<T> =>
+    options.writeLockWaitMs === undefined ? fn() : lockedWrite(store().db, options.writeLockWaitMs, fn);
   const one = serial();
   let kota: Promise<KotaService> | null = null;
   const kotaService = () =>
@@ -226,8 +214,9 @@ export function createEngine(options: EngineOptions): Engine {
         return r.stored ? { sourceId: r.sourceId } : null;
       },
       dropWhole: async (sourceId) => {
-        await purgeAll(s, { source: sourceId });
+        purgeAll(s.db, { source: sourceId }, s.now());
       },
+      rewrite: async () => (await rewriter.owe(s.db)).note,
     });
     return memory;
   };
@@ -325,11 +314,13 @@ export function createEngine(options: EngineOptions): Engine {
       }),
     purge: (filter) =>
       one(async () => {
-        const r = purgeAll(store(), filter);
-        // What was deleted has no copy left in the WAL once it is emptied (readers elsewhere may delay that).
-        if (r.sources > 0 && !store().db.inTransaction) await emptyWal(store().db);
-        return r;
+        // On a worker of its own in a long-lived host (the deletes of a large source take seconds).
+        const s = store();
+        const r = await s.background.purge(filter, s.now(), s.readOnly ? null : (options.writeLockWaitMs ?? null));
+        // After the commit: the rewrite (and the emptied WAL) leaves no copy of what was deleted.
+        return { ...r, ...(await rewriter.owe(s.db)) };
       }),
+    rewritten: async () => rewriter.current(),
     retention: () => one(() => runMaintenance(store())),
     readcache: (input) =>
       one(async () => {
@@ -345,7 +336,11 @@ export function createEngine(options: EngineOptions): Engine {
       }),
     // Not serialised with the store: an index run takes seconds and has its own connection.
     kota: async (request, callOptions) => (await kotaService()).handle(request, callOptions),
-    memory: (request) => one(async () => (await memoryOf(store())).handle(request)),
+    memory: (request) =>
+      one(async () => {
+        const handle = async () => (await memoryOf(store())).handle(request);
+        return request.type === "forget" ? deleting(handle) : handle();
+      }),
     settle: () =>
       one(async () => {
         await flush();
@@ -365,6 +360,8 @@ export function createEngine(options: EngineOptions): Engine {
         kota = null;
         if (k) await (await k).close();
         memory = null;
+        // A rewrite that is running ends first: its work is not thrown away.
+        await rewriter.current();
         if (!opened) return;
         await flush().catch(unlessWriteFailure);
         // A one-shot command leaves its captures searchable; token counts (and the tokenizer's load)

@@ -4,7 +4,7 @@
  * another's tables; each exposes its own step and this module runs them together.
  */
 
-import { isBusy } from "./db/open.ts";
+import { type Db, isBusy } from "./db/open.ts";
 import { clearObjects, MAX_OBJECT_BYTES, objectBytes, pruneObjects } from "./readcache/index.ts";
 import type { EngineDeps } from "./store/index.ts";
 import { dropExpiredSources, type PurgeFilter, type PurgeResult, purge, reclaimSpace, storedBytes } from "./store/index.ts";
@@ -44,9 +44,9 @@ export function maybeRunMaintenance(deps: EngineDeps): PurgeResult | null {
  * A purge of sources; purging everything also clears the read cache's base versions, first, so
  * the space the purge reclaims (and the WAL it empties) covers them too.
  */
-export function purgeAll(deps: EngineDeps, filter: PurgeFilter): PurgeResult {
-  if (filter.all) clearObjects(deps.db);
-  const result = purge(deps.db, filter, deps.now());
-  if (filter.all && result.sources === 0) reclaimSpace(deps.db);
+export function purgeAll(db: Db, filter: PurgeFilter, now: number): PurgeResult {
+  if (filter.all) clearObjects(db);
+  const result = purge(db, filter, now);
+  if (filter.all && result.sources === 0) reclaimSpace(db);
   return result;
 }

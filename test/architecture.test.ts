@@ -105,6 +105,23 @@ describe("architecture", () => {
     expect(touching).toEqual([]);
   });
 
+  test("outside db/ and the subsystems only the engine opens the database (the web page reads and writes through it)", () => {
+    // The engine and what it runs beside it: its write path, housekeeping, the background worker.
+    const ENGINE_FILES = ["engine.ts", "engine-writes.ts", "engine-options.ts", "maintenance.ts", "background.ts", "background-worker.ts"];
+    const opening = files
+      .filter((f) => ![...SUBSYSTEMS, ...INFRASTRUCTURE].includes(folderOf(f)) && !ENGINE_FILES.includes(rel(f)))
+      .flatMap((f) =>
+        importsOf(f)
+          .filter((s) => s === "bun:sqlite" || /(^|\/)db\//.test(s))
+          .map((s) => `${rel(f)} imports ${s}`),
+      );
+    expect(opening).toEqual([]);
+    // The page's two files are where this held last: said by name, so renaming them cannot hide it.
+    const web = files.filter((f) => /^web|^surfaces\/web\//.test(rel(f)));
+    expect(web.map(rel)).toContain("web-viewer.ts");
+    expect(web.flatMap((f) => importsOf(f).filter((s) => /sqlite|(^|\/)db\//.test(s)))).toEqual([]);
+  });
+
   test("no file over 400 lines (split it by concept)", () => {
     const long = files.map((f) => ({ f: rel(f), n: readFileSync(f, "utf8").split("\n").length })).filter((x) => x.n > 400);
     expect(long).toEqual([]);

@@ -27,13 +27,14 @@ const KNOWN_KEYS = [
   "mode",
   "idle_timeout_ms",
   "timeout_ms",
+  "timeout",
   "allow",
   "deny",
   "autostart",
   "description",
 ];
-/** Keys other clients write into the same file (pi 1.x: exposure, toolExposure, timeout in seconds); ignored quietly. */
-const FOREIGN_KEYS = ["alwaysAllow", "autoApprove", "disabledTools", "trust", "oauth", "name", "exposure", "toolExposure", "timeout"];
+/** Keys other clients write into the same file (pi 1.x: exposure, toolExposure); ignored quietly. */
+const FOREIGN_KEYS = ["alwaysAllow", "autoApprove", "disabledTools", "trust", "oauth", "name", "exposure", "toolExposure"];
 
 /** Reads fields of one entry, collecting problems and the environment variables it missed. */
 function fieldReader(env: Env) {
@@ -74,6 +75,13 @@ function fieldReader(env: Env) {
       if (raw === undefined) return null;
       if (typeof raw === "number" && Number.isFinite(raw) && raw >= 0) return Math.floor(raw);
       problems.push(`${what} must be a number of milliseconds (0 = never); ignored`);
+      return null;
+    },
+    /** pi 1.x's `timeout`: seconds per request (its docs/mcp.md), as milliseconds. */
+    seconds(raw: unknown, what: string): number | null {
+      if (raw === undefined) return null;
+      if (typeof raw === "number" && Number.isFinite(raw) && raw > 0) return Math.round(raw * 1000);
+      problems.push(`${what} must be a number of seconds above 0 (as pi reads it); ignored`);
       return null;
     },
     bool(raw: unknown, what: string): boolean | null {
@@ -154,7 +162,8 @@ export function parseServer(name: string, raw: unknown, file: McpFile, env: Env,
     enabled: f.bool(r.enabled, "enabled") ?? (disabled === null ? true : !disabled),
     mode: parseMode(r, f),
     idleTimeoutMs: f.ms(r.idle_timeout_ms, "idle_timeout_ms") ?? DEFAULT_IDLE_TIMEOUT_MS,
-    timeoutMs: f.ms(r.timeout_ms, "timeout_ms"),
+    // timeout_ms wins when both are given; pi's own key (seconds) is read the way pi reads it.
+    timeoutMs: f.ms(r.timeout_ms, "timeout_ms") ?? f.seconds(r.timeout, "timeout"),
     allow: f.list(r.allow, "allow"),
     deny: f.list(r.deny, "deny") ?? [],
     autostart: f.bool(r.autostart, "autostart") ?? false,

@@ -17,10 +17,16 @@ export type MemoryOptions = {
   /** Drops that whole text again when the event is forgotten. */
   dropWhole?: (sourceId: string) => Promise<void>;
   log?: Log;
+  /**
+   * Rewrites the file after a forget (db/rewrite.ts), off the caller's thread where it must keep
+   * answering; resolves to what the user should know (" The file is being rewritten…"), or "".
+   * Without it the forget rewrites the file itself before it answers.
+   */
+  rewrite?: () => Promise<string>;
 };
 
-export type MemoryDeps = Required<Omit<MemoryOptions, "storeWhole" | "dropWhole">> &
-  Pick<MemoryOptions, "storeWhole" | "dropWhole"> & { registry: Registry };
+export type MemoryDeps = Required<Omit<MemoryOptions, "storeWhole" | "dropWhole" | "rewrite">> &
+  Pick<MemoryOptions, "storeWhole" | "dropWhole" | "rewrite"> & { registry: Registry };
 
 export const DAY_MS = 86_400_000;
 

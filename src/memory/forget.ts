@@ -2,11 +2,13 @@
  * Forgetting deletes for real: the event rows, their entries in the word index (FTS5's
  * secure-delete removes them from the index segments, not just hides them), the summary lines
  * that repeat them, replacement links, and the whole text kept in the context store. Deleted
- * cells are zeroed (secure_delete), the file is rewritten from its live rows (VACUUM: old copies of
- * rows SQLite moved between pages go too), and the WAL is checkpointed, so the text is gone from
- * the file, not only from query results.
+ * cells are zeroed (secure_delete), then the file is rewritten from its live rows (VACUUM: old copies
+ * of rows SQLite moved between pages go too) and the WAL is emptied, so the text is gone from the
+ * file, not only from query results. The rewrite is owed in the delete's own transaction (a crash
+ * before it leaves the debt, and the next engine pays it) and runs off the host's thread.
  */
 import { immediate } from "../db/open.ts";
+import { markRewrite, rewriteOwed } from "../db/rewrite.ts";
 import { fail, type Result } from "../errors.ts";
 import { utf8Length } from "../text.ts";
 import type { MemoryDeps } from "./deps.ts";
@@ -115,6 +117,10 @@ async function erase(deps: MemoryDeps, projectId: number, what: Erase): Promise<
       });
       db.exec("INSERT INTO memory_events_fts (memory_events_fts, rank) VALUES ('secure-delete', 0)");
       db.exec("INSERT INTO memory_summaries_fts (memory_summaries_fts, rank) VALUES ('secure-delete', 0)");
+      // A forget that deleted nothing still rewrites: it clears what an earlier one left behind.
+      markRewrite(db);
+      // Every page is written anew by the rewrite this owes, with freed space zeroed from then on.
+      db.query("INSERT OR IGNORE INTO memory_state (key, value) VALUES (?, '1')").run(CLEAN_PAGES_KEY);
     });
   } finally {
     db.exec(`PRAGMA secure_delete = ${secure}`);
@@ -123,7 +129,7 @@ async function erase(deps: MemoryDeps, projectId: number, what: Erase): Promise<
     if (!e.source) continue;
     await deps.dropWhole?.(e.source).catch((error: unknown) => deps.log(`memory: could not drop ${e.source}: ${String(error)}`));
   }
-  result.note = compact(deps);
+  result.note = await compact(deps);
   return result;
 }
 
@@ -141,35 +147,18 @@ export function markCleanIfEmpty(db: MemoryDeps["db"]): void {
 }
 
 /**
- * After the rows are gone: free pages are given back (incremental_vacuum moves live pages into
- * them and cuts the file), and the WAL is folded in and truncated, so no old page image is left.
- * A database written before freed space was zeroed (secure_delete) may hold stale copies inside
- * live pages: it is rewritten once (VACUUM). Returns what the user should know, or "".
+ * After the rows are gone: every forget rewrites the file (db/rewrite.ts). secure_delete zeroes a
+ * deleted row's cell, but a row SQLite had moved to another page while rebalancing left its old
+ * bytes in the first page's unused space, which only a rewrite from the live rows clears (the
+ * store's purge does the same). The erase committed the marker that owes the rewrite; the engine
+ * runs it (`deps.rewrite`, off the host's thread), else it runs here. Returns what the user should
+ * know, or "".
  */
-function compact(deps: MemoryDeps): string {
-  const { db } = deps;
-  let note = "";
-  // Every forget rewrites the file: secure_delete zeroes a deleted row's cell, but a row SQLite had
-  // moved to another page while rebalancing left its old bytes in the first page's unused space,
-  // which only a rewrite from the live rows clears (the store's purge does the same).
-  try {
-    db.exec("VACUUM");
-    db.query("INSERT OR IGNORE INTO memory_state (key, value) VALUES (?, '1')").run(CLEAN_PAGES_KEY);
-  } catch (error) {
-    deps.log(`memory: vacuum after forget: ${String(error)}`);
-    note = " The file could not be rewritten now (another process is using it): run the forget again later to clear old copies.";
-  }
-  db.exec("PRAGMA incremental_vacuum");
-  let busy = 1;
-  try {
-    busy = db.query<{ busy: number }, []>("PRAGMA wal_checkpoint(TRUNCATE)").get()?.busy ?? 1;
-  } catch (error) {
-    deps.log(`memory: checkpoint after forget: ${String(error)}`);
-  }
-  if (busy !== 0)
-    note ||=
-      " Another process is reading the database: its write-ahead log keeps old page images until it finishes; a forget run then (even one that matches nothing) clears them.";
-  return note;
+async function compact(deps: MemoryDeps): Promise<string> {
+  if (deps.rewrite) return deps.rewrite();
+  const r = await rewriteOwed(deps.db, true);
+  if (!r.ok) deps.log(`memory: rewrite after forget: ${r.reason}`);
+  return r.ok ? "" : ` The file could not be rewritten yet (${r.reason}): old copies stay in its free space until it is.`;
 }
 
 /** Forgets one event (`e123` / `123`) or summary (`s45`). */

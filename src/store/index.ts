@@ -9,7 +9,7 @@ export { exportSource } from "./export.ts";
 export { existingSources, type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./get.ts";
 export { hasUnindexed, type SettleResult, settle } from "./index-queue.ts";
 export { CLI_CALLS, type NextCalls, TOOL_CALLS } from "./next-calls.ts";
-export { emptyWal, type PurgeFilter, type PurgeResult, purge, reclaimSpace, rewriteFile } from "./purge.ts";
+export { type PurgeFilter, type PurgeResult, purge, reclaimSpace } from "./purge.ts";
 export { dropExpiredSources, storedBytes } from "./retention.ts";
 export { createRetrievalLog } from "./retrieval-log.ts";
 export type { RetrievalEntry, RetrievalPage, RetrievalQuery } from "./retrieval-view.ts";

@@ -5,18 +5,17 @@
  * Gone means gone from the file, not only from the tables: the deletes run with SQLite's
  * `secure_delete` (freed cells and pages are overwritten with zeros), the full-text indexes take a
  * deleted row's terms out at once (FTS5 `secure-delete`) instead of keeping them behind a delete
- * marker, the vocabulary forgets words no stored text has any more, then the freed pages are
- * handed back to the file system and the WAL (which holds older copies of every page written) is
- * checkpointed and truncated.
+ * marker, and the vocabulary forgets words no stored text has any more.
  *
  * secure_delete zeroes a deleted cell where it lies, but not the copies SQLite left behind earlier:
  * when a b-tree page is rebalanced its cells are rewritten and the page's unused middle keeps the
  * old bytes of cells that moved to a sibling (a purged source's label and preview survived so, in
- * a live `sources` page). So a purge ends by rewriting the file (VACUUM): every page is written
- * anew from live rows only.
+ * a live `sources` page). So a purge owes the file a rewrite (VACUUM, db/rewrite.ts): the deletes
+ * commit a marker, and the engine rewrites the file right after, off the host's thread.
  */
 import type { Db } from "../db/open.ts";
-import { immediate, isWriteFailure } from "../db/open.ts";
+import { immediate } from "../db/open.ts";
+import { markRewrite, truncateWal } from "../db/rewrite.ts";
 import { asStored } from "../redact/lazy.ts";
 import { vocabularyWords } from "./index-queue.ts";
 
@@ -62,8 +61,11 @@ function forgetWords(db: Db, blobId: number): void {
   }
 }
 
-/** Deletes the given sources and any blob left without a source. */
-export function deleteSources(db: Db, sourceIds: number[]): PurgeResult {
+/**
+ * Deletes the given sources and any blob left without a source. `rewrite`: the deletes commit with
+ * the marker that owes the file a rewrite (a user's purge; retention's expiry does not rewrite).
+ */
+export function deleteSources(db: Db, sourceIds: number[], rewrite = false): PurgeResult {
   if (sourceIds.length === 0) return { sources: 0, blobs: 0, bytes: 0 };
   return overwritingDeletes(db, () =>
     immediate(db, () => {
@@ -92,6 +94,7 @@ export function deleteSources(db: Db, sourceIds: number[]): PurgeResult {
       let bytes = 0;
       const stillUsed = db.query<{ one: number }, [number]>("SELECT 1 AS one FROM sources WHERE blob_id = ? LIMIT 1");
       const queued = db.query<{ one: number }, [number]>("SELECT 1 AS one FROM index_queue WHERE blob_id = ?");
+      if (rewrite && sources > 0) markRewrite(db);
       for (const blobId of blobIds) {
         if (stillUsed.get(blobId)) continue;
         bytes += db.query<{ bytes: number }, [number]>("SELECT bytes FROM blobs WHERE id = ?").get(blobId)?.bytes ?? 0;
@@ -121,9 +124,18 @@ function deleteAll(db: Db): PurgeResult {
       db.exec("DELETE FROM retrievals");
       db.exec("DELETE FROM vocabulary");
       db.exec("DELETE FROM meta WHERE key = 'bulk_delete'");
+      markRewrite(db);
       return { sources: counts.sources, blobs: blobs.blobs, bytes: blobs.bytes };
     }),
   );
+}
+
+/** The full-text indexes' segments merged, so what deletes left of them is folded away. */
+function mergeIndexes(db: Db): void {
+  if (db.inTransaction) return;
+  immediate(db, () => {
+    for (const table of FTS_TABLES) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('merge', -500)`);
+  });
 }
 
 /**
@@ -133,67 +145,11 @@ function deleteAll(db: Db): PurgeResult {
  * (a later checkpoint empties it). Inside a caller's transaction only the first step runs: the
  * caller checkpoints after its commit.
  */
-export function reclaimSpace(db: Db, options: { rewrite?: boolean } = {}): boolean {
-  if (!db.inTransaction) {
-    immediate(db, () => {
-      for (const table of FTS_TABLES) db.exec(`INSERT INTO ${table} (${table}, rank) VALUES ('merge', -500)`);
-    });
-  }
+export function reclaimSpace(db: Db): boolean {
+  mergeIndexes(db);
   db.exec("PRAGMA incremental_vacuum");
   if (db.inTransaction) return false;
-  if (options.rewrite && !rewriteFile(db)) return false;
   return truncateWal(db);
-}
-
-/**
- * Writes every page of the file again from its live rows (VACUUM), so no page keeps bytes of a
- * deleted row in its unused space (see the header). Outside a transaction only; after a purge
- * committed in a caller's transaction the caller runs it. False when another connection's write
- * kept it from running, or the disk had no room for the copy (the purge stands; the next purge
- * rewrites the file).
- */
-export function rewriteFile(db: Db): boolean {
-  if (db.inTransaction) return false;
-  // The copy VACUUM builds first goes to a temporary file, not memory (a store can be large); it
-  // holds live rows only.
-  const tempStore = (db.query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
-  db.exec("PRAGMA temp_store = FILE");
-  try {
-    db.exec("VACUUM");
-    return true;
-  } catch (error) {
-    if (isWriteFailure(error)) return false;
-    throw error;
-  } finally {
-    db.exec(`PRAGMA temp_store = ${tempStore}`);
-  }
-}
-
-/**
- * Checkpoints the whole WAL into the file and truncates it to nothing; false if another connection
- * kept it from finishing (a reader of an older snapshot, a writer). Never waits: a host's event loop
- * must not stall on it (emptyWal waits asynchronously).
- */
-export function truncateWal(db: Db): boolean {
-  const timeout = (db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
-  db.exec("PRAGMA busy_timeout = 0");
-  try {
-    const r = db.query("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number } | null;
-    return r !== null && r.busy === 0;
-  } catch {
-    return false;
-  } finally {
-    db.exec(`PRAGMA busy_timeout = ${timeout}`);
-  }
-}
-
-/** Empties the WAL, trying again for a while (asynchronously) while other connections keep it from it. */
-export async function emptyWal(db: Db, attempts = 40): Promise<boolean> {
-  for (let i = 0; i < attempts; i++) {
-    if (truncateWal(db)) return true;
-    await Bun.sleep(50);
-  }
-  return false;
 }
 
 export function purge(db: Db, filter: PurgeFilter, now: number): PurgeResult {
@@ -224,8 +180,9 @@ export function purge(db: Db, filter: PurgeFilter, now: number): PurgeResult {
       .query<{ id: number }, (string | number)[]>(`SELECT id FROM sources WHERE ${where.join(" AND ")}`)
       .all(...params)
       .map((r) => r.id);
-    result = deleteSources(db, ids);
+    result = deleteSources(db, ids, true);
   }
-  if (result.sources > 0) reclaimSpace(db, { rewrite: true });
+  // The rewrite the deletes marked runs after this, off the host's thread (the engine starts it).
+  if (result.sources > 0) mergeIndexes(db);
   return result;
 }

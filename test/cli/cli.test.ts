@@ -108,6 +108,15 @@ describe("CLI (bun src/main.ts)", () => {
     expect(gone.stderr).toContain(`No source "${id}"`);
   });
 
+  test("one of a thing is said in the singular: stats after one small capture", () => {
+    const db = join(tempDir(), "one.db");
+    expect(runCli(["--db", db, "capture", "--tool", "bash", "--force"], { stdin: "one line of output\n" }).code).toBe(0);
+    const out = runCli(["--db", db, "stats"]).stdout;
+    expect(out).toContain("1 distinct text, ");
+    expect(out).toContain("in 1 chunk.");
+    expect(out).not.toMatch(/\b1 (distinct texts|chunks|captures|sessions|sources)\b/);
+  });
+
   test("a search query that looks like an option is searched for, as it is or after --", () => {
     const e = env();
     const css = `${noisyLog(400, 5)}\n:root{--primary-color:#336699;--gap:4px}\nbuild -Wall -Wextra ok\n`;

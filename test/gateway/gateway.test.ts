@@ -210,6 +210,22 @@ describe("config and trust", () => {
     expect(text(await gateway.call("good__pid", {}))).toMatch(/^\d+$/);
   }, 30_000);
 
+  test("pi's own `timeout` (seconds, as pi 1.x reads mcp.json) is the request timeout; timeout_ms wins when both are given", async () => {
+    const agent = agentWith({
+      t: testServer({ timeout: 0.4 }),
+      both: testServer({ timeout: 5, timeout_ms: 250 }),
+      bad: testServer({ timeout: "soon" }),
+    });
+    const { gateway, load } = open(agent, { mode: "eager" });
+    const timeouts = Object.fromEntries(load.servers.map((s) => [s.name, s.timeoutMs]));
+    expect(timeouts).toEqual({ t: 400, both: 250, bad: null });
+    expect(load.problems.join("\n")).toContain('server "bad": timeout must be a number of seconds');
+    await gateway.prepare();
+    const late = await gateway.call("t__slow", { ms: 3000 });
+    expect(late.result.isError).toBe(true);
+    expect(text(late).toLowerCase()).toContain("timed out");
+  }, 30_000);
+
   test("broken JSON names the file", () => {
     const agent = agentWith({});
     writeFileSync(join(agent, "mcp.json"), "{ nope");

@@ -212,7 +212,7 @@ describe("review fixes", () => {
     await captureIndexed(store, { text: noisyLog(400, 2), tool: "bash", label: `curl -H "Authorization: token ${token}"` });
     expect(JSON.stringify(store.db.query("SELECT label FROM sources").all())).not.toContain(token);
     store.db.query("INSERT INTO objects (hash, content, bytes, created_at, used_at) VALUES ('h', 'x', 1, 0, 0)").run();
-    purgeAll(store, { all: true });
+    purgeAll(store.db, { all: true }, store.now());
     expect(store.db.query("SELECT count(*) AS n FROM objects").get()).toEqual({ n: 0 });
   });
 });

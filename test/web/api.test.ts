@@ -193,7 +193,7 @@ describe("writes", () => {
     expect(ask.status).toBe(409);
     const question = (await ask.json()) as any;
     expect(question.code).toBe("CONFIRM");
-    expect(question.message).toContain(`Delete source ${target} (1 captures`);
+    expect(question.message).toContain(`Delete source ${target} (1 capture,`);
     expect((await get(`/api/sources/${target}`)).status).toBe(200);
     const done = await post("/api/purge", { source: target, confirm: true }, { "x-csrf-token": csrf });
     expect(done.status).toBe(200);

@@ -1,6 +1,8 @@
 /** The extension's slash commands: /context-stats, /context-purge, /readcache-status, /readcache-refresh. */
 import { writeSync } from "node:fs";
 import type { ExtensionAPI, ExtensionContext } from "@earendil-works/pi-coding-agent";
+import type { Engine } from "../../engine.ts";
+import { describeRewrite } from "../../rewrite-text.ts";
 import { parseLineRange } from "../../units.ts";
 import { formatStatsBrief, runTool, type ToolScope } from "../tools/handlers.ts";
 import type { EngineHandle } from "./engine-handle.ts";
@@ -11,6 +13,21 @@ export function say(ctx: ExtensionContext, text: string): void {
   if (ctx.mode === "print") writeSync(1, `${text}\n`);
   else if (ctx.mode === "json") writeSync(1, `${JSON.stringify({ type: "pi_sidecar", text })}\n`);
   else ctx.ui.notify(text, "info");
+}
+
+/**
+ * The rewrite a purge or forget started runs on a worker (pi keeps answering meanwhile); the user
+ * is told when it ended, and how.
+ */
+export function tellWhenRewritten(ctx: ExtensionContext, e: Pick<Engine, "rewritten">): void {
+  void e
+    .rewritten()
+    .then((done) => {
+      if (done) say(ctx, `pi-sidecar: ${describeRewrite(done)}`);
+    })
+    .catch(() => {
+      // pi is shutting down, or the engine restarted: the next writing engine finishes the rewrite.
+    });
 }
 
 export function registerCommands(
@@ -37,7 +54,9 @@ export function registerCommands(
       const e = await engine.get();
       if (!e) return say(ctx, `pi-sidecar is unavailable (${engine.problem()}).`);
       const input = what === "session" ? { this_session: true } : /^ctx_/.test(what) ? { source: what } : { older_than: what };
-      say(ctx, (await runTool(e, "context_purge", input, scope(ctx))).text);
+      const r = await runTool(e, "context_purge", input, scope(ctx));
+      say(ctx, r.text);
+      if ((r.details as { rewrite?: string } | undefined)?.rewrite === "running") tellWhenRewritten(ctx, e);
     },
   });
   if (!readcache) return;

@@ -29,7 +29,9 @@ import {
 } from "../../memory/index.ts";
 import { isSensitivePath } from "../../readcache/index.ts";
 import { redact } from "../../redact/redact.ts";
+import { REWRITE_RUNNING } from "../../rewrite-text.ts";
 import { MEMORY_TOOLS, runMemoryTool } from "../tools/memory-tools.ts";
+import { tellWhenRewritten } from "./commands.ts";
 import type { EngineHandle } from "./engine-handle.ts";
 import type { PiHost } from "./host.ts";
 import { statusLine } from "./status.ts";
@@ -244,6 +246,7 @@ export function registerMemory(
         return "Usage: /memory forget QUERY|ID (ids look like e123 or s45; a query forgets every memory holding all its words).";
       const byId = /^[es]?\d+$/i.test(rest);
       const r = answerOf(await ask(e, { type: "forget", project: ctx.cwd, ...(byId ? { id: rest } : { query: rest }) }), "forget");
+      if (r.text.includes(REWRITE_RUNNING)) tellWhenRewritten(ctx, e);
       return r.text;
     },
     off: async (ctx, e) => {

@@ -31,6 +31,9 @@ export type RpcEngine = Engine & {
 
 type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> };
 
+/** How long closing waits for a rewrite somebody is waiting for (pi's print mode ends right after /context-purge). */
+const CLOSE_WAITS_FOR_REWRITE_MS = 60_000;
+
 export function createRpcEngine(options: RpcEngineOptions): RpcEngine {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const log = options.log ?? (() => {});
@@ -75,11 +78,15 @@ export function createRpcEngine(options: RpcEngineOptions): RpcEngine {
   const call = <T>(method: EngineMethod | "ping", params: unknown[]): Promise<T> =>
     new Promise<T>((resolve, reject) => {
       const id = nextId++;
-      const timer = setTimeout(() => {
-        pending.delete(id);
-        reject(new AppError("ENGINE_TIMEOUT", `pi-sidecar engine did not answer ${method} within ${timeoutMs / 1000} s; restarting it`));
-        child.kill();
-      }, timeoutMs);
+      // Waiting for a rewrite is waiting, not a hung engine: it runs as long as the file needs.
+      const timer = setTimeout(
+        () => {
+          pending.delete(id);
+          reject(new AppError("ENGINE_TIMEOUT", `pi-sidecar engine did not answer ${method} within ${timeoutMs / 1000} s; restarting it`));
+          child.kill();
+        },
+        method === "rewritten" ? 2 ** 31 - 1 : timeoutMs,
+      );
       pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       try {
         child.send(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
@@ -92,10 +99,16 @@ export function createRpcEngine(options: RpcEngineOptions): RpcEngine {
     });
 
   // Every engine method is a call with its arguments as params.
-  const methods = Object.fromEntries(ENGINE_METHODS.map((m) => [m, (...params: unknown[]) => call(m, params)])) as Omit<
-    Engine,
-    "config" | "close"
-  >;
+  /** `rewritten` calls not answered yet: closing waits for them (a while). */
+  const rewrites = new Set<Promise<unknown>>();
+  const track = (p: Promise<unknown>) => {
+    rewrites.add(p);
+    void p.catch(() => {}).finally(() => rewrites.delete(p));
+    return p;
+  };
+  const methods = Object.fromEntries(
+    ENGINE_METHODS.map((m) => [m, (...params: unknown[]) => (m === "rewritten" ? track(call(m, params)) : call(m, params))]),
+  ) as Omit<Engine, "config" | "close">;
   return {
     ...methods,
     config: options.config,
@@ -107,6 +120,18 @@ export function createRpcEngine(options: RpcEngineOptions): RpcEngine {
     },
     ping: () => call("ping", []),
     close: async () => {
+      // A rewrite the user was told about ends first (and they hear how it ended); a process killed
+      // meanwhile loses nothing either: the next engine finishes it.
+      if (rewrites.size > 0) {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        await Promise.race([
+          Promise.allSettled([...rewrites]),
+          new Promise<void>((done) => {
+            timer = setTimeout(done, CLOSE_WAITS_FOR_REWRITE_MS);
+          }),
+        ]);
+        clearTimeout(timer);
+      }
       failAll(new AppError("ENGINE_CLOSED", "pi-sidecar engine was closed"));
       await child.stop();
     },

@@ -15,6 +15,7 @@ export const ENGINE_METHODS = [
   "list",
   "stats",
   "purge",
+  "rewritten",
   "retention",
   "readcache",
   "prune",

@@ -62,11 +62,20 @@ export async function handleFrame(engine: Engine, line: string): Promise<RpcResp
   }
 }
 
-/** Serves until stdin closes. Requests run in arrival order (the engine serialises them anyway). */
+/**
+ * Serves until stdin closes, then answers what is still running. Each request reaches the engine in
+ * arrival order (the engine runs its operations one at a time in call order); answers go out as
+ * they are ready, so one that waits long (`rewritten`, a kota index) holds up no other.
+ */
 export async function serveRpc(engine: Engine, io: RpcIo): Promise<void> {
+  const running = new Set<Promise<void>>();
   for await (const line of io.lines) {
     if (line.trim() === "") continue;
-    const response = await handleFrame(engine, line);
-    if (response) io.write(`${JSON.stringify(response)}\n`);
+    const answered = handleFrame(engine, line).then((response) => {
+      if (response) io.write(`${JSON.stringify(response)}\n`);
+    });
+    running.add(answered);
+    void answered.finally(() => running.delete(answered));
   }
+  await Promise.all(running);
 }

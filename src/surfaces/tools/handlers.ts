@@ -125,7 +125,7 @@ const contextPurge: Handler = async (engine, args, scope) => {
     return problem("Say what to purge: source, older_than, or this_session: true.");
   const r = await engine.purge({ source, olderThanMs, session: thisSession ? scope.session : undefined });
   return {
-    text: `Purged ${r.sources} source${r.sources === 1 ? "" : "s"} (${formatBytes(r.bytes)} of stored text freed).`,
+    text: `Purged ${r.sources} source${r.sources === 1 ? "" : "s"} (${formatBytes(r.bytes)} of stored text freed).${r.note}`,
     isError: false,
     details: { ...r },
   };

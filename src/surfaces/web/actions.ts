@@ -5,8 +5,9 @@
  * The writing engine is opened for that one call and closed after it.
  */
 import type { Context } from "hono";
+import { describeRewrite, REWRITE_RUNNING } from "../../rewrite-text.ts";
 import type { PurgeFilter } from "../../store/index.ts";
-import { formatBytes, formatCount, parseDuration } from "../../units.ts";
+import { formatBytes, formatCount, parseDuration, plural } from "../../units.ts";
 import type { WebWriter } from "../../web-viewer.ts";
 import { sameToken } from "./guard.ts";
 import { explainFailure, type WebApp } from "./web-app.ts";
@@ -36,6 +37,12 @@ async function bodyOf(c: Context): Promise<Body | Response> {
 }
 
 const str = (v: unknown): string | undefined => (typeof v === "string" && v.trim() !== "" ? v.trim() : undefined);
+
+/** Waits for the rewrite the write started (the server keeps answering meanwhile) and says how it ended. */
+async function afterRewrite(w: WebWriter, note: string): Promise<string> {
+  const done = await w.rewritten();
+  return done ? ` ${describeRewrite(done)}` : note;
+}
 
 /** Runs one write on a writing engine opened for it. */
 async function withWriter<T>(web: WebApp, fn: (w: WebWriter) => Promise<T>): Promise<T> {
@@ -90,7 +97,7 @@ export function registerActions(web: WebApp): void {
       if (!p.filter.all && p.filter.olderThanMs === undefined) {
         const s = await o.engine.stats({ source: p.filter.source, session: p.filter.session, project: p.filter.project });
         if (s.totals.captures === 0) return bad(c, "NOTHING", `Nothing to purge: no stored source matches (${p.what}).`, 404);
-        preview = ` (${formatCount(s.totals.captures)} captures, ${formatBytes(s.totals.storedBytes)} of text)`;
+        preview = ` (${plural(s.totals.captures, "capture")}, ${formatBytes(s.totals.storedBytes)} of text)`;
       }
       return c.json(
         { ok: false, code: "CONFIRM", message: `Delete ${p.what}${preview}? This cannot be undone.`, confirm: { ...body, confirm: true } },
@@ -98,9 +105,12 @@ export function registerActions(web: WebApp): void {
       );
     }
     try {
-      const r = await withWriter(web, (w) => w.purge(p.filter));
-      const message = `Purged ${formatCount(r.sources)} source${r.sources === 1 ? "" : "s"} (${formatCount(r.blobs)} stored texts, ${formatBytes(r.bytes)}).`;
-      return c.json({ ok: true, message, ...r });
+      const r = await withWriter(web, async (w) => {
+        const purged = await w.purge(p.filter);
+        return { ...purged, rewriteNote: await afterRewrite(w, purged.note) };
+      });
+      const message = `Purged ${formatCount(r.sources)} source${r.sources === 1 ? "" : "s"} (${formatCount(r.blobs)} stored texts, ${formatBytes(r.bytes)}).${r.rewriteNote}`;
+      return c.json({ ok: true, message, sources: r.sources, blobs: r.blobs, bytes: r.bytes });
     } catch (error) {
       const f = explainFailure(error);
       return bad(c, f.code, f.message, f.status);
@@ -121,7 +131,10 @@ export function registerActions(web: WebApp): void {
     try {
       const r = await withWriter(web, async (w) => {
         if (!w.memory) throw new Error("the writing engine has no memory");
-        return w.memory({ type: "forget", project, id });
+        const forgot = await w.memory({ type: "forget", project, id });
+        if (!forgot.ok || forgot.type !== "forget") return forgot;
+        // The answer said the rewrite was started; the page answers once it ended, and says how it went.
+        return { ...forgot, text: `${forgot.text.replace(REWRITE_RUNNING, "")}${await afterRewrite(w, "")}` };
       });
       if (!r.ok) return bad(c, r.code, r.message);
       return c.json({ ok: true, message: r.type === "forget" ? r.text : `Forgot ${id}.` });

@@ -35,7 +35,7 @@ export const purgeCommand: Command = {
     if (ctx.json) printJson(ctx, result);
     else
       ctx.out(
-        `Purged ${result.sources} source${result.sources === 1 ? "" : "s"} (${result.blobs} stored text${result.blobs === 1 ? "" : "s"}, ${formatBytes(result.bytes)}).\n`,
+        `Purged ${result.sources} source${result.sources === 1 ? "" : "s"} (${result.blobs} stored text${result.blobs === 1 ? "" : "s"}, ${formatBytes(result.bytes)}).${result.note}\n`,
       );
     return 0;
   },

@@ -1,6 +1,6 @@
 import type { EngineStats } from "../../../engine.ts";
 import type { Tally } from "../../../store/index.ts";
-import { formatBytes, formatCount } from "../../../units.ts";
+import { formatBytes, formatCount, plural } from "../../../units.ts";
 import { baselineLine, pruningLine, readcacheLine } from "../../tools/handlers.ts";
 import { type Command, FILTER_OPTIONS, pathOption, printJson, requireDatabase, str } from "../command.ts";
 
@@ -17,9 +17,9 @@ export function formatStats(s: EngineStats): string {
   const unknown = s.totals.unknownBaselines;
   const lines = [
     `Database ${s.database.path}: ${formatBytes(s.database.fileBytes)} (+ ${formatBytes(s.database.walBytes)} WAL), ` +
-      `${formatCount(s.database.blobs)} distinct texts, ${formatBytes(s.database.uniqueBytes)} of text in ${formatCount(s.database.chunks)} chunks.`,
+      `${plural(s.database.blobs, "distinct text")}, ${formatBytes(s.database.uniqueBytes)} of text in ${plural(s.database.chunks, "chunk")}.`,
     `Tokens counted with ${s.tokenizer}. Net saved = baseline (what the host would have sent) - receipts - retrieved; stored (the whole outputs) beside.` +
-      (unknown > 0 ? ` ${formatCount(unknown)} captures stored before baselines were kept count 0 in baseline.` : ""),
+      (unknown > 0 ? ` ${plural(unknown, "capture")} stored before baselines were kept count 0 in baseline.` : ""),
     header,
     row("all", s.totals),
   ];

@@ -127,7 +127,7 @@ export function overviewBody(s: EngineStats, u: Usage, f: Filters): Html {
     : html`All sessions and projects.`;
   const unknown =
     t.unknownBaselines > 0
-      ? html` ${num(t.unknownBaselines)} captures stored before baselines were kept count 0 here (never guessed).`
+      ? html` ${num(t.unknownBaselines)} capture${t.unknownBaselines === 1 ? "" : "s"} stored before baselines were kept count 0 here (never guessed).`
       : html``;
   const cards = html`<div class="cards">
 ${card(
@@ -147,8 +147,8 @@ ${card(
   "Retrieved",
   "retrievedTokens",
   t.retrievedTokens,
-  html`Returned ${num(t.retrievals)} times by searches and gets, counted with ${s.tokenizer}; each part is charged to the capture it came
-from. ${num(u.receiptOnly)} of ${num(t.captures)} captures were never returned: their receipt was all the model saw.`,
+  html`Returned ${num(t.retrievals)} time${t.retrievals === 1 ? "" : "s"} by searches and gets, counted with ${s.tokenizer}; each part is charged to the capture it came
+from. ${num(u.receiptOnly)} of ${num(t.captures)} capture${t.captures === 1 ? "" : "s"} ${u.receiptOnly === 1 ? "was" : "were"} never returned: their receipt was all the model saw.`,
 )}
 ${card(
   "Net saved",

@@ -58,7 +58,7 @@ ${card(
   "Receipt only",
   "receiptOnly",
   s.receiptOnly,
-  html`Of ${num(s.captures)} captures, ${num(s.receiptOnly)} were never returned by a search or get: the receipt was all the model saw
+  html`Of ${num(s.captures)} capture${s.captures === 1 ? "" : "s"}, ${num(s.receiptOnly)} ${s.receiptOnly === 1 ? "was" : "were"} never returned by a search or get: the receipt was all the model saw
 (whether it needed more, the log cannot tell).`,
 )}
 </div>
