@@ -10,6 +10,7 @@
  * A parser that answers nothing for `timeoutMs` is killed and its file skipped the same way.
  */
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import type { Subprocess } from "bun";
 import { type CrashBackoff, crashBackoff } from "../../../crash-backoff.ts";
 import { AppError } from "../../../errors.ts";
@@ -27,6 +28,11 @@ export type ParseOutcome = { facts: StoredFacts; body: string; hash: string | nu
 
 export type ParsePool = {
   parse(jobs: ParseJob[]): Promise<ParseOutcome[]>;
+  /**
+   * Starts parsers before their work is known (a full index: while the files are listed), up to
+   * `files` / 50 of them within the pool's size, so their start overlaps the caller's.
+   */
+  prestart(files: number): void;
   /** Ends every parser process (waits up to a second for them to exit). */
   close(): Promise<void>;
   /** Parser processes started and how many of them crashed (for tests and status). */
@@ -36,7 +42,7 @@ export type ParsePool = {
 export type ParsePoolOptions = {
   /** The command that runs a parser (default: this program in the kota-parser role). */
   helper?: HelperCommand;
-  /** Most parser processes (default 2; the second starts only for a batch of many files). */
+  /** Most parser processes (default: one per core, 2 to 4; more than one only for a batch of many files). */
   size?: number;
   /**
    * Requests in flight per parser (default 16): enough queued work that a parser keeps going while
@@ -54,7 +60,15 @@ export type ParsePoolOptions = {
 
 type Task = { job: ParseJob; done: (o: ParseOutcome) => void; fail: (e: Error) => void };
 type Timer = ReturnType<typeof setTimeout>;
-type Parser = { proc: Subprocess<"pipe", "pipe", "pipe">; queue: Task[]; ready: boolean; killed: string | null; timer: Timer | null };
+/** `progressAt`: when it last answered (or got work while idle); one timer per parser checks it. */
+type Parser = {
+  proc: Subprocess<"pipe", "pipe", "pipe">;
+  queue: Task[];
+  ready: boolean;
+  killed: string | null;
+  timer: Timer | null;
+  progressAt: number;
+};
 
 function unparsed(job: ParseJob, message: string, retry = false): ParseOutcome {
   let bytes: Buffer | null = null;
@@ -71,35 +85,23 @@ function unparsed(job: ParseJob, message: string, retry = false): ParseOutcome {
   };
 }
 
-/** Lines of a byte stream, decoded as they arrive (a reply is one line, often longer than a pipe's chunk). */
-function textLines(onLine: (line: string) => void): { push(chunk: Uint8Array): void; end(): void } {
-  const decoder = new TextDecoder();
-  let pending = "";
-  return {
-    push(chunk) {
-      pending += decoder.decode(chunk, { stream: true });
-      let nl = pending.indexOf("\n");
-      if (nl === -1) return;
-      let start = 0;
-      for (; nl !== -1; nl = pending.indexOf("\n", start)) {
-        onLine(pending.slice(start, nl));
-        start = nl + 1;
-      }
-      pending = pending.slice(start);
-    },
-    end() {
-      pending += decoder.decode();
-      if (pending) onLine(pending);
-      pending = "";
-    },
-  };
+/**
+ * A parser works in bursts of files with cold code: the optimizing compiler's last tier (FTL) costs
+ * more CPU than it wins back in that time (a cold index took 12% less CPU without it). The lower
+ * tiers still compile the hot code. A value the user set wins.
+ */
+const PARSER_JIT: Record<string, string> = { BUN_JSC_useFTLJIT: "0" };
+
+/** One parser per core, at least two (one may be busy with a large file) and at most four. */
+function defaultSize(): number {
+  return Math.min(4, Math.max(2, availableParallelism()));
 }
 
 /** Another parser starts while more than this many files wait per running parser. */
 const SPAWN_BACKLOG = 16;
 
 export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
-  const size = Math.max(1, o.size ?? 2);
+  const size = Math.max(1, o.size ?? defaultSize());
   const inFlight = Math.max(1, o.inFlight ?? 16);
   const timeoutMs = o.timeoutMs ?? 30_000;
   const idleMs = o.idleMs ?? 300_000;
@@ -118,14 +120,23 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
 
   const command = (): HelperCommand => o.helper ?? helperCommand("kota-parser");
 
+  /**
+   * The parser's watch: one timer while it has work, not one per answer. It fires when the answer at
+   * the head could be overdue and checks the time of the last answer; a parser silent that long is killed.
+   */
   const armTimeout = (p: Parser) => {
-    if (p.timer) clearTimeout(p.timer);
-    p.timer = null;
-    if (p.queue.length === 0) return;
-    p.timer = setTimeout(() => {
-      p.killed = `took over ${Math.round(timeoutMs / 1000)} s to parse`;
-      p.proc.kill("SIGKILL");
-    }, timeoutMs);
+    if (p.timer || p.queue.length === 0) return;
+    p.timer = setTimeout(
+      () => {
+        p.timer = null;
+        if (p.queue.length === 0 || p.killed !== null) return;
+        if (performance.now() - p.progressAt < timeoutMs) return armTimeout(p);
+        p.killed = `took over ${Math.round(timeoutMs / 1000)} s to parse`;
+        p.proc.kill("SIGKILL");
+      },
+      Math.max(1, p.progressAt + timeoutMs - performance.now()),
+    );
+    p.timer.unref?.();
   };
 
   const spawn = (): Parser | null => {
@@ -134,15 +145,21 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "BUN_BE_BUN") env[k] = v;
     let proc: Parser["proc"];
     try {
-      proc = Bun.spawn({ cmd: [c.command, ...c.args], env: { ...env, ...c.env }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+      proc = Bun.spawn({
+        cmd: [c.command, ...c.args],
+        env: { ...PARSER_JIT, ...env, ...c.env },
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
     } catch (error) {
       failAll(new AppError("PARSER_UNAVAILABLE", unavailable(`${c.command} could not be started: ${(error as Error).message}`)));
       return null;
     }
     started++;
-    const p: Parser = { proc, queue: [], ready: false, killed: null, timer: null };
+    const p: Parser = { proc, queue: [], ready: false, killed: null, timer: null, progressAt: performance.now() };
     parsers.add(p);
-    const splitter = textLines((line) => {
+    const splitter = lineSplitter((line) => {
       if (!line) return;
       let reply: ParseReply;
       try {
@@ -158,7 +175,11 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       const head = p.queue[0];
       if (!head || ids.get(head) !== reply.id) return;
       p.queue.shift();
-      armTimeout(p);
+      p.progressAt = performance.now();
+      if (p.queue.length === 0 && p.timer) {
+        clearTimeout(p.timer);
+        p.timer = null;
+      }
       head.done({ facts: reply.facts, body: reply.body, hash: reply.hash });
       pump();
     });
@@ -235,13 +256,14 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
   const send = (p: Parser, t: Task): boolean => {
     const id = nextId++;
     ids.set(t, id);
+    if (p.queue.length === 0) p.progressAt = performance.now();
     p.queue.push(t);
     try {
       p.proc.stdin.write(`${JSON.stringify({ id, path: t.job.path, file: t.job.file })}\n`);
     } catch {
       return false; // the parser is gone: its exit puts the task back
     }
-    if (p.queue.length === 1) armTimeout(p);
+    armTimeout(p);
     return true;
   };
 
@@ -270,7 +292,8 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       live++;
     }
     for (const p of parsers) {
-      if (p.killed !== null) continue;
+      // Topped up once half its requests are answered: one write for several files, not one per answer.
+      if (p.killed !== null || waiting.length === 0 || p.queue.length > inFlight >> 1) continue;
       while (waiting.length > 0 && p.queue.length < inFlight) if (!send(p, waiting.shift()!)) break;
       try {
         p.proc.stdin.flush();
@@ -300,6 +323,12 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       );
       pump();
       return Promise.all(out);
+    },
+    prestart(files) {
+      if (closed) return;
+      const want = Math.min(size, Math.ceil(files / 50));
+      while (parsers.size < want && now() >= restartAt && backoff.waitMs() === 0) if (!spawn()) return;
+      pump(); // with no work yet, this arms their idle exit
     },
     async close() {
       closed = true;
