@@ -22,7 +22,8 @@ import type { ParseReply } from "./parse-child.ts";
 import { searchBody } from "./redact-facts.ts";
 
 /** `file`: the absolute path the parser reads (the words of a file left unparsed are read from it here). */
-export type ParseJob = { path: string; file: string };
+/** `size`: the file's bytes when known (how much work is queued per parser is measured in bytes too). */
+export type ParseJob = { path: string; file: string; size?: number };
 /** `retry`: not parsed now (the pool is resting); store it so that the next check parses it again. */
 export type ParseOutcome = { facts: StoredFacts; body: string; hash: string | null; retry?: boolean };
 
@@ -45,11 +46,13 @@ export type ParsePoolOptions = {
   /** Most parser processes (default: one per core, 2 to 4; more than one only for a batch of many files). */
   size?: number;
   /**
-   * Requests in flight per parser (default 16): enough queued work that a parser keeps going while
-   * this process waits for the CPU on a busy machine (replies come back in order, so a crash still
-   * blames the file at the head).
+   * Requests in flight per parser (default 64), up to `inFlightBytes` of source (default 128 KiB,
+   * about 50 ms of parsing) once it has 4: enough queued work that a parser keeps going while this
+   * process writes a batch or waits for the CPU, and little enough that parsers finish together.
+   * Replies come back in order, so a crash still blames the file at the head.
    */
   inFlight?: number;
+  inFlightBytes?: number;
   /** A parser that answers nothing for this long is killed, its file skipped (default 30 s). */
   timeoutMs?: number;
   /** Parsers with nothing to do for this long exit (default 5 minutes). */
@@ -59,6 +62,10 @@ export type ParsePoolOptions = {
 };
 
 type Task = { job: ParseJob; done: (o: ParseOutcome) => void; fail: (e: Error) => void };
+/** A job whose size is not given counts as this many bytes. */
+const UNKNOWN_SIZE = 4096;
+const MIN_IN_FLIGHT = 4;
+const bytesOf = (t: Task) => t.job.size ?? UNKNOWN_SIZE;
 type Timer = ReturnType<typeof setTimeout>;
 /** `progressAt`: when it last answered (or got work while idle); one timer per parser checks it. */
 type Parser = {
@@ -68,6 +75,8 @@ type Parser = {
   killed: string | null;
   timer: Timer | null;
   progressAt: number;
+  /** Source bytes of the requests in its queue. */
+  bytes: number;
 };
 
 function unparsed(job: ParseJob, message: string, retry = false): ParseOutcome {
@@ -102,7 +111,14 @@ const SPAWN_BACKLOG = 16;
 
 export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
   const size = Math.max(1, o.size ?? defaultSize());
-  const inFlight = Math.max(1, o.inFlight ?? 16);
+  const inFlight = Math.max(1, o.inFlight ?? 64);
+  const inFlightBytes = o.inFlightBytes ?? 128 * 1024;
+  /** Whether a parser takes one more request now (`low`: half the limits, where topping up starts). */
+  const wants = (p: Parser, low = false): boolean => {
+    const n = p.queue.length;
+    if (n < Math.min(MIN_IN_FLIGHT, inFlight)) return true;
+    return low ? n <= inFlight >> 1 && p.bytes <= inFlightBytes >> 1 : n < inFlight && p.bytes < inFlightBytes;
+  };
   const timeoutMs = o.timeoutMs ?? 30_000;
   const idleMs = o.idleMs ?? 300_000;
   const now = o.now ?? Date.now;
@@ -157,7 +173,7 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       return null;
     }
     started++;
-    const p: Parser = { proc, queue: [], ready: false, killed: null, timer: null, progressAt: performance.now() };
+    const p: Parser = { proc, queue: [], ready: false, killed: null, timer: null, progressAt: performance.now(), bytes: 0 };
     parsers.add(p);
     const splitter = lineSplitter((line) => {
       if (!line) return;
@@ -175,6 +191,7 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       const head = p.queue[0];
       if (!head || ids.get(head) !== reply.id) return;
       p.queue.shift();
+      p.bytes -= bytesOf(head);
       p.progressAt = performance.now();
       if (p.queue.length === 0 && p.timer) {
         clearTimeout(p.timer);
@@ -258,6 +275,7 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
     ids.set(t, id);
     if (p.queue.length === 0) p.progressAt = performance.now();
     p.queue.push(t);
+    p.bytes += bytesOf(t);
     try {
       p.proc.stdin.write(`${JSON.stringify({ id, path: t.job.path, file: t.job.file })}\n`);
     } catch {
@@ -293,8 +311,8 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
     }
     for (const p of parsers) {
       // Topped up once half its requests are answered: one write for several files, not one per answer.
-      if (p.killed !== null || waiting.length === 0 || p.queue.length > inFlight >> 1) continue;
-      while (waiting.length > 0 && p.queue.length < inFlight) if (!send(p, waiting.shift()!)) break;
+      if (p.killed !== null || waiting.length === 0 || !wants(p, true)) continue;
+      while (waiting.length > 0 && wants(p)) if (!send(p, waiting.shift()!)) break;
       try {
         p.proc.stdin.flush();
       } catch {
