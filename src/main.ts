@@ -7,6 +7,15 @@ async function readStdin(): Promise<Uint8Array> {
   return new Uint8Array(await Bun.stdin.arrayBuffer());
 }
 
+/**
+ * Everything printed goes through here; `flushed` settles when the last write reached stdout (Bun's
+ * writableLength reads 0 while a pipe's reader is behind, so it cannot tell).
+ */
+let flushed: Promise<void> = Promise.resolve();
+function toStdout(chunk: string | Uint8Array): void {
+  flushed = new Promise((done) => process.stdout.write(chunk, () => done()));
+}
+
 // A helper process of the code index (a parser that may crash, KotaDB's watchdog): the same binary in another role.
 const helper = helperRole();
 
@@ -14,16 +23,16 @@ const helper = helperRole();
 if (helper) void runHelper(helper).then((code) => process.exit(code));
 else
   void runCli(process.argv.slice(2), {
-    out: (text) => process.stdout.write(text),
-    outBytes: (bytes) => process.stdout.write(bytes),
+    out: toStdout,
+    outBytes: toStdout,
     err: (text) => process.stderr.write(text),
     readStdin,
     stdinStream: () => Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>,
     stdinIsTTY: process.stdin.isTTY === true,
     env: process.env,
     cwd: process.cwd(),
-  }).then((code) => {
-    // Let stdout drain before exiting (large outputs to a pipe).
-    if (process.stdout.writableLength === 0) process.exit(code);
-    else process.stdout.once("drain", () => process.exit(code));
+  }).then(async (code) => {
+    // Exit once the last write reached stdout: a large answer to a slow reader is not cut at 64 KiB.
+    await flushed;
+    process.exit(code);
   });

@@ -202,6 +202,9 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
     const problem = rootProblem();
     if (!problem.ok) return problem;
     const repo = store.ensureRepo(root);
+    // A first index parses every file: a parser starts while the files are listed, the rest once they are.
+    const first = repo.indexed_at === null && store.files(repo.id).length === 0;
+    if (first) parser.prestart(1);
     const scan = scanRepository(root, view(), () => opts.signal?.aborted === true);
     if (!scan) {
       return fail(

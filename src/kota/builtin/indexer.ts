@@ -11,7 +11,7 @@ import { sha256 } from "../../hash.ts";
 import type { IndexFileError } from "../contract.ts";
 import type { ScannedFile } from "./files/scan.ts";
 import type { StoredFacts } from "./parse/facts.ts";
-import type { ParsePool } from "./parse/parse-pool.ts";
+import type { ParseJob, ParsePool } from "./parse/parse-pool.ts";
 import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve/resolve-imports.ts";
 import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
 import { applyTestRule, type TestRule, testRule } from "./test-rule.ts";
@@ -92,7 +92,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   /** Reads and hashes one batch, and sends its changed files to the parsers. */
   const prepare = async (from: number): Promise<Work[]> => {
     const work: (Work | { kind: "parse"; file: ScannedFile; job: number })[] = [];
-    const jobs: { path: string; file: string }[] = [];
+    const jobs: ParseJob[] = [];
     for (const file of changes.parse.slice(from, from + BATCH)) {
       const old = known.get(file.path);
       // A known file whose content is unchanged (only touched) is not parsed again: that takes its hash here.
@@ -111,7 +111,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
       }
       if (!old) fileSetChanged = true;
       work.push({ kind: "parse", file, job: jobs.length });
-      jobs.push({ path: file.path, file: join(root, file.path) });
+      jobs.push({ path: file.path, file: join(root, file.path), size: file.size });
     }
     const parsed = await ctx.parser.parse(jobs);
     const out: Work[] = [];

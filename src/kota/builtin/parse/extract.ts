@@ -17,7 +17,8 @@ export function extractFacts(path: string, source: string): FileFacts {
   if (parsed.program) {
     const scope = extractModule(b, parsed.program as unknown as N);
     extractRefs(b, parsed.program as unknown as N, scope);
-    extractJsdocRefs(b, parsed.comments, scope);
+    // Only doc comments (`/** ... */`) hold JSDoc types: a file without one skips building its comment list.
+    if (source.includes("/**")) extractJsdocRefs(b, parsed.comments, scope);
   } else {
     // Unrecoverable syntax error: the parser's module record still lists imports and re-exports.
     salvageImports(b, parsed.module);

@@ -50,17 +50,17 @@ export type RefGroup = [number | null, string, string | null, 0 | 1, number, str
 export type StoredFacts = Omit<FileFacts, "refs"> & { refs: RefGroup[] };
 
 export function groupRefs(refs: readonly RefFact[]): RefGroup[] {
-  const groups = new Map<string, { g: RefGroup; sites: string[] }>();
+  const groups = new Map<string, RefGroup>();
   for (const r of refs) {
     const key = `${r.importIdx}\0${r.name}\0${r.owner ?? ""}\0${r.member ? 1 : 0}`;
-    let entry = groups.get(key);
-    if (!entry) {
-      entry = { g: [r.importIdx, r.name, r.owner, r.member ? 1 : 0, 0, ""], sites: [] };
-      groups.set(key, entry);
-    }
-    entry.sites.push(packSite(r.line, r.col, r.kind));
+    const site = packSite(r.line, r.col, r.kind);
+    const g = groups.get(key);
+    if (g) {
+      g[4]++;
+      g[5] += `,${site}`;
+    } else groups.set(key, [r.importIdx, r.name, r.owner, r.member ? 1 : 0, 1, site]);
   }
-  return [...groups.values()].map(({ g, sites }) => [g[0], g[1], g[2], g[3], sites.length, sites.join(",")]);
+  return [...groups.values()];
 }
 
 /** A binding visible at module level: an import, or a top-level declaration. */
@@ -88,7 +88,16 @@ export function factsBuilder(source: string): FactsBuilder {
       return b.imports.length - 1;
     },
     addRef(ref, offset) {
-      b.refs.push({ ...ref, line: lines.line(offset), col: lines.column(offset) });
+      const line = lines.line(offset);
+      b.refs.push({
+        importIdx: ref.importIdx,
+        name: ref.name,
+        owner: ref.owner,
+        member: ref.member,
+        kind: ref.kind,
+        line,
+        col: offset - lines.start(line) + 1,
+      });
     },
   };
   return b;

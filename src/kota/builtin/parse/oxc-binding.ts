@@ -76,13 +76,16 @@ export function parseSource(filename: string, source: string): Parsed {
     const raw = binding.parseSync(filename, source, OPTIONS);
     const errors = raw.errors;
     const program = (JSON.parse(raw.program) as { node: Program }).node;
-    // The module record is built (and frozen) by its getter: only a file that did not parse needs it.
+    // The module record and the comments are built by their getters: read only when needed (a file
+    // that did not parse, a file with doc comments).
     return {
       program: errors.length > 0 && program.body.length === 0 ? null : program,
       get module() {
         return raw.module;
       },
-      comments: raw.comments,
+      get comments() {
+        return raw.comments;
+      },
       errors,
     };
   }

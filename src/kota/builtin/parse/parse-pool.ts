@@ -10,6 +10,7 @@
  * A parser that answers nothing for `timeoutMs` is killed and its file skipped the same way.
  */
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import type { Subprocess } from "bun";
 import { type CrashBackoff, crashBackoff } from "../../../crash-backoff.ts";
 import { AppError } from "../../../errors.ts";
@@ -21,12 +22,18 @@ import type { ParseReply } from "./parse-child.ts";
 import { searchBody } from "./redact-facts.ts";
 
 /** `file`: the absolute path the parser reads (the words of a file left unparsed are read from it here). */
-export type ParseJob = { path: string; file: string };
+/** `size`: the file's bytes when known (how much work is queued per parser is measured in bytes too). */
+export type ParseJob = { path: string; file: string; size?: number };
 /** `retry`: not parsed now (the pool is resting); store it so that the next check parses it again. */
 export type ParseOutcome = { facts: StoredFacts; body: string; hash: string | null; retry?: boolean };
 
 export type ParsePool = {
   parse(jobs: ParseJob[]): Promise<ParseOutcome[]>;
+  /**
+   * Starts parsers before their work is known (a full index: while the files are listed), up to
+   * `files` / 50 of them within the pool's size, so their start overlaps the caller's.
+   */
+  prestart(files: number): void;
   /** Ends every parser process (waits up to a second for them to exit). */
   close(): Promise<void>;
   /** Parser processes started and how many of them crashed (for tests and status). */
@@ -36,14 +43,16 @@ export type ParsePool = {
 export type ParsePoolOptions = {
   /** The command that runs a parser (default: this program in the kota-parser role). */
   helper?: HelperCommand;
-  /** Most parser processes (default 2; the second starts only for a batch of many files). */
+  /** Most parser processes (default: one per core, 2 to 4; more than one only for a batch of many files). */
   size?: number;
   /**
-   * Requests in flight per parser (default 16): enough queued work that a parser keeps going while
-   * this process waits for the CPU on a busy machine (replies come back in order, so a crash still
-   * blames the file at the head).
+   * Requests in flight per parser (default 64), up to `inFlightBytes` of source (default 128 KiB,
+   * about 50 ms of parsing) once it has 4: enough queued work that a parser keeps going while this
+   * process writes a batch or waits for the CPU, and little enough that parsers finish together.
+   * Replies come back in order, so a crash still blames the file at the head.
    */
   inFlight?: number;
+  inFlightBytes?: number;
   /** A parser that answers nothing for this long is killed, its file skipped (default 30 s). */
   timeoutMs?: number;
   /** Parsers with nothing to do for this long exit (default 5 minutes). */
@@ -53,8 +62,22 @@ export type ParsePoolOptions = {
 };
 
 type Task = { job: ParseJob; done: (o: ParseOutcome) => void; fail: (e: Error) => void };
+/** A job whose size is not given counts as this many bytes. */
+const UNKNOWN_SIZE = 4096;
+const MIN_IN_FLIGHT = 4;
+const bytesOf = (t: Task) => t.job.size ?? UNKNOWN_SIZE;
 type Timer = ReturnType<typeof setTimeout>;
-type Parser = { proc: Subprocess<"pipe", "pipe", "pipe">; queue: Task[]; ready: boolean; killed: string | null; timer: Timer | null };
+/** `progressAt`: when it last answered (or got work while idle); one timer per parser checks it. */
+type Parser = {
+  proc: Subprocess<"pipe", "pipe", "pipe">;
+  queue: Task[];
+  ready: boolean;
+  killed: string | null;
+  timer: Timer | null;
+  progressAt: number;
+  /** Source bytes of the requests in its queue. */
+  bytes: number;
+};
 
 function unparsed(job: ParseJob, message: string, retry = false): ParseOutcome {
   let bytes: Buffer | null = null;
@@ -71,36 +94,31 @@ function unparsed(job: ParseJob, message: string, retry = false): ParseOutcome {
   };
 }
 
-/** Lines of a byte stream, decoded as they arrive (a reply is one line, often longer than a pipe's chunk). */
-function textLines(onLine: (line: string) => void): { push(chunk: Uint8Array): void; end(): void } {
-  const decoder = new TextDecoder();
-  let pending = "";
-  return {
-    push(chunk) {
-      pending += decoder.decode(chunk, { stream: true });
-      let nl = pending.indexOf("\n");
-      if (nl === -1) return;
-      let start = 0;
-      for (; nl !== -1; nl = pending.indexOf("\n", start)) {
-        onLine(pending.slice(start, nl));
-        start = nl + 1;
-      }
-      pending = pending.slice(start);
-    },
-    end() {
-      pending += decoder.decode();
-      if (pending) onLine(pending);
-      pending = "";
-    },
-  };
+/**
+ * A parser works in bursts of files with cold code: the optimizing compiler's last tier (FTL) costs
+ * more CPU than it wins back in that time (a cold index took 12% less CPU without it). The lower
+ * tiers still compile the hot code. A value the user set wins.
+ */
+const PARSER_JIT: Record<string, string> = { BUN_JSC_useFTLJIT: "0" };
+
+/** One parser per core, at least two (one may be busy with a large file) and at most four. */
+function defaultSize(): number {
+  return Math.min(4, Math.max(2, availableParallelism()));
 }
 
 /** Another parser starts while more than this many files wait per running parser. */
 const SPAWN_BACKLOG = 16;
 
 export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
-  const size = Math.max(1, o.size ?? 2);
-  const inFlight = Math.max(1, o.inFlight ?? 16);
+  const size = Math.max(1, o.size ?? defaultSize());
+  const inFlight = Math.max(1, o.inFlight ?? 64);
+  const inFlightBytes = o.inFlightBytes ?? 128 * 1024;
+  /** Whether a parser takes one more request now (`low`: half the limits, where topping up starts). */
+  const wants = (p: Parser, low = false): boolean => {
+    const n = p.queue.length;
+    if (n < Math.min(MIN_IN_FLIGHT, inFlight)) return true;
+    return low ? n <= inFlight >> 1 && p.bytes <= inFlightBytes >> 1 : n < inFlight && p.bytes < inFlightBytes;
+  };
   const timeoutMs = o.timeoutMs ?? 30_000;
   const idleMs = o.idleMs ?? 300_000;
   const now = o.now ?? Date.now;
@@ -118,14 +136,23 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
 
   const command = (): HelperCommand => o.helper ?? helperCommand("kota-parser");
 
+  /**
+   * The parser's watch: one timer while it has work, not one per answer. It fires when the answer at
+   * the head could be overdue and checks the time of the last answer; a parser silent that long is killed.
+   */
   const armTimeout = (p: Parser) => {
-    if (p.timer) clearTimeout(p.timer);
-    p.timer = null;
-    if (p.queue.length === 0) return;
-    p.timer = setTimeout(() => {
-      p.killed = `took over ${Math.round(timeoutMs / 1000)} s to parse`;
-      p.proc.kill("SIGKILL");
-    }, timeoutMs);
+    if (p.timer || p.queue.length === 0) return;
+    p.timer = setTimeout(
+      () => {
+        p.timer = null;
+        if (p.queue.length === 0 || p.killed !== null) return;
+        if (performance.now() - p.progressAt < timeoutMs) return armTimeout(p);
+        p.killed = `took over ${Math.round(timeoutMs / 1000)} s to parse`;
+        p.proc.kill("SIGKILL");
+      },
+      Math.max(1, p.progressAt + timeoutMs - performance.now()),
+    );
+    p.timer.unref?.();
   };
 
   const spawn = (): Parser | null => {
@@ -134,15 +161,21 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "BUN_BE_BUN") env[k] = v;
     let proc: Parser["proc"];
     try {
-      proc = Bun.spawn({ cmd: [c.command, ...c.args], env: { ...env, ...c.env }, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+      proc = Bun.spawn({
+        cmd: [c.command, ...c.args],
+        env: { ...PARSER_JIT, ...env, ...c.env },
+        stdin: "pipe",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
     } catch (error) {
       failAll(new AppError("PARSER_UNAVAILABLE", unavailable(`${c.command} could not be started: ${(error as Error).message}`)));
       return null;
     }
     started++;
-    const p: Parser = { proc, queue: [], ready: false, killed: null, timer: null };
+    const p: Parser = { proc, queue: [], ready: false, killed: null, timer: null, progressAt: performance.now(), bytes: 0 };
     parsers.add(p);
-    const splitter = textLines((line) => {
+    const splitter = lineSplitter((line) => {
       if (!line) return;
       let reply: ParseReply;
       try {
@@ -158,7 +191,12 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       const head = p.queue[0];
       if (!head || ids.get(head) !== reply.id) return;
       p.queue.shift();
-      armTimeout(p);
+      p.bytes -= bytesOf(head);
+      p.progressAt = performance.now();
+      if (p.queue.length === 0 && p.timer) {
+        clearTimeout(p.timer);
+        p.timer = null;
+      }
       head.done({ facts: reply.facts, body: reply.body, hash: reply.hash });
       pump();
     });
@@ -235,13 +273,15 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
   const send = (p: Parser, t: Task): boolean => {
     const id = nextId++;
     ids.set(t, id);
+    if (p.queue.length === 0) p.progressAt = performance.now();
     p.queue.push(t);
+    p.bytes += bytesOf(t);
     try {
       p.proc.stdin.write(`${JSON.stringify({ id, path: t.job.path, file: t.job.file })}\n`);
     } catch {
       return false; // the parser is gone: its exit puts the task back
     }
-    if (p.queue.length === 1) armTimeout(p);
+    armTimeout(p);
     return true;
   };
 
@@ -270,8 +310,9 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       live++;
     }
     for (const p of parsers) {
-      if (p.killed !== null) continue;
-      while (waiting.length > 0 && p.queue.length < inFlight) if (!send(p, waiting.shift()!)) break;
+      // Topped up once half its requests are answered: one write for several files, not one per answer.
+      if (p.killed !== null || waiting.length === 0 || !wants(p, true)) continue;
+      while (waiting.length > 0 && wants(p)) if (!send(p, waiting.shift()!)) break;
       try {
         p.proc.stdin.flush();
       } catch {
@@ -300,6 +341,12 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       );
       pump();
       return Promise.all(out);
+    },
+    prestart(files) {
+      if (closed) return;
+      const want = Math.min(size, Math.ceil(files / 50));
+      while (parsers.size < want && now() >= restartAt && backoff.waitMs() === 0) if (!spawn()) return;
+      pump(); // with no work yet, this arms their idle exit
     },
     async close() {
       closed = true;

@@ -1,5 +1,11 @@
 /** Offsets (UTF-16, as the parser reports them) to 1-based lines and columns. */
-export type LineMap = { line(offset: number): number; column(offset: number): number; text(line: number): string };
+export type LineMap = {
+  line(offset: number): number;
+  column(offset: number): number;
+  /** The offset where a line (1-based) starts. */
+  start(line: number): number;
+  text(line: number): string;
+};
 
 export function lineMap(source: string): LineMap {
   const starts = [0];
@@ -17,6 +23,7 @@ export function lineMap(source: string): LineMap {
   return {
     line,
     column: (offset) => offset - starts[line(offset) - 1]! + 1,
+    start: (n) => starts[n - 1] ?? source.length,
     text: (n) => {
       const start = starts[n - 1];
       if (start === undefined) return "";

@@ -1,0 +1,100 @@
+/**
+ * The parser pool on its own: parsers started ahead of their work, the watch that kills a parser
+ * silent for `timeoutMs` (and only that one: a slow parser that keeps answering is left alone).
+ * The parsers are the real parser (parse-child.ts) behind an input that can be slowed or stopped
+ * per file, run by Bun as the pool runs its helper.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createParsePool, type ParseJob } from "../../src/kota/builtin/parse/parse-pool.ts";
+import { cleanupTempDirs, tempDir, writeRepo } from "./fixture-repo.ts";
+
+afterAll(cleanupTempDirs);
+
+const CHILD = join(import.meta.dir, "../../src/kota/builtin/parse/parse-child.ts");
+
+/** A parser that waits `delayMs` before each request and never answers a file whose path contains "hang". */
+function slowParser(delayMs: number): { command: string; args: string[]; env: Record<string, string> } {
+  const script = join(tempDir("kota-slow-parser-"), "slow-parser.ts");
+  writeFileSync(
+    script,
+    `import { runParseChild } from ${JSON.stringify(CHILD)};
+async function* input() {
+  const decoder = new TextDecoder();
+  let pending = "";
+  for await (const chunk of Bun.stdin.stream()) {
+    pending += decoder.decode(chunk, { stream: true });
+    for (let nl = pending.indexOf("\\n"); nl !== -1; nl = pending.indexOf("\\n")) {
+      const line = pending.slice(0, nl + 1);
+      pending = pending.slice(nl + 1);
+      if (line.includes("hang")) await new Promise(() => {});
+      await Bun.sleep(${delayMs});
+      yield new TextEncoder().encode(line);
+    }
+  }
+}
+process.exit(await runParseChild(input()));
+`,
+  );
+  return { command: process.execPath, args: [script], env: {} };
+}
+
+function jobs(root: string, names: string[]): ParseJob[] {
+  return names.map((path) => ({ path, file: join(root, path) }));
+}
+
+function sources(n: number, extra: Record<string, string> = {}): { root: string; names: string[] } {
+  const files: Record<string, string> = { ...extra };
+  for (let i = 0; i < n; i++) files[`src/f${i}.ts`] = `export const v${i} = ${i};\n`;
+  return { root: writeRepo(files), names: Object.keys(files) };
+}
+
+describe("parser pool", () => {
+  test("prestart starts parsers before any work (one per 50 files, within the pool's size); they then parse", async () => {
+    const pool = createParsePool({ size: 2 });
+    try {
+      pool.prestart(1);
+      expect(pool.stats()).toMatchObject({ started: 1, running: 1 });
+      pool.prestart(500);
+      expect(pool.stats()).toMatchObject({ started: 2, running: 2 });
+      pool.prestart(500);
+      expect(pool.stats().started).toBe(2);
+      const { root, names } = sources(3);
+      const out = await pool.parse(jobs(root, names));
+      expect(out.map((o) => o.facts.symbols.map((s) => s.name))).toEqual([["v0"], ["v1"], ["v2"]]);
+      expect(pool.stats()).toMatchObject({ started: 2, crashed: 0 });
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+
+  test("a parser that keeps answering is not killed, however long the whole batch takes", async () => {
+    const pool = createParsePool({ size: 1, helper: slowParser(100), timeoutMs: 1500 });
+    try {
+      const { root, names } = sources(20);
+      const started = performance.now();
+      const out = await pool.parse(jobs(root, names));
+      expect(performance.now() - started).toBeGreaterThan(1500);
+      expect(out.every((o) => o.facts.error === null && o.facts.symbols.length === 1)).toBe(true);
+      expect(pool.stats()).toMatchObject({ started: 1, crashed: 0 });
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+
+  test("a parser silent for timeoutMs is killed: its file is skipped, the others are parsed by a new one", async () => {
+    const pool = createParsePool({ size: 1, helper: slowParser(0), timeoutMs: 500 });
+    try {
+      const { root, names } = sources(4, { "src/hang.ts": "export const h = 1;\n" });
+      const out = await pool.parse(jobs(root, names));
+      const byPath = Object.fromEntries(names.map((n, i) => [n, out[i]!]));
+      expect(byPath["src/hang.ts"]!.facts.error?.message).toContain("took over");
+      expect(byPath["src/hang.ts"]!.body).toContain("const h");
+      for (const n of names.filter((x) => x !== "src/hang.ts")) expect(byPath[n]!.facts.error).toBeNull();
+      expect(pool.stats()).toMatchObject({ started: 2, crashed: 1 });
+    } finally {
+      await pool.close();
+    }
+  }, 30_000);
+});
