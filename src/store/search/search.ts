@@ -75,12 +75,14 @@ function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   const content = contentConcepts(q);
   if (content.length < 3 || content.length > 6) return [];
   const loose = new Set(looseConcepts(q));
-  return fuse(
-    content.map((c) => {
-      const kept = content.filter((x) => x !== c);
-      return { ids: wordHits(deps, conceptsAnd(kept, q.phrases), f), weight: 1 + kept.filter((x) => !loose.has(x)).length };
-    }),
-  ).map((x) => x.id);
+  const lists = content.map((c) => {
+    const kept = content.filter((x) => x !== c);
+    return { ids: wordHits(deps, conceptsAnd(kept, q.phrases), f), weight: 1 + kept.filter((x) => !loose.has(x)).length };
+  });
+  // The identifiers the query names, found verbatim without the words around them ("what value
+  // did RING_MAX_SLOTS expand to"): they say what is asked about more than any two other words.
+  if (q.idents.length > 0) lists.push({ ids: identHits(deps, q.idents, f), weight: 1 + content.length });
+  return fuse(lists).map((x) => x.id);
 }
 
 /** The query with misspelled words corrected from the vocabulary (an identifier's words together, else one by one). */

@@ -1,0 +1,62 @@
+/**
+ * Search on outputs written for these tests (none comes from a benchmark set): an identifier the
+ * query names found although the words around it are not; the lines after a match shown before
+ * the lines above it (a value, a result, an outcome follows what it belongs to).
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import type { EngineDeps } from "../../src/store/engine-deps.ts";
+import { type Hit, search } from "../../src/store/search/search.ts";
+import { captureIndexed, cleanupTempDirs, testStore } from "../helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+async function stored(text: string): Promise<{ store: EngineDeps; source: string }> {
+  const store = testStore();
+  const r = await captureIndexed(store, { text, tool: "bash", force: true });
+  if (!r.stored) throw new Error("not stored");
+  return { store, source: r.sourceId };
+}
+
+function top3(store: EngineDeps, source: string, query: string): Hit[] {
+  const r = search(store, { query, source, limit: 3 });
+  if (!r.ok) throw new Error(r.message);
+  return r.hits;
+}
+
+const shows = (hits: Hit[], line: number, text: string) => hits.some((h) => h.lines.some((l) => l.line === line && l.text.includes(text)));
+
+describe("an identifier the query names", () => {
+  test("is found verbatim when the words that describe it are elsewhere together", async () => {
+    // A build trace: the describing words ("value", "expand") meet near the top; the identifier is deep in.
+    const lines = ["trace: expanded values are printed as each value is read; expand depth 2", ""];
+    for (let i = 0; i < 3000; i++)
+      lines.push(`/src/tree/mod${i % 97}.build(${i}):  set_option(widget_${i} ON CACHE BOOL toggles widget number ${i})`);
+    lines.push("/src/tree/Main.build(8):  add_definitions(lib PUBLIC QUEUE_DEPTH_LIMIT=4096 )");
+    for (let i = 0; i < 200; i++) lines.push(`/src/tree/tail.build(${i}):  message(STATUS done step ${i})`);
+    const { store, source } = await stored(lines.join("\n"));
+    const hits = top3(store, source, "what value did QUEUE_DEPTH_LIMIT expand to");
+    expect(shows(hits, 3003, "QUEUE_DEPTH_LIMIT=4096")).toBe(true);
+  });
+});
+
+describe("the lines after a match", () => {
+  test("come before the lines above it: the note closing an option's description", async () => {
+    // A rendered manual: options of 20-line descriptions, each closing with the version that added it.
+    const lines: string[] = [];
+    const words = ["alpha", "bravo", "delta", "gamma", "kilo", "lima", "oscar", "papa", "romeo", "sierra", "tango", "victor"];
+    words.forEach((w, k) => {
+      lines.push(`  --${w}-limit <count>`);
+      if (w === "oscar") lines.push("    Parallel streams towards a mirror host.");
+      else lines.push(`    Sets the ${w} limit of the engine.`);
+      for (let i = 0; i < 18; i++) lines.push(`    Line ${i} of the ${w} text, case ${i}.`);
+      lines.push("");
+      lines.push(`    Added in 3.${k}.0.`);
+      lines.push("");
+    });
+    const text = lines.join("\n");
+    const { store, source } = await stored(text);
+    const answer = text.split("\n").findIndex((l) => l.includes("Added in 3.6.0")) + 1;
+    const hits = top3(store, source, "parallel streams mirror host added");
+    expect(shows(hits, answer, "Added in 3.6.0")).toBe(true);
+  });
+});
