@@ -1,7 +1,8 @@
 /**
  * Search on outputs written for these tests (none comes from a benchmark set): an identifier the
  * query names found although the words around it are not; the lines after a match shown before
- * the lines above it (a value, a result, an outcome follows what it belongs to).
+ * the lines above it (a value, a result, an outcome follows what it belongs to); a count written
+ * next to the query's words when it asks how many.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import type { EngineDeps } from "../../src/store/engine-deps.ts";
@@ -58,5 +59,25 @@ describe("the lines after a match", () => {
     const answer = text.split("\n").findIndex((l) => l.includes("Added in 3.6.0")) + 1;
     const hits = top3(store, source, "parallel streams mirror host added");
     expect(shows(hits, answer, "Added in 3.6.0")).toBe(true);
+  });
+});
+
+describe("a question that asks how many", () => {
+  test("finds the line that writes a count next to its words over runs of lines that only use them", async () => {
+    // A check runner: its failed checks (each with its failure), the summary between other lines.
+    const lines: string[] = [];
+    for (let i = 1; i <= 40; i++) {
+      const bad = i % 10 === 0;
+      lines.push(`check ${i}: probe_${i} ${bad ? "FAILED" : "ok"} in ${i * 3} ms`);
+      if (bad) lines.push(`  probe_${i}: assertion failed: expected ready, got waiting (checks failed before: ${i / 10 - 1})`);
+    }
+    for (let i = 1; i <= 12; i++) lines.push(`teardown step ${i} done`);
+    lines.push("summary: 36 checks passed, 4 checks failed, 0 skipped");
+    for (let i = 1; i <= 12; i++) lines.push(`report part ${i} written`);
+    const text = lines.join("\n");
+    const { store, source } = await stored(text);
+    const answer = text.split("\n").findIndex((l) => l.startsWith("summary:")) + 1;
+    const hits = top3(store, source, "how many checks failed");
+    expect(shows(hits.slice(0, 1), answer, "4 checks failed")).toBe(true);
   });
 });

@@ -18,6 +18,8 @@ export type Term = {
   weight: number;
   /** The concept's place in the query (phrases and idents: -1). */
   concept: number;
+  /** The query asks how many: an occurrence with a count next to it is worth more. */
+  count?: boolean;
 };
 export type Occurrence = {
   term: number;
@@ -31,6 +33,8 @@ export type Occurrence = {
   loose?: boolean;
   key: boolean;
   zero: boolean;
+  /** A number stands right before it ("4 tests failed") or is its value ("errorCount":5); looked for when the query asks how many. */
+  counted?: boolean;
 };
 
 const SUFFIXES = [
@@ -161,6 +165,16 @@ function looseConcept(lower: string, camel: string, t: Term): { at: number; end:
   return { at, end };
 }
 
+/** A count right before [at, end) ("92 implicit rules", "4 tests") or as its value (`errorCount: 5`, `"total":12`). */
+function countedAt(lower: string, at: number, end: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && at - i <= 2 && (lower.charCodeAt(i) === 32 || lower.charCodeAt(i) === 9)) i--;
+  if (i < at - 1 && isDigit(lower.charCodeAt(i))) return true;
+  let j = end;
+  while (j < lower.length && j - end < 4 && /[\s"':=]/.test(lower[j]!)) j++;
+  return j > end && isDigit(lower.charCodeAt(j));
+}
+
 /** "0 failed", "0 ignored", "no errors": the word is there to say there is none. */
 const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero) $/;
 
@@ -188,6 +202,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
           exact: lower.startsWith(last, end - last.length),
           key: isKey(lower, i, end),
           zero: ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
+          ...(t.count && countedAt(lower, i, end) ? { counted: true } : {}),
         });
         n++;
       }

@@ -106,6 +106,7 @@ function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; correcti
   return {
     corrections,
     q: {
+      ...q,
       words: q.words.map((w) => corrections[w] ?? w),
       phrases: q.phrases.map((p) => ({ words: p.words.map((w) => corrections[w] ?? w), text: fix(p.text) })),
       idents: q.idents.map(fix),
