@@ -81,3 +81,15 @@ describe("a question that asks how many", () => {
     expect(shows(hits.slice(0, 1), answer, "4 checks failed")).toBe(true);
   });
 });
+
+describe("typo correction", () => {
+  test("leaves a file name whose words are each in the text alone (walk.js is not a typo of walks)", async () => {
+    const lines = ["lint report", "lib/walk.js: 3 problems (2 errors, 1 warning)", "lib/tree.js: 0 problems", "the walker walks the tree"];
+    for (let i = 0; i < 50; i++) lines.push(`lib/mod${i}.js: 0 problems`);
+    const { store, source } = await stored(lines.join("\n"));
+    const r = search(store, { query: "how many problems in walk.js", source, limit: 3 });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.corrections).not.toHaveProperty("walkjs");
+    expect(shows(r.hits, 2, "lib/walk.js: 3 problems")).toBe(true);
+  });
+});

@@ -23,7 +23,7 @@ import {
 } from "./query.ts";
 import { type Hit, renderHits, type SourcedWindow } from "./render.ts";
 import { termsFor } from "./score.ts";
-import { correctWord } from "./typo.ts";
+import { correctWord, wordExists } from "./typo.ts";
 import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
 
 export type { Hit, HitLine } from "./render.ts";
@@ -89,7 +89,9 @@ function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
 function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; corrections: Record<string, string> } {
   const corrections: Record<string, string> = {};
   const concepts = contentConcepts(q).map((c) => {
-    const whole = c.words.length > 1 && /^\p{L}+$/u.test(c.joined) ? correctWord(deps.db, c.joined) : null;
+    // Written together only when its words are not each in the text (`nopt.js` is two known words, not a typo of "notes").
+    const apart = c.words.every((w) => wordExists(deps.db, w));
+    const whole = c.words.length > 1 && /^\p{L}+$/u.test(c.joined) && !apart ? correctWord(deps.db, c.joined) : null;
     if (whole) {
       corrections[c.joined] = whole;
       return conceptOf([whole]);
