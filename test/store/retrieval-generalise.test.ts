@@ -93,3 +93,25 @@ describe("typo correction", () => {
     expect(shows(r.hits, 2, "lib/walk.js: 3 problems")).toBe(true);
   });
 });
+
+describe("a long word inside a longer token", () => {
+  test("is a match on the line (a library file named after it), after a typo is corrected", async () => {
+    const store = testStore();
+    // Another output in the store names the allocator on its own (the vocabulary has the word).
+    await captureIndexed(store, {
+      text: ["# Memory", "mem_allocator:quuxalloc-5.3.0", "used_memory:1024"].join("\n"),
+      tool: "bash",
+      force: true,
+    });
+    const lines = ["COMMAND   PID  FD   TYPE NAME"];
+    const libs = ["libc.so.6", "libm.so.6", "libz.so.1", "libssl.so.3", "libcrypto.so.3", "libsystemd.so.0", "liblz4.so.1", "libzstd.so.1"];
+    for (let p = 0; p < 4; p++) for (const l of libs) lines.push(`daemon-x ${100 + p}  mem  REG  /usr/lib/x86_64-linux-gnu/${l}`);
+    lines.splice(12, 0, "daemon-x 101  mem  REG  /usr/lib/x86_64-linux-gnu/libquuxalloc.so.2");
+    const text = lines.join("\n");
+    const r = await captureIndexed(store, { text, tool: "bash", force: true });
+    if (!r.stored) throw new Error("not stored");
+    const hits = top3(store, r.sourceId, "quuxaloc mapped daemon");
+    expect(shows(hits, 13, "libquuxalloc.so.2")).toBe(true);
+    expect(hits[0]!.lines.find((l) => l.line === 13)?.match).toBe(true);
+  });
+});

@@ -2,7 +2,8 @@
  * Where the query's terms occur on a line. A concept (a word, or an identifier's words) is
  * found at the start of a word, camelCase edges included, with its words apart or together
  * (`max retry count`, `max_retry_count`, `--max-retry-count`, `maxRetryCount`), its last word in
- * any inflection; a number only whole. Identifiers are also found verbatim, and phrases as
+ * any inflection; a number only whole; a long word also inside a longer token (weaker). Identifiers
+ * are also found verbatim, and phrases as
  * typed. Each occurrence says whether it is a whole token, a key (`Homepage:`, `"version":`,
  * `--bs-primary:`, the line's first word) and whether a zero stands before it ("0 failed").
  */
@@ -175,6 +176,9 @@ function countedAt(lower: string, at: number, end: number): boolean {
   return j > end && isDigit(lower.charCodeAt(j));
 }
 
+/** A query word this long is also found inside a longer token. */
+const INSIDE_MIN = 5;
+
 /** "0 failed", "0 ignored", "no errors": the word is there to say there is none. */
 const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero) $/;
 
@@ -209,6 +213,12 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       if (n === 0 && t.parts.length > 1) {
         const loose = looseConcept(lower, camel, t);
         if (loose) out.push({ term, ...loose, whole: false, exact: false, key: false, zero: false, loose: true });
+      }
+      // A long word inside a longer token ("jemalloc" in `libjemalloc.so.2`), when it starts no word on the line.
+      if (n === 0 && t.parts.length === 1 && !t.number && first.length >= INSIDE_MIN) {
+        const i = lower.indexOf(t.parts[0]!);
+        if (i >= 0)
+          out.push({ term, at: i, end: i + t.parts[0]!.length, whole: false, exact: false, key: false, zero: false, loose: true });
       }
     } else {
       const needle = t.parts[0]!;
