@@ -70,6 +70,7 @@ export type RetrievalRuns = {
   holdout: RetrievalResult;
   dev?: RetrievalResult;
   wave3?: RetrievalResult;
+  wave3b?: RetrievalResult;
 };
 
 /** The blind set's targets (issue 20): top 3 >= 95% and >= the peer + 5 points, median shown <= 2 KiB, receipts >= 30%. */
@@ -114,6 +115,7 @@ export function retrievalTargetRows(runs: RetrievalRuns): string[][] {
     ["held-out, tuned on since", runs.holdout],
     ["dev", runs.dev],
     ["wave 3, first blind set, tuned on since", runs.wave3],
+    ["wave 3b, second blind set, tuned on since", runs.wave3b],
   ];
   for (const [name, r] of tuned) {
     if (!r) continue;
@@ -151,10 +153,11 @@ export function retrievalSection(runs: RetrievalRuns): string {
   blocks.push(block("Tuning set", runs.tuning), "", block("Held-out set (tuned on since)", runs.holdout));
   if (runs.dev) blocks.push("", block("Dev set (outputs of the kinds issue 20 names; tuned on)", runs.dev));
   if (runs.wave3) blocks.push("", block("Wave 3 set (the first blind set, retrieval-1; tuned on since)", runs.wave3));
+  if (runs.wave3b) blocks.push("", block("Wave 3b set (the second blind set, retrieval-2; tuned on since)", runs.wave3b));
   return [
     "## Retrieval on real tool outputs",
     "",
-    "`search QUERY --source ID --limit 3` on outputs made by real tools (bench/retrieval: blind/ when present, fixtures/, holdout/, dev/, wave3/; " +
+    "`search QUERY --source ID --limit 3` on outputs made by real tools (bench/retrieval: blind/ when present, fixtures/, holdout/, dev/, wave3/, wave3b/; " +
       "see their READMEs). A hit answers when it shows the answer line, by number, with its text; the peer's when its text holds the " +
       "answer's text. The blind set was written by someone who never read the code or the other sets, and is reported first; the " +
       "others have been tuned on.",

@@ -2,7 +2,8 @@
  * Where the query's terms occur on a line. A concept (a word, or an identifier's words) is
  * found at the start of a word, camelCase edges included, with its words apart or together
  * (`max retry count`, `max_retry_count`, `--max-retry-count`, `maxRetryCount`), its last word in
- * any inflection; a number only whole. Identifiers are also found verbatim, and phrases as
+ * any inflection; a number only whole; a long word also inside a longer token (weaker). Identifiers
+ * are also found verbatim, and phrases as
  * typed. Each occurrence says whether it is a whole token, a key (`Homepage:`, `"version":`,
  * `--bs-primary:`, the line's first word) and whether a zero stands before it ("0 failed").
  */
@@ -18,6 +19,8 @@ export type Term = {
   weight: number;
   /** The concept's place in the query (phrases and idents: -1). */
   concept: number;
+  /** The query asks how many: an occurrence with a count next to it is worth more. */
+  count?: boolean;
 };
 export type Occurrence = {
   term: number;
@@ -31,6 +34,8 @@ export type Occurrence = {
   loose?: boolean;
   key: boolean;
   zero: boolean;
+  /** A number stands right before it ("4 tests failed") or is its value ("errorCount":5); looked for when the query asks how many. */
+  counted?: boolean;
 };
 
 const SUFFIXES = [
@@ -161,6 +166,19 @@ function looseConcept(lower: string, camel: string, t: Term): { at: number; end:
   return { at, end };
 }
 
+/** A count right before [at, end) ("92 implicit rules", "4 tests") or as its value (`errorCount: 5`, `"total":12`). */
+function countedAt(lower: string, at: number, end: number): boolean {
+  let i = at - 1;
+  while (i >= 0 && at - i <= 2 && (lower.charCodeAt(i) === 32 || lower.charCodeAt(i) === 9)) i--;
+  if (i < at - 1 && isDigit(lower.charCodeAt(i))) return true;
+  let j = end;
+  while (j < lower.length && j - end < 4 && /[\s"':=]/.test(lower[j]!)) j++;
+  return j > end && isDigit(lower.charCodeAt(j));
+}
+
+/** A query word this long is also found inside a longer token. */
+const INSIDE_MIN = 5;
+
 /** "0 failed", "0 ignored", "no errors": the word is there to say there is none. */
 const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero) $/;
 
@@ -188,12 +206,19 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
           exact: lower.startsWith(last, end - last.length),
           key: isKey(lower, i, end),
           zero: ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
+          ...(t.count && countedAt(lower, i, end) ? { counted: true } : {}),
         });
         n++;
       }
       if (n === 0 && t.parts.length > 1) {
         const loose = looseConcept(lower, camel, t);
         if (loose) out.push({ term, ...loose, whole: false, exact: false, key: false, zero: false, loose: true });
+      }
+      // A long word inside a longer token ("jemalloc" in `libjemalloc.so.2`), when it starts no word on the line.
+      if (n === 0 && t.parts.length === 1 && !t.number && first.length >= INSIDE_MIN) {
+        const i = lower.indexOf(t.parts[0]!);
+        if (i >= 0)
+          out.push({ term, at: i, end: i + t.parts[0]!.length, whole: false, exact: false, key: false, zero: false, loose: true });
       }
     } else {
       const needle = t.parts[0]!;

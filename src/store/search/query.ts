@@ -34,6 +34,8 @@ export type ParsedQuery = {
   whole: string;
   /** What it names, in order, without repeats. */
   concepts: Concept[];
+  /** It asks how many or how much: a count written next to its words is the answer. */
+  quantity?: boolean;
 };
 
 const STOP_WORDS = new Set(
@@ -41,6 +43,8 @@ const STOP_WORDS = new Set(
     " ",
   ),
 );
+/** "How many", "how much": the query asks for a count. */
+const QUANTITY = /\bhow (?:many|much)\b/i;
 const MAX_TERMS = 12;
 const MAX_TRIGRAMS = 8;
 
@@ -96,6 +100,7 @@ export function parseQuery(raw: string): ParsedQuery {
     idents: unique(identifierTokens(rest).map((s) => s.toLowerCase())).slice(0, MAX_TERMS),
     whole: text.toLowerCase().replace(/"/g, "").replace(/\s+/g, " ").trim(),
     concepts: conceptsOf(text),
+    ...(QUANTITY.test(text) ? { quantity: true } : {}),
   };
 }
 

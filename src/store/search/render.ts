@@ -316,15 +316,19 @@ export function renderHits(
     }
   }
   // Context for neighbouring answers: a few lines each side of the matches, more when there are
-  // fewer hits; then more lines around them while the answer is short.
+  // fewer hits; then more lines around them while the answer is short, two after for one before
+  // (what a matched line leads to, its value, result or outcome, follows it).
   const maxContext = kept.length <= 1 ? 6 : kept.length === 2 ? 5 : 4;
   for (let step = 1; step <= MAX_FILL_STEPS; step++) {
     const within = step <= maxContext ? budget : Math.min(budget, FILL_TARGET);
+    const past = step - maxContext;
+    const after = past <= 0 ? [step] : [maxContext + 2 * past - 1, maxContext + 2 * past];
+    const before = past <= 0 ? step : past % 2 === 0 ? maxContext + past / 2 : 0;
     for (const [i, d] of kept.entries()) {
       if (d.record) continue;
       for (const m of d.match.keys()) {
-        tryAdd(d, i, m + step, Number.POSITIVE_INFINITY, within);
-        tryAdd(d, i, m - step, Number.POSITIVE_INFINITY, within);
+        for (const k of after) tryAdd(d, i, m + k, Number.POSITIVE_INFINITY, within);
+        if (before > 0) tryAdd(d, i, m - before, Number.POSITIVE_INFINITY, within);
       }
     }
   }

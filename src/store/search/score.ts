@@ -23,6 +23,8 @@ const MAX_PER_LINE = 5000;
 const LEVEL_HEADER = 0.8;
 const LEVEL_RECORD = 0.5;
 const LEVEL_SAME_LINE = 0.3;
+/** What a count next to a query word adds to a place when the query asks how many. */
+const COUNTED = 1.3;
 
 export type Anchor = {
   row: number;
@@ -41,6 +43,7 @@ export type Anchor = {
 /** The query's terms: its concepts, identifiers verbatim, and phrases (quoted, or the whole query). Weighed by `weighTerms`. */
 export function termsFor(q: ParsedQuery): Term[] {
   const terms = contentConcepts(q).map((c, i) => makeTerm("concept", c.words, c.number, i));
+  if (q.quantity) for (const t of terms) t.count = true;
   for (const s of q.idents) terms.push(makeTerm("ident", [s], false, -1));
   const phrases = q.phrases.map((p) => p.text);
   // The query as typed, when it has several words: on one line it is the best answer there is.
@@ -210,6 +213,8 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
       });
       if (concepts.length > 1) score += strongest * covered * (complete ? 2 : 1);
       score += strongest * 0.5 * adjacentPairs(lower[r]!, place, terms);
+      // The query asks how many: a place that writes a count next to one of its words says it.
+      if (place.some((o) => o.counted)) score *= COUNTED;
       // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency
       // before the same package nested under another).
       if (region.json) score *= 1 + 1 / (2 + Math.max(0, structure.indent[r]!) / 2);

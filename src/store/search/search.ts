@@ -23,7 +23,7 @@ import {
 } from "./query.ts";
 import { type Hit, renderHits, type SourcedWindow } from "./render.ts";
 import { termsFor } from "./score.ts";
-import { correctWord } from "./typo.ts";
+import { correctWord, wordExists } from "./typo.ts";
 import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
 
 export type { Hit, HitLine } from "./render.ts";
@@ -75,19 +75,23 @@ function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   const content = contentConcepts(q);
   if (content.length < 3 || content.length > 6) return [];
   const loose = new Set(looseConcepts(q));
-  return fuse(
-    content.map((c) => {
-      const kept = content.filter((x) => x !== c);
-      return { ids: wordHits(deps, conceptsAnd(kept, q.phrases), f), weight: 1 + kept.filter((x) => !loose.has(x)).length };
-    }),
-  ).map((x) => x.id);
+  const lists = content.map((c) => {
+    const kept = content.filter((x) => x !== c);
+    return { ids: wordHits(deps, conceptsAnd(kept, q.phrases), f), weight: 1 + kept.filter((x) => !loose.has(x)).length };
+  });
+  // The identifiers the query names, found verbatim without the words around them ("what value
+  // did RING_MAX_SLOTS expand to"): they say what is asked about more than any two other words.
+  if (q.idents.length > 0) lists.push({ ids: identHits(deps, q.idents, f), weight: 1 + content.length });
+  return fuse(lists).map((x) => x.id);
 }
 
 /** The query with misspelled words corrected from the vocabulary (an identifier's words together, else one by one). */
 function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; corrections: Record<string, string> } {
   const corrections: Record<string, string> = {};
   const concepts = contentConcepts(q).map((c) => {
-    const whole = c.words.length > 1 && /^\p{L}+$/u.test(c.joined) ? correctWord(deps.db, c.joined) : null;
+    // Written together only when its words are not each in the text (`nopt.js` is two known words, not a typo of "notes").
+    const apart = c.words.every((w) => wordExists(deps.db, w));
+    const whole = c.words.length > 1 && /^\p{L}+$/u.test(c.joined) && !apart ? correctWord(deps.db, c.joined) : null;
     if (whole) {
       corrections[c.joined] = whole;
       return conceptOf([whole]);
@@ -104,6 +108,7 @@ function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; correcti
   return {
     corrections,
     q: {
+      ...q,
       words: q.words.map((w) => corrections[w] ?? w),
       phrases: q.phrases.map((p) => ({ words: p.words.map((w) => corrections[w] ?? w), text: fix(p.text) })),
       idents: q.idents.map(fix),
