@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Config, defaultConfig } from "../src/config.ts";
@@ -152,4 +152,21 @@ export function runCli(
     stderr: proc.stderr.toString(),
     stdoutBytes: new Uint8Array(proc.stdout),
   };
+}
+
+/**
+ * The bytes of a database's files as latin1 text (the file, then its -wal and -shm when there):
+ * a WAL or shared-memory file can go between a look and a read, when another connection (a worker
+ * thread ending after its engine closed) was the last one open.
+ */
+export function databaseFileTexts(path: string, suffixes: readonly string[] = ["", "-wal", "-shm"]): { name: string; text: string }[] {
+  const out: { name: string; text: string }[] = [];
+  for (const suffix of suffixes) {
+    try {
+      out.push({ name: suffix || "db", text: readFileSync(`${path}${suffix}`).toString("latin1") });
+    } catch (error) {
+      if ((error as { code?: string }).code !== "ENOENT") throw error;
+    }
+  }
+  return out;
 }

@@ -53,6 +53,21 @@ const fileBytes = (db: Db) => {
 };
 
 /**
+ * FTS5's secure-delete takes a deleted row's entries out of the index, but a term whose every entry
+ * went can stay on its leaf page as a key with an empty list (seen with contentless tables): VACUUM
+ * copies it as live data. Merging each full-text index into one segment ('optimize') writes only
+ * the terms that still have entries.
+ */
+function mergeFullTextIndexes(db: Db): void {
+  const tables = db
+    .query<{ name: string }, []>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%USING fts5%' AND sql NOT LIKE '%USING fts5vocab%'",
+    )
+    .all();
+  for (const { name } of tables) db.exec(`INSERT INTO "${name}" ("${name}") VALUES ('optimize')`);
+}
+
+/**
  * Writes every page of the file again from its live rows (VACUUM), then clears the marker this
  * rewrite answered (a newer delete's marker stays). Outside a transaction only. False when another
  * connection's write kept it from running, or the disk had no room for the copy.
@@ -65,6 +80,7 @@ export function rewriteFile(db: Db): boolean {
   const tempStore = (db.query("PRAGMA temp_store").get() as { temp_store: number }).temp_store;
   db.exec("PRAGMA temp_store = FILE");
   try {
+    mergeFullTextIndexes(db);
     db.exec("VACUUM");
   } catch (error) {
     if (isWriteFailure(error)) return false;

@@ -7,12 +7,11 @@
  */
 import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEngine, type Engine } from "../../src/engine.ts";
 import { TOOL_CALLS } from "../../src/store/next-calls.ts";
 import { createWebViewer, createWebWriter } from "../../src/web-viewer.ts";
-import { cleanupTempDirs, noisyLog, rng, runCli, tempDir, testConfig, testSeed } from "../helpers.ts";
+import { cleanupTempDirs, databaseFileTexts, noisyLog, rng, runCli, tempDir, testConfig, testSeed } from "../helpers.ts";
 
 afterAll(() => cleanupTempDirs());
 
@@ -25,10 +24,10 @@ function wordsFor(r: () => number, n: number): string[] {
 
 /** Every place in the three files where one of `words` can be read (as written, or lower-cased as the index keeps it). */
 function readable(path: string, words: readonly string[]): string[] {
-  const files = [path, `${path}-wal`, `${path}-shm`].filter((f) => existsSync(f));
-  const bytes = files.map((f) => [f.slice(path.length) || "db", readFileSync(f).toString("latin1")] as const);
   const found: string[] = [];
-  for (const w of words) for (const [name, b] of bytes) if (b.includes(w) || b.includes(w.toLowerCase())) found.push(`${w} in ${name}`);
+  for (const w of words)
+    for (const { name, text: b } of databaseFileTexts(path))
+      if (b.includes(w) || b.includes(w.toLowerCase())) found.push(`${w} in ${name}`);
   return found;
 }
 

@@ -7,13 +7,13 @@
  * keeps a session id and call ids redacted in its pointers, batches and the /pruning page.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createEngine } from "../../src/engine.ts";
 import { CLI_CALLS } from "../../src/store/next-calls.ts";
-import { BUN, cleanupTempDirs, noisyLog, ROOT, rng, runCli, tempDir, testConfig, testSeed } from "../helpers.ts";
+import { BUN, cleanupTempDirs, databaseFileTexts, noisyLog, ROOT, rng, runCli, tempDir, testConfig, testSeed } from "../helpers.ts";
 import { startServer } from "../web/harness.ts";
 
 afterAll(cleanupTempDirs);
@@ -28,7 +28,7 @@ const slackToken = () => `xoxb-${chars(11)}-${chars(12)}-${chars(24)}`;
 
 /** Which of `secrets` can be read anywhere in the database's files. */
 function inFiles(db: string, secrets: readonly string[]): string[] {
-  const bytes = [db, `${db}-wal`, `${db}-shm`].filter((f) => existsSync(f)).map((f) => readFileSync(f).toString("latin1"));
+  const bytes = databaseFileTexts(db).map((f) => f.text);
   return secrets.filter((s) => bytes.some((b) => b.includes(s)));
 }
 

@@ -7,15 +7,14 @@
  * rewritten nothing of a purged row can be read from it.
  */
 import { afterAll, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
 import { pendingRewrite, rewriteOwed } from "../../src/db/rewrite.ts";
 import { purge } from "../../src/store/purge.ts";
-import { captureIndexed, cleanupTempDirs, noisyLog, rng, testStore } from "../helpers.ts";
+import { captureIndexed, cleanupTempDirs, databaseFileTexts, noisyLog, rng, testStore } from "../helpers.ts";
 
 afterAll(cleanupTempDirs);
 
 function readableIn(path: string, words: readonly string[]): string[] {
-  const bytes = [path, `${path}-wal`].filter((f) => existsSync(f)).map((f) => readFileSync(f).toString("latin1"));
+  const bytes = databaseFileTexts(path, ["", "-wal"]).map((f) => f.text);
   return words.filter((w) => bytes.some((b) => b.includes(w)));
 }
 
