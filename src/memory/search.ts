@@ -29,6 +29,11 @@ const MIN_SHARE = 0.4;
 /** A word's BM25 weight (candidates.ts, idfOf) when it is in 1% of the rows: log(1 + 99), whatever the count. */
 const RARE_IDF = Math.log(100);
 
+/** Whether a match holds every one of the query's words the memory knows, two or more of them. */
+export function holdsAllKnown(m: TextScore, known: number): boolean {
+  return known >= 2 && m.matched >= known;
+}
+
 function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[]): EventHit[] {
   const now = deps.now();
   const hits: EventHit[] = [];
@@ -174,14 +179,17 @@ export function rankedHits(
   // better (a paraphrase: the memory says it otherwise), but a query mostly unknown to the memory
   // is likely about something it never heard of: counting each unknown word as a typical one of
   // the query (the median of the rest), a hit holding less than MIN_SHARE of that must hold a
-  // rare word (in at most 1% of the events), not only common ones.
+  // rare word (in at most 1% of the events), not only common ones, or every one of two or more
+  // words it knows (a whole subject matched is no coincidence of one common word; the words it
+  // does not know are then the query's paraphrase).
   const weights = scoring.map((g) => g.idf).sort((a, b) => a - b);
   const typical = weights[Math.floor(weights.length / 2)] ?? 0;
   const knownWeight = weights.reduce((a, b) => a + b, 0);
   const asked = knownWeight + (groups.length - scoring.length) * typical;
   const rare = new Set(scoring.filter((g) => g.idf >= RARE_IDF).map((g) => g.group));
   const passes = (m: TextScore) =>
-    m.held >= MIN_SHARE * knownWeight && (m.held >= MIN_SHARE * asked || [...m.groups.keys()].some((g) => rare.has(g)));
+    m.held >= MIN_SHARE * knownWeight &&
+    (m.held >= MIN_SHARE * asked || [...m.groups.keys()].some((g) => rare.has(g)) || holdsAllKnown(m, scoring.length));
   return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
     .slice(0, limit);
