@@ -8,7 +8,7 @@
  * guess, and is left out.
  */
 import { candidates, type WeightedGroup } from "./candidates.ts";
-import { resolveReplacements } from "./conflicts.ts";
+import { ABOVE, resolveReplacements } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { lineEvent } from "./extractive.ts";
@@ -122,7 +122,7 @@ function prune(hits: Hit[], passes: (m: TextScore) => boolean): Hit[] {
   }
   const shown = (u: Unit) => keep(u) && u.repeats > 0 && best.get(sameness(u)) === u;
   const events = new Set(hits.flatMap((h) => (h.type === "event" && shown(h.unit) ? [h.row.id] : [])));
-  return hits.filter((h) => {
+  const kept = hits.filter((h) => {
     if (h.type === "event") return shown(h.unit);
     h.lines = h.lines
       .filter((l) => shown(l) && (l.event === null || !events.has(l.event)))
@@ -132,6 +132,16 @@ function prune(hits: Hit[], passes: (m: TextScore) => boolean): Hit[] {
     h.score = h.lines[0]!.score;
     return true;
   });
+  // A summary ranks by its best line: one showing a replaced statement puts what replaced it
+  // (an event among the hits) above itself, as an event hit does (conflicts.ts).
+  for (const h of kept) {
+    if (h.type !== "summary") continue;
+    for (const l of h.lines) {
+      const newer = l.replacedBy === null || !events.has(l.replacedBy) ? undefined : byEvent.get(l.replacedBy);
+      if (newer) newer.score = Math.max(newer.score, h.score * ABOVE);
+    }
+  }
+  return kept;
 }
 
 /**
