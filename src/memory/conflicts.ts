@@ -15,7 +15,8 @@ import { eventUnit, type Hit, type Unit } from "./units.ts";
 
 /** A replaced statement keeps most of its score: shown, just below what replaced it. */
 const REPLACED = 0.9;
-const ABOVE = 1.02;
+/** What replaced a statement ranks this much above it. */
+export const ABOVE = 1.02;
 
 function units(hits: Hit[]): Unit[] {
   return hits.flatMap((h) => (h.type === "event" ? [h.unit] : h.lines));

@@ -4,7 +4,8 @@
  * "rate limiter". The extra words an event is indexed by close that gap both ways: the parts of a
  * camelCase or PascalCase identifier (`rateLimiter`: rate, limiter; `HTTPServer`: http, server)
  * and the joined form of one split by `_` or `-` (`rate_limiter`: ratelimiter). A query is split
- * the same way (query.ts).
+ * the same way (query.ts). A name numbered by a trailing number (`i2c0`, `uart1`, `node12`) is
+ * also found by the name alone (`i2c`, `uart`, `node`): the number is an instance, the name the thing.
  */
 
 const IDENTIFIER = /[\p{L}\p{N}]+(?:[_-][\p{L}\p{N}]+)*/gu;
@@ -28,15 +29,25 @@ export function joinedForm(token: string): string | null {
   return pieces.join("").toLowerCase();
 }
 
+/** A numbered name's name (`i2c0`: i2c, `uart1`: uart); null when the token is not a name of two or more characters ending in a letter, then digits. */
+export function unnumbered(token: string): string | null {
+  const m = /^(\p{L}[\p{L}\p{N}]*\p{L})\p{N}+$/u.exec(token);
+  return m ? m[1]!.toLowerCase() : null;
+}
+
 /** The words to index besides the text's own, space-separated; null when there are none. */
 export function extraTerms(text: string): string | null {
   const extra = new Set<string>();
   for (const m of text.slice(0, 8192).matchAll(IDENTIFIER)) {
     const token = m[0];
-    if (token.length < 4) continue;
+    if (token.length < 3) continue;
     const joined = joinedForm(token);
     if (joined) extra.add(joined);
-    for (const piece of token.split(/[_-]/)) for (const part of camelParts(piece)) if (part.length > 1) extra.add(part);
+    for (const piece of token.split(/[_-]/)) {
+      for (const part of camelParts(piece)) if (part.length > 1) extra.add(part);
+      const name = unnumbered(piece);
+      if (name) extra.add(name);
+    }
     if (extra.size >= MAX_EXTRA) break;
   }
   return extra.size === 0 ? null : [...extra].join(" ");

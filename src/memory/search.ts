@@ -8,7 +8,7 @@
  * guess, and is left out.
  */
 import { candidates, type WeightedGroup } from "./candidates.ts";
-import { resolveReplacements } from "./conflicts.ts";
+import { ABOVE, resolveReplacements } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { lineEvent } from "./extractive.ts";
@@ -28,6 +28,11 @@ const MAX_GROUPS = 8;
 const MIN_SHARE = 0.4;
 /** A word's BM25 weight (candidates.ts, idfOf) when it is in 1% of the rows: log(1 + 99), whatever the count. */
 const RARE_IDF = Math.log(100);
+
+/** Whether a match holds every one of the query's words the memory knows, two or more of them. */
+export function holdsAllKnown(m: TextScore, known: number): boolean {
+  return known >= 2 && m.matched >= known;
+}
 
 function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[]): EventHit[] {
   const now = deps.now();
@@ -117,7 +122,7 @@ function prune(hits: Hit[], passes: (m: TextScore) => boolean): Hit[] {
   }
   const shown = (u: Unit) => keep(u) && u.repeats > 0 && best.get(sameness(u)) === u;
   const events = new Set(hits.flatMap((h) => (h.type === "event" && shown(h.unit) ? [h.row.id] : [])));
-  return hits.filter((h) => {
+  const kept = hits.filter((h) => {
     if (h.type === "event") return shown(h.unit);
     h.lines = h.lines
       .filter((l) => shown(l) && (l.event === null || !events.has(l.event)))
@@ -127,6 +132,16 @@ function prune(hits: Hit[], passes: (m: TextScore) => boolean): Hit[] {
     h.score = h.lines[0]!.score;
     return true;
   });
+  // A summary ranks by its best line: one showing a replaced statement puts what replaced it
+  // (an event among the hits) above itself, as an event hit does (conflicts.ts).
+  for (const h of kept) {
+    if (h.type !== "summary") continue;
+    for (const l of h.lines) {
+      const newer = l.replacedBy === null || !events.has(l.replacedBy) ? undefined : byEvent.get(l.replacedBy);
+      if (newer) newer.score = Math.max(newer.score, h.score * ABOVE);
+    }
+  }
+  return kept;
 }
 
 /**
@@ -174,14 +189,17 @@ export function rankedHits(
   // better (a paraphrase: the memory says it otherwise), but a query mostly unknown to the memory
   // is likely about something it never heard of: counting each unknown word as a typical one of
   // the query (the median of the rest), a hit holding less than MIN_SHARE of that must hold a
-  // rare word (in at most 1% of the events), not only common ones.
+  // rare word (in at most 1% of the events), not only common ones, or every one of two or more
+  // words it knows (a whole subject matched is no coincidence of one common word; the words it
+  // does not know are then the query's paraphrase).
   const weights = scoring.map((g) => g.idf).sort((a, b) => a - b);
   const typical = weights[Math.floor(weights.length / 2)] ?? 0;
   const knownWeight = weights.reduce((a, b) => a + b, 0);
   const asked = knownWeight + (groups.length - scoring.length) * typical;
   const rare = new Set(scoring.filter((g) => g.idf >= RARE_IDF).map((g) => g.group));
   const passes = (m: TextScore) =>
-    m.held >= MIN_SHARE * knownWeight && (m.held >= MIN_SHARE * asked || [...m.groups.keys()].some((g) => rare.has(g)));
+    m.held >= MIN_SHARE * knownWeight &&
+    (m.held >= MIN_SHARE * asked || [...m.groups.keys()].some((g) => rare.has(g)) || holdsAllKnown(m, scoring.length));
   return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
     .slice(0, limit);

@@ -19,9 +19,12 @@ describe("memory evaluation sets", () => {
   test("the sets in the repository load, the former blind sets among them", () => {
     const { sets } = findSets(join(import.meta.dir, "..", "..", "bench", "memory"));
     const names = sets.map((s) => loadSet(s).name);
-    expect(names).toEqual(expect.arrayContaining(["memory-1", "memory-2", "tuning"]));
+    expect(names).toEqual(expect.arrayContaining(["memory-1", "memory-2", "memory-3", "tuning"]));
     const m2 = loadSet(sets.find((s) => s.endsWith("memory-2"))!);
     expect(m2.projects.map((p) => p.name)).toEqual(["kestrel", "pebblepop", "strata"]);
     expect(m2.projects.every((p) => p.facts.length === 18 && !p.facts.includes("prompt"))).toBe(true);
+    const m3 = loadSet(sets.find((s) => s.endsWith("memory-3"))!);
+    expect(m3.projects.map((p) => p.name)).toEqual(["basalt", "lumen", "tidewater"]);
+    expect(m3.projects.flatMap((p) => p.questions).length).toBe(60);
   });
 });
