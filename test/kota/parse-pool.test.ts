@@ -7,7 +7,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { sha256 } from "../../src/hash.ts";
 import { createParsePool, type ParseJob } from "../../src/kota/builtin/parse/parse-pool.ts";
+import { storedOutcome } from "../../src/kota/builtin/parse/redact-facts.ts";
 import { cleanupTempDirs, tempDir, writeRepo } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);
@@ -96,5 +98,31 @@ describe("parser pool", () => {
     } finally {
       await pool.close();
     }
+  }, 30_000);
+
+  test("the parser's facts are redacted, and the search words made, by the pool; a file changed since it was parsed is parsed again", async () => {
+    const TOKEN = "ghp_4f9Qx2LmZ8rT1vB6nK3wY7sD0aH5jE2cU9pR";
+    const text = `export const GITHUB_TOKEN = "${TOKEN}";\nexport function getPathNoStrict() {}\n`;
+    const { root, names } = sources(1, { "src/secret.ts": text });
+    const pool = createParsePool({ size: 1 });
+    try {
+      const out = (await pool.parse(jobs(root, names)))[names.indexOf("src/secret.ts")];
+      expect(out!.hash).toBe(sha256(text));
+      expect(out!.retry).toBeUndefined();
+      expect(out!.facts.symbols.find((s) => s.name === "GITHUB_TOKEN")?.signature).toContain("[REDACTED:");
+      expect(JSON.stringify(out)).not.toContain(TOKEN);
+      expect(out!.body).toContain("get Path No Strict");
+    } finally {
+      await pool.close();
+    }
+    // What the parser read is no longer the file: its words are the file's now, and it is marked to be parsed again.
+    writeFileSync(join(root, "src/secret.ts"), "export const renamed = 1;\n");
+    const changed = storedOutcome(
+      join(root, "src/secret.ts"),
+      { symbols: [], imports: [], exports: [], refs: [], error: null },
+      sha256(text),
+    );
+    expect(changed).toMatchObject({ retry: true, hash: sha256(text) });
+    expect(changed.body).toContain("renamed");
   }, 30_000);
 });

@@ -1,9 +1,11 @@
 /**
  * The parser process: reads one request per line on stdin (`{id, path, text}`), answers one line
- * per request on stdout (`{id, facts, body}`), in order. It is a process of its own because the
+ * per request on stdout (`{id, hash, facts}`), in order. It is a process of its own because the
  * native parser can crash (a segfault on deeply nested code) and that must take down only this
  * process, never pi or a server: the pool (parse-pool.ts) blames the file it was parsing, skips it
- * and starts another. Nothing it returns holds a secret: facts and search words are redacted here.
+ * and starts another. It returns facts as written in the file: the pool redacts them, and makes the
+ * search words, in the indexing process (parse-pool.ts), so the redactor's code warms up once per index
+ * run, not once per parser, and no file's text crosses the pipe.
  */
 
 import { readFileSync } from "node:fs";
@@ -12,17 +14,16 @@ import { lineSplitter } from "../../../json-lines.ts";
 import { extractFacts } from "./extract.ts";
 import { type FileFacts, groupRefs, type StoredFacts } from "./facts.ts";
 import { nestingProblem } from "./nesting.ts";
-import { redactFacts, searchBody } from "./redact-facts.ts";
 
 /** `file`: where to read it (the parser reads it itself: no file text crosses the pipe). */
 export type ParseRequest = { id: number; path: string; file: string };
-/** `hash`: the sha256 of the bytes parsed (null when the file could not be read). */
-export type ParseReply = { id: number; facts: StoredFacts; body: string; hash: string | null } | { ready: true };
+/** `hash`: the sha256 of the bytes parsed (null when the file could not be read). `facts` are not redacted yet. */
+export type ParseReply = { id: number; facts: StoredFacts; hash: string | null } | { ready: true };
 
 const empty = (line: number, message: string): FileFacts => ({ symbols: [], imports: [], exports: [], refs: [], error: { line, message } });
 
-/** One file's facts and search words, redacted; a fault in the extractor is that file's error, not the process's. */
-export function parseOne(path: string, text: string): { facts: StoredFacts; body: string } {
+/** One file's facts (not redacted); a fault in the extractor is that file's error, not the process's. */
+export function parseOne(path: string, text: string): StoredFacts {
   let facts: FileFacts;
   const deep = nestingProblem(text);
   if (deep) facts = empty(deep.line, deep.message);
@@ -33,7 +34,7 @@ export function parseOne(path: string, text: string): { facts: StoredFacts; body
       facts = empty(1, `parser failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  return { facts: redactFacts({ ...facts, refs: groupRefs(facts.refs) }), body: searchBody(text) };
+  return { ...facts, refs: groupRefs(facts.refs) };
 }
 
 export async function runParseChild(
@@ -48,10 +49,10 @@ export async function runParseChild(
       bytes = readFileSync(req.file);
     } catch (error) {
       const message = `could not read: ${error instanceof Error ? error.message : String(error)}`;
-      write(`${JSON.stringify({ id: req.id, facts: { ...empty(1, message), refs: [] }, body: "", hash: null })}\n`);
+      write(`${JSON.stringify({ id: req.id, facts: { ...empty(1, message), refs: [] }, hash: null })}\n`);
       return;
     }
-    write(`${JSON.stringify({ id: req.id, hash: sha256(bytes), ...parseOne(req.path, bytes.toString("utf8")) })}\n`);
+    write(`${JSON.stringify({ id: req.id, hash: sha256(bytes), facts: parseOne(req.path, bytes.toString("utf8")) })}\n`);
   });
   write(`${JSON.stringify({ ready: true })}\n`);
   for await (const chunk of input) splitter.push(chunk);

@@ -19,12 +19,12 @@ import { lineSplitter } from "../../../json-lines.ts";
 import { type HelperCommand, helperCommand } from "../../helper-process.ts";
 import type { StoredFacts } from "./facts.ts";
 import type { ParseReply } from "./parse-child.ts";
-import { searchBody } from "./redact-facts.ts";
+import { searchBody, storedOutcome } from "./redact-facts.ts";
 
 /** `file`: the absolute path the parser reads (the words of a file left unparsed are read from it here). */
 /** `size`: the file's bytes when known (how much work is queued per parser is measured in bytes too). */
 export type ParseJob = { path: string; file: string; size?: number };
-/** `retry`: not parsed now (the pool is resting); store it so that the next check parses it again. */
+/** `retry`: not parsed now (the pool is resting, or the file changed while parsed); store it so that the next check parses it again. */
 export type ParseOutcome = { facts: StoredFacts; body: string; hash: string | null; retry?: boolean };
 
 export type ParsePool = {
@@ -197,7 +197,7 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
         clearTimeout(p.timer);
         p.timer = null;
       }
-      head.done({ facts: reply.facts, body: reply.body, hash: reply.hash });
+      head.done(storedOutcome(head.job.file, reply.facts, reply.hash));
       pump();
     });
     const stderr = lineSplitter((line) => {

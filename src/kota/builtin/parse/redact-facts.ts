@@ -3,6 +3,8 @@
  * specifiers, the parse error) and the words its text is searched by pass the redactor first.
  * Positions are unaffected: they come from the original text, which stays on disk.
  */
+import { readFileSync } from "node:fs";
+import { sha256 } from "../../../hash.ts";
 import { hasSecrets, redact } from "../../../redact/redact.ts";
 import { splitIdentifiers } from "../query/search-words.ts";
 import type { StoredFacts } from "./facts.ts";
@@ -31,4 +33,26 @@ export function redactFacts(f: StoredFacts): StoredFacts {
 /** What the search index tokenizes for a file: its redacted text, identifiers split at their humps. */
 export function searchBody(text: string): string {
   return splitIdentifiers(redact(text).text);
+}
+
+/**
+ * A parser's answer made ready to store, in the indexing process: its facts redacted and the file's
+ * search words, from the file read again here (no text crosses the parser's pipe). When that is no
+ * longer the text the parser hashed (changed or gone meanwhile), the file is marked to be parsed again.
+ */
+export function storedOutcome(
+  file: string,
+  facts: StoredFacts,
+  hash: string | null,
+): { facts: StoredFacts; body: string; hash: string | null; retry?: boolean } {
+  const clean = redactFacts(facts);
+  if (hash === null) return { facts: clean, body: "", hash };
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return { facts: clean, body: "", hash, retry: true };
+  }
+  const body = searchBody(bytes.toString("utf8"));
+  return sha256(bytes) === hash ? { facts: clean, body, hash } : { facts: clean, body, hash, retry: true };
 }
