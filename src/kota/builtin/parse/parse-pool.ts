@@ -43,7 +43,7 @@ export type ParsePool = {
 export type ParsePoolOptions = {
   /** The command that runs a parser (default: this program in the kota-parser role). */
   helper?: HelperCommand;
-  /** Most parser processes (default: one per core, 2 to 4; more than one only for a batch of many files). */
+  /** Most parser processes (default: one per core beside the indexing process's own, 1 to 2; more than one only for a batch of many files). */
   size?: number;
   /**
    * Requests in flight per parser (default 64), up to `inFlightBytes` of source (default 128 KiB,
@@ -101,9 +101,14 @@ function unparsed(job: ParseJob, message: string, retry = false): ParseOutcome {
  */
 const PARSER_JIT: Record<string, string> = { BUN_JSC_useFTLJIT: "0" };
 
-/** One parser per core, at least two (one may be busy with a large file) and at most four. */
+/**
+ * One parser per core beside the one the indexing process keeps busy (it redacts, makes the search
+ * words, writes and resolves: about as much CPU as one parser), at most two: each parser warms its
+ * code up on its own (a few hundred ms of CPU), which another process rarely wins back. On two cores
+ * that is one parser: the two processes keep both cores busy, with some 15% less CPU than two parsers.
+ */
 function defaultSize(): number {
-  return Math.min(4, Math.max(2, availableParallelism()));
+  return Math.min(2, Math.max(1, availableParallelism() - 1));
 }
 
 /** Another parser starts while more than this many files wait per running parser. */
