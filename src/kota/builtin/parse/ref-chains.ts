@@ -13,34 +13,40 @@ import { lookup, type Scope } from "./ref-scope.ts";
 
 export const MAX_SEGMENTS = 3;
 
-/** The identifier at the root of `a.b.c` (member expressions, qualified type names, JSX tags) and the names after it. */
-function chainOf(node: N): { root: N; props: N[] } | null {
-  const props: N[] = [];
-  let at: N | undefined = node;
-  while (at) {
-    if ((at.type === "MemberExpression" || at.type === "JSXMemberExpression") && !at.computed) {
-      props.unshift(at.property!);
-      at = at.object;
-    } else if (at.type === "TSQualifiedName") {
-      props.unshift(at.right!);
-      at = at.left;
-    } else break;
-  }
-  if (!at || (at.type !== "Identifier" && at.type !== "JSXIdentifier") || props.length === 0) return null;
-  return { root: at, props };
+/** The next link of a chain toward its root (`a.b` -> `a`), or undefined when `node` is no link. */
+function inner(node: N): N | undefined {
+  if ((node.type === "MemberExpression" || node.type === "JSXMemberExpression") && !node.computed) return node.object;
+  if (node.type === "TSQualifiedName") return node.left;
+  return undefined;
 }
 
-/** Adds the dotted reference a whole chain makes (each level of a chain is asked separately). */
+/** The name a link adds to its chain (`a.b` -> `b`). */
+function linkName(node: N): N {
+  return (node.type === "TSQualifiedName" ? node.right : node.property)!;
+}
+
+/**
+ * Adds the dotted reference a whole chain makes (each level of a chain is asked separately). Most
+ * chains start at a local or `this`: the root's binding is looked up before the names are gathered.
+ */
 export function chainRef(b: FactsBuilder, node: N, scope: Scope, kind: UsageKind): void {
-  const chain = chainOf(node);
-  if (!chain) return;
-  const binding = lookup(scope, chain.root.name ?? "");
+  let root: N = node;
+  let links = 0;
+  for (let next = inner(root); next; next = inner(root)) {
+    root = next;
+    links++;
+  }
+  if (links === 0 || links > MAX_SEGMENTS || (root.type !== "Identifier" && root.type !== "JSXIdentifier")) return;
+  const binding = lookup(scope, root.name ?? "");
   if (!binding || binding === "local" || binding.importIdx === null) return;
-  const names = chain.props.map((p) => nameOf(p));
-  if (names.some((n) => n === null)) return;
-  const segments = binding.imported === "*" ? (names as string[]) : [binding.imported, ...(names as string[])];
+  const names: string[] = [];
+  for (let at = node; at !== root; at = inner(at)!) {
+    const name = nameOf(linkName(at));
+    if (name === null) return;
+    names.unshift(name);
+  }
+  const segments = binding.imported === "*" ? names : [binding.imported, ...names];
   // One segment is a plain import reference, recorded by the walk itself.
   if (segments.length < 2 || segments.length > MAX_SEGMENTS) return;
-  const last = chain.props[chain.props.length - 1]!;
-  b.addRef({ importIdx: binding.importIdx, name: segments.join("."), owner: null, member: false, kind }, last.start);
+  b.addRef({ importIdx: binding.importIdx, name: segments.join("."), owner: null, member: false, kind }, linkName(node).start);
 }
