@@ -60,9 +60,48 @@ export function clipAround(text: string, at: number, max: number, end = at, head
   return `${start > 0 ? "…" : ""}${t.slice(start, start + max)}${start + max < t.length ? "…" : ""}`;
 }
 
+type Place = { at: number; end: number; spans?: [number, number][]; path?: string };
+/** A place on a long JSON row shown with the fields that name its object: at most this wide. */
+const FIELDS_WIDTH = 1000;
+/** Stretches this close are shown as one. */
+const FIELDS_GAP = 24;
+
+/**
+ * The place on a long row and the stretches that name its object (its own fields, a parent's
+ * name), each whole, in the row's order, `…` between them; stretches farthest from the place go
+ * first when they do not all fit.
+ */
+export function withFields(text: string, at: number, end: number, spans: [number, number][]): string {
+  const t = text.replace(/\r$/, "");
+  const start = Math.max(0, Math.min(at - Math.floor(MATCH_WIDTH / 4), t.length - MATCH_WIDTH));
+  const place: [number, number] = [start, Math.min(t.length, Math.max(end, start + MATCH_WIDTH))];
+  const byDistance = spans
+    .map((s): [number, number] => [s[0], Math.min(s[1], s[0] + CONTEXT_WIDTH)])
+    .sort((a, b) => Math.abs(a[0] - at) - Math.abs(b[0] - at));
+  let kept: [number, number][] = [place];
+  for (const s of byDistance) {
+    const next = merged([...kept, s]);
+    if (next.reduce((n, [a, b]) => n + b - a + 1, 0) > FIELDS_WIDTH) break;
+    kept = next;
+  }
+  kept = merged(kept);
+  const parts = kept.map(([a, b]) => t.slice(a, b));
+  return `${kept[0]![0] > 0 ? "…" : ""}${parts.join("…")}${kept.at(-1)![1] < t.length ? "…" : ""}`;
+}
+
+function merged(ranges: [number, number][]): [number, number][] {
+  const out: [number, number][] = [];
+  for (const r of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = out.at(-1);
+    if (last && r[0] <= last[1] + FIELDS_GAP) last[1] = Math.max(last[1], r[1]);
+    else out.push([r[0], r[1]]);
+  }
+  return out;
+}
+
 type Draft = {
   w: SourcedWindow;
-  match: Map<number, { at: number; end: number }>;
+  match: Map<number, Place>;
   shown: Set<number>;
   /** Rows that show the record, in the order they are added. */
   growth: number[];
@@ -79,6 +118,8 @@ type Draft = {
 
 function titleFor(w: Window, row: number): string {
   const rows = w.region.rows;
+  const path = w.matches.find((m) => m.row === row)?.path;
+  if (path !== undefined) return path;
   if (w.region.kind === "json") return jsonPathAt(rows, row, w.region.title);
   if (w.region.kind === "markdown") {
     for (let k = row; k >= 0; k--) {
@@ -91,7 +132,7 @@ function titleFor(w: Window, row: number): string {
 }
 
 function draft(w: SourcedWindow): Draft {
-  const match = new Map(w.matches.map((m) => [m.row, { at: m.at, end: m.end }]));
+  const match = new Map<number, Place>(w.matches.map((m) => [m.row, { at: m.at, end: m.end, spans: m.spans, path: m.path }]));
   const shown = new Set<number>([...match.keys(), ...w.suppliers]);
   let record = false;
   if (w.region.kind === "json") {
@@ -150,7 +191,11 @@ function rowText(d: Draft, r: number): string {
   if (text === undefined) {
     const m = d.match.get(r);
     const row = d.w.region.rows[r]!;
-    text = m ? clipAround(row, m.at, d.widths.get(r) ?? MATCH_WIDTH, m.end) : clipAround(row, 0, CONTEXT_WIDTH);
+    text = !m
+      ? clipAround(row, 0, CONTEXT_WIDTH)
+      : m.spans && m.spans.length > 0
+        ? withFields(row, m.at, m.end, m.spans)
+        : clipAround(row, m.at, d.widths.get(r) ?? MATCH_WIDTH, m.end);
     d.texts.set(r, text);
   }
   return text;
@@ -304,7 +349,7 @@ export function renderHits(
   for (const d of kept) for (const r of d.match.keys()) matchedBy.set(keyOf(d, r), (matchedBy.get(keyOf(d, r)) ?? 0) + 1);
   for (const [i, d] of kept.entries()) {
     for (const r of d.match.keys()) {
-      if (d.w.region.rows[r]!.length <= MATCH_WIDTH || matchedBy.get(keyOf(d, r))! > 1) continue;
+      if (d.w.region.rows[r]!.length <= MATCH_WIDTH || matchedBy.get(keyOf(d, r))! > 1 || d.match.get(r)!.spans) continue;
       const old = size(d, i);
       d.widths.set(r, WIDE_MATCH);
       d.texts.delete(r);
