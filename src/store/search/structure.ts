@@ -96,7 +96,9 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
   let lastNonBlank = -1;
   for (let r = 0; r <= n; r++) {
     if (r === n || indent[r]! < 0) {
-      closeAll(lastNonBlank);
+      // A blank row ends the block, not the nesting: a more-indented row after it still belongs
+      // to the row above (an error's message with an empty line in it, a description's second paragraph).
+      if (r === n) closeAll(lastNonBlank);
       for (let k = start; k < r; k++) {
         paraStart[k] = start;
         paraEnd[k] = Math.max(start, lastNonBlank);
@@ -166,7 +168,10 @@ export function headersOf(s: Structure, r: number, rows: string[]): number[] {
   for (let o = s.owner[r]!, depth = 0; o >= 0 && depth < 6; o = s.owner[o]!, depth++) add(o);
   const o = s.owner[r]!;
   // The first of its siblings, and what that one owns (a header split over two lines).
-  const first = o >= 0 ? o + 1 : s.paraWhole[r] ? s.paraStart[r]! : -1;
+  // A table's header is in the row's own block, not in one before a blank line: when its owner is
+  // above that block, the block's first row.
+  const block = s.paraWhole[r] ? s.paraStart[r]! : -1;
+  const first = o >= 0 && o + 1 >= s.paraStart[r]! ? o + 1 : block;
   if (first >= 0 && first < r) {
     add(first);
     if (s.childEnd[first]! > first && s.childEnd[first]! < r && s.childEnd[first]! - first <= 2)
