@@ -135,11 +135,10 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
 }
 
 /**
- * The smallest record holding row r that is worth showing whole: the lines it owns, its
- * siblings under its owner, its section or its block; null when each is a single row or
- * longer than MAX_RECORD.
+ * The records holding row r, smallest first: the lines it owns, its siblings under its owner,
+ * its section, its block; those of a single row or longer than `max` rows left out.
  */
-export function recordOf(s: Structure, r: number): [number, number] | null {
+export function recordsOf(s: Structure, r: number, max = MAX_RECORD): [number, number][] {
   const options: [number, number][] = [];
   if (s.childEnd[r]! > r) options.push([r, s.childEnd[r]!]);
   const o = s.owner[r]!;
@@ -147,13 +146,12 @@ export function recordOf(s: Structure, r: number): [number, number] | null {
   const h = s.heading[r]!;
   if (h >= 0) options.push([h, s.sectionEnd[r]!]);
   if (s.paraWhole[r]) options.push([s.paraStart[r]!, s.paraEnd[r]!]);
-  let best: [number, number] | null = null;
-  for (const o of options) {
-    const size = o[1] - o[0] + 1;
-    if (size < 2 || size > MAX_RECORD) continue;
-    if (!best || size < best[1] - best[0] + 1) best = o;
-  }
-  return best;
+  return options.filter(([a, b]) => b - a + 1 >= 2 && b - a + 1 <= max).sort((x, y) => x[1] - x[0] - (y[1] - y[0]));
+}
+
+/** The smallest record holding row r that is worth showing whole (null when none is). */
+export function recordOf(s: Structure, r: number, max = MAX_RECORD): [number, number] | null {
+  return recordsOf(s, r, max)[0] ?? null;
 }
 
 /**
