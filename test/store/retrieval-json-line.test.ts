@@ -97,6 +97,11 @@ describe("the reader of a long JSON row", () => {
     expect(outer.fields.map(([a, b]) => cut.slice(a, b))).toContain('"errors":2');
   });
 
+  test("nesting deeper than a document's is not read as records (a hostile line stays cheap)", () => {
+    expect(jsonLine(`${"[".repeat(5000)}"x"${"]".repeat(5000)}`, true)).toBeNull();
+    expect(jsonLine(`${"[".repeat(20)}{"a":1}${"]".repeat(20)}`, true)?.objects.length).toBe(1);
+  });
+
   test("is not JSON for minified code or prose", () => {
     expect(jsonLine('!function(t,e){"object"==typeof exports&&(module.exports=e())}(this,function(){return 1});', true)).toBeNull();
     expect(jsonLine("The quick brown fox, said {someone}, jumps: over the lazy dog.", true)).toBeNull();

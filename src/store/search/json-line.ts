@@ -33,6 +33,7 @@ export const NAME_VALUE = 200;
 /** At most this many own fields are kept per object. */
 const MAX_FIELDS = 24;
 const MAX_OBJECTS = 20000;
+const MAX_DEPTH = 256;
 
 const isScalarChar = (c: number) =>
   c === 32 ||
@@ -103,8 +104,8 @@ function read(row: string, inString: boolean, outer: Outer[]): JsonLine | null {
   const around = [...outer];
   let inStr = inString;
   let strStart = inString ? 0 : -1;
-  let lastString = "";
   let lastStringAt = -1;
+  let lastStringEnd = -1;
   let afterKey = false;
   /** Objects whose enclosing object began before the row (found when the row reaches it). */
   let orphans: number[] = [];
@@ -140,9 +141,8 @@ function read(row: string, inString: boolean, outer: Outer[]): JsonLine | null {
       if (c === 92) i++;
       else if (c === 34) {
         inStr = false;
-        if (strStart >= 0 && i - strStart < 400) lastString = row.slice(strStart + 1, i);
-        else lastString = "";
         lastStringAt = strStart;
+        lastStringEnd = i;
       }
       continue;
     }
@@ -156,7 +156,8 @@ function read(row: string, inString: boolean, outer: Outer[]): JsonLine | null {
       const f = top(i);
       afterKey = true;
       if (!f.array) {
-        f.key = lastString;
+        // The key is read only here: most strings are values.
+        f.key = lastStringEnd - lastStringAt < 400 ? row.slice(lastStringAt + 1, lastStringEnd) : "";
         f.keyAt = lastStringAt;
         f.valueAt = i + 1;
         f.scalar = true;
@@ -184,6 +185,8 @@ function read(row: string, inString: boolean, outer: Outer[]): JsonLine | null {
         if (parent < 0 && implicit > 0) orphans.push(object);
         objects.push({ start: i, end: -1, parent, name, fields: [], whole: true });
       }
+      // Nesting deeper than any document's: not records worth naming.
+      if (stack.length >= MAX_DEPTH) return null;
       stack.push({ object, array: c === 91, name, index: 0, key: "", keyAt: -1, valueAt: -1, scalar: false });
       structural++;
       continue;
@@ -283,7 +286,7 @@ export type ObjectNames = {
   inRecord: (t: number) => boolean;
   /** The stretches to show with the place: the fields of its object and of the objects around it. */
   spans: () => [number, number][];
-  path: string;
+  path: () => string;
 };
 
 /**
@@ -296,7 +299,7 @@ export function objectNames(
   title: string,
   occ: Occurrence[],
   terms: number,
-): { at: (pos: number) => ObjectNames | null } | null {
+): { at: (pos: number) => ObjectNames | null; named: (o: Occurrence) => Occurrence[] } | null {
   const line = jsonLine(row, startsLine, title);
   if (!line || line.objects.length === 0) return null;
   // Occurrences in a field, by object, and every occurrence's start by term (sorted).
@@ -324,7 +327,27 @@ export function objectNames(
     }
     return lo < s.length && s[lo]! < to;
   };
+  const byPos = [...occ].sort((a, b) => a.at - b.at);
+  const fieldOwner = new Map<Occurrence, number>();
+  for (const [k, list] of inField) for (const x of list) fieldOwner.set(x.o, k);
   return {
+    // When o is in a field that names an object, the occurrences inside that object (places the name is for).
+    named: (o) => {
+      const k = fieldOwner.get(o);
+      if (k === undefined) return [];
+      const obj = line.objects[k]!;
+      const to = obj.end < 0 ? row.length : obj.end;
+      let lo = 0;
+      let hi = byPos.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (byPos[mid]!.at < obj.start) lo = mid + 1;
+        else hi = mid;
+      }
+      const out: Occurrence[] = [];
+      for (let i = lo; i < byPos.length && byPos[i]!.at < to; i++) if (byPos[i]!.term !== o.term) out.push(byPos[i]!);
+      return out;
+    },
     at: (pos) => {
       const k = objectAt(line, pos);
       if (k < 0) return null;
@@ -355,7 +378,7 @@ export function objectNames(
           const all = [...own.fields, ...used, ...chain.slice(1).flatMap((c) => line.objects[c]!.fields)];
           return [...new Map(all.map((f) => [f[0], f])).values()].sort((a, b) => a[0] - b[0]);
         },
-        path: objectPath(line, k),
+        path: () => objectPath(line, k),
       };
     },
   };

@@ -89,8 +89,8 @@ type Draft = {
 
 function titleFor(w: Window, row: number): string {
   const rows = w.region.rows;
-  const path = w.matches.find((m) => m.row === row)?.path;
-  if (path !== undefined) return path;
+  const names = w.matches.find((m) => m.row === row)?.names;
+  if (names) return names.path();
   if (w.region.kind === "json") return jsonPathAt(rows, row, w.region.title);
   if (w.region.kind === "markdown") {
     for (let k = row; k >= 0; k--) {
@@ -103,7 +103,9 @@ function titleFor(w: Window, row: number): string {
 }
 
 function draft(w: SourcedWindow): Draft {
-  const match = new Map<number, Place>(w.matches.map((m) => [m.row, { at: m.at, end: m.end, spans: m.spans, path: m.path }]));
+  const match = new Map<number, Place>(
+    w.matches.map((m) => [m.row, { at: m.at, end: m.end, ...(m.names ? { spans: m.names.spans(), path: m.names.path() } : {}) }]),
+  );
   const shown = new Set<number>([...match.keys(), ...w.suppliers]);
   let record = false;
   if (w.region.kind === "json") {

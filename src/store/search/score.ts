@@ -8,7 +8,7 @@
  * every concept covered counts before how rare they are, and concepts written next to each
  * other (`border-radius-lg`, `"boto3", "version"`) count again.
  */
-import { objectNames } from "./json-line.ts";
+import { type ObjectNames, objectNames } from "./json-line.ts";
 import { adjacentPairs, makeTerm, type Occurrence, occurrences, type Term } from "./lines.ts";
 import { contentConcepts, type ParsedQuery } from "./query.ts";
 import { headersOf, recordOf, type Structure } from "./structure.ts";
@@ -39,9 +39,8 @@ export type Anchor = {
   record: [number, number] | null;
   /** Every concept of the query is on the place, or on a line that names its record. */
   complete: boolean;
-  /** On a long JSON row: the stretches that name the place's object (its own short fields), and its key path. */
-  spans?: [number, number][];
-  path?: string;
+  /** On a long JSON row: what names the place's object (its fields to show, its key path), read when it is shown. */
+  names?: ObjectNames;
 };
 
 /** The query's terms: its concepts, identifiers verbatim, and phrases (quoted, or the whole query). Weighed by `weighTerms`. */
@@ -122,7 +121,7 @@ const quality = (o: Occurrence) =>
  * The places of a long row: around each occurrence of the term it holds fewest of, the nearest
  * occurrence of every other term (within a stretch), so a place is the tightest group of terms.
  */
-function stretches(found: Occurrence[], terms: number, every: boolean): Occurrence[][] {
+function stretches(found: Occurrence[], terms: number, named?: (o: Occurrence) => Occurrence[]): Occurrence[][] {
   const byTerm: Occurrence[][] = Array.from({ length: terms }, () => []);
   for (const o of found) byTerm[o.term]!.push(o);
   for (const list of byTerm) list.sort((a, b) => a.at - b.at);
@@ -130,10 +129,13 @@ function stretches(found: Occurrence[], terms: number, every: boolean): Occurren
   const longest = new Map(present.map((l) => [l, l.reduce((m, p) => Math.max(m, p.end - p.at), 0)]));
   const seen = new Set<string>();
   const out: Occurrence[][] = [];
-  // Around each occurrence of the rarest term; on a JSON row around every term's too (the rarest
-  // may be in the name of the object that holds the others, kilobytes away).
-  const seeds = (every ? present : present.slice(0, 1)).flatMap((l) => l.map((o) => [l, o] as const)).slice(0, MAX_PLACES);
-  for (const [own, o] of seeds) {
+  // Around each occurrence of the rarest term; on a JSON row, when it is in the name of an object,
+  // around the other terms in that object too (the name may be kilobytes from them).
+  const rarest = present[0]!;
+  const seeds = new Set(rarest.slice(0, MAX_PLACES));
+  if (named) for (const o of rarest) for (const x of named(o)) if (seeds.size < MAX_PLACES) seeds.add(x);
+  for (const o of seeds) {
+    const own = byTerm[o.term]!;
     const place = [o];
     for (const list of present) {
       if (list === own) continue;
@@ -181,7 +183,7 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
     if (occ.length === 0) continue;
     const long = rows[r]!.length > LONG_LINE;
     const names = long ? objectNames(rows[r]!, r > 0 || region.firstRowWhole, r === 0 ? region.title : "", occ, terms.length) : null;
-    const places = long ? stretches(occ, terms.length, names !== null) : [occ];
+    const places = long ? stretches(occ, terms.length, names?.named) : [occ];
     const headers = headersOf(structure, r, rows);
     const record = recordOf(structure, r);
     for (const place of places) {
@@ -251,7 +253,7 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
         score,
         suppliers: [...new Set([...supplier].filter((k) => k >= 0))],
         record,
-        ...(named ? { spans: named.spans(), path: named.path } : {}),
+        ...(named ? { names: named } : {}),
       });
     }
   }

@@ -5,6 +5,7 @@
  * a place in a text, not a chunk; several places on one long line are several hits.
  */
 import type { Db } from "../../db/open.ts";
+import type { ObjectNames } from "./json-line.ts";
 import type { Term } from "./lines.ts";
 import { type Anchor, LONG_LINE, type Region, scanRegion, scoreRegion, weighTerms } from "./score.ts";
 import { MAX_RECORD, structureOf } from "./structure.ts";
@@ -38,7 +39,7 @@ export type Window = {
   /** The candidate chunk the best place is in. */
   chunk: CandidateChunk;
   /** The places shown, by row of the region, ascending (on a long JSON row, with the fields that name its object). */
-  matches: { row: number; at: number; end: number; score: number; spans?: [number, number][]; path?: string }[];
+  matches: { row: number; at: number; end: number; score: number; names?: ObjectNames }[];
   /** Rows that name the places' records, shown with them. */
   suppliers: number[];
   record: [number, number] | null;
@@ -209,7 +210,7 @@ function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], ma
       at: a.at,
       end: a.end,
       score: a.score,
-      ...(a.spans ? { spans: a.spans, path: a.path } : {}),
+      ...(a.names ? { names: a.names } : {}),
     })),
     suppliers: [...new Set([...best.suppliers, ...kept.flatMap((a) => a.suppliers)])].slice(0, MAX_SUPPLIERS),
     record: best.record,
