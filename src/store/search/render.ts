@@ -7,9 +7,10 @@
  * get more of it.
  */
 import type { NextCalls } from "../next-calls.ts";
+import { withFields } from "./fields-text.ts";
 import { jsonPathAt, jsonRecord } from "./json.ts";
 import { LONG_LINE } from "./score.ts";
-import { MAX_RECORD } from "./structure.ts";
+import { MAX_RECORD, recordsOf } from "./structure.ts";
 import type { Window } from "./windows.ts";
 
 export type HitLine = { line: number; text: string; match: boolean };
@@ -35,11 +36,17 @@ const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
 const FILL = 2;
 /** What showing its record may add to a hit: the first hit, the others. */
 const RECORD_BYTES = [1600, 900];
+/** What growing into the larger records around a hit may add (the rest goes to lines on both sides). */
+const OUTER_BYTES = [1600, 900];
+/** A record is the hit's own when its first match is at most this many rows into it. */
+const OUTER_HEAD = 2;
 /** A matched long line is shown up to this wide when the budget allows (an NDJSON record is one line). */
 const WIDE_MATCH = 1000;
 /** Lines around the matches are added while the answer is under this size (the answer's tail often follows). */
 const FILL_TARGET = 1700;
 const MAX_FILL_STEPS = 16;
+/** A record longer than MAX_RECORD is still grown towards its end, up to this many rows. */
+const LONG_RECORD = 120;
 
 /** A line's head (its location, its name) is kept before a cut place on a line up to LONG_LINE. */
 const HEAD = 60;
@@ -60,12 +67,15 @@ export function clipAround(text: string, at: number, max: number, end = at, head
   return `${start > 0 ? "…" : ""}${t.slice(start, start + max)}${start + max < t.length ? "…" : ""}`;
 }
 
+type Place = { at: number; end: number; spans?: [number, number][]; path?: string };
 type Draft = {
   w: SourcedWindow;
-  match: Map<number, { at: number; end: number }>;
+  match: Map<number, Place>;
   shown: Set<number>;
   /** Rows that show the record, in the order they are added. */
   growth: number[];
+  /** Rows to the end of the larger records around the last match, added after the nearest context. */
+  outer: number[];
   title: string;
   /** The hit shows a whole JSON record, which is its context (lines of the next record would mislead). */
   record: boolean;
@@ -79,6 +89,8 @@ type Draft = {
 
 function titleFor(w: Window, row: number): string {
   const rows = w.region.rows;
+  const names = w.matches.find((m) => m.row === row)?.names;
+  if (names) return names.path();
   if (w.region.kind === "json") return jsonPathAt(rows, row, w.region.title);
   if (w.region.kind === "markdown") {
     for (let k = row; k >= 0; k--) {
@@ -91,7 +103,9 @@ function titleFor(w: Window, row: number): string {
 }
 
 function draft(w: SourcedWindow): Draft {
-  const match = new Map(w.matches.map((m) => [m.row, { at: m.at, end: m.end }]));
+  const match = new Map<number, Place>(
+    w.matches.map((m) => [m.row, { at: m.at, end: m.end, ...(m.names ? { spans: m.names.spans(), path: m.names.path() } : {}) }]),
+  );
   const shown = new Set<number>([...match.keys(), ...w.suppliers]);
   let record = false;
   if (w.region.kind === "json") {
@@ -105,18 +119,30 @@ function draft(w: SourcedWindow): Draft {
   const growth: number[] = [];
   const s = w.region.structure;
   for (const m of match.keys()) for (let r = m + 1; r <= Math.min(s.childEnd[m]!, m + MAX_RECORD); r++) growth.push(r);
+  const last = Math.max(...match.keys());
   if (w.record) {
     const [a, b] = w.record;
-    const last = Math.max(...match.keys());
     const firstMatch = Math.min(...match.keys());
     for (let r = last + 1; r <= b; r++) growth.push(r);
     for (let r = a; r < firstMatch; r++) growth.push(r);
+  }
+  // Then on to the end of each larger record around the last match (the lines a test's body owns,
+  // then its section with the error at its end), as far as the bytes allow.
+  // Only records the hit starts (the match is their head: a heading, a definition, a stanza's first line).
+  const outer: number[] = [];
+  const head = Math.min(...match.keys());
+  let end = Math.max(last, w.record?.[1] ?? last);
+  for (const [a, b] of recordsOf(s, last, LONG_RECORD)) {
+    if (head - a > OUTER_HEAD) continue;
+    for (let r = end + 1; r <= b; r++) outer.push(r);
+    end = Math.max(end, b);
   }
   return {
     w,
     match,
     shown,
     growth,
+    outer,
     title: titleFor(w, w.matches[0]!.row),
     record,
     texts: new Map(),
@@ -150,7 +176,11 @@ function rowText(d: Draft, r: number): string {
   if (text === undefined) {
     const m = d.match.get(r);
     const row = d.w.region.rows[r]!;
-    text = m ? clipAround(row, m.at, d.widths.get(r) ?? MATCH_WIDTH, m.end) : clipAround(row, 0, CONTEXT_WIDTH);
+    text = !m
+      ? clipAround(row, 0, CONTEXT_WIDTH)
+      : m.spans && m.spans.length > 0
+        ? withFields(row, m.at, m.end, m.spans, MATCH_WIDTH, CONTEXT_WIDTH)
+        : clipAround(row, m.at, d.widths.get(r) ?? MATCH_WIDTH, m.end);
     d.texts.set(r, text);
   }
   return text;
@@ -238,6 +268,7 @@ function mergeTouching(drafts: Draft[], maxLines: number): Draft[] {
     for (const [r, m] of d.match) if (!into.match.has(r)) into.match.set(r, m);
     for (const r of d.shown) into.shown.add(r);
     into.growth.push(...d.growth);
+    into.outer.push(...d.outer);
     into.w = { ...into.w, more: into.w.more + d.w.more };
     into.record ||= d.record;
   }
@@ -304,7 +335,7 @@ export function renderHits(
   for (const d of kept) for (const r of d.match.keys()) matchedBy.set(keyOf(d, r), (matchedBy.get(keyOf(d, r)) ?? 0) + 1);
   for (const [i, d] of kept.entries()) {
     for (const r of d.match.keys()) {
-      if (d.w.region.rows[r]!.length <= MATCH_WIDTH || matchedBy.get(keyOf(d, r))! > 1) continue;
+      if (d.w.region.rows[r]!.length <= MATCH_WIDTH || matchedBy.get(keyOf(d, r))! > 1 || d.match.get(r)!.spans) continue;
       const old = size(d, i);
       d.widths.set(r, WIDE_MATCH);
       d.texts.delete(r);
@@ -315,11 +346,21 @@ export function renderHits(
       } else total += grown - old;
     }
   }
+  const growOuter = () => {
+    for (const [i, d] of kept.entries()) {
+      const start = size(d, i);
+      const cap = OUTER_BYTES[Math.min(i, OUTER_BYTES.length - 1)]!;
+      for (const r of d.outer)
+        if (!d.shown.has(r) && !d.taken(r) && !tryAdd(d, i, r, cap - (size(d, i) - start), Math.min(budget, FILL_TARGET))) break;
+    }
+  };
   // Context for neighbouring answers: a few lines each side of the matches, more when there are
   // fewer hits; then more lines around them while the answer is short, two after for one before
   // (what a matched line leads to, its value, result or outcome, follows it).
   const maxContext = kept.length <= 1 ? 6 : kept.length === 2 ? 5 : 4;
   for (let step = 1; step <= MAX_FILL_STEPS; step++) {
+    // Past the nearest lines, the larger records to their end first (what a matched row's record leads to).
+    if (step === maxContext + 1) growOuter();
     const within = step <= maxContext ? budget : Math.min(budget, FILL_TARGET);
     const past = step - maxContext;
     const after = past <= 0 ? [step] : [maxContext + 2 * past - 1, maxContext + 2 * past];

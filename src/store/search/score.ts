@@ -8,6 +8,7 @@
  * every concept covered counts before how rare they are, and concepts written next to each
  * other (`border-radius-lg`, `"boto3", "version"`) count again.
  */
+import { type ObjectNames, objectNames } from "./json-line.ts";
 import { adjacentPairs, makeTerm, type Occurrence, occurrences, type Term } from "./lines.ts";
 import { contentConcepts, type ParsedQuery } from "./query.ts";
 import { headersOf, recordOf, type Structure } from "./structure.ts";
@@ -38,6 +39,8 @@ export type Anchor = {
   record: [number, number] | null;
   /** Every concept of the query is on the place, or on a line that names its record. */
   complete: boolean;
+  /** On a long JSON row: what names the place's object (its fields to show, its key path), read when it is shown. */
+  names?: ObjectNames;
 };
 
 /** The query's terms: its concepts, identifiers verbatim, and phrases (quoted, or the whole query). Weighed by `weighTerms`. */
@@ -97,6 +100,9 @@ export type Region = {
   lower: string[];
   structure: Structure;
   json: boolean;
+  /** Row 0 starts a line (else it starts inside one, at a chunk edge), and the title of its first chunk (a JSON path). */
+  firstRowWhole: boolean;
+  title: string;
 };
 
 /**
@@ -115,19 +121,24 @@ const quality = (o: Occurrence) =>
  * The places of a long row: around each occurrence of the term it holds fewest of, the nearest
  * occurrence of every other term (within a stretch), so a place is the tightest group of terms.
  */
-function stretches(found: Occurrence[], terms: number): Occurrence[][] {
+function stretches(found: Occurrence[], terms: number, named?: (o: Occurrence) => Occurrence[]): Occurrence[][] {
   const byTerm: Occurrence[][] = Array.from({ length: terms }, () => []);
   for (const o of found) byTerm[o.term]!.push(o);
   for (const list of byTerm) list.sort((a, b) => a.at - b.at);
-  const present = byTerm.filter((l) => l.length > 0);
-  const rarest = present.reduce((a, b) => (b.length < a.length ? b : a));
+  const present = byTerm.filter((l) => l.length > 0).sort((a, b) => a.length - b.length);
   const longest = new Map(present.map((l) => [l, l.reduce((m, p) => Math.max(m, p.end - p.at), 0)]));
   const seen = new Set<string>();
   const out: Occurrence[][] = [];
-  for (const o of rarest.slice(0, MAX_PLACES)) {
+  // Around each occurrence of the rarest term; on a JSON row, when it is in the name of an object,
+  // around the other terms in that object too (the name may be kilobytes from them).
+  const rarest = present[0]!;
+  const seeds = new Set(rarest.slice(0, MAX_PLACES));
+  if (named) for (const o of rarest) for (const x of named(o)) if (seeds.size < MAX_PLACES) seeds.add(x);
+  for (const o of seeds) {
+    const own = byTerm[o.term]!;
     const place = [o];
     for (const list of present) {
-      if (list === rarest) continue;
+      if (list === own) continue;
       let best: Occurrence | null = null;
       let bestD = Number.POSITIVE_INFINITY;
       // The list is sorted by start (ends need not be: a loose match is longer): skip to the
@@ -171,15 +182,31 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
     const occ = found[r]!;
     if (occ.length === 0) continue;
     const long = rows[r]!.length > LONG_LINE;
-    const places = long ? stretches(occ, terms.length) : [occ];
+    const names = long ? objectNames(rows[r]!, r > 0 || region.firstRowWhole, r === 0 ? region.title : "", occ, terms.length) : null;
+    const places = long ? stretches(occ, terms.length, names?.named) : [occ];
     const headers = headersOf(structure, r, rows);
     const record = recordOf(structure, r);
     for (const place of places) {
       const level = new Float64Array(terms.length);
       const supplier = new Int32Array(terms.length).fill(-1);
       for (const o of place) level[o.term] = Math.max(level[o.term]!, quality(o));
+      const top = place.reduce((a, b) => (terms[b.term]!.weight * quality(b) > terms[a.term]!.weight * quality(a) ? b : a));
+      // On a long JSON row, the object the place is in: its own fields name it, the rest of it is its record.
+      const named = names?.at(top.at);
       for (const t of leveled) {
         if (level[t]! > 0) continue;
+        if (named) {
+          const q = named.level(t);
+          if (q) {
+            level[t] = LEVEL_HEADER * Math.min(1.5, quality(q));
+            named.use(q);
+            continue;
+          }
+          if (named.inRecord(t)) {
+            level[t] = LEVEL_RECORD;
+            continue;
+          }
+        }
         const h = headers.find((k) => has[t * n + k] === 1);
         if (h !== undefined) {
           level[t] = LEVEL_HEADER * Math.min(1.5, bestOn(t, h));
@@ -202,13 +229,13 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
       let score = 0;
       let covered = 0;
       let complete = true;
-      let named = true;
+      let whole = true;
       terms.forEach((t, i) => {
         score += t.weight * level[i]!;
         if (t.kind === "concept") {
           covered += Math.min(1, level[i]!);
           if (level[i] === 0) complete = false;
-          if (level[i]! < LEVEL_HEADER * 0.9) named = false;
+          if (level[i]! < LEVEL_HEADER * 0.9) whole = false;
         }
       });
       if (concepts.length > 1) score += strongest * covered * (complete ? 2 : 1);
@@ -218,15 +245,15 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
       // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency
       // before the same package nested under another).
       if (region.json) score *= 1 + 1 / (2 + Math.max(0, structure.indent[r]!) / 2);
-      const top = place.reduce((a, b) => (terms[b.term]!.weight * quality(b) > terms[a.term]!.weight * quality(a) ? b : a));
       out.push({
-        complete: named,
+        complete: whole,
         row: r,
         at: long ? place[0]!.at : top.at,
         end: long ? place.at(-1)!.end : top.end,
         score,
         suppliers: [...new Set([...supplier].filter((k) => k >= 0))],
         record,
+        ...(named ? { names: named } : {}),
       });
     }
   }

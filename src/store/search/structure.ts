@@ -96,7 +96,9 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
   let lastNonBlank = -1;
   for (let r = 0; r <= n; r++) {
     if (r === n || indent[r]! < 0) {
-      closeAll(lastNonBlank);
+      // A blank row ends the block, not the nesting: a more-indented row after it still belongs
+      // to the row above (an error's message with an empty line in it, a description's second paragraph).
+      if (r === n) closeAll(lastNonBlank);
       for (let k = start; k < r; k++) {
         paraStart[k] = start;
         paraEnd[k] = Math.max(start, lastNonBlank);
@@ -133,11 +135,10 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
 }
 
 /**
- * The smallest record holding row r that is worth showing whole: the lines it owns, its
- * siblings under its owner, its section or its block; null when each is a single row or
- * longer than MAX_RECORD.
+ * The records holding row r, smallest first: the lines it owns, its siblings under its owner,
+ * its section, its block; those of a single row or longer than `max` rows left out.
  */
-export function recordOf(s: Structure, r: number): [number, number] | null {
+export function recordsOf(s: Structure, r: number, max = MAX_RECORD): [number, number][] {
   const options: [number, number][] = [];
   if (s.childEnd[r]! > r) options.push([r, s.childEnd[r]!]);
   const o = s.owner[r]!;
@@ -145,13 +146,12 @@ export function recordOf(s: Structure, r: number): [number, number] | null {
   const h = s.heading[r]!;
   if (h >= 0) options.push([h, s.sectionEnd[r]!]);
   if (s.paraWhole[r]) options.push([s.paraStart[r]!, s.paraEnd[r]!]);
-  let best: [number, number] | null = null;
-  for (const o of options) {
-    const size = o[1] - o[0] + 1;
-    if (size < 2 || size > MAX_RECORD) continue;
-    if (!best || size < best[1] - best[0] + 1) best = o;
-  }
-  return best;
+  return options.filter(([a, b]) => b - a + 1 >= 2 && b - a + 1 <= max).sort((x, y) => x[1] - x[0] - (y[1] - y[0]));
+}
+
+/** The smallest record holding row r that is worth showing whole (null when none is). */
+export function recordOf(s: Structure, r: number, max = MAX_RECORD): [number, number] | null {
+  return recordsOf(s, r, max)[0] ?? null;
 }
 
 /**
@@ -166,7 +166,10 @@ export function headersOf(s: Structure, r: number, rows: string[]): number[] {
   for (let o = s.owner[r]!, depth = 0; o >= 0 && depth < 6; o = s.owner[o]!, depth++) add(o);
   const o = s.owner[r]!;
   // The first of its siblings, and what that one owns (a header split over two lines).
-  const first = o >= 0 ? o + 1 : s.paraWhole[r] ? s.paraStart[r]! : -1;
+  // A table's header is in the row's own block, not in one before a blank line: when its owner is
+  // above that block, the block's first row.
+  const block = s.paraWhole[r] ? s.paraStart[r]! : -1;
+  const first = o >= 0 && o + 1 >= s.paraStart[r]! ? o + 1 : block;
   if (first >= 0 && first < r) {
     add(first);
     if (s.childEnd[first]! > first && s.childEnd[first]! < r && s.childEnd[first]! - first <= 2)

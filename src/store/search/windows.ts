@@ -5,8 +5,9 @@
  * a place in a text, not a chunk; several places on one long line are several hits.
  */
 import type { Db } from "../../db/open.ts";
+import type { ObjectNames } from "./json-line.ts";
 import type { Term } from "./lines.ts";
-import { type Anchor, type Region, scanRegion, scoreRegion, weighTerms } from "./score.ts";
+import { type Anchor, LONG_LINE, type Region, scanRegion, scoreRegion, weighTerms } from "./score.ts";
 import { MAX_RECORD, structureOf } from "./structure.ts";
 
 export type CandidateChunk = {
@@ -37,8 +38,8 @@ export type Window = {
   region: LoadedRegion;
   /** The candidate chunk the best place is in. */
   chunk: CandidateChunk;
-  /** The places shown, by row of the region, ascending. */
-  matches: { row: number; at: number; end: number; score: number }[];
+  /** The places shown, by row of the region, ascending (on a long JSON row, with the fields that name its object). */
+  matches: { row: number; at: number; end: number; score: number; names?: ObjectNames }[];
   /** Rows that name the places' records, shown with them. */
   suppliers: number[];
   record: [number, number] | null;
@@ -67,7 +68,12 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
   for (const c of candidates) byBlob.set(c.blob_id, [...(byBlob.get(c.blob_id) ?? []), c]);
   const out: { region: LoadedRegion; candidates: CandidateChunk[] }[] = [];
   for (const [blob, cands] of byBlob) {
-    const wanted = [...new Set(cands.flatMap((c) => [c.ordinal - 1, c.ordinal, c.ordinal + 1]))].filter((o) => o >= 1);
+    // A piece of a long JSON line is read with more of the line around it: its object's fields may be far.
+    const around = (c: CandidateChunk) =>
+      c.kind === "json" && c.line_start === c.line_end
+        ? range(c.ordinal - JSON_BEFORE, c.ordinal + JSON_AFTER)
+        : range(c.ordinal - 1, c.ordinal + 1);
+    const wanted = [...new Set(cands.flatMap(around))].filter((o) => o >= 1);
     const stored = db
       .query<StoredChunk, number[]>(
         `SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal IN (${wanted.map(() => "?").join(",")}) ORDER BY ordinal`,
@@ -77,7 +83,15 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
     const flush = () => {
       if (run.length === 0) return;
       const inRun = cands.filter((c) => c.ordinal >= run[0]!.ordinal && c.ordinal <= run.at(-1)!.ordinal);
-      out.push({ region: buildRegion(blob, cands[0]!.kind, run, new Set(inRun.map((c) => c.ordinal))), candidates: inRun });
+      const region = buildRegion(blob, cands[0]!.kind, run, new Set(inRun.map((c) => c.ordinal)));
+      // Whether a long first row starts a line or continues one from the chunk before (a JSON object's path needs to know).
+      if (!region.firstRowWhole && (region.rows[0]?.length ?? 0) > LONG_LINE) {
+        const before = db
+          .query<{ line_end: number }, [number, number]>("SELECT line_end FROM chunks WHERE blob_id = ? AND ordinal = ?")
+          .get(blob, run[0]!.ordinal - 1);
+        region.firstRowWhole = !before || before.line_end < run[0]!.line_start;
+      }
+      out.push({ region, candidates: inRun });
       run = [];
     };
     for (const s of stored) {
@@ -88,6 +102,12 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
   }
   return out;
 }
+
+/** Chunks read before and after a candidate that is a piece of a long JSON line. */
+const JSON_BEFORE = 4;
+const JSON_AFTER = 2;
+
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => from + k);
 
 /** Of a neighbouring chunk, the lines next to the candidate: a record longer than this is not shown whole anyway. */
 const NEIGHBOUR_ROWS = 2 * MAX_RECORD;
@@ -143,6 +163,7 @@ function buildRegion(blob: number, kind: string, run: StoredChunk[], candidates:
     lower: lowerText.length === text.length ? rowsOf(lowerText) : rows.map((r) => r.toLowerCase()),
     structure: structureOf(rows, run[0]!.ordinal === 1 && first === run[0]!.line_start),
     json: kind === "json",
+    firstRowWhole: run[0]!.ordinal === 1 || first !== run[0]!.line_start,
   };
 }
 
@@ -184,7 +205,13 @@ function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], ma
   return {
     region,
     chunk,
-    matches: [...byRow.values()].map((a) => ({ row: a.row, at: a.at, end: a.end, score: a.score })),
+    matches: [...byRow.values()].map((a) => ({
+      row: a.row,
+      at: a.at,
+      end: a.end,
+      score: a.score,
+      ...(a.names ? { names: a.names } : {}),
+    })),
     suppliers: [...new Set([...best.suppliers, ...kept.flatMap((a) => a.suppliers)])].slice(0, MAX_SUPPLIERS),
     record: best.record,
     score: best.score + Math.min(rest * 0.1, best.score * 0.2) - chunk.rank * 1e-3,
