@@ -8,7 +8,9 @@
  * - memory_recall and memory_search latency (p50/p95) against the full store;
  * - database size against the bytes of event text given.
  *
- *   bun bench/memory/scale.ts [--events N] [--seed N]      prints the result as JSON
+ *   bun bench/memory/scale.ts [--events N] [--seed N] [--dir DIR]   prints the result as JSON
+ *
+ * --dir keeps the database (DIR/memory-scale.db) for a look afterwards; it must not exist yet.
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
@@ -66,8 +68,21 @@ export function scaleEvent(rng: Rng, session: string, ts: number): NewEvent {
   while (base.kind === "decision" && r >= 0.04) base = noise(rng);
   const more = { answer: rng.range(1, 4), error: rng.range(1, 3), prompt: rng.range(0, 2) }[base.kind as string] ?? 0;
   let text = base.text;
-  for (let i = 0; i < more; i++) text += base.kind === "error" ? `\n    at ${noise(rng).text.slice(0, 60)}` : ` ${noise(rng).text}`;
+  for (let i = 0; i < more; i++)
+    text += base.kind === "error" ? `\n    at ${noise(rng).text.slice(0, 60)}` : ` ${sameKind(rng, base.kind)}`;
   return { kind: base.kind, text, session, ts };
+}
+
+/**
+ * One more sentence of the same kind: a prompt goes on with more of the task, an answer with more
+ * of what was done. (A sentence of any kind made a task prompt end in an answer's "I changed ...",
+ * which reads as a change of what was said: half of all events looked like corrections.)
+ */
+function sameKind(rng: Rng, kind: string): string {
+  for (;;) {
+    const n = noise(rng);
+    if (n.kind === kind) return n.text;
+  }
 }
 
 export async function benchMemoryScale(options: { events?: number; seed?: number; dir?: string } = {}): Promise<ScaleResult> {
@@ -175,6 +190,8 @@ if (import.meta.main) {
     return i === -1 ? undefined : Number(process.argv[i + 1]);
   };
   const seed = arg("--seed") ?? SCALE_SEED;
+  const d = process.argv.indexOf("--dir");
+  const dir = d === -1 ? undefined : process.argv[d + 1];
   process.stderr.write(`memory scale: seed ${seed}\n`);
-  console.log(JSON.stringify(await benchMemoryScale({ seed, events: arg("--events") }), null, 2));
+  console.log(JSON.stringify(await benchMemoryScale({ seed, events: arg("--events"), dir }), null, 2));
 }

@@ -16,6 +16,12 @@ const summaries = (m: ReturnType<typeof testMemory>) =>
 const unarchived = (m: ReturnType<typeof testMemory>) =>
   m.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memory_events WHERE archived = 0").get()!.n;
 
+/** An aggregate over the archived events in a summary's range. */
+const archivedIn = (m: ReturnType<typeof testMemory>, s: Summary, what: string) =>
+  m.db
+    .query<{ n: number }, [number, number]>(`SELECT ${what} AS n FROM memory_events WHERE archived > 0 AND id BETWEEN ? AND ?`)
+    .get(s.first_event, s.last_event)!.n;
+
 describe("rolling summaries", () => {
   test("at 50 events the window becomes one summary (corrections kept verbatim) and its events are archived", async () => {
     const m = testMemory();
@@ -34,7 +40,7 @@ describe("rolling summaries", () => {
     // The seed design's summaries are ~150 tokens of a ~4,000-token window; ours stay well under the window.
     expect(s!.tokens).toBeLessThan(1300);
     expect(unarchived(m)).toBe(0);
-    expect(m.db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM memory_events WHERE archived = ?").get(s!.id)!.n).toBe(50);
+    expect(archivedIn(m, s!, "count(*)")).toBe(50);
     // Archived events stay searchable until retention; the summary is found by its words too.
     const found = await m.ok({ type: "search", project: PROJECT, query: "runInBand integration tests" }, "search");
     expect(found.hits.length).toBeGreaterThan(0);
@@ -54,7 +60,7 @@ describe("rolling summaries", () => {
     await m.add("note", long(needed));
     const [s] = summaries(m);
     expect(s!.events).toBe(needed);
-    const windowTokens = m.db.query<{ n: number }, [number]>("SELECT sum(tokens) AS n FROM memory_events WHERE archived = ?").get(s!.id)!.n;
+    const windowTokens = archivedIn(m, s!, "sum(tokens)");
     expect(windowTokens).toBeGreaterThanOrEqual(4000);
   });
 
@@ -78,6 +84,30 @@ describe("rolling summaries", () => {
     // The summary still answers for the dropped events.
     const found = await m.ok({ type: "search", project: PROJECT, query: "rename old file3" }, "search");
     expect(found.hits[0]!.type).toBe("summary");
+  });
+
+  test("a database written before archived became a flag (the summary's id in it) keeps its retention", async () => {
+    const m = testMemory((c) => {
+      c.memory.windowEvents = 10;
+      c.memory.keepDays = 30;
+    });
+    for (let i = 0; i < 20; i++) await m.add("prompt", `Old task ${i}: rename src/old/file${i}.ts.`);
+    const [a, b] = summaries(m);
+    expect(b).toBeDefined();
+    // What archiving wrote: a flag, in place.
+    expect(m.db.query<{ v: number }, []>("SELECT DISTINCT archived AS v FROM memory_events").all()).toEqual([{ v: 1 }]);
+    // As an older build wrote them: each event holds its summary's id.
+    m.db.query("UPDATE memory_events SET archived = ? WHERE id BETWEEN ? AND ?").run(a!.id, a!.first_event, a!.last_event);
+    m.db.query("UPDATE memory_events SET archived = ? WHERE id BETWEEN ? AND ?").run(b!.id, b!.first_event, b!.last_event);
+    // The second summary was written 31 days later: its events stay 30 days after that, the first's go.
+    m.db.query("UPDATE memory_summaries SET created_at = created_at + ? WHERE id = ?").run(31 * 86_400_000, b!.id);
+    m.clock.t += 31 * 86_400_000;
+    expect((await m.ok({ type: "retention" }, "retention")).events).toBe(10);
+    const left = m.db.query<{ id: number }, []>("SELECT id FROM memory_events ORDER BY id").all();
+    expect(left.map((r) => r.id)).toEqual(Array.from({ length: 10 }, (_, i) => b!.first_event + i));
+    expect(await m.ok({ type: "stats", project: PROJECT }, "stats")).toMatchObject({
+      projects: [{ events: 10, unarchived: 0, summaries: 2 }],
+    });
   });
 
   test("past the size cap the oldest archived events go first", async () => {
