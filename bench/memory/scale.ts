@@ -34,8 +34,9 @@ export type ScaleResult = {
   events: number;
   textBytes: number;
   averageEventBytes: number;
-  import: { ms: number; eventsPerSecond: number };
-  maintenance: { ms: number; summaries: number; replaced: number };
+  /** cpuMs: this process's CPU time (user and system), which a busy machine inflates less than the wall clock. */
+  import: { ms: number; cpuMs: number; eventsPerSecond: number };
+  maintenance: { ms: number; cpuMs: number; summaries: number; replaced: number };
   /** Import and then maintenance: what `memory add --jsonl` waits for before it returns. */
   importAndMaintenance: { ms: number; eventsPerSecond: number };
   add: { p50Ms: number; p95Ms: number };
@@ -118,6 +119,11 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
     const keyOf = importKeys();
     let textBytes = 0;
     let session = "";
+    const cpu = () => {
+      const u = process.cpuUsage();
+      return (u.user + u.system) / 1000;
+    };
+    const cpu0 = cpu();
     const started = performance.now();
     for (let i = 0; i < total; i += BATCH) {
       const batch: NewEvent[] = [];
@@ -133,6 +139,7 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
         process.stderr.write(`memory scale: ${i} events, ${((performance.now() - started) / 1000).toFixed(0)} s\n`);
     }
     const importMs = performance.now() - started;
+    const importCpu = cpu() - cpu0;
     const m0 = performance.now();
     let summaries = 0;
     for (;;) {
@@ -141,6 +148,7 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
       if (!r.pending && r.summaries.length === 0) break;
     }
     const maintenanceMs = performance.now() - m0;
+    const maintenanceCpu = cpu() - cpu0 - importCpu;
     process.stderr.write(
       `memory scale: imported in ${(importMs / 1000).toFixed(0)} s, maintained in ${(maintenanceMs / 1000).toFixed(0)} s\n`,
     );
@@ -176,8 +184,8 @@ export async function benchMemoryScale(options: { events?: number; seed?: number
       events: total,
       textBytes,
       averageEventBytes: Math.round(textBytes / total),
-      import: { ms: Math.round(importMs), eventsPerSecond: Math.round(total / (importMs / 1000)) },
-      maintenance: { ms: Math.round(maintenanceMs), summaries, replaced },
+      import: { ms: Math.round(importMs), cpuMs: Math.round(importCpu), eventsPerSecond: Math.round(total / (importMs / 1000)) },
+      maintenance: { ms: Math.round(maintenanceMs), cpuMs: Math.round(maintenanceCpu), summaries, replaced },
       importAndMaintenance: {
         ms: Math.round(importMs + maintenanceMs),
         eventsPerSecond: Math.round(total / ((importMs + maintenanceMs) / 1000)),
