@@ -4,8 +4,11 @@
  * when the text passes the size cap, oldest first; summaries stay.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { MIGRATIONS } from "../../src/db/migrations.ts";
+import { openDatabase } from "../../src/db/open.ts";
 import { countTokens } from "../../src/tokens/count.ts";
-import { cleanupTempDirs } from "../helpers.ts";
+import { cleanupTempDirs, tempDir } from "../helpers.ts";
 import { PROJECT, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
@@ -108,6 +111,34 @@ describe("rolling summaries", () => {
     expect(await m.ok({ type: "stats", project: PROJECT }, "stats")).toMatchObject({
       projects: [{ events: 10, unarchived: 0, summaries: 2 }],
     });
+  });
+
+  test("an older file is upgraded in place: the summaries' range index is added, what it stored is kept", async () => {
+    const path = join(tempDir("memory-"), "sidecar.db");
+    const at = MIGRATIONS.findIndex((m) => m.includes("memory_summaries_range"));
+    expect(at).toBeGreaterThan(0);
+    const old = openDatabase(path, { migrations: MIGRATIONS.slice(0, at) });
+    old.exec(
+      "INSERT INTO memory_projects (id, path, events) VALUES (1, '/p', 2); INSERT INTO memory_sessions (id, project_id, name) VALUES (1, 1, 's')",
+    );
+    old.exec(
+      "INSERT INTO memory_summaries (id, project_id, first_event, last_event, events, text, tokens, method, created_at) VALUES (7, 1, 1, 2, 2, 'Summary of e1-e2', 5, 'extractive', 0)",
+    );
+    old.exec(
+      "INSERT INTO memory_events (id, project_id, session_id, ts, kind, content, tokens, archived) VALUES (1, 1, 1, 0, 'note', 'the cache TTL is 30m', 6, 7), (2, 1, 1, 0, 'note', 'deploys go through argo', 5, 7)",
+    );
+    old.close();
+    const db = openDatabase(path, { migrations: MIGRATIONS });
+    expect(db.query("PRAGMA user_version").get()).toEqual({ user_version: MIGRATIONS.length });
+    expect(db.query("SELECT name FROM sqlite_master WHERE name = 'memory_summaries_range'").get()).toEqual({
+      name: "memory_summaries_range",
+    });
+    expect(db.query("SELECT id, archived FROM memory_events ORDER BY id").all()).toEqual([
+      { id: 1, archived: 7 },
+      { id: 2, archived: 7 },
+    ]);
+    expect(db.query("SELECT rowid FROM memory_events_fts WHERE memory_events_fts MATCH 'argo'").all()).toEqual([{ rowid: 2 }]);
+    db.close();
   });
 
   test("past the size cap the oldest archived events go first", async () => {
