@@ -189,5 +189,17 @@ describe("rolling summaries", () => {
     const next = await m.ok({ type: "window", project: PROJECT }, "window");
     await m.ok({ type: "storeSummary", project: PROJECT, window: next.window!, text: null }, "summarize");
     expect(summaries(m).map((x) => x.method)).toEqual(["model", "extractive"]);
+    // Forgetting an event of the model's window rebuilds that summary from the window's other
+    // events (found by its range; the next window's events are not among them).
+    const forgot = await m.ok({ type: "forget", project: PROJECT, id: "e3" }, "forget");
+    expect(forgot.events).toBe(1);
+    const [rebuilt, second] = summaries(m);
+    expect(rebuilt!.id).toBe(s!.id);
+    expect(rebuilt!.text).not.toContain("handlers renamed");
+    expect(rebuilt!.text).not.toContain("src/report/h1.ts");
+    expect(rebuilt!.text).toContain("nomad, not helm");
+    expect(rebuilt!.text).toContain("src/report/h3.ts");
+    expect(rebuilt!.text).not.toContain("make target");
+    expect(second!.text).toContain("make target");
   });
 });
