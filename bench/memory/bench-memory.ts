@@ -152,7 +152,7 @@ export function memorySection(r: MemoryBench): string {
       "retention (30 days) and rolling summaries happen on the way as they would. recall@5: a top-5 `memory_search` hit is the event " +
       "stating the current value, or a summary line naming it and not marked replaced. Tokens: what `memory_recall` for the question " +
       "returns within the default budget (1,200), counted with o200k. Scale: one project, events a minute apart (1% corrections, 2% " +
-      `stated facts, 1% decisions, the rest everyday events; ${s.averageEventBytes} bytes on average), imported in batches as \`memory add --jsonl\` does, ` +
+      `stated facts, the rest everyday events of one to four sentences of their own kind; ${s.averageEventBytes} bytes on average), imported in batches as \`memory add --jsonl\` does, ` +
       "then every window summarised and every correction checked; retention off so all of them stay; recall and search with " +
       "everyday prompts in a new session.",
     "",
@@ -164,7 +164,8 @@ export function memorySection(r: MemoryBench): string {
     ),
     "",
     `Scale detail: import ${ms(s.import.ms)}; the maintenance it leaves (summaries of ${count(s.maintenance.summaries)} windows, ` +
-      `${count(s.maintenance.replaced)} replacements found, index merges) ${ms(s.maintenance.ms)}, done in bounded steps after writes; ` +
+      `${count(s.maintenance.replaced)} replacements found, index merges) ${ms(s.maintenance.ms)}, done in bounded steps after writes ` +
+      `(both, what \`memory add --jsonl\` waits for: ${count(s.importAndMaintenance.eventsPerSecond)} events/s); ` +
       `a single add p50 ${ms(s.add.p50Ms)}, p95 ${ms(s.add.p95Ms)}; memory_recall p50 ${ms(s.recall.p50Ms)} ` +
       `(median ${count(s.recall.medianTokens)} tokens); memory_search p50 ${ms(s.search.p50Ms)}, p95 ${ms(s.search.p95Ms)}; ` +
       `database ${mb(s.database.bytes)} for ${mb(s.textBytes)} of event text.`,

@@ -8,6 +8,7 @@ import blobCounts from "./migrations/007-blob-counts.sql" with { type: "text" };
 import chunkNames from "./migrations/008-chunk-names.sql" with { type: "text" };
 import memoryKeys from "./migrations/009-memory-keys.sql" with { type: "text" };
 import baselines from "./migrations/010-baselines.sql" with { type: "text" };
+import memoryArchiveFlag from "./migrations/011-memory-archive-flag.sql" with { type: "text" };
 
 /** Schema migrations, applied in order; the database's user_version is the count applied. */
 export const MIGRATIONS: readonly string[] = [
@@ -21,4 +22,5 @@ export const MIGRATIONS: readonly string[] = [
   chunkNames,
   memoryKeys,
   baselines,
+  memoryArchiveFlag,
 ];

@@ -23,6 +23,7 @@ export type EventRow = {
   kind: EventKind;
   content: string;
   tokens: number;
+  /** 0 while open; then 1 (older databases: the summary's id). Which summary holds it: coveringSummaries. */
   archived: number;
   source: string | null;
   terms: string | null;
@@ -111,7 +112,8 @@ export async function prepareEvent(deps: MemoryDeps, raw: RawEvent, scope: Scope
   let content = text;
   let source: string | null = null;
   let cut = false;
-  if (utf8Length(text) > max) {
+  // At most 3 bytes per UTF-16 unit: most events are shorter than that and need no count.
+  if (text.length * 3 > max && Buffer.byteLength(text) > max) {
     cut = true;
     try {
       source = (await deps.storeWhole?.(text, { project: scope.project, session: session || null }))?.sourceId ?? null;
@@ -199,7 +201,7 @@ export function insertEvents(deps: MemoryDeps, project: string, all: Prepared[])
         // The clock may go backwards: never before the project's newest event (imports keep their own times).
         const ts = e.ts ?? Math.max(deps.now(), last);
         if (e.ts === null) last = ts;
-        bytes += utf8Length(e.content);
+        bytes += Buffer.byteLength(e.content);
         return [registry.session(projectId, e.session), ts, e.kind, e.content, e.tokens, e.source, e.terms];
       });
       // Ids of one statement are consecutive in insertion order (nobody else writes inside this transaction).

@@ -46,11 +46,14 @@ function summariesCovering(deps: MemoryDeps, projectId: number, ids: number[]): 
 function rewrite(deps: MemoryDeps, s: SummaryRow, gone: Set<number>, matches: (line: string) => boolean): string | null {
   if (s.method === "model") {
     // A model's prose cannot be edited line by line: rebuild from the window's remaining events, or drop it.
+    // Its window's events: the project's archived events in its range that no newer summary holds.
     const rest = deps.db
-      .query<EventRow, [number, number, number]>(
-        `SELECT ${EVENT_COLUMNS} FROM memory_events WHERE id BETWEEN ? AND ? AND archived = ? ORDER BY id`,
+      .query<EventRow, [number, number, number, number]>(
+        `SELECT ${EVENT_COLUMNS} FROM memory_events e WHERE e.project_id = ?1 AND e.id BETWEEN ?2 AND ?3 AND e.archived != 0
+         AND NOT EXISTS (SELECT 1 FROM memory_summaries n WHERE n.project_id = ?1 AND n.id > ?4 AND e.id BETWEEN n.first_event AND n.last_event)
+         ORDER BY e.id`,
       )
-      .all(s.first_event, s.last_event, s.id)
+      .all(s.project_id, s.first_event, s.last_event, s.id)
       .filter((e) => !gone.has(e.id));
     return rest.length > 0 ? extractiveSummary(deps, rest) : null;
   }

@@ -12,6 +12,8 @@ const IDENTIFIER = /[\p{L}\p{N}]+(?:[_-][\p{L}\p{N}]+)*/gu;
 /** Lower to upper (rateLimiter), or an upper run before a capitalised word (HTTPServer). */
 const CAMEL = /(?<=\p{Ll}|\p{N})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 const MAX_EXTRA = 64;
+/** A separator or a digit anywhere, or a capital after the first character. */
+const MAYBE_PARTS = /[_\-\p{N}]|.\p{Lu}/u;
 
 /** The parts of a camelCase word, lower-cased; [] for a word that is not one. */
 export function camelParts(word: string): string[] {
@@ -40,7 +42,8 @@ export function extraTerms(text: string): string | null {
   const extra = new Set<string>();
   for (const m of text.slice(0, 8192).matchAll(IDENTIFIER)) {
     const token = m[0];
-    if (token.length < 3) continue;
+    // A plain word (no separator, digit or inner capital) has no parts, joined form or number: most words.
+    if (token.length < 3 || !MAYBE_PARTS.test(token)) continue;
     const joined = joinedForm(token);
     if (joined) extra.add(joined);
     for (const piece of token.split(/[_-]/)) {

@@ -6,6 +6,7 @@
  */
 import { immediate } from "../db/open.ts";
 import { DAY_MS, type MemoryDeps } from "./deps.ts";
+import { coveringSummaries } from "./summarize.ts";
 
 const SCAN = 20_000;
 const INTERVAL_MS = 3_600_000;
@@ -44,22 +45,6 @@ function drop(deps: MemoryDeps, rows: Row[]): Retained {
   });
 }
 
-/** When each summary was written. */
-function summaryTimes(deps: MemoryDeps, ids: number[]): Map<number, number> {
-  const out = new Map<number, number>();
-  const all = [...new Set(ids)];
-  for (let i = 0; i < all.length; i += 500) {
-    const part = all.slice(i, i + 500);
-    for (const r of deps.db
-      .query<{ id: number; created_at: number }, number[]>(
-        `SELECT id, created_at FROM memory_summaries WHERE id IN (${part.map(() => "?").join(",")})`,
-      )
-      .all(...part))
-      out.set(r.id, r.created_at);
-  }
-  return out;
-}
-
 /** One bounded pass of both rules. */
 export function runRetention(deps: MemoryDeps): Retained {
   const { db, config } = deps;
@@ -73,11 +58,12 @@ export function runRetention(deps: MemoryDeps): Retained {
     const cutoff = deps.now() - config.memory.keepDays * DAY_MS;
     // An event is kept keepDays after its time and after its summary was written: an imported
     // history of last year stays whole for keepDays, as what happened last month does.
-    const summarised = summaryTimes(
+    // (An event whose summary was forgotten has no summary time: its own time decides.)
+    const summaries = coveringSummaries(
       deps,
-      oldest.filter((r) => r.archived > 0 && r.ts < cutoff).map((r) => r.archived),
+      oldest.filter((r) => r.archived > 0 && r.ts < cutoff),
     );
-    const expired = oldest.filter((r) => r.archived > 0 && r.ts < cutoff && (summarised.get(r.archived) ?? 0) < cutoff);
+    const expired = oldest.filter((r) => r.archived > 0 && r.ts < cutoff && (summaries.get(r.id)?.created_at ?? 0) < cutoff);
     const d = drop(deps, expired);
     out.events += d.events;
     out.bytes += d.bytes;

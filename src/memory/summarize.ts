@@ -108,9 +108,47 @@ export async function storeWindowSummary(
         "INSERT INTO memory_summaries (project_id, first_event, last_event, events, text, tokens, method, created_at, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
       )
       .get(projectId, ids[0]!, ids.at(-1)!, ids.length, text, tokens, method, deps.now(), extraTerms(text))!.id;
-    db.query(`UPDATE memory_events SET archived = ? WHERE id IN (${marks})`).run(summary, ...ids);
+    // A flag, not the summary's id (the summary is the one whose range holds the event, coveringSummaries):
+    // 0 and 1 take no bytes in a row, so archiving rewrites each row in place. A row that grew would
+    // split its full page, and a tenth of the events' pages would stay empty.
+    db.query(`UPDATE memory_events SET archived = 1 WHERE id IN (${marks})`).run(...ids);
     return summary;
   });
+}
+
+/**
+ * The summary each archived event is in: the newest of the project's summaries whose range holds
+ * it (ranges of one project do not overlap, unless a forgotten newest event's id was used again).
+ * Databases written before archived became a flag hold the summary's id there; the range says the same.
+ */
+export function coveringSummaries(deps: MemoryDeps, events: readonly { id: number; project_id: number }[]): Map<number, SummaryRow> {
+  const out = new Map<number, SummaryRow>();
+  const byProject = new Map<number, number[]>();
+  for (const e of events) byProject.set(e.project_id, [...(byProject.get(e.project_id) ?? []), e.id]);
+  for (const [projectId, ids] of byProject) {
+    ids.sort((a, b) => a - b);
+    // Those ending inside the span, and the one that runs past its end (by memory_summaries_range).
+    const found = deps.db
+      .query<SummaryRow, [number, number, number]>(
+        `SELECT * FROM (SELECT ${SUMMARY_COLUMNS} FROM memory_summaries WHERE project_id = ?1 AND last_event BETWEEN ?2 AND ?3)
+         UNION ALL SELECT * FROM (SELECT ${SUMMARY_COLUMNS} FROM memory_summaries WHERE project_id = ?1 AND last_event > ?3 ORDER BY last_event LIMIT 1)`,
+      )
+      .all(projectId, ids[0]!, ids.at(-1)!)
+      .filter((s) => s.first_event <= ids.at(-1)!)
+      .sort((a, b) => a.id - b.id);
+    for (const s of found) {
+      // The first id at or after the summary's first event (a binary search), then its range.
+      let lo = 0;
+      let hi = ids.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (ids[mid]! < s.first_event) lo = mid + 1;
+        else hi = mid;
+      }
+      for (let i = lo; i < ids.length && ids[i]! <= s.last_event; i++) out.set(ids[i]!, s);
+    }
+  }
+  return out;
 }
 
 /** The project's newest summaries, newest first. */

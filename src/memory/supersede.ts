@@ -11,9 +11,9 @@
  */
 import { immediate } from "../db/open.ts";
 import { candidates, idfOf } from "./candidates.ts";
-import { isClaim, type Statement, statementOf, subjectOf, tokenKeys, valueLike } from "./classify.ts";
+import { changeSentences, isClaim, type Statement, statementOf, subjectOf, tokenKeys, valueLike } from "./classify.ts";
 import type { MemoryDeps } from "./deps.ts";
-import { type EventRow, eventsById } from "./events.ts";
+import { EVENT_COLUMNS, type EventRow, eventsById } from "./events.ts";
 import { wordForms } from "./morphology.ts";
 import type { EventKind } from "./types.ts";
 
@@ -130,6 +130,8 @@ function compare(newer: Statement, oldText: string, weigh: Weigh) {
  * same thing (two corrections that agree).
  */
 export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
+  // A task or question (most prompts) states nothing and changes nothing: decided before the statement is worked out.
+  if (event.kind === "prompt" && !isClaim(event.content) && changeSentences(event.content, event.kind).length === 0) return [];
   const newer = statementOf(event.content, event.kind);
   if (newer.keys.size === 0) return [];
   if (event.kind === "prompt" && !newer.changes && !isClaim(event.content)) return [];
@@ -256,11 +258,15 @@ export type StepResult = { recorded: number; pending: boolean };
 export function supersedeStep(deps: MemoryDeps, projectId: number, deadline: number): StepResult {
   const { db } = deps;
   const from = checkedThrough(deps, projectId);
+  // The whole row only for what may replace something (one read for the step, not one per row).
   const rows = db
-    .query<Pick<EventRow, "id" | "project_id" | "kind">, [number, number]>(
-      "SELECT id, project_id, kind FROM memory_events WHERE id > ? ORDER BY id LIMIT ?",
+    .query<Pick<EventRow, "id" | "project_id" | "kind"> & { row: string | null }, [number, number, number]>(
+      `SELECT id, project_id, kind, CASE WHEN project_id = ?3 AND kind IN (${[...SUPERSEDERS].map((k) => `'${k}'`).join(",")})
+       THEN json_object(${EVENT_COLUMNS.split(", ")
+         .map((c) => `'${c}', ${c}`)
+         .join(", ")}) END AS row FROM memory_events WHERE id > ?1 ORDER BY id LIMIT ?2`,
     )
-    .all(from, SCAN);
+    .all(from, SCAN, projectId);
   if (rows.length === 0) return { recorded: 0, pending: false };
   const found: [number, number][] = [];
   let through = from;
@@ -271,7 +277,7 @@ export function supersedeStep(deps: MemoryDeps, projectId: number, deadline: num
         cut = true;
         break;
       }
-      const e = eventsById(deps, [r.id])[0];
+      const e = r.row === null ? null : (JSON.parse(r.row) as EventRow);
       if (e) for (const old of findReplaced(deps, e)) found.push([old, e.id]);
     }
     through = r.id;

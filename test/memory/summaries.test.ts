@@ -4,8 +4,11 @@
  * when the text passes the size cap, oldest first; summaries stay.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { MIGRATIONS } from "../../src/db/migrations.ts";
+import { openDatabase } from "../../src/db/open.ts";
 import { countTokens } from "../../src/tokens/count.ts";
-import { cleanupTempDirs } from "../helpers.ts";
+import { cleanupTempDirs, tempDir } from "../helpers.ts";
 import { PROJECT, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
@@ -15,6 +18,12 @@ const summaries = (m: ReturnType<typeof testMemory>) =>
   m.db.query<Summary, []>("SELECT id, first_event, last_event, events, text, tokens, method FROM memory_summaries ORDER BY id").all();
 const unarchived = (m: ReturnType<typeof testMemory>) =>
   m.db.query<{ n: number }, []>("SELECT count(*) AS n FROM memory_events WHERE archived = 0").get()!.n;
+
+/** An aggregate over the archived events in a summary's range. */
+const archivedIn = (m: ReturnType<typeof testMemory>, s: Summary, what: string) =>
+  m.db
+    .query<{ n: number }, [number, number]>(`SELECT ${what} AS n FROM memory_events WHERE archived > 0 AND id BETWEEN ? AND ?`)
+    .get(s.first_event, s.last_event)!.n;
 
 describe("rolling summaries", () => {
   test("at 50 events the window becomes one summary (corrections kept verbatim) and its events are archived", async () => {
@@ -34,7 +43,7 @@ describe("rolling summaries", () => {
     // The seed design's summaries are ~150 tokens of a ~4,000-token window; ours stay well under the window.
     expect(s!.tokens).toBeLessThan(1300);
     expect(unarchived(m)).toBe(0);
-    expect(m.db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM memory_events WHERE archived = ?").get(s!.id)!.n).toBe(50);
+    expect(archivedIn(m, s!, "count(*)")).toBe(50);
     // Archived events stay searchable until retention; the summary is found by its words too.
     const found = await m.ok({ type: "search", project: PROJECT, query: "runInBand integration tests" }, "search");
     expect(found.hits.length).toBeGreaterThan(0);
@@ -54,7 +63,7 @@ describe("rolling summaries", () => {
     await m.add("note", long(needed));
     const [s] = summaries(m);
     expect(s!.events).toBe(needed);
-    const windowTokens = m.db.query<{ n: number }, [number]>("SELECT sum(tokens) AS n FROM memory_events WHERE archived = ?").get(s!.id)!.n;
+    const windowTokens = archivedIn(m, s!, "sum(tokens)");
     expect(windowTokens).toBeGreaterThanOrEqual(4000);
   });
 
@@ -78,6 +87,58 @@ describe("rolling summaries", () => {
     // The summary still answers for the dropped events.
     const found = await m.ok({ type: "search", project: PROJECT, query: "rename old file3" }, "search");
     expect(found.hits[0]!.type).toBe("summary");
+  });
+
+  test("a database written before archived became a flag (the summary's id in it) keeps its retention", async () => {
+    const m = testMemory((c) => {
+      c.memory.windowEvents = 10;
+      c.memory.keepDays = 30;
+    });
+    for (let i = 0; i < 20; i++) await m.add("prompt", `Old task ${i}: rename src/old/file${i}.ts.`);
+    const [a, b] = summaries(m);
+    expect(b).toBeDefined();
+    // What archiving wrote: a flag, in place.
+    expect(m.db.query<{ v: number }, []>("SELECT DISTINCT archived AS v FROM memory_events").all()).toEqual([{ v: 1 }]);
+    // As an older build wrote them: each event holds its summary's id.
+    m.db.query("UPDATE memory_events SET archived = ? WHERE id BETWEEN ? AND ?").run(a!.id, a!.first_event, a!.last_event);
+    m.db.query("UPDATE memory_events SET archived = ? WHERE id BETWEEN ? AND ?").run(b!.id, b!.first_event, b!.last_event);
+    // The second summary was written 31 days later: its events stay 30 days after that, the first's go.
+    m.db.query("UPDATE memory_summaries SET created_at = created_at + ? WHERE id = ?").run(31 * 86_400_000, b!.id);
+    m.clock.t += 31 * 86_400_000;
+    expect((await m.ok({ type: "retention" }, "retention")).events).toBe(10);
+    const left = m.db.query<{ id: number }, []>("SELECT id FROM memory_events ORDER BY id").all();
+    expect(left.map((r) => r.id)).toEqual(Array.from({ length: 10 }, (_, i) => b!.first_event + i));
+    expect(await m.ok({ type: "stats", project: PROJECT }, "stats")).toMatchObject({
+      projects: [{ events: 10, unarchived: 0, summaries: 2 }],
+    });
+  });
+
+  test("an older file is upgraded in place: the summaries' range index is added, what it stored is kept", async () => {
+    const path = join(tempDir("memory-"), "sidecar.db");
+    const at = MIGRATIONS.findIndex((m) => m.includes("memory_summaries_range"));
+    expect(at).toBeGreaterThan(0);
+    const old = openDatabase(path, { migrations: MIGRATIONS.slice(0, at) });
+    old.exec(
+      "INSERT INTO memory_projects (id, path, events) VALUES (1, '/p', 2); INSERT INTO memory_sessions (id, project_id, name) VALUES (1, 1, 's')",
+    );
+    old.exec(
+      "INSERT INTO memory_summaries (id, project_id, first_event, last_event, events, text, tokens, method, created_at) VALUES (7, 1, 1, 2, 2, 'Summary of e1-e2', 5, 'extractive', 0)",
+    );
+    old.exec(
+      "INSERT INTO memory_events (id, project_id, session_id, ts, kind, content, tokens, archived) VALUES (1, 1, 1, 0, 'note', 'the cache TTL is 30m', 6, 7), (2, 1, 1, 0, 'note', 'deploys go through argo', 5, 7)",
+    );
+    old.close();
+    const db = openDatabase(path, { migrations: MIGRATIONS });
+    expect(db.query("PRAGMA user_version").get()).toEqual({ user_version: MIGRATIONS.length });
+    expect(db.query("SELECT name FROM sqlite_master WHERE name = 'memory_summaries_range'").get()).toEqual({
+      name: "memory_summaries_range",
+    });
+    expect(db.query("SELECT id, archived FROM memory_events ORDER BY id").all()).toEqual([
+      { id: 1, archived: 7 },
+      { id: 2, archived: 7 },
+    ]);
+    expect(db.query("SELECT rowid FROM memory_events_fts WHERE memory_events_fts MATCH 'argo'").all()).toEqual([{ rowid: 2 }]);
+    db.close();
   });
 
   test("past the size cap the oldest archived events go first", async () => {
@@ -128,5 +189,17 @@ describe("rolling summaries", () => {
     const next = await m.ok({ type: "window", project: PROJECT }, "window");
     await m.ok({ type: "storeSummary", project: PROJECT, window: next.window!, text: null }, "summarize");
     expect(summaries(m).map((x) => x.method)).toEqual(["model", "extractive"]);
+    // Forgetting an event of the model's window rebuilds that summary from the window's other
+    // events (found by its range; the next window's events are not among them).
+    const forgot = await m.ok({ type: "forget", project: PROJECT, id: "e3" }, "forget");
+    expect(forgot.events).toBe(1);
+    const [rebuilt, second] = summaries(m);
+    expect(rebuilt!.id).toBe(s!.id);
+    expect(rebuilt!.text).not.toContain("handlers renamed");
+    expect(rebuilt!.text).not.toContain("src/report/h1.ts");
+    expect(rebuilt!.text).toContain("nomad, not helm");
+    expect(rebuilt!.text).toContain("src/report/h3.ts");
+    expect(rebuilt!.text).not.toContain("make target");
+    expect(second!.text).toContain("make target");
   });
 });
