@@ -55,12 +55,53 @@ export function termsFor(q: ParsedQuery): Term[] {
 /** Where each term occurs on each row of a region. */
 export type Scan = { found: Occurrence[][]; has: Uint8Array; n: number };
 
+const NONE: Occurrence[] = [];
+
+/**
+ * The rows that hold some term's text (a concept's first form, an identifier or phrase as
+ * typed): every occurrence starts with it, so no other row has one. Found in the region's text
+ * at once, a row at a time, instead of each row looked at for each term.
+ */
+function rowsWithTerms(region: Region, terms: Term[]): Uint8Array {
+  const { lower } = region;
+  const n = lower.length;
+  const marked = new Uint8Array(n);
+  const starts = new Int32Array(n + 1);
+  for (let r = 0; r < n; r++) starts[r + 1] = starts[r]! + lower[r]!.length + 1;
+  const text = region.lowerText ?? lower.join("\n");
+  const rowAt = (at: number) => {
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  for (const t of terms) {
+    const needle = t.kind === "concept" ? t.forms[0]! : t.parts[0]!;
+    for (let at = text.indexOf(needle); at !== -1 && at < starts[n]!; ) {
+      const r = rowAt(at);
+      marked[r] = 1;
+      if (r + 1 >= n) break;
+      at = text.indexOf(needle, starts[r + 1]!);
+    }
+  }
+  return marked;
+}
+
 export function scanRegion(region: Region, terms: Term[]): Scan {
   const { rows, lower } = region;
   const n = rows.length;
   const has = new Uint8Array(terms.length * n);
   const found: Occurrence[][] = new Array(n);
+  const marked = rowsWithTerms(region, terms);
   for (let r = 0; r < n; r++) {
+    if (!marked[r]) {
+      found[r] = NONE;
+      continue;
+    }
     const occ = occurrences(rows[r]!, lower[r]!, terms, rows[r]!.length > LONG_LINE ? MAX_PER_LINE : 4);
     found[r] = occ;
     for (const o of occ) has[o.term * n + r] = 1;
@@ -95,6 +136,8 @@ export function weighTerms(terms: Term[], scans: Scan[]): void {
 export type Region = {
   rows: string[];
   lower: string[];
+  /** The lower-cased rows joined by newlines (a trailing newline allowed), when the caller has it. */
+  lowerText?: string;
   structure: Structure;
   json: boolean;
 };

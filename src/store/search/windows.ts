@@ -140,7 +140,8 @@ function buildRegion(blob: number, kind: string, run: StoredChunk[], candidates:
     title: run[0]!.title,
     chunks: run,
     rows,
-    lower: lowerText.length === text.length ? rowsOf(lowerText) : rows.map((r) => r.toLowerCase()),
+    // Lower-casing that keeps every length keeps each row where it was.
+    ...(lowerText.length === text.length ? { lower: rowsOf(lowerText), lowerText } : { lower: rows.map((r) => r.toLowerCase()) }),
     structure: structureOf(rows, run[0]!.ordinal === 1 && first === run[0]!.line_start),
     json: kind === "json",
   };
