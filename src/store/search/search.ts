@@ -215,9 +215,11 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   );
   // Twice the hits asked for: hits whose lines overlap are merged, and the next ones take their place.
   const sourced: SourcedWindow[] = [];
+  const sources = new Map<number, { handle: string; tool: string } | null>();
   for (const w of windows) {
     if (sourced.length >= 2 * limit) break;
-    const src = sourceOf.get(w.chunk.blob_id, ...f.params);
+    let src = sources.get(w.chunk.blob_id);
+    if (src === undefined) sources.set(w.chunk.blob_id, (src = sourceOf.get(w.chunk.blob_id, ...f.params)));
     if (src) sourced.push({ ...w, sourceId: src.handle, tool: src.tool });
   }
   const summaryRoom = 240;

@@ -132,7 +132,6 @@ function buildRegion(blob: number, kind: string, run: StoredChunk[], candidates:
   }
   const text = parts.join("");
   const rows = rowsOf(text);
-  const lowerText = text.toLowerCase();
   return {
     blob,
     kind,
@@ -140,8 +139,8 @@ function buildRegion(blob: number, kind: string, run: StoredChunk[], candidates:
     title: run[0]!.title,
     chunks: run,
     rows,
-    // Lower-casing that keeps every length keeps each row where it was.
-    ...(lowerText.length === text.length ? { lower: rowsOf(lowerText), lowerText } : { lower: rows.map((r) => r.toLowerCase()) }),
+    lower: new Array<string>(rows.length),
+    text,
     structure: structureOf(rows, run[0]!.ordinal === 1 && first === run[0]!.line_start),
     json: kind === "json",
   };
