@@ -69,10 +69,10 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
   for (const [blob, cands] of byBlob) {
     const wanted = [...new Set(cands.flatMap((c) => [c.ordinal - 1, c.ordinal, c.ordinal + 1]))].filter((o) => o >= 1);
     const stored = db
-      .query<StoredChunk, number[]>(
-        `SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal IN (${wanted.map(() => "?").join(",")}) ORDER BY ordinal`,
+      .query<StoredChunk, [number, string]>(
+        "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal IN (SELECT value FROM json_each(?)) ORDER BY ordinal",
       )
-      .all(blob, ...wanted);
+      .all(blob, JSON.stringify(wanted));
     let run: StoredChunk[] = [];
     const flush = () => {
       if (run.length === 0) return;
