@@ -221,8 +221,8 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   const sources = new Map<number, { handle: string; tool: string } | null>();
   for (const w of windows) {
     if (sourced.length >= 2 * limit) break;
-    let src = sources.get(w.chunk.blob_id);
-    if (src === undefined) sources.set(w.chunk.blob_id, (src = sourceOf.get(w.chunk.blob_id, ...f.params)));
+    if (!sources.has(w.chunk.blob_id)) sources.set(w.chunk.blob_id, sourceOf.get(w.chunk.blob_id, ...f.params));
+    const src = sources.get(w.chunk.blob_id);
     if (src) sourced.push({ ...w, sourceId: src.handle, tool: src.tool });
   }
   const summaryRoom = 240;
