@@ -18,7 +18,7 @@ declare const self: Worker;
 /** `tokenizer`: the tables' file when they are not bundled in (the pi extension). */
 export type WorkerRequest =
   | { id: number; op: "count"; texts: string[]; tokenizer: string | null }
-  | { id: number; op: "settle"; path: string; indexOnly: boolean; tokenizer: string | null }
+  | { id: number; op: "settle"; path: string; indexOnly: boolean; merge: number; tokenizer: string | null }
   /** The file rewritten when a purge or forget owes it (db/rewrite.ts), on a worker started for it alone. */
   | { id: number; op: "rewrite"; path: string; tokenizer: null }
   /** A purge's deletes, on a worker started for it alone; `waitMs`: take the lock without waiting in SQLite (the web page). */
@@ -64,7 +64,7 @@ async function handle(m: WorkerRequest): Promise<void> {
       db = openDatabase(m.path);
       dbPath = m.path;
     }
-    self.postMessage({ id: m.id, value: await settle(db, count, { indexOnly: m.indexOnly }) } satisfies WorkerReply);
+    self.postMessage({ id: m.id, value: await settle(db, count, { indexOnly: m.indexOnly, merge: m.merge }) } satisfies WorkerReply);
   } catch (error) {
     const code = error instanceof AppError ? error.code : undefined;
     self.postMessage({ id: m.id, error: error instanceof Error ? error.message : String(error), code } satisfies WorkerReply);

@@ -21,8 +21,9 @@ export type Background = TokenCounter & {
   /**
    * Finishes the queued work (`indexOnly`: just the indexes a search needs). `detached`: nobody
    * waits for it, so it never keeps the process alive (what is left is finished by the next one).
+   * `merge`: pages the indexes' merge may write (none by default).
    */
-  settle(indexOnly?: boolean, detached?: boolean): Promise<SettleResult>;
+  settle(indexOnly?: boolean, detached?: boolean, merge?: number): Promise<SettleResult>;
   /**
    * The rewrite a purge or forget owes the file (db/rewrite.ts): on a worker of its own in a
    * long-lived host, so the host's thread keeps answering for the seconds it takes; inline in a
@@ -66,7 +67,7 @@ const countInline = (texts: string[]) => texts.reduce((sum, t) => sum + countTok
 export function inlineBackground(db: Db): Background {
   return {
     count: async (texts) => countInline(texts),
-    settle: (indexOnly = false) => settle(db, countInline, { indexOnly }),
+    settle: (indexOnly = false, _detached = false, merge = 0) => settle(db, countInline, { indexOnly, merge }),
     rewrite: () => rewriteOwed(db),
     purge: async (filter, now, waitMs) =>
       waitMs === null ? purgeAll(db, filter, now) : lockedWrite(db, waitMs, async () => purgeAll(db, filter, now)),
@@ -148,10 +149,10 @@ export function workerBackground(db: Db, path: string, assets: Assets | null = n
       const asked = ask<number>({ op: "count", texts, tokenizer: assets?.tokenizer ?? null });
       return asked ? asked.catch(() => inline.count(texts)) : inline.count(texts);
     },
-    async settle(indexOnly = false, detached = false) {
-      const asked = ask<SettleResult>({ op: "settle", path, indexOnly, tokenizer: assets?.tokenizer ?? null }, detached);
+    async settle(indexOnly = false, detached = false, merge = 0) {
+      const asked = ask<SettleResult>({ op: "settle", path, indexOnly, merge, tokenizer: assets?.tokenizer ?? null }, detached);
       // A worker that failed mid-way leaves its queue rows: the inline pass finishes them.
-      return asked ? asked.catch(() => inline.settle(indexOnly)) : inline.settle(indexOnly);
+      return asked ? asked.catch(() => inline.settle(indexOnly, detached, merge)) : inline.settle(indexOnly, detached, merge);
     },
     rewrite: () =>
       broken ? inline.rewrite() : once<RewriteOutcome>({ op: "rewrite", path, tokenizer: null }, assets, log).catch(() => inline.rewrite()),

@@ -9,6 +9,7 @@
 import { type Db, immediate } from "../db/open.ts";
 import { isAscii } from "../text.ts";
 import { identifierText, namesText } from "./idents.ts";
+import { mergeIndexes } from "./index-merge.ts";
 
 /** Counts the tokens of each text (a real tokenizer); may run on another thread. */
 export type CountTokens = (texts: string[]) => number | Promise<number>;
@@ -125,13 +126,15 @@ async function countRetrievals(db: Db, count: CountTokens): Promise<number> {
   return parts.length;
 }
 
-export type SettleResult = { blobs: number; counted: number; receipts: number; retrievals: number };
+/** `merging`: the indexes' merge (index-merge.ts) was left unfinished, for the next settle. */
+export type SettleResult = { blobs: number; counted: number; receipts: number; retrievals: number; merging?: true };
 
 /**
- * Does all queued work (`indexOnly`: just the indexes, what a search waits for). Returns what it
+ * Does all queued work (`indexOnly`: just the indexes, what a search waits for), then merges the
+ * indexes when they are in many pieces, at most `merge` pages (none by default). Returns what it
  * did; work another process claimed is skipped.
  */
-export async function settle(db: Db, count: CountTokens, options: { indexOnly?: boolean } = {}): Promise<SettleResult> {
+export async function settle(db: Db, count: CountTokens, options: { indexOnly?: boolean; merge?: number } = {}): Promise<SettleResult> {
   const done: SettleResult = { blobs: 0, counted: 0, receipts: 0, retrievals: 0 };
   for (;;) {
     const next = db.query<{ blob_id: number }, []>("SELECT blob_id FROM index_queue ORDER BY blob_id LIMIT 1").get();
@@ -142,5 +145,6 @@ export async function settle(db: Db, count: CountTokens, options: { indexOnly?: 
   for (let n = await countBlobs(db, count); n > 0; n = await countBlobs(db, count)) done.counted += n;
   for (let n = await countReceipts(db, count); n > 0; n = await countReceipts(db, count)) done.receipts += n;
   for (let n = await countRetrievals(db, count); n > 0; n = await countRetrievals(db, count)) done.retrievals += n;
+  if (options.merge && mergeIndexes(db, options.merge, () => hasUnindexed(db)).more) done.merging = true;
   return done;
 }

@@ -60,7 +60,8 @@ export function wordHits(deps: EngineDeps, match: string | null, f: Filter): num
     )
     .all(match, ...r.params, COMMON);
   if (newest.length === 0) return [];
-  if (newest.length >= COMMON && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
+  // One match, and no source condition to check: nothing to rank.
+  if ((newest.length === 1 || newest.length >= COMMON) && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
   const order = newest.length >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
   const floor = newest.length > RANKED ? ` AND chunks_words.rowid >= ${newest[RANKED - 1]!.rowid}` : "";
   // The join to chunks is only needed to filter by source conditions.
@@ -87,13 +88,14 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
   const also = words ? " AND c.id IN (SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?)" : "";
   const r = rangeSql("chunk_idents", f);
   // Newest matches first, found by walking the index backwards (no sort of every match), then
-  // within a text its first occurrence first.
+  // within a text its first occurrence first. The word and source conditions come before the
+  // text's check: they are cheaper than reading (and lower-casing) a chunk's text.
   const rows = deps.db
     .query<{ id: number; blob: number }, (string | number)[]>(
       `SELECT c.id AS id, c.blob_id AS blob FROM chunk_idents JOIN chunks c ON c.id = chunk_idents.rowid
-       WHERE chunk_idents MATCH ?${r.sql}${check}${also}${f.sql} ORDER BY chunk_idents.rowid DESC LIMIT ?`,
+       WHERE chunk_idents MATCH ?${r.sql}${also}${f.sql}${check} ORDER BY chunk_idents.rowid DESC LIMIT ?`,
     )
-    .all(match, ...r.params, ...ascii, ...(words ? [words] : []), ...f.params, CANDIDATES);
+    .all(match, ...r.params, ...(words ? [words] : []), ...f.params, ...ascii, CANDIDATES);
   return rows.sort((a, b) => b.blob - a.blob || a.id - b.id).map((row) => row.id);
 }
 

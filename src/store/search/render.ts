@@ -79,12 +79,16 @@ type Draft = {
   title: string;
   /** The hit shows a whole JSON record, which is its context (lines of the next record would mislead). */
   record: boolean;
-  /** Each row as shown (cut around its match), once computed. */
+  /** Each row as shown (cut around its match), and its bytes, once computed. */
   texts: Map<number, string>;
+  bytes: Map<number, number>;
   /** Matched rows shown wider than MATCH_WIDTH. */
   widths: Map<number, number>;
   /** Whether another hit of the same text shows the row (a line is never shown twice). */
   taken: (row: number) => boolean;
+  /** Changes to what the draft shows (rows, widths), and its size as last measured. */
+  edits: number;
+  sized: { edits: number; owners: number; index: number; bytes: number } | null;
 };
 
 function titleFor(w: Window, row: number): string {
@@ -146,8 +150,11 @@ function draft(w: SourcedWindow): Draft {
     title: titleFor(w, w.matches[0]!.row),
     record,
     texts: new Map(),
+    bytes: new Map(),
     widths: new Map(),
     taken: () => false,
+    edits: 0,
+    sized: null,
   };
 }
 
@@ -184,6 +191,24 @@ function rowText(d: Draft, r: number): string {
     d.texts.set(r, text);
   }
   return text;
+}
+
+function rowBytes(d: Draft, r: number): number {
+  let bytes = d.bytes.get(r);
+  if (bytes === undefined) {
+    bytes = Buffer.byteLength(rowText(d, r));
+    d.bytes.set(r, bytes);
+  }
+  return bytes;
+}
+
+/** A matched row shown `width` wide (undefined: as wide as a match is). */
+function setWidth(d: Draft, r: number, width: number | undefined): void {
+  if (width === undefined) d.widths.delete(r);
+  else d.widths.set(r, width);
+  d.texts.delete(r);
+  d.bytes.delete(r);
+  d.edits++;
 }
 
 function header(d: Draft, index: number, from: number, to: number): string {
@@ -223,7 +248,7 @@ function measure(d: Draft, index: number, calls: NextCalls): number {
   let bytes = Buffer.byteLength(header(d, index, from, to)) + 1;
   rows.forEach((r, k) => {
     if (k > 0 && r - rows[k - 1]! > 1) bytes += width + 4 + 1; // "  …" is 2 + 3 bytes
-    bytes += width + 2 + Buffer.byteLength(rowText(d, r)) + 1;
+    bytes += width + 2 + rowBytes(d, r) + 1;
   });
   const more = moreLine(d, calls);
   return more ? bytes + Buffer.byteLength(more) + 1 : bytes;
@@ -283,15 +308,23 @@ export function renderHits(
   limit = windows.length,
   maxLines = Number.POSITIVE_INFINITY,
 ): { hits: Hit[]; omitted: number; unused: number } {
-  // Which hit shows each line of a text (blob and line number): a line is shown by one hit only.
-  const owner = new Map<string, number>();
+  // Which hit shows each line of a text (by blob, then line number): a line is shown by one hit only.
+  // `handovers` counts the changes: what another hit may show changes with each.
+  const owners = new Map<number, Map<number, number>>();
+  const linesOf = (d: Draft) => owners.get(d.w.region.blob) ?? owners.set(d.w.region.blob, new Map()).get(d.w.region.blob)!;
+  const ownerOf = (d: Draft, r: number) => linesOf(d).get(d.w.region.first + r);
+  let handovers = 0;
+  const own = (d: Draft, r: number, i: number) => {
+    linesOf(d).set(d.w.region.first + r, i);
+    handovers++;
+  };
   const keyOf = (d: Draft, r: number) => `${d.w.region.blob}:${d.w.region.first + r}`;
   const longMatch = (d: Draft, r: number) => d.match.has(r) && d.w.region.rows[r]!.length > MATCH_WIDTH;
   const drafts: Draft[] = [];
   let unused = 0;
   for (const d of mergeTouching(windows.map(draft), maxLines)) {
     const i = drafts.length;
-    const mine = (r: number) => (owner.get(keyOf(d, r)) ?? i) === i || longMatch(d, r);
+    const mine = (r: number) => (ownerOf(d, r) ?? i) === i || longMatch(d, r);
     if (i >= limit) {
       unused++;
       continue;
@@ -299,13 +332,21 @@ export function renderHits(
     // A hit whose matching lines another hit already shows adds nothing: the next one takes its place.
     if (![...d.match.keys()].some(mine)) continue;
     for (const r of [...d.shown]) {
-      if (mine(r)) owner.set(keyOf(d, r), i);
+      if (mine(r)) own(d, r, i);
       else d.shown.delete(r);
     }
-    d.taken = (r: number) => (owner.get(keyOf(d, r)) ?? i) !== i;
+    d.taken = (r: number) => (ownerOf(d, r) ?? i) !== i;
     drafts.push(d);
   }
-  const size = (d: Draft, i: number) => measure(d, i + 1, calls);
+  // A draft's size changes with what it shows and with the lines other hits take; measured again only then.
+  const remember = (d: Draft, i: number, bytes: number) => {
+    d.sized = { edits: d.edits, owners: handovers, index: i, bytes };
+    return bytes;
+  };
+  const size = (d: Draft, i: number) => {
+    const s = d.sized;
+    return s && s.edits === d.edits && s.owners === handovers && s.index === i ? s.bytes : remember(d, i, measure(d, i + 1, calls));
+  };
   let kept = drafts;
   while (kept.length > 1 && kept.reduce((s, d, i) => s + size(d, i), 0) > budget) kept = kept.slice(0, -1);
   let total = kept.reduce((s, d, i) => s + size(d, i), 0);
@@ -314,13 +355,18 @@ export function renderHits(
     if (r < 0 || r >= d.w.region.rows.length || d.shown.has(r) || d.taken(r)) return false;
     const old = size(d, i);
     d.shown.add(r);
+    d.edits++;
     const grown = size(d, i);
     if (total - old + grown > within || grown - old > cap) {
       d.shown.delete(r);
+      d.edits++;
+      remember(d, i, old);
       return false;
     }
     total += grown - old;
-    owner.set(keyOf(d, r), i);
+    // The line was no other hit's: this draft's own size stays as measured.
+    own(d, r, i);
+    remember(d, i, grown);
     return true;
   };
   // The records, to their end, best hit first.
@@ -337,12 +383,11 @@ export function renderHits(
     for (const r of d.match.keys()) {
       if (d.w.region.rows[r]!.length <= MATCH_WIDTH || matchedBy.get(keyOf(d, r))! > 1 || d.match.get(r)!.spans) continue;
       const old = size(d, i);
-      d.widths.set(r, WIDE_MATCH);
-      d.texts.delete(r);
+      setWidth(d, r, WIDE_MATCH);
       const grown = size(d, i);
       if (total - old + grown > Math.min(budget, FILL_TARGET)) {
-        d.widths.delete(r);
-        d.texts.delete(r);
+        setWidth(d, r, undefined);
+        remember(d, i, old);
       } else total += grown - old;
     }
   }

@@ -8,6 +8,7 @@
  * every concept covered counts before how rare they are, and concepts written next to each
  * other (`border-radius-lg`, `"boto3", "version"`) count again.
  */
+import { isAscii } from "../../text.ts";
 import { type ObjectNames, objectNames } from "./json-line.ts";
 import { adjacentPairs, makeTerm, type Occurrence, occurrences, type Term } from "./lines.ts";
 import { contentConcepts, type ParsedQuery } from "./query.ts";
@@ -58,13 +59,80 @@ export function termsFor(q: ParsedQuery): Term[] {
 /** Where each term occurs on each row of a region. */
 export type Scan = { found: Occurrence[][]; has: Uint8Array; n: number };
 
+const NONE: Occurrence[] = [];
+
+/** Row r lower-cased, once: only the rows that hold some term's text are. */
+export function lowerRow(region: Region, r: number): string {
+  let lower = region.lower[r];
+  if (lower === undefined) region.lower[r] = lower = region.rows[r]!.toLowerCase();
+  return lower;
+}
+
+const SPECIAL = /[.*+?^${}()|[\]\\]/g;
+/** Characters that lower-case to ASCII letters though they are not: the Kelvin sign, a dotted capital I. */
+const TO_ASCII = /[\u212a\u0130]/;
+
+/**
+ * The rows that hold some term's text (a concept's first form, an identifier or phrase as
+ * typed): every occurrence starts with it, so no other row has one. An ASCII text is looked for
+ * case-blind in the region's text as it is (lower-casing maps no other character to ASCII, but
+ * for the two TO_ASCII has), a row at a time; else in the rows lower-cased.
+ */
+function rowsWithTerms(region: Region, terms: Term[]): Uint8Array {
+  const { rows } = region;
+  const n = rows.length;
+  const marked = new Uint8Array(n);
+  const needles = [...new Set(terms.map((t) => (t.kind === "concept" ? t.forms[0]! : t.parts[0]!)))];
+  const text = region.text ?? rows.join("\n");
+  const blind = needles.every(isAscii) && !TO_ASCII.test(text);
+  const lengths = blind ? rows : rows.map((_, r) => lowerRow(region, r));
+  const starts = new Int32Array(n + 1);
+  for (let r = 0; r < n; r++) starts[r + 1] = starts[r]! + lengths[r]!.length + 1;
+  /** Marks the row position `at` is on, and says where the next row starts (-1: none). */
+  const mark = (at: number) => {
+    let lo = 0;
+    let hi = n - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    marked[lo] = 1;
+    return lo + 1 < n ? starts[lo + 1]! : -1;
+  };
+  if (blind) {
+    for (const needle of needles) {
+      const re = new RegExp(needle.replace(SPECIAL, "\\$&"), "gi");
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        const next = mark(m.index);
+        if (next < 0) break;
+        re.lastIndex = next;
+      }
+    }
+    return marked;
+  }
+  const lower = lengths.join("\n");
+  for (const needle of needles) {
+    for (let at = lower.indexOf(needle); at !== -1; ) {
+      const next = mark(at);
+      at = next < 0 ? -1 : lower.indexOf(needle, next);
+    }
+  }
+  return marked;
+}
+
 export function scanRegion(region: Region, terms: Term[]): Scan {
-  const { rows, lower } = region;
+  const { rows } = region;
   const n = rows.length;
   const has = new Uint8Array(terms.length * n);
   const found: Occurrence[][] = new Array(n);
+  const marked = rowsWithTerms(region, terms);
   for (let r = 0; r < n; r++) {
-    const occ = occurrences(rows[r]!, lower[r]!, terms, rows[r]!.length > LONG_LINE ? MAX_PER_LINE : 4);
+    if (!marked[r]) {
+      found[r] = NONE;
+      continue;
+    }
+    const occ = occurrences(rows[r]!, lowerRow(region, r), terms, rows[r]!.length > LONG_LINE ? MAX_PER_LINE : 4);
     found[r] = occ;
     for (const o of occ) has[o.term * n + r] = 1;
   }
@@ -97,7 +165,10 @@ export function weighTerms(terms: Term[], scans: Scan[]): void {
 
 export type Region = {
   rows: string[];
+  /** Rows lower-cased, filled as they are needed (lowerRow). */
   lower: string[];
+  /** The rows joined by newlines (a trailing newline allowed), when the caller has it. */
+  text?: string;
   structure: Structure;
   json: boolean;
   /** Row 0 starts a line (else it starts inside one, at a chunk edge), and the title of its first chunk (a JSON path). */
@@ -170,7 +241,7 @@ function stretches(found: Occurrence[], terms: number, named?: (o: Occurrence) =
 
 /** The places of a region, with their scores. */
 export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[] {
-  const { rows, lower, structure } = region;
+  const { rows, structure } = region;
   const { found, has, n } = scan;
   const concepts = terms.flatMap((t, i) => (t.kind === "concept" ? [i] : []));
   const strongest = Math.max(1, ...concepts.map((i) => terms[i]!.weight));
@@ -239,7 +310,7 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
         }
       });
       if (concepts.length > 1) score += strongest * covered * (complete ? 2 : 1);
-      score += strongest * 0.5 * adjacentPairs(lower[r]!, place, terms);
+      score += strongest * 0.5 * adjacentPairs(lowerRow(region, r), place, terms);
       // The query asks how many: a place that writes a count next to one of its words says it.
       if (place.some((o) => o.counted)) score *= COUNTED;
       // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency

@@ -88,16 +88,18 @@ function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
 /** The query with misspelled words corrected from the vocabulary (an identifier's words together, else one by one). */
 function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; corrections: Record<string, string> } {
   const corrections: Record<string, string> = {};
+  const known = new Map<string, boolean>();
+  const exists = (w: string) => known.get(w) ?? known.set(w, wordExists(deps.db, w)).get(w)!;
   const concepts = contentConcepts(q).map((c) => {
     // Written together only when its words are not each in the text (`nopt.js` is two known words, not a typo of "notes").
-    const apart = c.words.every((w) => wordExists(deps.db, w));
-    const whole = c.words.length > 1 && /^\p{L}+$/u.test(c.joined) && !apart ? correctWord(deps.db, c.joined) : null;
+    const apart = c.words.every(exists);
+    const whole = c.words.length > 1 && /^\p{L}+$/u.test(c.joined) && !apart ? correctWord(deps.db, c.joined, exists) : null;
     if (whole) {
       corrections[c.joined] = whole;
       return conceptOf([whole]);
     }
     const words = c.words.map((w) => {
-      const fixed = correctWord(deps.db, w);
+      const fixed = correctWord(deps.db, w, exists);
       if (fixed) corrections[w] = fixed;
       return fixed ?? w;
     });
@@ -177,12 +179,13 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
 
 function loadChunks(deps: EngineDeps, ids: number[]): CandidateChunk[] {
   if (ids.length === 0) return [];
+  // One statement whatever the number of ids (prepared once, not per search).
   const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, b.chunk_count, b.kind
-    FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (${ids.map(() => "?").join(",")})`;
+    FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (SELECT value FROM json_each(?))`;
   const rank = new Map(ids.map((id, i) => [id, i]));
   return deps.db
-    .query<Omit<CandidateChunk, "rank">, number[]>(sql)
-    .all(...ids)
+    .query<Omit<CandidateChunk, "rank">, [string]>(sql)
+    .all(JSON.stringify(ids))
     .map((c) => ({ ...c, rank: rank.get(c.id)! }))
     .sort((a, b) => a.rank - b.rank);
 }
@@ -215,9 +218,11 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   );
   // Twice the hits asked for: hits whose lines overlap are merged, and the next ones take their place.
   const sourced: SourcedWindow[] = [];
+  const sources = new Map<number, { handle: string; tool: string } | null>();
   for (const w of windows) {
     if (sourced.length >= 2 * limit) break;
-    const src = sourceOf.get(w.chunk.blob_id, ...f.params);
+    if (!sources.has(w.chunk.blob_id)) sources.set(w.chunk.blob_id, sourceOf.get(w.chunk.blob_id, ...f.params));
+    const src = sources.get(w.chunk.blob_id);
     if (src) sourced.push({ ...w, sourceId: src.handle, tool: src.tool });
   }
   const summaryRoom = 240;

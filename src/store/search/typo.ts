@@ -69,12 +69,12 @@ function startsAWord(db: Db, word: string): boolean {
   );
 }
 
-/** The word with its misspelled letter runs corrected, or null when nothing changed. */
-export function correctWord(db: Db, word: string): string | null {
-  if (word.length < 4 || wordExists(db, word) || startsAWord(db, word)) return null;
+/** The word with its misspelled letter runs corrected, or null when nothing changed (`exists`: wordExists, perhaps remembered). */
+export function correctWord(db: Db, word: string, exists = (w: string) => wordExists(db, w)): string | null {
+  if (word.length < 4 || exists(word) || startsAWord(db, word)) return null;
   let changed = false;
   const fixed = word.replace(/\p{L}{4,}/gu, (run) => {
-    if (run !== word && wordExists(db, run)) return run;
+    if (run !== word && exists(run)) return run;
     const c = correctLetters(db, run);
     if (c) changed = true;
     return c ?? run;

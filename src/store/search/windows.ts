@@ -75,10 +75,10 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
         : range(c.ordinal - 1, c.ordinal + 1);
     const wanted = [...new Set(cands.flatMap(around))].filter((o) => o >= 1);
     const stored = db
-      .query<StoredChunk, number[]>(
-        `SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal IN (${wanted.map(() => "?").join(",")}) ORDER BY ordinal`,
+      .query<StoredChunk, [number, string]>(
+        "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal IN (SELECT value FROM json_each(?)) ORDER BY ordinal",
       )
-      .all(blob, ...wanted);
+      .all(blob, JSON.stringify(wanted));
     let run: StoredChunk[] = [];
     const flush = () => {
       if (run.length === 0) return;
@@ -152,7 +152,6 @@ function buildRegion(blob: number, kind: string, run: StoredChunk[], candidates:
   }
   const text = parts.join("");
   const rows = rowsOf(text);
-  const lowerText = text.toLowerCase();
   return {
     blob,
     kind,
@@ -160,7 +159,8 @@ function buildRegion(blob: number, kind: string, run: StoredChunk[], candidates:
     title: run[0]!.title,
     chunks: run,
     rows,
-    lower: lowerText.length === text.length ? rowsOf(lowerText) : rows.map((r) => r.toLowerCase()),
+    lower: new Array<string>(rows.length),
+    text,
     structure: structureOf(rows, run[0]!.ordinal === 1 && first === run[0]!.line_start),
     json: kind === "json",
     firstRowWhole: run[0]!.ordinal === 1 || first !== run[0]!.line_start,
