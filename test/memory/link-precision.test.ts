@@ -64,4 +64,18 @@ describe("correction links that hold", () => {
     const added = await fix(m, "infra: we left Netlify. the site runs on our own nginx boxes now, previews are gone");
     expect(added.supersedes).toContain(answer);
   });
+
+  test("a later clause about the replaced first clause's subject is replaced with it, whichever clause the query finds", async () => {
+    const m = testMemory();
+    await chatter(m, 15);
+    const old = await m.add("note", "edge proxy pinned to caddy 2.6.4 (last free build), see .caddy-version", "s1");
+    await chatter(m, 15);
+    const added = await fix(m, "dropped the vendor binary. edge proxy pinned to traefik 3.1.2 now");
+    expect(added.supersedes).toContain(old);
+    const found = await m.ok({ type: "search", project: PROJECT, query: "which caddy version is used", limit: 5 }, "search");
+    expect(found.hits.find((h) => h.id === old)?.supersededBy).toBe(added.id);
+    const ids = found.hits.map((h) => h.id);
+    expect(ids.indexOf(added.id)).toBeGreaterThanOrEqual(0);
+    expect(ids.indexOf(added.id)).toBeLessThan(ids.indexOf(old));
+  });
 });
