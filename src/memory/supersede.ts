@@ -14,6 +14,7 @@ import { candidates, idfOf } from "./candidates.ts";
 import { identifierParts, isClaim, type Statement, statementOf, subjectOf, tokenKeys, valueLike } from "./classify.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { type EventRow, eventsById } from "./events.ts";
+import { initialismsOf, spells } from "./initialisms.ts";
 import { wordForms } from "./morphology.ts";
 import type { EventKind } from "./types.ts";
 
@@ -78,12 +79,14 @@ function otherSubjects(
  * words and identifiers weigh most) against the shorter of the two, whether the newer one
  * rejects a value the older one holds, and whether a value was swapped for one of its kind.
  */
-function compare(newer: Statement, oldText: string, weigh: Weigh, idParts: Parts) {
+function compare(newer: Statement, oldText: string, weigh: Weigh, idParts: Parts, acronyms: readonly string[]) {
   const ownRejected = statementOf(oldText, "").rejected;
   const held = tokenKeys(oldText);
   // A part of an identifier the older statement does not hold is a coincidence of spelling
   // ("ghcr.io/acme-platform" and "acme.io"): the newer one's new value, not a shared subject.
   const old = new Set([...held].filter((k) => !ownRejected.has(k) && !coincidence(k, held, idParts)));
+  // The older one spells out a name the newer one writes as an initialism ("great expectations" and "GE").
+  for (const a of acronyms) if (!old.has(a) && spells(oldText, a)) old.add(a);
   let shared = 0;
   let sharedKeys = 0;
   let sharedIds = 0;
@@ -186,6 +189,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   const looked = new Set([...words, ...rest]);
   const weigh: Weigh = (k) => (valueLike(k) ? idfOf(1, total) : idfOf(df.get(k) ?? 1, total));
   const parts = identifierParts(event.content);
+  const acronyms = initialismsOf(event.content).filter((a) => whole.has(a));
   const olds = eventsById(deps, [...new Set([...ids, ...more.ids])]).filter((o) => o.project_id === event.project_id && replaceable(o));
   const explicit = event.kind === "correction";
   const known = (k: string) => df.has(k) || !looked.has(k);
@@ -197,7 +201,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   // ones sharing nearly as much as the best are replaced, not every one that shares a word.
   const contested = new Map<number, number>();
   for (const o of olds) {
-    const c = compare(newer, o.content, weigh, parts);
+    const c = compare(newer, o.content, weigh, parts, acronyms);
     if (c.old.size === 0 || c.sameRejection || c.holdsNew) continue;
     const strength = [...whole].filter((k) => c.old.has(k)).reduce((sum, k) => sum + weigh(k), 0);
     const contest = () => contested.set(o.id, strength);
