@@ -138,6 +138,10 @@ function compare(newer: Statement, oldText: string, weigh: Weigh, idParts: Parts
  *   words or an identifier, weighted by rarity), with a value the newer one does not repeat;
  * - without a cue: it says all the older statement's words but one, and that one is a value.
  *
+ * Of the older statements found by shared words rather than by a rare rejected name, only those
+ * sharing nearly as much of the newer one's words (all its sentences, weighted by rarity) as the
+ * best are replaced: a correction is about one thing, not about every statement that shares a word.
+ *
  * Never when the older statement already holds the value the newer one asserts, or rejects the
  * same thing (two corrections that agree).
  */
