@@ -25,8 +25,9 @@ const STATEMENTS: ReadonlySet<EventKind> = new Set(["correction", "decision", "n
 const SCAN = 5000;
 const COMPARE = 40;
 const LOOKUP_WORDS = 6;
-/** Its other words, weighed (not used to find older statements). */
-const MORE_WORDS = 16;
+/** Its other words looked up (weighed, and finding a few more older statements), and the rows each brings. */
+const MORE_WORDS = 10;
+const MORE_ROWS = 30;
 /** Rows each of those words brings (the newest): a statement is compared with a few dozen older ones. */
 const LOOKUP_ROWS = 60;
 /** A word at most this many older statements hold names one thing (a tool, a service, a person). */
@@ -183,9 +184,9 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
       projectId: event.project_id,
       single: deps.registry.single(),
       beforeId: event.id,
-      keep: COMPARE,
+      keep: COMPARE / 2,
       kinds: [...STATEMENTS],
-      perTerm: LOOKUP_ROWS,
+      perTerm: MORE_ROWS,
       maxGroups: MORE_WORDS,
     },
   );
