@@ -29,11 +29,16 @@ export function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boo
   return shared >= MIN_SHARED && shared >= MIN_SHARE * Math.min(a.size, b.size);
 }
 
+/** Statements compared at most (the best scored): only the order near the top is shown. */
+const MAX_CLAIMS = 30;
+
 /** Raises each statement among the hits above the earlier statements of its subject (in time order, so a chain ends newest first). */
 export function newestFirst(hits: Hit[]): void {
   const claims = hits
     .flatMap((h) => (h.type === "event" ? [h.unit] : h.lines))
     .filter((u) => u.claim && u.event !== null)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, MAX_CLAIMS)
     .sort((a, b) => a.order - b.order);
   const keys = new Map(claims.map((u) => [u, subjectKeys(u)]));
   for (const [i, older] of claims.entries()) {
