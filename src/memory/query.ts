@@ -17,7 +17,7 @@ export type QueryGroup = { group: number; word: string; forms: Form[] };
 const MAX_QUERY_CHARS = 4000;
 /** Compounds of two words in a row at most (the joined word first). */
 const MAX_COMPOUNDS = 4;
-/** Pairs of words in a row joined at most (the query's first: a long prompt has many). */
+/** Pairs of words in a row joined at most: only a query of five words or fewer is read for compounds. */
 const MAX_PAIRS = 4;
 
 /** The distinct words of a query (a word family once), stop words dropped unless nothing else is left; at most `max`. */
@@ -75,7 +75,8 @@ export function queryGroups(raw: string, max = 12): QueryGroup[] {
   const words = queryWords(raw, max);
   const groups = words.map((word, group) => ({ group, word, forms: searchForms(word) }));
   const adjacent = foldText(raw.slice(0, MAX_QUERY_CHARS));
-  for (let i = 0; i + 1 < Math.min(words.length, MAX_PAIRS + 1); i++) {
+  // A question of a few words (a long prompt has other words to match by).
+  for (let i = 0; words.length <= MAX_PAIRS + 1 && i + 1 < words.length; i++) {
     // Only words next to each other in the query (a dash or a space between them).
     if (!new RegExp(`\\b${words[i]}[\\s-]+${words[i + 1]}\\b`).test(adjacent)) continue;
     for (const form of compoundForms(words[i]!, words[i + 1]!))

@@ -30,7 +30,7 @@ export function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boo
 }
 
 /** Statements compared at most (the best scored): only the order near the top is shown. */
-const MAX_CLAIMS = 30;
+const MAX_CLAIMS = 12;
 
 /** Raises each statement among the hits above the earlier statements of its subject (in time order, so a chain ends newest first). */
 export function newestFirst(hits: Hit[]): void {
