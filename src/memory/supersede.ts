@@ -173,9 +173,10 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   // The rest of its words (and the words of its identifiers: "ghcr.io/acme-platform" holds "io"
   // and the project's name) are weighed by how many older statements hold them too, not taken
   // for rare because they were not among the words looked up.
-  const rest = [...new Set([...newer.keys, ...whole])]
-    .filter((k) => !valueLike(k) && k.length > 1 && !words.includes(k))
-    .slice(0, MORE_WORDS);
+  // Only a statement that changes something weighs words (one that does not is compared word for word).
+  const rest = newer.changes
+    ? [...new Set([...newer.keys, ...whole])].filter((k) => !valueLike(k) && k.length > 1 && !words.includes(k)).slice(0, MORE_WORDS)
+    : [];
   const more = candidates(
     deps.db,
     "events",
