@@ -29,12 +29,6 @@ export function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boo
   return shared >= MIN_SHARED && shared >= MIN_SHARE * Math.min(a.size, b.size);
 }
 
-/** Whether the later statement holds a query word the earlier one holds: it answers the same part of the question. */
-function sharesQueryWord(older: Unit, newer: Unit): boolean {
-  for (const g of newer.match.groups.keys()) if (older.match.groups.has(g)) return true;
-  return false;
-}
-
 /** Statements compared at most (the best scored): only the order near the top is shown. */
 const MAX_CLAIMS = 12;
 
@@ -49,8 +43,7 @@ export function newestFirst(hits: Hit[]): void {
   const keys = new Map(claims.map((u) => [u, subjectKeys(u)]));
   for (const [i, older] of claims.entries()) {
     for (const newer of claims.slice(i + 1)) {
-      if (newer.order === older.order || !sharesQueryWord(older, newer)) continue;
-      if (!sameSubject(keys.get(older)!, keys.get(newer)!)) continue;
+      if (newer.order === older.order || !sameSubject(keys.get(older)!, keys.get(newer)!)) continue;
       newer.score = Math.max(newer.score, older.score * ABOVE);
     }
   }
