@@ -163,26 +163,6 @@ function contentKeys(stretch: string): string[] {
 }
 
 /**
- * The keys a text holds only as parts of its identifiers ("ghcr.io/acme-platform": ghcr, io, acme,
- * platform), each with the identifiers it is part of; a key the text also says as a word is not one.
- */
-export function identifierParts(text: string): ReadonlyMap<string, readonly string[]> {
-  return remembered(partsCache, text, () => {
-    const parts = new Map<string, string[]>();
-    const words = new Set<string>();
-    for (const token of foldText(text.slice(0, 2000)).match(TOKEN) ?? []) {
-      if (!valueLike(token)) {
-        words.add(familyKey(token));
-        continue;
-      }
-      for (const k of contentKeys(token).slice(1)) parts.set(k, [...(parts.get(k) ?? []), token]);
-    }
-    for (const w of words) parts.delete(w);
-    return parts;
-  });
-}
-
-/**
  * What was worked out for a text, kept for the next time: supersession compares each new statement
  * with dozens of older ones, and the same older statements come back for statement after
  * statement. Bounded; what is returned is shared and never changed by its callers.
@@ -191,7 +171,6 @@ const CACHED_TEXTS = 20_000;
 const keysCache = new Map<string, ReadonlySet<string>>();
 const statementCache = new Map<string, Statement>();
 const subjectCache = new Map<string, string[]>();
-const partsCache = new Map<string, ReadonlyMap<string, readonly string[]>>();
 
 function remembered<T>(cache: Map<string, T>, key: string, make: () => T): T {
   const hit = cache.get(key);

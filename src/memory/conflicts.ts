@@ -6,7 +6,7 @@
  * a rejected value), so it holds whatever the query's words.
  */
 import type { WeightedGroup } from "./candidates.ts";
-import { clauses, statementOf, tokenKeys, valueLike } from "./classify.ts";
+import { clauses, statementOf, tokenKeys } from "./classify.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { textScore } from "./rank.ts";
@@ -83,33 +83,22 @@ function touched(oldText: string, newerText: string, groups: WeightedGroup[]): b
   const queried = new Set(groups.flatMap((g) => g.forms.map((f) => f.stem)));
   // It rejects what the old statement holds ("we replaced pino"): all of it is replaced.
   if ([...said.rejected].some((r) => tokenKeys(oldText).has(r))) return true;
-  // Its words in all its sentences: the new value may be stated beside the sentence of change
-  // ("dropped the hashicorp binary. pinned opentofu 1.7.2").
-  const newerKeys = new Set([...said.keys, ...tokenKeys(newerText)]);
-  const sharesWith = (clause: string, i: number): boolean => {
-    const keys = [...tokenKeys(clause)];
-    const shared = keys.filter((k) => newerKeys.has(k));
-    const common = shared.length;
-    // One shared word is enough in the clause the statement opens with (its subject), or when the
-    // query asked about it: the newer statement speaks of what the query found.
-    const asked = i === 0 || shared.some((k) => queried.has(k));
-    // A value of the same shape in its place (20 and 22, 24h and 12h).
-    const values = new Set(keys.filter((k) => /\d/.test(k) && !newerKeys.has(k)).map(shape));
-    const replacedValue = [...newerKeys].some((k) => /\d/.test(k) && values.has(shape(k)));
-    return keys.some((k) => said.rejected.has(k)) || common >= 2 || (common >= 1 && (replacedValue || asked));
-  };
-  // A clause naming the subject of a replaced first clause says more of the same thing
-  // ("terraform pinned to 1.5.7, see .terraform-version"); "refreshed by `login --refresh`" does not.
-  const head = tokenKeys(parts[0]!);
-  const headReplaced = sharesWith(parts[0]!, 0);
   let best = 0;
   let hit = false;
   for (const [i, clause] of parts.entries()) {
     // By weight: "renew my token" is about renewing, the rarer word.
     const matched = textScore(clause, groups).held;
     if (matched === 0 || matched < best) continue;
-    const ofHead = i > 0 && headReplaced && [...tokenKeys(clause)].some((k) => !valueLike(k) && head.has(k));
-    const shares = sharesWith(clause, i) || ofHead;
+    const keys = [...tokenKeys(clause)];
+    const shared = keys.filter((k) => said.keys.has(k));
+    const common = shared.length;
+    // One shared word is enough in the clause the statement opens with (its subject), or when the
+    // query asked about it: the newer statement speaks of what the query found.
+    const asked = i === 0 || shared.some((k) => queried.has(k));
+    // A value of the same shape in its place (20 and 22, 24h and 12h).
+    const values = new Set(keys.filter((k) => /\d/.test(k) && !said.keys.has(k)).map(shape));
+    const replacedValue = [...said.keys].some((k) => /\d/.test(k) && values.has(shape(k)));
+    const shares = keys.some((k) => said.rejected.has(k)) || common >= 2 || (common >= 1 && (replacedValue || asked));
     hit = matched > best ? shares : hit || shares;
     best = matched;
   }

@@ -7,7 +7,7 @@
  * query are just text that never matches.
  */
 import { ABBREVIATION_WEIGHT, shortForms } from "./abbreviations.ts";
-import { DERIVED_WEIGHT, type Form, familyKey, wordForms } from "./morphology.ts";
+import { type Form, familyKey, wordForms } from "./morphology.ts";
 import { foldText, porterStem, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
 
@@ -15,10 +15,6 @@ import { isStopWord } from "./stopwords.ts";
 export type QueryGroup = { group: number; word: string; forms: Form[] };
 
 const MAX_QUERY_CHARS = 4000;
-/** Compounds of two words in a row at most (the joined word first). */
-const MAX_COMPOUNDS = 4;
-/** Pairs of words in a row joined at most: only a query of five words or fewer is read for compounds. */
-const MAX_PAIRS = 4;
 
 /** The distinct words of a query (a word family once), stop words dropped unless nothing else is left; at most `max`. */
 export function queryWords(raw: string, max = 12): string[] {
@@ -57,32 +53,9 @@ function searchForms(word: string): Form[] {
   return forms;
 }
 
-/**
- * Two words in a row may be written as one: "memory map" as "memorymap" or "memmap", "type
- * check" as "typecheck". The joined word is a form of both, as good as the words themselves;
- * the first word's short forms (abbreviations.ts) joined to the second count as a derived form.
- */
-function compoundForms(first: string, second: string): Form[] {
-  if (!/^[a-z]{3,}$/.test(first) || !/^[a-z]{3,}$/.test(second)) return [];
-  return [first, ...shortForms(first)].slice(0, MAX_COMPOUNDS).map((head, i) => {
-    const word = head + second;
-    return { word, stem: porterStem(word), weight: i === 0 ? 1 : DERIVED_WEIGHT };
-  });
-}
-
 /** The query's groups: each word with its forms. */
 export function queryGroups(raw: string, max = 12): QueryGroup[] {
-  const words = queryWords(raw, max);
-  const groups = words.map((word, group) => ({ group, word, forms: searchForms(word) }));
-  const adjacent = foldText(raw.slice(0, MAX_QUERY_CHARS));
-  // A question of a few words (a long prompt has other words to match by).
-  for (let i = 0; words.length <= MAX_PAIRS + 1 && i + 1 < words.length; i++) {
-    // Only words next to each other in the query (a dash or a space between them).
-    if (!new RegExp(`\\b${words[i]}[\\s-]+${words[i + 1]}\\b`).test(adjacent)) continue;
-    for (const form of compoundForms(words[i]!, words[i + 1]!))
-      for (const g of [groups[i]!, groups[i + 1]!]) if (!g.forms.some((f) => f.stem === form.stem)) g.forms.push(form);
-  }
-  return groups;
+  return queryWords(raw, max).map((word, group) => ({ group, word, forms: searchForms(word) }));
 }
 
 /** A group of the word alone (no other forms): what forget matches. */

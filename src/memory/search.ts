@@ -15,7 +15,6 @@ import { lineEvent } from "./extractive.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
 import { lineWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
 import { foldText } from "./stem.ts";
-import { newestFirst } from "./subjects.ts";
 import { summariesById } from "./summarize.ts";
 import { type EventHit, eventUnit, type Hit, hitScore, type SummaryHit, type Unit } from "./units.ts";
 
@@ -185,7 +184,6 @@ export function rankedHits(
   // Summary lines are compared with events with their summary's age.
   for (const h of hits) if (h.type === "summary") for (const l of h.lines) l.score *= h.recency;
   resolveReplacements(deps, projectId, hits, scoring);
-  newestFirst(hits);
   // What the query asks: the weights of its words the memory holds; a hit holding less than
   // MIN_SHARE of them is a guess. A word no event or summary holds says nothing about which hit is
   // better (a paraphrase: the memory says it otherwise), but a query mostly unknown to the memory

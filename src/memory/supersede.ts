@@ -11,10 +11,9 @@
  */
 import { immediate } from "../db/open.ts";
 import { candidates, idfOf } from "./candidates.ts";
-import { changeSentences, identifierParts, isClaim, type Statement, statementOf, subjectOf, tokenKeys, valueLike } from "./classify.ts";
+import { changeSentences, isClaim, type Statement, statementOf, subjectOf, tokenKeys, valueLike } from "./classify.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { EVENT_COLUMNS, type EventRow, eventsById } from "./events.ts";
-import { initialismsOf, spells } from "./initialisms.ts";
 import { wordForms } from "./morphology.ts";
 import type { EventKind } from "./types.ts";
 
@@ -25,9 +24,6 @@ const STATEMENTS: ReadonlySet<EventKind> = new Set(["correction", "decision", "n
 const SCAN = 5000;
 const COMPARE = 40;
 const LOOKUP_WORDS = 6;
-/** Its other words looked up (weighed, and finding a few more older statements), and the rows each brings. */
-const MORE_WORDS = 10;
-const MORE_ROWS = 30;
 /** Rows each of those words brings (the newest): a statement is compared with a few dozen older ones. */
 const LOOKUP_ROWS = 60;
 /** A word at most this many older statements hold names one thing (a tool, a service, a person). */
@@ -45,10 +41,6 @@ function replaceable(old: EventRow): boolean {
 }
 
 type Weigh = (key: string) => number;
-type Parts = ReadonlyMap<string, readonly string[]>;
-
-/** A key the newer statement holds only inside identifiers the older one does not hold. */
-const coincidence = (k: string, old: ReadonlySet<string>, parts: Parts) => parts.get(k)?.every((id) => !old.has(id)) ?? false;
 
 /**
  * Each is about something the other does not name: the first word of each subject is missing
@@ -80,14 +72,9 @@ function otherSubjects(
  * words and identifiers weigh most) against the shorter of the two, whether the newer one
  * rejects a value the older one holds, and whether a value was swapped for one of its kind.
  */
-function compare(newer: Statement, oldText: string, weigh: Weigh, idParts: Parts, acronyms: readonly string[]) {
+function compare(newer: Statement, oldText: string, weigh: Weigh) {
   const ownRejected = statementOf(oldText, "").rejected;
-  const held = tokenKeys(oldText);
-  // A part of an identifier the older statement does not hold is a coincidence of spelling
-  // ("ghcr.io/acme-platform" and "acme.io"): the newer one's new value, not a shared subject.
-  const old = new Set([...held].filter((k) => !ownRejected.has(k) && !coincidence(k, held, idParts)));
-  // The older one spells out a name the newer one writes as an initialism ("great expectations" and "GE").
-  for (const a of acronyms) if (!old.has(a) && spells(oldText, a)) old.add(a);
+  const old = new Set([...tokenKeys(oldText)].filter((k) => !ownRejected.has(k)));
   let shared = 0;
   let sharedKeys = 0;
   let sharedIds = 0;
@@ -139,10 +126,6 @@ function compare(newer: Statement, oldText: string, weigh: Weigh, idParts: Parts
  *   words or an identifier, weighted by rarity), with a value the newer one does not repeat;
  * - without a cue: it says all the older statement's words but one, and that one is a value.
  *
- * Of the older statements found by shared words rather than by a rare rejected name, only those
- * sharing nearly as much of the newer one's words (all its sentences, weighted by rarity) as the
- * best are replaced: a correction is about one thing, not about every statement that shares a word.
- *
  * Never when the older statement already holds the value the newer one asserts, or rejects the
  * same thing (two corrections that agree).
  */
@@ -159,7 +142,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   const words = [...newer.rejected, ...[...newer.keys].filter((k) => !newer.rejected.has(k)), ...whole]
     .flatMap((k) => (valueLike(k) ? (k.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 1) : [k]))
     .filter((w, i, all) => w.length > 1 && all.indexOf(w) === i)
-    .slice(0, LOOKUP_WORDS + 2);
+    .slice(0, LOOKUP_WORDS * 2);
   const query = words.map((word, group) => ({ group, word, forms: wordForms(word) }));
   const { ids, groups } = candidates(deps.db, "events", query, {
     projectId: event.project_id,
@@ -172,59 +155,33 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   });
   const total = Math.max(1, event.id);
   const df = new Map(groups.map((g) => [g.word, g.df]));
-  // The rest of its words (and the words of its identifiers: "ghcr.io/acme-platform" holds "io"
-  // and the project's name) are weighed by how many older statements hold them too, not taken
-  // for rare because they were not among the words looked up.
-  // Only a statement that changes something weighs words (one that does not is compared word for word).
-  const rest = newer.changes
-    ? [...new Set([...newer.keys, ...whole])].filter((k) => !valueLike(k) && k.length > 1 && !words.includes(k)).slice(0, MORE_WORDS)
-    : [];
-  const more = candidates(
-    deps.db,
-    "events",
-    rest.map((word, group) => ({ group, word, forms: wordForms(word) })),
-    {
-      projectId: event.project_id,
-      single: deps.registry.single(),
-      beforeId: event.id,
-      keep: COMPARE / 2,
-      kinds: [...STATEMENTS],
-      perTerm: MORE_ROWS,
-      maxGroups: MORE_WORDS,
-    },
-  );
-  for (const g of more.groups) df.set(g.word, g.df);
-  const looked = new Set([...words, ...rest]);
   const weigh: Weigh = (k) => (valueLike(k) ? idfOf(1, total) : idfOf(df.get(k) ?? 1, total));
-  const parts = identifierParts(event.content);
-  const acronyms = initialismsOf(event.content).filter((a) => whole.has(a));
-  const olds = eventsById(deps, [...new Set([...ids, ...more.ids])]).filter((o) => o.project_id === event.project_id && replaceable(o));
+  const olds = eventsById(deps, ids).filter((o) => o.project_id === event.project_id && replaceable(o));
   const explicit = event.kind === "correction";
-  const known = (k: string) => df.has(k) || !looked.has(k);
+  const known = (k: string) => df.has(k) || !words.includes(k);
   // Rare: in at most RARE_SUBJECT_DF older statements, and in few of all the events (in a short
   // history every word is rare, and says nothing of what a statement is about).
   const rareDf = Math.min(RARE_SUBJECT_DF, RARE_SUBJECT_SHARE * total);
   const out: number[] = [];
-  // The older statements it may replace, each with the weight of all the words both hold: the
-  // ones sharing nearly as much as the best are replaced, not every one that shares a word.
-  const contested = new Map<number, number>();
+  const byCue: { id: number; shared: number }[] = [];
+  const bySubject: { id: number; shared: number }[] = [];
   for (const o of olds) {
-    const c = compare(newer, o.content, weigh, parts, acronyms);
+    const c = compare(newer, o.content, weigh);
     if (c.old.size === 0 || c.sameRejection || c.holdsNew) continue;
-    const strength = [...whole].filter((k) => c.old.has(k)).reduce((sum, k) => sum + weigh(k), 0);
-    const contest = () => contested.set(o.id, strength);
     // What it rejects names the thing, whatever the words around it, when it is a rare identifier
     // (not a bare number) or what the newer statement is about ("we replaced pino with consola").
     // The same rare thing named by both (a tool, a service, a person: a word few older statements
     // hold), in a user's statement the newer one changes something about.
-    if (newer.changes && (o.kind !== "answer" || explicit) && c.fresh > 0) {
+    if (newer.changes && o.kind !== "answer" && c.fresh > 0) {
       const rare = [...whole].filter((k) => !valueLike(k) && c.old.has(k) && (df.get(k) ?? Number.POSITIVE_INFINITY) <= rareDf);
       // Ranked by all they share (a rare word may also be a coincidence: "AppLovin MAX" and "max 2048").
-      if (rare.length > 0) contest();
+      const all = [...whole].filter((k) => c.old.has(k));
+      if (rare.length > 0) bySubject.push({ id: o.id, shared: all.reduce((s, k) => s + weigh(k), 0) });
     }
     const dfOf = (k: string) => df.get((k.match(/[\p{L}\p{N}]+/gu) ?? [k])[0]!) ?? 1;
-    const rareId = (r: string) => valueLike(r) && /\p{L}/u.test(r) && dfOf(r) <= 2;
-    const namesIt = [...newer.rejected].some((r) => c.old.has(r) && (rareId(r) || newer.first === r));
+    const namesIt = [...newer.rejected].some(
+      (r) => c.old.has(r) && ((valueLike(r) && /\p{L}/u.test(r) && dfOf(r) <= 2) || newer.first === r),
+    );
     // Each is about something the other does not name ("the billing service database is X" and
     // "the rate limiter stores its data in Y"): the same kind of fact about another thing.
     // A value swapped for one of its shape beside two shared words is the same attribute of the
@@ -234,9 +191,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     if (newer.changes && c.rejects) {
       // The rejected value and some context, or a value that names the thing alone; an answer
       // that mentions the value in passing ("... Tomasz may want to review it") only then.
-      // A rare identifier, or a rare word the newer statement is about ("goose is gone"), names the thing.
-      if ([...newer.rejected].some((r) => c.old.has(r) && (rareId(r) || (newer.first === r && (df.get(r) ?? 1) <= rareDf)))) out.push(o.id);
-      else if (namesIt || (o.kind !== "answer" && (c.sharedKeys >= 1 || newer.keys.size <= 3))) contest();
+      if (namesIt || (o.kind !== "answer" && (c.sharedKeys >= 1 || newer.keys.size <= 3))) out.push(o.id);
       continue;
     }
     // The assistant's answers are replaced only by a correction that names their value, or by
@@ -248,16 +203,21 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
       const enough = c.share >= MIN_SHARE || (c.valueSwap && c.share >= MIN_SHARE / 3);
       // The same attribute of the subject: a word besides the subject's, or a value swapped for
       // one of its kind ("the auth gateway owner is Marcus" says nothing of "the auth gateway is pinned to node 18.20").
-      // The whole text's words count: the thing changed may be named in a sentence of its own ("Nexus got pricey. artifacts now go to S3").
-      const attribute = c.valueSwap || [...whole].some((k) => c.old.has(k) && !newer.rejected.has(k) && !newer.subject.includes(k));
-      if ((c.sharedKeys >= 2 || c.sharedIds >= 1) && enough && attribute && c.fresh > 0 && c.gone.length > 0) contest();
+      const attribute = c.valueSwap || [...newer.keys].some((k) => c.old.has(k) && !newer.rejected.has(k) && !newer.subject.includes(k));
+      if ((c.sharedKeys >= 2 || c.sharedIds >= 1) && enough && attribute && c.fresh > 0 && c.gone.length > 0)
+        byCue.push({ id: o.id, shared: c.shared });
       continue;
     }
     // No cue: the same statement with one value changed.
     if (c.sharedKeys >= 2 && c.gone.length === 1 && c.fresh > 0 && valueLike(c.gone[0]!)) out.push(o.id);
   }
-  const best = Math.max(0, ...contested.values());
-  for (const [id, strength] of contested) if (strength >= best * NEAR_BEST) out.push(id);
+  const best = Math.max(0, ...byCue.map((b) => b.shared));
+  for (const b of byCue) if (b.shared >= best * NEAR_BEST) out.push(b.id);
+  // Linked by a shared rare name: the statements naming the most of it.
+  if (bySubject.length > 0) {
+    const top = Math.max(...bySubject.map((b) => b.shared));
+    for (const b of bySubject) if (b.shared >= top) out.push(b.id);
+  }
   // An older statement that says again what a replaced one said (the assistant's "got it: X")
   // is replaced with it.
   // It holds what the replaced one said that the newer one does not (the old value), and nearly
