@@ -4,10 +4,11 @@
  * and every term lookup seeks in each one: on a 200 MB store a rare identifier's lookups cost 3
  * to 10 times what they cost in one segment. An index in TRIGGER or more segments is merged into
  * one (FTS5's incremental 'merge' with a negative size: all segments, as few as two at a time),
- * a slice per transaction, so a capture waits for one slice at most. In the background a merge
- * starts only once the index has grown by a quarter since the last one (each merge rewrites the
- * whole index: a store that keeps growing pays a few times its size in all); an explicit settle
- * merges whenever the index is in pieces. A merge stops when new text is queued for indexing
+ * a slice per transaction, so a capture waits for one slice at most. A merge starts only once the
+ * index has grown by a quarter since the last one (each merge rewrites the whole index: a store
+ * that keeps growing pays a few times its size in all), in the background or in an explicit settle
+ * alike (the detached settle after each capture of a hook must not rewrite a large index every few
+ * commands). A merge stops when new text is queued for indexing
  * (that comes first) or the page budget is spent, and the next call goes on where it stopped.
  * What a search finds is the same; only its lookups are cheaper.
  */
@@ -46,7 +47,7 @@ const structure = (db: Db, table: string) =>
 
 /**
  * Merges the indexes that need it, at most `budget` pages (Infinity: an explicit settle, which
- * merges whenever an index is in pieces), stopping when `interrupted` says other work is waiting.
+ * finishes a merge once it starts), stopping when `interrupted` says other work is waiting.
  * `more`: a merge was left unfinished.
  */
 export function mergeIndexes(db: Db, budget: number, interrupted: () => boolean): { pages: number; more: boolean } {
@@ -59,7 +60,7 @@ export function mergeIndexes(db: Db, budget: number, interrupted: () => boolean)
     const started = meta.get(key) !== null;
     if (!started && segmentsOf(db, table) < TRIGGER) continue;
     const last = Number(meta.get(`merged:${table}`)?.value ?? 0);
-    if (!started && budget !== Number.POSITIVE_INFINITY && size(table) < last * GROWTH) continue;
+    if (!started && size(table) < last * GROWTH) continue;
     while (segmentsOf(db, table) > 1) {
       if (pages >= budget || interrupted()) return { pages, more: true };
       const before = structure(db, table);

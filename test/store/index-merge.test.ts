@@ -70,4 +70,29 @@ describe("index merge", () => {
     expect(mergeIndexes(db, MERGE_SLICE, () => false)).toEqual({ pages: 0, more: false });
     db.close();
   });
+
+  test("a settle merges again only after the index grew by a quarter: a hook's settle after each capture does not rewrite it every few commands", async () => {
+    const { path, engine } = await fragmentedStore("growth");
+    await engine.settle();
+    const db = openDatabase(path);
+    expect(segmentsOf(db, "chunks_words")).toBe(1);
+    // A few small captures: new segments, far less than a quarter more index.
+    for (let i = 0; i < 5; i++) {
+      await engine.capture({ text: noisyLog(20, 100 + i), tool: "bash", force: true, label: `small ${i}` });
+      await engine.search({ query: "warmup" });
+    }
+    const pieces = segmentsOf(db, "chunks_words");
+    expect(pieces).toBeGreaterThanOrEqual(4);
+    await engine.settle();
+    expect(segmentsOf(db, "chunks_words")).toBe(pieces);
+    // Once it has grown by more than a quarter, the next settle merges it.
+    for (let i = 0; i < 12; i++) {
+      await engine.capture({ text: noisyLog(400, 200 + i), tool: "bash", force: true, label: `big ${i}` });
+      await engine.search({ query: "warmup" });
+    }
+    await engine.settle();
+    expect(segmentsOf(db, "chunks_words")).toBe(1);
+    db.close();
+    await engine.close();
+  });
 });

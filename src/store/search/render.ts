@@ -7,31 +7,15 @@
  * get more of it.
  */
 import type { NextCalls } from "../next-calls.ts";
+import { clipAround } from "./clip.ts";
 import { withFields } from "./fields-text.ts";
-import { jsonPathAt, jsonRecord } from "./json.ts";
-import { LONG_LINE } from "./score.ts";
+import type { Hit, HitLine, SourcedWindow } from "./hit.ts";
+import { titleFor } from "./hit-title.ts";
+import { jsonRecord } from "./json.ts";
 import { MAX_RECORD, recordsOf } from "./structure.ts";
-import type { Window } from "./windows.ts";
-
-export type HitLine = { line: number; text: string; match: boolean };
-export type Hit = {
-  sourceId: string;
-  tool: string;
-  chunk: number;
-  chunks: number;
-  lineStart: number;
-  lineEnd: number;
-  title: string;
-  score: number;
-  lines: HitLine[];
-  more: number;
-  text: string;
-};
-export type SourcedWindow = Window & { sourceId: string; tool: string };
 
 const MATCH_WIDTH = 320;
 const CONTEXT_WIDTH = 160;
-const HEADING = /^(#{1,6})[ \t]+(.+?)[ \t#]*$/;
 /** Rows left out between two shown ones are shown after all when there are this few. */
 const FILL = 2;
 /** What showing its record may add to a hit: the first hit, the others. */
@@ -47,25 +31,6 @@ const FILL_TARGET = 1700;
 const MAX_FILL_STEPS = 16;
 /** A record longer than MAX_RECORD is still grown towards its end, up to this many rows. */
 const LONG_RECORD = 120;
-
-/** A line's head (its location, its name) is kept before a cut place on a line up to LONG_LINE. */
-const HEAD = 60;
-
-/** The text around position `at`, at most `max` characters, marked where it was cut. */
-export function clipAround(text: string, at: number, max: number, end = at, head = true): string {
-  const t = text.replace(/\r$/, "");
-  if (t.length <= max) return t;
-  if (head && t.length <= LONG_LINE && at > max / 2) {
-    const rest = clipAround(t.slice(HEAD), at - HEAD, max - HEAD, end - HEAD, false);
-    return `${t.slice(0, HEAD)}${rest.startsWith("…") ? "" : "…"}${rest}`;
-  }
-  // From the line's start when the place is near it (a location, a name), else from a little
-  // before the place, and well past its end (a key's value follows it).
-  let start = at < max / 2 ? 0 : at - Math.floor(max / 4);
-  if (end + max / 4 > start + max) start = Math.min(at, Math.floor(end + max / 4 - max));
-  start = Math.max(0, Math.min(start, t.length - max));
-  return `${start > 0 ? "…" : ""}${t.slice(start, start + max)}${start + max < t.length ? "…" : ""}`;
-}
 
 type Place = { at: number; end: number; spans?: [number, number][]; path?: string };
 type Draft = {
@@ -90,21 +55,6 @@ type Draft = {
   edits: number;
   sized: { edits: number; owners: number; index: number; bytes: number } | null;
 };
-
-function titleFor(w: Window, row: number): string {
-  const rows = w.region.rows;
-  const names = w.matches.find((m) => m.row === row)?.names;
-  if (names) return names.path();
-  if (w.region.kind === "json") return jsonPathAt(rows, row, w.region.title);
-  if (w.region.kind === "markdown") {
-    for (let k = row; k >= 0; k--) {
-      const h = HEADING.exec(rows[k]!);
-      if (h) return h[2]!.trim();
-    }
-    return w.region.title.startsWith("line") ? "" : w.region.title;
-  }
-  return "";
-}
 
 function draft(w: SourcedWindow): Draft {
   const match = new Map<number, Place>(

@@ -10,6 +10,7 @@ import { formatBytes } from "../../units.ts";
 import type { EngineDeps } from "../engine-deps.ts";
 import type { SourceFilter } from "../source-filter.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
+import type { Hit, SourcedWindow } from "./hit.ts";
 import { NOT_OWN_ANSWER, withoutOwnAnswers } from "./own-answers.ts";
 import {
   type Concept,
@@ -21,12 +22,12 @@ import {
   parseQuery,
   wordsPrefixAnd,
 } from "./query.ts";
-import { type Hit, renderHits, type SourcedWindow } from "./render.ts";
+import { renderHits } from "./render.ts";
 import { termsFor } from "./score.ts";
 import { correctWord, wordExists } from "./typo.ts";
 import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
 
-export type { Hit, HitLine } from "./render.ts";
+export type { Hit, HitLine } from "./hit.ts";
 
 export type SearchInput = SourceFilter & {
   query: string;
