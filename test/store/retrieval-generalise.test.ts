@@ -5,26 +5,11 @@
  * next to the query's words when it asks how many.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import type { EngineDeps } from "../../src/store/engine-deps.ts";
-import { type Hit, search } from "../../src/store/search/search.ts";
+import { search } from "../../src/store/search/search.ts";
 import { captureIndexed, cleanupTempDirs, testStore } from "../helpers.ts";
+import { shows, stored, top3 } from "./retrieval-helpers.ts";
 
 afterAll(cleanupTempDirs);
-
-async function stored(text: string): Promise<{ store: EngineDeps; source: string }> {
-  const store = testStore();
-  const r = await captureIndexed(store, { text, tool: "bash", force: true });
-  if (!r.stored) throw new Error("not stored");
-  return { store, source: r.sourceId };
-}
-
-function top3(store: EngineDeps, source: string, query: string): Hit[] {
-  const r = search(store, { query, source, limit: 3 });
-  if (!r.ok) throw new Error(r.message);
-  return r.hits;
-}
-
-const shows = (hits: Hit[], line: number, text: string) => hits.some((h) => h.lines.some((l) => l.line === line && l.text.includes(text)));
 
 describe("an identifier the query names", () => {
   test("is found verbatim when the words that describe it are elsewhere together", async () => {

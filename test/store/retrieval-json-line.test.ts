@@ -7,27 +7,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EngineDeps } from "../../src/store/engine-deps.ts";
 import { jsonLine, objectAt, objectPath, outerContainers } from "../../src/store/search/json-line.ts";
-import { type Hit, search } from "../../src/store/search/search.ts";
-import { captureIndexed, cleanupTempDirs, testStore } from "../helpers.ts";
+import type { Hit } from "../../src/store/search/search.ts";
+import { cleanupTempDirs } from "../helpers.ts";
+import { stored, top3 } from "./retrieval-helpers.ts";
 
 afterAll(cleanupTempDirs);
 
 const report = readFileSync(join(import.meta.dir, "fixtures/retrieval/eslint-src.json"), "utf8");
-
-async function stored(text: string): Promise<{ store: EngineDeps; source: string }> {
-  const store = testStore();
-  const r = await captureIndexed(store, { text, tool: "bash", force: true });
-  if (!r.stored) throw new Error("not stored");
-  return { store, source: r.sourceId };
-}
-
-function top3(store: EngineDeps, source: string, query: string): Hit[] {
-  const r = search(store, { query, source, limit: 3 });
-  if (!r.ok) throw new Error(r.message);
-  return r.hits;
-}
 
 /** A hit's line 1 shows every piece (the object's name and the field asked about, on one hit). */
 const showsAll = (hits: Hit[], pieces: string[]) =>
