@@ -356,7 +356,7 @@ export function createEngine(options: EngineOptions): Engine {
     settle: () =>
       one(async () => {
         await flush();
-        // Asked for (the CLI's settle, a benchmark): the indexes' merge too, to its end.
+        // Asked for (the CLI's settle, a benchmark): the indexes' merge too, to its end when one is due (index-merge.ts).
         return store().readOnly
           ? { blobs: 0, counted: 0, receipts: 0, retrievals: 0 }
           : store().background.settle(false, false, Number.POSITIVE_INFINITY);
