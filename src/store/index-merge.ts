@@ -46,6 +46,19 @@ const structure = (db: Db, table: string) =>
   db.query<{ block: Uint8Array }, []>(`SELECT block FROM ${table}_data WHERE id = 10`).get()?.block.join(",") ?? "";
 
 /**
+ * After deletes (a purge): an index now smaller than at its last merge grows from what is left, so
+ * its next merge comes a quarter past that, not a quarter past the size it had before.
+ */
+export function lowerMergeBaseline(db: Db): void {
+  const meta = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?");
+  for (const table of INDEXES) {
+    const last = Number(meta.get(`merged:${table}`)?.value ?? 0);
+    const now = db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}_data`).get()!.n;
+    if (now < last) db.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(`merged:${table}`, String(now));
+  }
+}
+
+/**
  * Merges the indexes that need it, at most `budget` pages (Infinity: an explicit settle, which
  * finishes a merge once it starts), stopping when `interrupted` says other work is waiting.
  * `more`: a merge was left unfinished.

@@ -17,6 +17,7 @@ import type { Db } from "../db/open.ts";
 import { immediate } from "../db/open.ts";
 import { markRewrite, truncateWal } from "../db/rewrite.ts";
 import { asStored } from "../redact/lazy.ts";
+import { lowerMergeBaseline } from "./index-merge.ts";
 import { vocabularyWords } from "./index-queue.ts";
 
 export type PurgeFilter = {
@@ -183,6 +184,9 @@ export function purge(db: Db, filter: PurgeFilter, now: number): PurgeResult {
     result = deleteSources(db, ids, true);
   }
   // The rewrite the deletes marked runs after this, off the host's thread (the engine starts it).
-  if (result.sources > 0) mergeIndexes(db);
+  if (result.sources > 0) {
+    mergeIndexes(db);
+    lowerMergeBaseline(db);
+  }
   return result;
 }

@@ -95,4 +95,24 @@ describe("index merge", () => {
     db.close();
     await engine.close();
   });
+
+  test("after a purge of everything the index grows from what is left: the next merge does not wait for the old size", async () => {
+    const { path, engine } = await fragmentedStore("purged");
+    await engine.settle();
+    const purged = await engine.purge({ all: true });
+    expect(purged.sources).toBe(24);
+    const db = openDatabase(path);
+    // Far less text than before the purge, but many times what is left: fragments, then one settle merges them.
+    for (let i = 0; i < 8; i++) {
+      await engine.capture({ text: noisyLog(120, 300 + i), tool: "bash", force: true, label: `after ${i}` });
+      await engine.search({ query: "warmup" });
+    }
+    expect(segmentsOf(db, "chunks_words")).toBeGreaterThanOrEqual(4);
+    await engine.settle();
+    expect(segmentsOf(db, "chunks_words")).toBe(1);
+    const r = await engine.search({ query: "timeout", limit: 1 });
+    expect(r.ok).toBe(true);
+    db.close();
+    await engine.close();
+  });
 });
