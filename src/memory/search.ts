@@ -199,12 +199,15 @@ export function rankedHits(
   const knownWeight = weights.reduce((a, b) => a + b, 0);
   const asked = knownWeight + (groups.length - scoring.length) * typical;
   const rare = new Set(scoring.filter((g) => g.idf >= RARE_IDF).map((g) => g.group));
-  // A question asking for a quantity ("how long ...", "which version ...") is not answered by a text without one.
+  // A question asking for a quantity ("how long ...", "which version ...") is not answered by a
+  // text without one; a text with one is typed evidence of its own, so the query's unknown words
+  // (a paraphrase: "keep" for "retention") do not count against it.
   const quantity = asksQuantity(query);
   const passes = ({ match: m, text }: Unit) =>
     m.held >= MIN_SHARE * knownWeight &&
-    (m.held >= MIN_SHARE * asked || [...m.groups.keys()].some((g) => rare.has(g)) || holdsAllKnown(m, scoring.length)) &&
-    (!quantity || holdsQuantity(text));
+    (quantity
+      ? holdsQuantity(text)
+      : m.held >= MIN_SHARE * asked || [...m.groups.keys()].some((g) => rare.has(g)) || holdsAllKnown(m, scoring.length));
   return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
     .slice(0, limit);

@@ -67,4 +67,23 @@ describe("questions that ask for a quantity", () => {
     const where = await m.ok({ type: "search", project: PROJECT, query: "where does the audit log live", limit: 5 }, "search");
     expect(where.hits.map((h) => h.id)).toContain(vague);
   });
+
+  test("a statement with a quantity answers a quantity question in other words than the question's", async () => {
+    const m = testMemory();
+    const regions = ["east", "west", "north", "south", "central"];
+    for (let i = 0; i < 40; i++) {
+      const region = regions[i % regions.length];
+      await m.add(
+        "prompt",
+        i % 4 === 0 ? `can you check the archive job in the ${region} region` : `please look at the ${region} login page`,
+        "s1",
+      );
+      await m.add("answer", `The ${region} page renders fine now.`, "s1");
+    }
+    // "snapshots" is a word the memory never heard and "archive" a common one: without the quantity
+    // the statement would be a guess (the query's unknown words count against it).
+    const answer = await m.add("prompt", "archive retention_window: 90d, the pruner deletes the rest", "s1");
+    const found = await m.ok({ type: "search", project: PROJECT, query: "how long does the archive keep snapshots", limit: 5 }, "search");
+    expect(found.hits[0]?.id).toBe(answer);
+  });
 });
