@@ -15,8 +15,10 @@
  * The short form's letters occur in order in the long form, beginning with its first letter: the
  * condition Schwartz and Hearst's abbreviation-definition algorithm checks ("A simple algorithm
  * for identifying abbreviation definitions in biomedical text", PSB 2003). A short form counts a
- * little less than the word itself (ABBREVIATION_WEIGHT).
+ * little less than the word itself (ABBREVIATION_WEIGHT). A stop word is not a short form.
  */
+
+import { isStopWord } from "./stopwords.ts";
 
 export const ABBREVIATION_WEIGHT = 0.6;
 
@@ -64,6 +66,7 @@ function contractions(word: string): string[] {
 /** The short forms of a word (none for a word shorter than MIN_WORD letters or holding a digit), at most MAX_FORMS. */
 export function shortForms(word: string): string[] {
   if (word.length < MIN_WORD || !/^[a-z]+$/.test(word)) return [];
-  const forms = [...truncations(word), ...contractions(word)].filter((f) => f !== word);
+  // A stop word is never a clipping ("per" for "period", "any" for "anything"): it is that word.
+  const forms = [...truncations(word), ...contractions(word)].filter((f) => f !== word && !isStopWord(f));
   return [...new Set(forms)].slice(0, MAX_FORMS);
 }

@@ -49,7 +49,12 @@ const says = (s: string) => wordsOf(foldText(s)).filter((w) => !isStopWord(w)).l
 
 /** How a text reads: a preference or fact when any sentence of it states one, else a task, else a question. */
 export function statementKind(text: string): SentenceKind {
-  const kinds = sentences(text).map((s) => (sentenceKind(s) === "fact" && !says(s) ? "chatter" : sentenceKind(s)));
+  // Under a Conventional Commits header the type ("build:", "fix(ui):") is a label, not a verb:
+  // the sentence is read without it.
+  const kinds = sentences(text).map((s) => {
+    const k = sentenceKind(s.replace(COMMIT_HEADER, ""));
+    return k === "fact" && !says(s) ? "chatter" : k;
+  });
   if (kinds.includes("preference")) return "preference";
   if (kinds.includes("fact")) return "fact";
   if (kinds.includes("task")) return "task";
@@ -71,7 +76,7 @@ const CORRECTION_START =
  */
 const CHANGE_BASES =
   "switch move migrate change rename replace swap upgrade downgrade bump raise lower increase decrease reduce cut drop remove " +
-  "retire deprecate revert supersede abandon ditch discontinue delete rewrite rebuild";
+  "retire deprecate revert supersede abandon ditch discontinue delete rewrite rebuild convert";
 const IRREGULAR_PAST: Record<string, string[]> = { cut: ["cut"], rewrite: ["rewrote", "rewritten"], rebuild: ["rebuilt"] };
 /** The past forms of a verb of change, and its -ing form. */
 function changeForms(base: string): { past: string[]; ing: string } {
@@ -95,6 +100,13 @@ const CHANGING = new RegExp(
   `\\b(?:${ING.join("|")})\\b|(?:^|[:;,]\\s*)(?:${BASES.join("|")})\\b|\\b(?:${BASES.join("|")})\\s+(?:to|from|off|back|away)\\b`,
   "i",
 );
+/**
+ * Something said to be gone, with or without its auxiliary, where a clause ends: "tsvector column
+ * dropped", "the plan got cancelled", "X is gone". A clause of at most three words before it.
+ */
+const GONE_WORDS = "dropped|removed|deleted|retired|cancell?ed|canceled|gone|dead|ditched|abandoned|deprecated|scrapped|decommissioned";
+const GONE_SOURCE = `(?:^|[,;:.!?(]\\s*|\\s-{1,2}\\s|\\s—\\s)((?:[^\\s,;:()]+\\s+){0,2}?[^\\s,;:()]+)\\s+(?:(?:is|was|were|are|got|has been|have been|been)\\s+)?(?:${GONE_WORDS})(?=\\s*(?:[,;:.!?)]|$|\\s+(?:after|since|as|because|in|for|last|this|now|entirely|completely)\\b|\\s+-{1,2}\\s|\\s+—\\s))`;
+const GONE = new RegExp(GONE_SOURCE, "i");
 const CORRECTION_ANYWHERE = [
   /\b(?:use|it'?s|is|are|should be|must be|means?|wanted|want|meant|prefer)\s+[^.,;!?]{1,60}?,?\s+not\s+\S/i,
   /\binstead of\b|\brather than\b|\bno longer\b|\bnot any ?more\b|\banymore\b|\bno more\b/i,
@@ -104,6 +116,9 @@ const CORRECTION_ANYWHERE = [
   /\bI (?:said|told you|asked for)\b|\byou should(?:'ve| have)\b/i,
   /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
   /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
+  // "X replaces Y": a verb of replacing in the present with its object.
+  /\b(?:replaces|supersedes)\s+\S|\b(?:ripped|tore|torn|pulled|took|taken) out\b|\bgot rid of\b/i,
+  GONE,
 ];
 /** A Conventional Commits header, `type(scope)!: ` (conventionalcommits.org). */
 const COMMIT_HEADER = /^\s*[a-z]+(?:\([^()\s]{1,40}\))?!?:\s+/i;
@@ -192,14 +207,8 @@ export function tokenKeys(text: string): ReadonlySet<string> {
 // A cue's stretch runs to a comma, semicolon, bracket or the end of a sentence (a dot inside 20.18 is not one).
 const STRETCH =
   "((?:[^,;!?().]|[.](?=\\S)){1,60}?)(?=\\s+(?:for|in|on|at|with|when|because|since|to|from|and|but|anymore|now|->|=>)\\b|\\s*(?:->|=>)|[,;!?()]|[.](?!\\S)|$)";
-const REJECT_CUES = [
-  // "Y, not X" and "Y not X"; not "do not evict" or "is not enough" (an auxiliary before "not" negates a verb).
-  new RegExp(
-    `(?<!\\b(?:do|does|did|can|could|will|would|should|must|may|might|is|are|was|were|be|has|have|had|need|needs|shall)\\s)\\bnot\\s+${STRETCH}`,
-    "gi",
-  ),
-  new RegExp(`\\binstead of\\s+${STRETCH}`, "gi"),
-  new RegExp(`\\brather than\\s+${STRETCH}`, "gi"),
+/** Cues that a thing left the project: dropped, replaced, no longer used, moved off, gone. */
+const REMOVAL_CUES = [
   new RegExp(`\\bno longer\\s+(?:use|using|uses|need|needs)?\\s*${STRETCH}`, "gi"),
   new RegExp(`\\b(?:stop|don'?t|do not|never)\\s+(?:use|using)\\s+${STRETCH}`, "gi"),
   new RegExp(
@@ -208,9 +217,22 @@ const REJECT_CUES = [
   ),
   // What was dropped, not when ("dropped after 48h").
   new RegExp(
-    `\\b(?:dropped|drop|ditched|removed|retired|abandoned|replaced)\\s+(?!(?:after|before|at|by|for|in|on|once|since|until|when|with|within)\\b)${STRETCH}`,
+    `\\b(?:dropped|drop|ditched|removed|retired|abandoned|replaced|(?:ripped|rip|tore|torn|pulled|took|taken) out|got rid of|get rid of)\\s+(?!(?:after|before|at|by|for|in|on|once|since|until|when|with|within)\\b)${STRETCH}`,
     "gi",
   ),
+  new RegExp(GONE_SOURCE, "gi"),
+  // "X replaces Y": Y.
+  new RegExp(`\\b(?:replaces|supersedes)\\s+${STRETCH}`, "gi"),
+];
+const REJECT_CUES = [
+  // "Y, not X" and "Y not X"; not "do not evict" or "is not enough" (an auxiliary before "not" negates a verb).
+  new RegExp(
+    `(?<!\\b(?:do|does|did|can|could|will|would|should|must|may|might|is|are|was|were|be|has|have|had|need|needs|shall)\\s)\\bnot\\s+${STRETCH}`,
+    "gi",
+  ),
+  new RegExp(`\\binstead of\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\brather than\\s+${STRETCH}`, "gi"),
+  ...REMOVAL_CUES,
   /\bfrom\s+((?:[^,;!?().]|[.](?=\S)){1,60}?)\s+to\s/gi,
   new RegExp(`\\bused to be\\s+${STRETCH}`, "gi"),
   new RegExp(`\\bthe old\\s+${STRETCH}`, "gi"),
@@ -218,16 +240,20 @@ const REJECT_CUES = [
 ];
 
 /** The rejected values (identifier-like tokens after a cue, or else its first content word), and every key of the stretches they came from. */
-function rejection(text: string): { values: Set<string>; words: Set<string> } {
+function rejection(text: string): { values: Set<string>; words: Set<string>; removed: Set<string> } {
   const values = new Set<string>();
   const words = new Set<string>();
+  const removed = new Set<string>();
   for (const re of REJECT_CUES) {
     for (const m of text.slice(0, 600).matchAll(re)) {
-      for (const k of valuesOf(m[1]!)) values.add(k);
+      for (const k of valuesOf(m[1]!)) {
+        values.add(k);
+        if (REMOVAL_CUES.includes(re)) removed.add(k);
+      }
       for (const k of contentKeys(m[1]!)) words.add(k);
     }
   }
-  return { values, words };
+  return { values, words, removed };
 }
 
 export function rejectedOf(text: string): Set<string> {
@@ -269,6 +295,8 @@ export type Statement = {
   rejected: ReadonlySet<string>;
   /** Keys of the stretches its rejections came from. */
   rejectedWords: ReadonlySet<string>;
+  /** Of the rejected values, those it says left the project (dropped, replaced, gone, moved off). */
+  removed: ReadonlySet<string>;
   asserted: ReadonlySet<string>;
   /** It corrects or changes something (a strong cue, a weak one that names a value, or stored as a correction). */
   changes: boolean;
@@ -285,7 +313,7 @@ export function statementOf(text: string, kind: string): Statement {
 function makeStatement(text: string, kind: string): Statement {
   const changing = changeSentences(text, kind);
   const said = changing.length > 0 ? changing.map((c) => c.text).join(" ") : text;
-  const { values, words } = rejection(said);
+  const { values, words, removed } = rejection(said);
   const asserted = assertedOf(said);
   // "default exports rather than named exports" asserts "default", not "exports".
   for (const w of words) asserted.delete(w);
@@ -298,6 +326,7 @@ function makeStatement(text: string, kind: string): Statement {
     first: firstWord(said),
     rejected: values,
     rejectedWords: words,
+    removed,
     asserted,
     changes,
   };

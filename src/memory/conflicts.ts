@@ -80,6 +80,9 @@ function touched(oldText: string, newerText: string, groups: WeightedGroup[]): b
   const parts = clauses(oldText);
   if (parts.length <= 1) return true;
   const said = statementOf(newerText, "correction");
+  // What the newer statement says as a whole: the link was checked when it was made, and its
+  // sentences besides the one of change say the new value ("dropped X. pinned Y 1.7.2").
+  const whole = tokenKeys(newerText);
   const queried = new Set(groups.flatMap((g) => g.forms.map((f) => f.stem)));
   // It rejects what the old statement holds ("we replaced pino"): all of it is replaced.
   if ([...said.rejected].some((r) => tokenKeys(oldText).has(r))) return true;
@@ -90,14 +93,14 @@ function touched(oldText: string, newerText: string, groups: WeightedGroup[]): b
     const matched = textScore(clause, groups).held;
     if (matched === 0 || matched < best) continue;
     const keys = [...tokenKeys(clause)];
-    const shared = keys.filter((k) => said.keys.has(k));
+    const shared = keys.filter((k) => said.keys.has(k) || whole.has(k));
     const common = shared.length;
     // One shared word is enough in the clause the statement opens with (its subject), or when the
     // query asked about it: the newer statement speaks of what the query found.
     const asked = i === 0 || shared.some((k) => queried.has(k));
     // A value of the same shape in its place (20 and 22, 24h and 12h).
     const values = new Set(keys.filter((k) => /\d/.test(k) && !said.keys.has(k)).map(shape));
-    const replacedValue = [...said.keys].some((k) => /\d/.test(k) && values.has(shape(k)));
+    const replacedValue = [...said.keys, ...whole].some((k) => /\d/.test(k) && values.has(shape(k)));
     const shares = keys.some((k) => said.rejected.has(k)) || common >= 2 || (common >= 1 && (replacedValue || asked));
     hit = matched > best ? shares : hit || shares;
     best = matched;

@@ -5,8 +5,10 @@
  * question) is one hit, so it cannot crowd out the one statement that answers; a summary line
  * about an event that is itself a hit is not shown twice. A hit that holds too little of the
  * query's words the memory knows, or, when much of the query is unknown to it, no rare word, is a
- * guess, and is left out.
+ * guess, and is left out; so is one without a quantity when the question asks for one
+ * (answer-type.ts).
  */
+import { asksQuantity, holdsQuantity } from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
 import { ABOVE, resolveReplacements } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
@@ -94,14 +96,14 @@ const sameness = (u: Unit) => {
  * counting the others); summary lines about events already in the hits are dropped (a summary
  * with none left goes); summaries rescored by their best line.
  */
-function prune(hits: Hit[], passes: (m: TextScore) => boolean): Hit[] {
+function prune(hits: Hit[], passes: (u: Unit) => boolean): Hit[] {
   // A replaced statement and what replaced it stand or fall together, by the better of the two.
   const byEvent = new Map<number, Unit>();
   for (const h of hits) if (h.type === "event") byEvent.set(h.row.id, h.unit);
   const strong = new Set<Unit>();
   for (const h of hits)
     for (const u of h.type === "event" ? [h.unit] : h.lines) {
-      if (!passes(u.match)) continue;
+      if (!passes(u)) continue;
       strong.add(u);
       const newer = u.replacedBy === null ? undefined : byEvent.get(u.replacedBy);
       if (newer) strong.add(newer);
@@ -197,9 +199,15 @@ export function rankedHits(
   const knownWeight = weights.reduce((a, b) => a + b, 0);
   const asked = knownWeight + (groups.length - scoring.length) * typical;
   const rare = new Set(scoring.filter((g) => g.idf >= RARE_IDF).map((g) => g.group));
-  const passes = (m: TextScore) =>
+  // A question asking for a quantity ("how long ...", "which version ...") is not answered by a
+  // text without one; a text with one is typed evidence of its own, so the query's unknown words
+  // (a paraphrase: "keep" for "retention") do not count against it.
+  const quantity = asksQuantity(query);
+  const passes = ({ match: m, text }: Unit) =>
     m.held >= MIN_SHARE * knownWeight &&
-    (m.held >= MIN_SHARE * asked || [...m.groups.keys()].some((g) => rare.has(g)) || holdsAllKnown(m, scoring.length));
+    (quantity
+      ? holdsQuantity(text)
+      : m.held >= MIN_SHARE * asked || [...m.groups.keys()].some((g) => rare.has(g)) || holdsAllKnown(m, scoring.length));
   return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
     .slice(0, limit);

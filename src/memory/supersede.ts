@@ -14,7 +14,8 @@ import { candidates, idfOf } from "./candidates.ts";
 import { changeSentences, isClaim, type Statement, statementOf, subjectOf, tokenKeys, valueLike } from "./classify.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { EVENT_COLUMNS, type EventRow, eventsById } from "./events.ts";
-import { wordForms } from "./morphology.ts";
+import { familyKey, wordForms } from "./morphology.ts";
+import { foldText, wordsOf } from "./stem.ts";
 import type { EventKind } from "./types.ts";
 
 /** What may replace an older statement: the user's statements and corrections, notes and decisions (not the assistant's answers). */
@@ -143,7 +144,14 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     .flatMap((k) => (valueLike(k) ? (k.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 1) : [k]))
     .filter((w, i, all) => w.length > 1 && all.indexOf(w) === i)
     .slice(0, LOOKUP_WORDS * 2);
-  const query = words.map((word, group) => ({ group, word, forms: wordForms(word) }));
+  // Looked up by the words as written: a family key is a stem ("tsvect" for "tsvector"), and the
+  // index stems a key again to something else.
+  const written = new Map<string, string>();
+  for (const w of wordsOf(foldText(event.content.slice(0, 2000)))) {
+    const k = familyKey(w);
+    if (!written.has(k)) written.set(k, w);
+  }
+  const query = words.map((word, group) => ({ group, word, forms: wordForms(written.get(word) ?? word) }));
   const { ids, groups } = candidates(deps.db, "events", query, {
     projectId: event.project_id,
     single: deps.registry.single(),
@@ -165,9 +173,13 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   const out: number[] = [];
   const byCue: { id: number; shared: number }[] = [];
   const bySubject: { id: number; shared: number }[] = [];
+  // Whether it names what it drops in an older statement: then that, not a shared word, is the link.
+  let dropped = false;
   for (const o of olds) {
     const c = compare(newer, o.content, weigh);
-    if (c.old.size === 0 || c.sameRejection || c.holdsNew) continue;
+    // An older statement holding both what the newer one asserts and what it rejects ("black for
+    // formatting, ruff for lint" and "ruff replaced black") is still replaced.
+    if (c.old.size === 0 || c.sameRejection || (c.holdsNew && !c.rejects)) continue;
     // What it rejects names the thing, whatever the words around it, when it is a rare identifier
     // (not a bare number) or what the newer statement is about ("we replaced pino with consola").
     // The same rare thing named by both (a tool, a service, a person: a word few older statements
@@ -182,16 +194,31 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     const namesIt = [...newer.rejected].some(
       (r) => c.old.has(r) && ((valueLike(r) && /\p{L}/u.test(r) && dfOf(r) <= 2) || newer.first === r),
     );
+    // A user's statement naming a thing (a word, not a number) the newer one says is gone or
+    // replaced ("ripped out the clap crate", "Coil replaces Glide"): it is about that thing, when
+    // that is a rare name or they share more than it ("PR previews are gone" says nothing of
+    // "squash merge every PR").
+    const dropsIt =
+      o.kind !== "answer" &&
+      newer.changes &&
+      [...newer.removed].some((r) => c.old.has(r) && /\p{L}{2}/u.test(r) && (dfOf(r) <= rareDf || c.sharedKeys >= 1));
+    if (dropsIt) dropped = true;
     // Each is about something the other does not name ("the billing service database is X" and
     // "the rate limiter stores its data in Y"): the same kind of fact about another thing.
     // A value swapped for one of its shape beside two shared words is the same attribute of the
     // same thing, however each names it ("sess cache TTL to 2h" and "session cache: TTL 30m").
     const sameAttribute = c.valueSwap && c.sharedKeys >= 2;
-    if (!namesIt && !sameAttribute && otherSubjects(newer, subjectOf(o.content), c.old, known, explicit && c.share >= MIN_SHARE)) continue;
+    if (
+      !namesIt &&
+      !dropsIt &&
+      !sameAttribute &&
+      otherSubjects(newer, subjectOf(o.content), c.old, known, explicit && c.share >= MIN_SHARE)
+    )
+      continue;
     if (newer.changes && c.rejects) {
       // The rejected value and some context, or a value that names the thing alone; an answer
       // that mentions the value in passing ("... Tomasz may want to review it") only then.
-      if (namesIt || (o.kind !== "answer" && (c.sharedKeys >= 1 || newer.keys.size <= 3))) out.push(o.id);
+      if (namesIt || dropsIt || (o.kind !== "answer" && (c.sharedKeys >= 1 || newer.keys.size <= 3))) out.push(o.id);
       continue;
     }
     // The assistant's answers are replaced only by a correction that names their value, or by
@@ -214,7 +241,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   const best = Math.max(0, ...byCue.map((b) => b.shared));
   for (const b of byCue) if (b.shared >= best * NEAR_BEST) out.push(b.id);
   // Linked by a shared rare name: the statements naming the most of it.
-  if (bySubject.length > 0) {
+  if (bySubject.length > 0 && !dropped) {
     const top = Math.max(...bySubject.map((b) => b.shared));
     for (const b of bySubject) if (b.shared >= top) out.push(b.id);
   }

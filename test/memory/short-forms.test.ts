@@ -21,6 +21,9 @@ describe("short forms", () => {
     expect(shortForms("database")).not.toContain("data");
     expect(shortForms("timestamp")).not.toContain("time");
     expect(shortForms("settings")).not.toContain("set");
+    // A stop word is that word, not a clipping: "per" is not "period", "any" not "anything".
+    expect(shortForms("period")).not.toContain("per");
+    expect(shortForms("periods")).not.toContain("per");
     // Short words and identifiers have none.
     expect(shortForms("port")).toEqual([]);
     expect(shortForms("v1beta2")).toEqual([]);

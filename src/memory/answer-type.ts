@@ -1,0 +1,39 @@
+/**
+ * What kind of answer a question asks for, from its question words alone: the expected answer
+ * type of question answering (the NUM class of Li and Roth, "Learning Question Classifiers",
+ * COLING 2002: counts, periods, frequencies, sizes, versions). "how many", "how long", "how
+ * often", "how big" and a question about a version ask for a quantity; a text without one
+ * (a number that is not part of a name, a number word, a word of frequency) cannot answer them,
+ * however many of the question's words it holds. Every other question asks for anything.
+ */
+
+/** "how many/much/long/often/big/...": a count, amount, period or size; "which version", "node version": a version. */
+const ASKS_QUANTITY = /^\s*how\s+(?:many|much|long|often|frequently|big|large|small|old|far|fast|soon)\b|\bversions?\b/i;
+/** Questions whose first word asks for something else: a place, a person, a reason, a way ("where does the version come from"). */
+const ASKS_OTHER = /^\s*(?:where|who|whom|whose|why)\b|^\s*how\s+(?:do|does|did|is|are|to|can|should)\b/i;
+
+/**
+ * A quantity: a number standing alone or with its unit (8080, 1.7.2, 24h, 15 minutes, 3%, v4), not
+ * glued to the letters of a name (s3, ec2, e931); a number word; a word of frequency or period.
+ */
+const QUANTITY = new RegExp(
+  [
+    "(?<![\\p{L}\\p{N}_])v?\\d",
+    "\\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|thousand|million|dozen|once|twice|half)\\b",
+    "\\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|every|forever|indefinitely|latest|lts)\\b",
+    "\\b(?:an?|per|each)\\s+(?:second|minute|hour|day|night|week|month|quarter|year)\\b",
+  ].join("|"),
+  "iu",
+);
+
+/** Li and Roth's numeric classes, as the noun a question ends on ("max upload size", "retention period"). */
+const NUMERIC_HEAD = /\b(?:counts?|dates?|distances?|percent(?:age)?s?|speeds?|temperatures?|sizes?|weights?|periods?)\W*$/i;
+
+export function asksQuantity(query: string): boolean {
+  return (ASKS_QUANTITY.test(query) || NUMERIC_HEAD.test(query)) && !ASKS_OTHER.test(query);
+}
+
+/** Whether a text holds a quantity (a summary line's label, "- e123 fact: ", left out). */
+export function holdsQuantity(text: string): boolean {
+  return QUANTITY.test(text.replace(/^- e\d+ [\w ]+(?: \(x\d+\))?: /, ""));
+}
