@@ -79,11 +79,19 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): Glob {
     states.push({ accept, to, eps });
     return states.length - 1;
   };
+  // The longest run of literal characters: a text without it cannot match, whatever the wildcards do.
+  let run = "";
+  let needle = "";
+  const endRun = () => {
+    if (run.length > needle.length) needle = run;
+    run = "";
+  };
   const nonSlash = (c: number) => c !== SLASH;
   const any = () => true;
   for (let i = 0; i < source.length; i++) {
     const c = source[i]!;
     const here = states.length;
+    if (c === "*" || c === "?" || (git && c === "[" && classEnd(source, i) !== -1)) endRun();
     if (c === "*" && source[i + 1] === "*") {
       const atStart = i === 0 || source[i - 1] === "/";
       const atEnd = i + 2 === source.length || source[i + 2] === "/";
@@ -113,23 +121,28 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): Glob {
     } else {
       if (git && c === "\\" && i + 1 < source.length) i++;
       const code = source.codePointAt(i)!;
+      run += String.fromCodePoint(code);
       if (code > 0xffff) i++;
       add((x) => x === code, here + 1);
     }
   }
+  endRun();
   const final = states.length;
   const n = final + 1;
+  // One pair of state sets per glob: a test runs to its end before the next one starts.
+  let live = new Uint8Array(n);
+  let next = new Uint8Array(n);
+  const close = (set: Uint8Array, s: number) => {
+    if (set[s]) return;
+    set[s] = 1;
+    if (s < final) for (const e of states[s]!.eps) close(set, e);
+  };
 
   return {
     test(raw: string): boolean {
       const text = ignoreCase ? raw.toLowerCase() : raw;
-      let live = new Uint8Array(n);
-      let next = new Uint8Array(n);
-      const close = (set: Uint8Array, s: number) => {
-        if (set[s]) return;
-        set[s] = 1;
-        if (s < final) for (const e of states[s]!.eps) close(set, e);
-      };
+      if (!text.includes(needle)) return false;
+      live.fill(0);
       close(live, 0);
       for (const ch of text) {
         const code = ch.codePointAt(0)!;

@@ -47,6 +47,20 @@ describe("globs (tool names, sensitive paths)", () => {
   });
 
   // A regular expression built from this pattern backtracks for minutes on a 40-character name.
+  test("the longest literal run is only a first look: matches across wildcards, escapes, classes and case still match", () => {
+    const g = (p: string, t: string, o = {}) => compileGlob(p, o).test(t);
+    expect(g("src/**/generated-*.ts", "src/a/b/generated-x.ts")).toBe(true);
+    expect(g("src/**/generated-*.ts", "src/a/b/generate-x.ts")).toBe(false);
+    expect(g("build\\*out", "build*out", { gitignore: true })).toBe(true); // an escaped star is a literal
+    expect(g("build\\*out", "buildXout", { gitignore: true })).toBe(false);
+    expect(g("log[0-9]/latest-run.txt", "log7/latest-run.txt", { gitignore: true })).toBe(true);
+    expect(g("**/Long-Name?.TXT", "a/long-name1.txt", { ignoreCase: true })).toBe(true);
+    expect(g("**/Long-Name?.TXT", "a/long-nam1.txt", { ignoreCase: true })).toBe(false);
+    // The same glob asked twice in a row answers each text on its own (its state sets are reused).
+    const once = compileGlob("**/cache/**");
+    expect([once.test("a/cache/b"), once.test("a/cash/b"), once.test("cache/x")]).toEqual([true, false, true]);
+  });
+
   test("a pattern of many stars against a long name answers at once", () => {
     const pattern = `${"*a".repeat(13)}*b`;
     const name = "a".repeat(40);

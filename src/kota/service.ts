@@ -223,12 +223,14 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
       await indexChain.catch(() => undefined);
       await Promise.all([...backends.values()].map((b) => b.close().catch(() => undefined)));
       backends.clear();
-      await parser?.close();
+      // The parsers end on their own (their input closes); the database closes meanwhile.
+      const parsersEnded = parser?.close();
       parser = null;
       checkpoints?.close();
       checkpoints = null;
       db?.close();
       db = null;
+      await parsersEnded;
     },
   };
 }

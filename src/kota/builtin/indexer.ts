@@ -12,7 +12,14 @@ import type { IndexFileError } from "../contract.ts";
 import type { ScannedFile } from "./files/scan.ts";
 import type { StoredFacts } from "./parse/facts.ts";
 import type { ParseJob, ParsePool } from "./parse/parse-pool.ts";
-import { type ConfigTextCache, type ResolveCache, resolveImports } from "./resolve/resolve-imports.ts";
+import {
+  type ConfigTextCache,
+  type ResolveCache,
+  resolveContext,
+  resolveImports,
+  type WarmResolver,
+  warmResolver,
+} from "./resolve/resolve-imports.ts";
 import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
 import { applyTestRule, type TestRule, testRule } from "./test-rule.ts";
 
@@ -126,6 +133,21 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     }
     return out;
   };
+  // A full run over many files: the resolver is built from the listing, and warmed up on the stored
+  // files' imports while the parsers work (reading and parsing the configs), instead of after them.
+  const configText = ctx.configText ?? new Map();
+  let warm: WarmResolver | undefined;
+  if (changes.replaceWatch && allRows) {
+    const paths = new Set(allRows.keys());
+    for (const f of changes.remove) paths.delete(f.path);
+    for (const f of changes.parse) paths.add(f.path);
+    warm = warmResolver(
+      root,
+      [...paths],
+      changes.watch.filter((w) => w.is_dir === 0),
+      configText,
+    );
+  }
   // The parsers work on the next batches while this process writes the current one.
   const ahead: Promise<Work[]>[] = [];
   let queued = 0;
@@ -160,6 +182,9 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
         }
       }
     });
+    if (warm)
+      for (const w of work)
+        if (w.kind === "write") for (const imp of w.facts.imports) warm.resolver.resolve(w.file.path, imp.specifier, imp.kind);
     opts.onProgress?.(Math.min(i + BATCH, total), total);
     await yieldToLoop();
   }
@@ -178,8 +203,8 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   // The cached context holds when this run started where our last one ended (no one else wrote).
   const cached = !all && ctx.resolve?.cache?.generation === repo.generation ? ctx.resolve.cache.context : undefined;
   let context: ReturnType<typeof resolveImports> | null = null;
-  if (all) context = resolveImports(db, root, repo.id, undefined, ctx.configText);
-  else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, ctx.configText, cached);
+  if (all) context = resolveImports(db, root, repo.id, undefined, configText, resolveContext(db, root, repo.id, configText, warm));
+  else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, configText, cached);
   else context = cached ?? null;
   immediate(db, () => store.markDone(repo.id, ctx.now(), true));
   // markWriting and markDone: our run moved the generation by exactly two.

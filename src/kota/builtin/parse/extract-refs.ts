@@ -195,7 +195,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
           inner,
           false,
         );
-        for (const c of cases) eachChild(c, (x) => walk(x, inner));
+        for (const c of cases) eachChild(c, walk, inner);
         return;
       }
       case "ForStatement":
@@ -205,7 +205,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
         const head = (node.init ?? node.left) as N | null;
         if (head?.type === "VariableDeclaration")
           for (const d of head.declarations ?? []) for (const id of patternNames(d.id)) declare(inner, id);
-        eachChild(node, (x) => walk(x, inner));
+        eachChild(node, walk, inner);
         return;
       }
       case "CatchClause": {
@@ -304,7 +304,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
       case "TSEnumDeclaration":
       case "TSTypePredicate":
         if (t === "TSTypePredicate" && node.typeAnnotation) walk(node.typeAnnotation, scope);
-        if (t === "TSEnumDeclaration") eachChild(node.body as N, (m) => walk(m, scope));
+        if (t === "TSEnumDeclaration") eachChild(node.body as N, walk, scope);
         return;
       case "TSNamedTupleMember":
         walk(node.elementType as N, scope);
@@ -360,7 +360,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
       }
       return;
     }
-    eachChild(node, (c) => walk(c, scope));
+    eachChild(node, walk, scope);
   };
 
   const callee = (node: N, scope: Scope, kind: UsageKind): void => {

@@ -50,17 +50,29 @@ export type RefGroup = [number | null, string, string | null, 0 | 1, number, str
 export type StoredFacts = Omit<FileFacts, "refs"> & { refs: RefGroup[] };
 
 export function groupRefs(refs: readonly RefFact[]): RefGroup[] {
-  const groups = new Map<string, RefGroup>();
+  // By name first: the few targets sharing a name are told apart by comparison, no key string is built per reference.
+  const byName = new Map<string, RefGroup[]>();
+  const groups: RefGroup[] = [];
   for (const r of refs) {
-    const key = `${r.importIdx}\0${r.name}\0${r.owner ?? ""}\0${r.member ? 1 : 0}`;
+    const member = r.member ? 1 : 0;
     const site = packSite(r.line, r.col, r.kind);
-    const g = groups.get(key);
+    let same = byName.get(r.name);
+    if (!same) {
+      same = [];
+      byName.set(r.name, same);
+    }
+    let g: RefGroup | undefined;
+    for (const x of same) if (x[0] === r.importIdx && x[2] === r.owner && x[3] === member) g = x;
     if (g) {
       g[4]++;
       g[5] += `,${site}`;
-    } else groups.set(key, [r.importIdx, r.name, r.owner, r.member ? 1 : 0, 1, site]);
+    } else {
+      const fresh: RefGroup = [r.importIdx, r.name, r.owner, member, 1, site];
+      same.push(fresh);
+      groups.push(fresh);
+    }
   }
-  return [...groups.values()];
+  return groups;
 }
 
 /** A binding visible at module level: an import, or a top-level declaration. */

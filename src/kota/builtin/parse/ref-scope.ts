@@ -49,7 +49,18 @@ export function collectVars(node: N | null | undefined, out: string[]): void {
     if (node.kind === "var") for (const d of node.declarations ?? []) for (const id of patternNames(d.id)) out.push(id.name ?? "");
     return;
   }
-  if (/Statement$|^SwitchCase$|^CatchClause$/.test(node.type)) eachChild(node, (c) => collectVars(c, out));
+  if (holdsStatements(node.type)) eachChild(node, collectVars, out);
+}
+
+const statementTypes = new Map<string, boolean>();
+/** Whether a node of this type can hold a `var` of its function (a statement, a case, a catch clause). */
+function holdsStatements(type: string): boolean {
+  let yes = statementTypes.get(type);
+  if (yes === undefined) {
+    yes = /Statement$|^SwitchCase$|^CatchClause$/.test(type);
+    statementTypes.set(type, yes);
+  }
+  return yes;
 }
 
 /** Block-level declarations of a statement list, hoisted before the walk (TDZ aside). */

@@ -38,13 +38,61 @@ export type ResolveContext = {
  */
 export type ResolveCache = { generation: number; context: ResolveContext } | null;
 
-export function resolveContext(db: Db, root: string, repoId: number, cache: ConfigTextCache = new Map()): ResolveContext {
+export function resolveContext(
+  db: Db,
+  root: string,
+  repoId: number,
+  cache: ConfigTextCache = new Map(),
+  warm?: WarmResolver,
+): ResolveContext {
   const files = db.query<{ id: number; path: string }, [number]>("SELECT id, path FROM code_files WHERE repo_id = ?").all(repoId);
   const idByPath = new Map(files.map((f) => [f.path, f.id]));
   const pathById = new Map(files.map((f) => [f.id, f.path]));
   const watched = db
     .query<{ path: string; mtime_ms: number }, [number]>("SELECT path, mtime_ms FROM code_watch WHERE repo_id = ? AND is_dir = 0")
     .all(repoId);
+  const { resolver, existing } = warm?.fits(idByPath.keys(), watched) ? warm : resolverOf(root, idByPath.keys(), watched, cache);
+  return { idByPath, pathById, resolver, existing };
+}
+
+/**
+ * A resolver built before the files are stored (from the listing of a full index run) and warmed up
+ * while the parsers work: its configs read and parsed, its answers for the stored files' imports
+ * found. The context at the end takes it when the stored files and configs are the ones it was built from.
+ */
+export type WarmResolver = {
+  resolver: ReturnType<typeof createResolver>;
+  existing: Map<string, boolean>;
+  fits(paths: Iterable<string>, watched: readonly { path: string; mtime_ms: number }[]): boolean;
+};
+
+export function warmResolver(
+  root: string,
+  paths: readonly string[],
+  watched: readonly { path: string; mtime_ms: number }[],
+  cache: ConfigTextCache,
+): WarmResolver {
+  const built = resolverOf(root, paths, watched, cache);
+  const configs = new Map(watched.map((w) => [w.path, w.mtime_ms]));
+  return {
+    ...built,
+    fits(now, nowWatched) {
+      let n = 0;
+      for (const p of now) {
+        if (!built.files.has(p)) return false;
+        n++;
+      }
+      return n === built.files.size && nowWatched.length === configs.size && nowWatched.every((w) => configs.get(w.path) === w.mtime_ms);
+    },
+  };
+}
+
+function resolverOf(
+  root: string,
+  paths: Iterable<string>,
+  watched: readonly { path: string; mtime_ms: number }[],
+  cache: ConfigTextCache,
+): { resolver: ReturnType<typeof createResolver>; existing: Map<string, boolean>; files: Set<string> } {
   const configs = new Set(watched.map((r) => r.path));
   const mtimes = new Map(watched.map((r) => [r.path, r.mtime_ms]));
   // A monorepo has hundreds of package.json files: read each again only when its mtime moved.
@@ -57,8 +105,9 @@ export function resolveContext(db: Db, root: string, repoId: number, cache: Conf
     return text;
   };
   const existing = new Map<string, boolean>();
+  const files = new Set(paths);
   const resolver = createResolver({
-    files: new Set(idByPath.keys()),
+    files,
     exists: (p) => {
       let e = existing.get(p);
       if (e === undefined) {
@@ -72,7 +121,7 @@ export function resolveContext(db: Db, root: string, repoId: number, cache: Conf
     packages: createPackages({ packageFiles: [...configs].filter((p) => p.endsWith("package.json")), readText: readConfig }),
     hasPackageJson: (dir) => configs.has(dir === "." ? "package.json" : `${dir}/package.json`),
   });
-  return { idByPath, pathById, resolver, existing };
+  return { resolver, existing, files };
 }
 
 /**
