@@ -190,8 +190,10 @@ function group(region: LoadedRegion, anchors: Anchor[]): Anchor[][] {
 
 function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], maxLines: number): Window {
   const best = g.reduce((a, b) => (b.score > a.score ? b : a));
-  // Other matching rows nearby add a little; other places on the same row add nothing.
-  const rest = g.reduce((s, a) => s + (a.row === best.row ? 0 : a.score), 0);
+  // Other matching rows nearby add a little when the best place lacks some of the query (they may
+  // hold the rest); to a place that has it all, rows that repeat it add nothing (a run of
+  // near-identical rows is not a better answer than one row that names what was asked).
+  const rest = best.complete ? 0 : g.reduce((s, a) => s + (a.row === best.row ? 0 : a.score), 0);
   // Too many places: the best, the first, and the last ones (in a run of attempts the last is the outcome).
   let kept = g;
   if (g.length > maxLines) {
