@@ -224,12 +224,23 @@ function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], ma
 /** The windows worth showing, best first. */
 export function findWindows(regions: { region: LoadedRegion; candidates: CandidateChunk[] }[], terms: Term[], maxLines: number): Window[] {
   const out: Window[] = [];
+  const partial: Window[] = [];
   const scans = regions.map(({ region }) => scanRegion(region, terms));
   weighTerms(terms, scans);
   for (const [k, { region, candidates }] of regions.entries()) {
     let anchors = scoreRegion(region, terms, scans[k]!);
-    // Where some place has every concept, places with only some are not hits.
-    if (anchors.some((a) => a.complete)) anchors = anchors.filter((a) => a.complete);
+    // Where some place has every concept, places with only some are not hits, unless there is room
+    // left after every complete one: on a long row, the definition (`--x-duration:294ms`) the
+    // complete places use may lack the words that describe it.
+    if (anchors.some((a) => a.complete)) {
+      const rest = anchors.filter((a) => !a.complete && region.rows[a.row]!.length > LONG_LINE);
+      anchors = anchors.filter((a) => a.complete);
+      if (rest.length > 0) {
+        const top = Math.max(...rest.map((a) => a.score));
+        const extra = group(region, rest.filter((a) => a.score >= top * 0.5)).map((g) => windowOf(region, candidates, g, maxLines));
+        partial.push(...extra.sort((a, b) => b.score - a.score).slice(0, PER_CHUNK * candidates.length));
+      }
+    }
     if (anchors.length === 0) {
       // Matched by a title only (a heading, or a JSON record that began in the chunk before).
       for (const c of candidates) {
@@ -259,5 +270,31 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
     if (shown[0]) shown[0].more += hidden;
     out.push(...shown);
   }
-  return out.sort((a, b) => b.score - a.score);
+  return distinct([...out.sort((a, b) => b.score - a.score), ...partial.sort((a, b) => b.score - a.score)]);
+}
+
+/**
+ * Places on long rows that show the same text as a better one (minified code repeating
+ * `transition-duration:var(--x)`) are not hits of their own: counted as more of the first, so the
+ * next slots go to other text (the definition they all use, a different record).
+ */
+function distinct(windows: Window[]): Window[] {
+  const seen = new Map<string, Window>();
+  const out: Window[] = [];
+  for (const w of windows) {
+    const m = w.matches.length === 1 ? w.matches[0]! : null;
+    const row = m ? w.region.rows[m.row]! : "";
+    if (!m || row.length <= LONG_LINE || m.end <= m.at) {
+      out.push(w);
+      continue;
+    }
+    const key = `${w.region.blob}:${row.slice(m.at, m.end).toLowerCase()}`;
+    const first = seen.get(key);
+    if (first) first.more++;
+    else {
+      seen.set(key, w);
+      out.push(w);
+    }
+  }
+  return out;
 }
