@@ -237,7 +237,13 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
       anchors = anchors.filter((a) => a.complete);
       if (rest.length > 0) {
         const top = Math.max(...rest.map((a) => a.score));
-        const extra = group(region, rest.filter((a) => a.score >= top * 0.5)).map((g) => windowOf(region, candidates, g, maxLines));
+        const extra = group(
+          region,
+          distinct(
+            region,
+            rest.filter((a) => a.score >= top * 0.5),
+          ).kept,
+        ).map((g) => windowOf(region, candidates, g, maxLines));
         partial.push(...extra.sort((a, b) => b.score - a.score).slice(0, PER_CHUNK * candidates.length));
       }
     }
@@ -259,42 +265,42 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
     }
     // Places far weaker than the best one (one common word of several) are noise, not hits.
     const top = Math.max(...anchors.map((a) => a.score));
-    const windows = group(
+    const { kept, repeats } = distinct(
       region,
       anchors.filter((a) => a.score >= top * 0.5),
-    )
+    );
+    const windows = group(region, kept)
       .map((g) => windowOf(region, candidates, g, maxLines))
       .sort((a, b) => b.score - a.score);
     const shown = windows.slice(0, PER_CHUNK * candidates.length);
-    const hidden = windows.slice(shown.length).reduce((n, w) => n + w.matches.length + w.more, 0);
+    const hidden = repeats + windows.slice(shown.length).reduce((n, w) => n + w.matches.length + w.more, 0);
     if (shown[0]) shown[0].more += hidden;
     out.push(...shown);
   }
-  return distinct([...out.sort((a, b) => b.score - a.score), ...partial.sort((a, b) => b.score - a.score)]);
+  return [...out.sort((a, b) => b.score - a.score), ...partial.sort((a, b) => b.score - a.score)];
 }
 
 /**
  * Places on long rows that show the same text as a better one (minified code repeating
- * `transition-duration:var(--x)`) are not hits of their own: counted as more of the first, so the
- * next slots go to other text (the definition they all use, a different record).
+ * `transition-duration:var(--x)`) are not places of their own: only counted, so the hits go to
+ * other text (the definition they all use, a different record).
  */
-function distinct(windows: Window[]): Window[] {
-  const seen = new Map<string, Window>();
-  const out: Window[] = [];
-  for (const w of windows) {
-    const m = w.matches.length === 1 ? w.matches[0]! : null;
-    const row = m ? w.region.rows[m.row]! : "";
-    if (!m || row.length <= LONG_LINE || m.end <= m.at) {
-      out.push(w);
+function distinct(region: LoadedRegion, anchors: Anchor[]): { kept: Anchor[]; repeats: number } {
+  const seen = new Set<string>();
+  const kept: Anchor[] = [];
+  let repeats = 0;
+  for (const a of [...anchors].sort((x, y) => y.score - x.score)) {
+    const row = region.rows[a.row]!;
+    if (row.length <= LONG_LINE || a.end <= a.at) {
+      kept.push(a);
       continue;
     }
-    const key = `${w.region.blob}:${row.slice(m.at, m.end).toLowerCase()}`;
-    const first = seen.get(key);
-    if (first) first.more++;
+    const key = `${a.row}:${row.slice(a.at, a.end).toLowerCase()}`;
+    if (seen.has(key)) repeats++;
     else {
-      seen.set(key, w);
-      out.push(w);
+      seen.add(key);
+      kept.push(a);
     }
   }
-  return out;
+  return { kept, repeats };
 }
