@@ -27,30 +27,34 @@ describe("query words the text writes together", () => {
 
 describe("a right-aligned number column", () => {
   test("a short number under longer ones is a row of the table its header names", async () => {
-    // A process table: PIDs right-aligned, many rows whose parent is 1, the row of PID 1 among them.
+    // A process table: PIDs right-aligned; the row of PID 1 early, a run of rows whose parent is 1 much later.
     const lines = ["  PID  PPID USER     RSS COMMAND"];
-    for (let i = 0; i < 30; i++) lines.push(`${20000 + i * 37} ${i % 3 === 0 ? "    1" : 20000 + i} app   ${900 + i} worker-${i}`);
-    lines.splice(12, 0, "    1     0 app    4100 supervisor");
-    for (let i = 0; i < 30; i++) lines.push(`${30000 + i * 41}     1 app   ${500 + i} helper-${i}`);
+    for (let i = 0; i < 90; i++) {
+      if (i === 20) lines.push("    1     0 app    4100 supervisor");
+      const parent = i >= 60 ? "    1" : String(20000 + i);
+      lines.push(`${20000 + i * 37} ${parent} app   ${900 + i} worker-${i}`);
+    }
     const text = lines.join("\n");
     const { store, source } = await stored(text);
-    expect(shows(top3(store, source, "what is pid 1"), 13, "supervisor")).toBe(true);
+    const answer = text.split("\n").findIndex((l) => l.includes("supervisor")) + 1;
+    expect(shows(top3(store, source, "what is pid 1"), answer, "supervisor")).toBe(true);
   });
 });
 
 describe("a path's last part", () => {
-  test("names the entry itself, over the files under it", async () => {
-    // A disk usage listing sorted by size: the toolkit's files are spread through it, the directory itself near the end.
+  test("names the entry itself, over runs of files under it", async () => {
+    // A disk usage listing sorted by size: the toolkit's files in runs, the directory itself far below them.
     const lines: string[] = [];
-    for (let i = 0; i < 400; i++) {
+    for (let i = 0; i < 240; i++) {
       const size = `${Math.floor(i / 4) + 1}M`;
-      lines.push(i % 9 === 0 ? `${size}\t/opt/sdk/vendorkit-7-amd64/lib/part${i}.bin` : `${size}\t/opt/other/pkg${i}/data${i}.bin`);
+      lines.push(i % 40 < 6 ? `${size}\t/opt/sdk/vendorkit-7-amd64/lib/part${i}.bin` : `${size}\t/opt/other/pkg${i}/data${i}.bin`);
     }
-    lines.push("240M\t/opt/sdk/vendorkit-7-amd64");
+    for (let i = 0; i < 200; i++) lines.push(`${70 + i}M\t/opt/more/pkg${i}`);
+    lines.push("300M\t/opt/sdk/vendorkit-7-amd64");
     for (let i = 0; i < 20; i++) lines.push(`${300 + i}M\t/opt/big${i}`);
     const text = lines.join("\n");
     const { store, source } = await stored(text);
-    expect(shows(top3(store, source, "vendorkit"), 401, "240M\t/opt/sdk/vendorkit-7-amd64")).toBe(true);
+    expect(shows(top3(store, source, "vendorkit"), 441, "300M\t/opt/sdk/vendorkit-7-amd64")).toBe(true);
   });
 });
 
