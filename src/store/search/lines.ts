@@ -178,14 +178,20 @@ function countedAt(lower: string, at: number, end: number): boolean {
   return j > end && isDigit(lower.charCodeAt(j));
 }
 
+/** How far around an occurrence its path is read (a minified line is one token thousands of characters long). */
+const PATH_REACH = 256;
+
 /** [at, end) is in the last part of a path-like token: a `/` before it in the token, none after it. */
 function inLeaf(lower: string, at: number, end: number): boolean {
+  const stop = Math.min(lower.length, end + PATH_REACH);
   let j = end;
-  while (j < lower.length && !isSpace(lower.charCodeAt(j))) {
+  while (j < stop && !isSpace(lower.charCodeAt(j))) {
     if (lower.charCodeAt(j) === 47) return false;
     j++;
   }
-  for (let i = at - 1; i >= 0 && !isSpace(lower.charCodeAt(i)); i--) if (lower.charCodeAt(i) === 47) return true;
+  if (j === stop && stop < lower.length) return false;
+  const from = Math.max(0, at - PATH_REACH);
+  for (let i = at - 1; i >= from && !isSpace(lower.charCodeAt(i)); i--) if (lower.charCodeAt(i) === 47) return true;
   return false;
 }
 
