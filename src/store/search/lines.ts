@@ -34,6 +34,8 @@ export type Occurrence = {
   loose?: boolean;
   key: boolean;
   zero: boolean;
+  /** In the last part of a path (`jvm/temurin-25-jdk`, not `jvm/temurin-25-jdk/lib/ct.sym`): the entry it names, not one under it. */
+  leaf?: boolean;
   /** A number stands right before it ("4 tests failed") or is its value ("errorCount":5); looked for when the query asks how many. */
   counted?: boolean;
 };
@@ -176,6 +178,23 @@ function countedAt(lower: string, at: number, end: number): boolean {
   return j > end && isDigit(lower.charCodeAt(j));
 }
 
+/** How far around an occurrence its path is read (a minified line is one token thousands of characters long). */
+const PATH_REACH = 256;
+
+/** [at, end) is in the last part of a path-like token: a `/` before it in the token, none after it. */
+function inLeaf(lower: string, at: number, end: number): boolean {
+  const stop = Math.min(lower.length, end + PATH_REACH);
+  let j = end;
+  while (j < stop && !isSpace(lower.charCodeAt(j))) {
+    if (lower.charCodeAt(j) === 47) return false;
+    j++;
+  }
+  if (j === stop && stop < lower.length) return false;
+  const from = Math.max(0, at - PATH_REACH);
+  for (let i = at - 1; i >= from && !isSpace(lower.charCodeAt(i)); i--) if (lower.charCodeAt(i) === 47) return true;
+  return false;
+}
+
 /** A query word this long is also found inside a longer token. */
 const INSIDE_MIN = 5;
 
@@ -206,6 +225,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
           exact: lower.startsWith(last, end - last.length),
           key: isKey(lower, i, end),
           zero: ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
+          ...(inLeaf(lower, i, end) ? { leaf: true } : {}),
           ...(t.count && countedAt(lower, i, end) ? { counted: true } : {}),
         });
         n++;

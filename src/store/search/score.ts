@@ -186,6 +186,7 @@ const quality = (o: Occurrence) =>
   (o.exact ? 1.15 : 1) *
   (o.key ? 1.4 : 1) *
   (o.zero ? 0.25 : 1) *
+  (o.leaf ? 1.1 : 1) *
   (1 + 0.2 * Math.max(0, 1 - o.at / 80));
 
 /**

@@ -121,22 +121,34 @@ function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; correcti
   };
 }
 
+/** Most neighbouring words of a query looked up as one word of the text. */
+const MAX_COMPOUND = 4;
+
 /**
- * The query with two neighbouring words that the text writes together as one word ("cc flags"
- * for `ccflags`) as one concept, or null when none is in the vocabulary.
+ * The query with neighbouring words that the text writes together as one word ("cc flags" for
+ * `ccflags`, "server alive interval" for `serveraliveinterval`) as one concept, the longest run
+ * first, or null when none is in the vocabulary.
  */
 function compounds(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
   const known = deps.db.query<{ one: number }, [string]>("SELECT 1 AS one FROM vocabulary WHERE word = ?");
+  const single = (c: Concept | undefined): c is Concept => !!c && !c.stop && c.words.length === 1 && /^\p{L}+$/u.test(c.joined);
   const out: Concept[] = [];
   let joined = false;
   for (let i = 0; i < q.concepts.length; i++) {
-    const [a, b] = [q.concepts[i]!, q.concepts[i + 1]];
-    const single = (c: Concept | undefined): c is Concept => !!c && !c.stop && c.words.length === 1 && /^\p{L}+$/u.test(c.joined);
-    if (single(a) && single(b) && known.get(a.joined + b.joined)) {
-      out.push(conceptOf([a.joined, b.joined]));
+    let run = 0;
+    if (single(q.concepts[i])) {
+      let n = 1;
+      while (n < MAX_COMPOUND && single(q.concepts[i + n])) n++;
+      for (; n >= 2 && run === 0; n--) {
+        const words = q.concepts.slice(i, i + n).map((c) => c.joined);
+        if (known.get(words.join(""))) run = n;
+      }
+    }
+    if (run >= 2) {
+      out.push(conceptOf(q.concepts.slice(i, i + run).map((c) => c.joined)));
       joined = true;
-      i++;
-    } else out.push(a);
+      i += run - 1;
+    } else out.push(q.concepts[i]!);
   }
   return joined ? { ...q, concepts: out } : null;
 }

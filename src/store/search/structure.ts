@@ -49,6 +49,13 @@ function sharedPrefix(rows: string[]): string {
   return nonBlank >= 3 && n >= 0.6 * nonBlank && n >= 3 && best.length <= 40 ? best : "";
 }
 
+/** Where a row's first token ends, when it is a number (`  42`, `3.5%`, `1,024`): -1 when it is not. */
+function numberEnd(body: string, indent: number): number {
+  let i = indent;
+  while (i < body.length && body.charCodeAt(i) > 32) i++;
+  return /^[+-]?\d[\d.,:%]*$/.test(body.slice(indent, i)) ? i : -1;
+}
+
 /** Column where the second token of a row starts (-1 when it has one token). */
 function secondColumn(body: string, indent: number): number {
   let i = indent;
@@ -62,6 +69,7 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
   const prefix = sharedPrefix(rows);
   const indent = new Int32Array(n);
   const col2 = new Int32Array(n);
+  const numEnd = new Int32Array(n);
   const isHeading = new Uint8Array(n);
   for (let r = 0; r < n; r++) {
     let body = rows[r]!;
@@ -75,6 +83,7 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
     const blank = i >= body.length;
     indent[r] = blank ? -1 : i;
     col2[r] = blank ? -1 : secondColumn(body, i);
+    numEnd[r] = blank ? -1 : numberEnd(body, i);
     const ruled = !blank && (RULE_CHARS.has(body.charCodeAt(i)) || RULE_CHARS.has(body.charCodeAt(last)));
     isHeading[r] = ruled && body.length < 400 && HEADING.test(body.slice(i)) ? 1 : 0;
   }
@@ -112,10 +121,11 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
       start = r + 1;
       continue;
     }
-    // Right-aligned columns (`   size_t Name` over `     bool Name`) are siblings, not children.
+    // Right-aligned columns (`   size_t Name` over `     bool Name`, `    1 root` under `12577 root`) are siblings, not children.
     const prev = stack.at(-1);
     let level = indent[r]!;
-    if (prev && level > prev.indent && col2[r]! >= 0 && col2[r] === col2[prev.row]) level = prev.indent;
+    const aligned = prev && ((col2[r]! >= 0 && col2[r] === col2[prev.row]) || (numEnd[r]! >= 0 && numEnd[r] === numEnd[prev.row]));
+    if (prev && level > prev.indent && aligned) level = prev.indent;
     while (stack.length > 0 && stack.at(-1)!.indent >= level) childEnd[stack.pop()!.row] = lastNonBlank;
     owner[r] = stack.at(-1)?.row ?? -1;
     stack.push({ row: r, indent: level });

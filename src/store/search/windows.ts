@@ -190,8 +190,10 @@ function group(region: LoadedRegion, anchors: Anchor[]): Anchor[][] {
 
 function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], maxLines: number): Window {
   const best = g.reduce((a, b) => (b.score > a.score ? b : a));
-  // Other matching rows nearby add a little; other places on the same row add nothing.
-  const rest = g.reduce((s, a) => s + (a.row === best.row ? 0 : a.score), 0);
+  // Other matching rows nearby add a little when the best place lacks some of the query (they may
+  // hold the rest); to a place that has it all, rows that repeat it add nothing (a run of
+  // near-identical rows is not a better answer than one row that names what was asked).
+  const rest = best.complete ? 0 : g.reduce((s, a) => s + (a.row === best.row ? 0 : a.score), 0);
   // Too many places: the best, the first, and the last ones (in a run of attempts the last is the outcome).
   let kept = g;
   if (g.length > maxLines) {
@@ -222,12 +224,29 @@ function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], ma
 /** The windows worth showing, best first. */
 export function findWindows(regions: { region: LoadedRegion; candidates: CandidateChunk[] }[], terms: Term[], maxLines: number): Window[] {
   const out: Window[] = [];
+  const partial: Window[] = [];
   const scans = regions.map(({ region }) => scanRegion(region, terms));
   weighTerms(terms, scans);
   for (const [k, { region, candidates }] of regions.entries()) {
     let anchors = scoreRegion(region, terms, scans[k]!);
-    // Where some place has every concept, places with only some are not hits.
-    if (anchors.some((a) => a.complete)) anchors = anchors.filter((a) => a.complete);
+    // Where some place has every concept, places with only some are not hits, unless there is room
+    // left after every complete one: on a long row, the definition (`--x-duration:294ms`) the
+    // complete places use may lack the words that describe it.
+    if (anchors.some((a) => a.complete)) {
+      const rest = anchors.filter((a) => !a.complete && region.rows[a.row]!.length > LONG_LINE);
+      anchors = anchors.filter((a) => a.complete);
+      if (rest.length > 0) {
+        const top = Math.max(...rest.map((a) => a.score));
+        const extra = group(
+          region,
+          distinct(
+            region,
+            rest.filter((a) => a.score >= top * 0.5),
+          ).kept,
+        ).map((g) => windowOf(region, candidates, g, maxLines));
+        partial.push(...extra.sort((a, b) => b.score - a.score).slice(0, PER_CHUNK * candidates.length));
+      }
+    }
     if (anchors.length === 0) {
       // Matched by a title only (a heading, or a JSON record that began in the chunk before).
       for (const c of candidates) {
@@ -246,16 +265,42 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
     }
     // Places far weaker than the best one (one common word of several) are noise, not hits.
     const top = Math.max(...anchors.map((a) => a.score));
-    const windows = group(
+    const { kept, repeats } = distinct(
       region,
       anchors.filter((a) => a.score >= top * 0.5),
-    )
+    );
+    const windows = group(region, kept)
       .map((g) => windowOf(region, candidates, g, maxLines))
       .sort((a, b) => b.score - a.score);
     const shown = windows.slice(0, PER_CHUNK * candidates.length);
-    const hidden = windows.slice(shown.length).reduce((n, w) => n + w.matches.length + w.more, 0);
+    const hidden = repeats + windows.slice(shown.length).reduce((n, w) => n + w.matches.length + w.more, 0);
     if (shown[0]) shown[0].more += hidden;
     out.push(...shown);
   }
-  return out.sort((a, b) => b.score - a.score);
+  return [...out.sort((a, b) => b.score - a.score), ...partial.sort((a, b) => b.score - a.score)];
+}
+
+/**
+ * Places on long rows that show the same text as a better one (minified code repeating
+ * `transition-duration:var(--x)`) are not places of their own: only counted, so the hits go to
+ * other text (the definition they all use, a different record).
+ */
+function distinct(region: LoadedRegion, anchors: Anchor[]): { kept: Anchor[]; repeats: number } {
+  const seen = new Set<string>();
+  const kept: Anchor[] = [];
+  let repeats = 0;
+  for (const a of [...anchors].sort((x, y) => y.score - x.score)) {
+    const row = region.rows[a.row]!;
+    if (row.length <= LONG_LINE || a.end <= a.at) {
+      kept.push(a);
+      continue;
+    }
+    const key = `${a.row}:${row.slice(a.at, a.end).toLowerCase()}`;
+    if (seen.has(key)) repeats++;
+    else {
+      seen.add(key);
+      kept.push(a);
+    }
+  }
+  return { kept, repeats };
 }
