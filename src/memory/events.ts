@@ -5,9 +5,9 @@
  * correction. A batch is written in one transaction; the clock is made monotonic per project, so
  * a clock that goes backwards never reorders what was said.
  */
-import { createHash } from "node:crypto";
 import { immediate } from "../db/open.ts";
 import { fail, type Result } from "../errors.ts";
+import { sha256Bytes } from "../hash.ts";
 import { redact } from "../redact/redact.ts";
 import { stripAnsi, utf8Length } from "../text.ts";
 import { isCorrection } from "./classify.ts";
@@ -75,6 +75,13 @@ function cutAt(text: string, maxBytes: number): string {
   return soft > end * 0.7 ? head.slice(0, soft + 1) : head;
 }
 
+/** The last session name redacted: a batch names the same session event after event (redaction is a pure function of the text). */
+let lastSession = { raw: "", text: "" };
+function redactedSession(session: string): string {
+  if (session !== lastSession.raw) lastSession = { raw: session, text: redact(session).text };
+  return lastSession.text;
+}
+
 /** Checks and prepares one event; a failure says what was wrong with it. */
 export async function prepareEvent(deps: MemoryDeps, raw: RawEvent, scope: Scope): Promise<Result<{ event: Prepared }>> {
   if (!isEventKind(raw.kind)) {
@@ -134,7 +141,7 @@ export async function prepareEvent(deps: MemoryDeps, raw: RawEvent, scope: Scope
       kind,
       content: redaction.text,
       tokens,
-      session: redact(session).text,
+      session: redactedSession(session),
       ts: typeof raw.ts === "number" ? Math.floor(raw.ts) : null,
       source,
       cut,
@@ -149,8 +156,8 @@ const ROWS_PER_STATEMENT = 1000;
 
 /** An import key as stored: 53 bits of SHA-256 over the project and the key (no text kept). */
 function keyHash(projectId: number, key: string): number {
-  const digest = createHash("sha256").update(`${projectId}\0${key}`).digest();
-  return digest.readUIntBE(0, 6) * 32 + (digest[6]! >> 3);
+  const d = sha256Bytes(`${projectId}\0${key}`);
+  return ((((d[0]! * 256 + d[1]!) * 256 + d[2]!) * 256 + d[3]!) * 256 + d[4]!) * 256 * 32 + d[5]! * 32 + (d[6]! >> 3);
 }
 
 /**

@@ -6,7 +6,7 @@
  * is the index merge (optimize.ts: 1.5 s at a million events, after every quarter of growth).
  */
 import type { MemoryDeps } from "./deps.ts";
-import { maybeOptimize } from "./optimize.ts";
+import { maybeOptimize, mergeSmallSegments } from "./optimize.ts";
 import { maybeRunRetention } from "./retention.ts";
 import { checkedModelSummary, extractiveSummary, nextWindow, storeWindowSummary } from "./summarize.ts";
 import { checkedUpTo, supersedeStep } from "./supersede.ts";
@@ -63,7 +63,7 @@ export async function maintain(
   if (!out.pending && !out.summaryDue) out.pending = nextWindow(deps, projectId, options.force).due;
   maybeRunRetention(deps);
   // Not while a backlog is being worked off (an import): once it is done, one merge does for all.
-  if (!out.pending && !out.summaryDue && !nextWindow(deps, projectId).due) maybeOptimize(deps);
+  if (!out.pending && !out.summaryDue && !nextWindow(deps, projectId).due && maybeOptimize(deps).length === 0) mergeSmallSegments(deps);
   return out;
 }
 

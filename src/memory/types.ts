@@ -3,8 +3,8 @@
  * sends a MemoryRequest to the engine's memory entry point and gets a Result<MemoryAnswer> back:
  * plain JSON both ways, so the same calls work in-process and over a pipe.
  */
-import { createHash } from "node:crypto";
 import type { Result } from "../errors.ts";
+import { sha256Bytes } from "../hash.ts";
 
 export const EVENT_KINDS = ["prompt", "answer", "decision", "correction", "error", "command", "files", "note"] as const;
 export type EventKind = (typeof EVENT_KINDS)[number];
@@ -25,9 +25,7 @@ export const MAX_TS = 8.64e15;
 export function importKeys(): (event: { session?: string | null; kind: string; ts?: number; text: string }) => string {
   const seen = new Map<number, number>();
   return (event) => {
-    const digest = createHash("sha256")
-      .update(JSON.stringify([event.session ?? null, event.kind, event.ts ?? null, event.text]))
-      .digest();
+    const digest = Buffer.from(sha256Bytes(JSON.stringify([event.session ?? null, event.kind, event.ts ?? null, event.text])));
     const short = digest.readUIntBE(0, 6);
     const before = seen.get(short) ?? 0;
     seen.set(short, before + 1);

@@ -33,9 +33,7 @@ function load(): Counter {
   const file = tablesFile ?? (typeof PI_SIDECAR_TOKENIZER === "string" ? PI_SIDECAR_TOKENIZER : null);
   if (file) return (createRequire(file)(file) as { countTokens: Counter }).countTokens;
   // A constant condition in the binary: the bundler drops this require, so the tables are not copied in.
-  return typeof PI_SIDECAR_TOKENIZER === "string"
-    ? missing()
-    : (require("gpt-tokenizer/encoding/o200k_base") as { countTokens: Counter }).countTokens;
+  return typeof PI_SIDECAR_TOKENIZER === "string" ? missing() : (require("./tables.ts") as { countTokens: Counter }).countTokens;
 }
 
 export function countTokens(text: string): number {
