@@ -5,7 +5,7 @@
  * This does exactly that, remembering each piece's count (a bounded map), and splits with
  * String.match (one string per piece) instead of matchAll (an array and an iterator step per piece).
  * A text that may hold a special token (`<|endoftext|>` and the like: all begin with `<|`) goes to
- * countTokens itself, which rejects it as before. When the package's internals are not the ones
+ * `plain` itself (tables.ts counts such a token as text). When the package's internals are not the ones
  * this reads (another version), countTokens is used as it is.
  */
 

@@ -52,10 +52,13 @@ describe("pieceCounter", () => {
     expect(fast(words)).toBe(plain(words));
   });
 
-  test("a text holding a special token is rejected the same way", () => {
+  test("a text holding a special token goes to the plain counter, which the product's counts as the text it is", () => {
     const t = "before <|endoftext|> after";
     expect(() => plain(t)).toThrow();
     expect(() => fast(t)).toThrow();
+    // What the product counts: the token's characters as text, as a provider encodes a user's text.
+    expect(countTokens(t)).toBe(o200k.countTokens(t, { disallowedSpecial: new Set() }));
+    expect(countTokens(t)).toBeGreaterThan(countTokens("before after"));
   });
 
   test("without the internals it reads, the package's counter is used as it is", () => {
