@@ -22,11 +22,12 @@ const COMMON = 1000;
 const RANKED = 200;
 
 /**
- * Conditions on the sources table `s`, and the same as an EXISTS clause for a chunk `c`. With
- * one source, `range` is its chunks' row ids (contiguous: a blob's chunks are inserted in one
- * transaction), which lets FTS5 skip every other source instead of testing each match.
+ * Conditions on the sources table `s` (`and`, with `params`), and the same as an EXISTS clause for
+ * a chunk `c` (`sql`, with `sqlParams`). With one source, `range` is its chunks' row ids
+ * (contiguous: a blob's chunks are inserted in one transaction), which lets FTS5 skip every other
+ * source instead of testing each match; with that source alone, the range is the whole condition.
  */
-export type Filter = { and: string; sql: string; params: string[]; range: [number, number] | null };
+export type Filter = { and: string; sql: string; params: string[]; sqlParams: string[]; range: [number, number] | null };
 
 export function filterSql(deps: EngineDeps, f: SourceFilter): Filter {
   const { conds, params } = sourceConditions(f);
@@ -39,7 +40,11 @@ export function filterSql(deps: EngineDeps, f: SourceFilter): Filter {
         )
         .get(f.source)
     : null;
-  return { and, sql, params, range: range && range.lo !== null && range.hi !== null ? [range.lo, range.hi] : null };
+  const ids: [number, number] | null = range && range.lo !== null && range.hi !== null ? [range.lo, range.hi] : null;
+  // One source and nothing else: the range holds its chunks and no other text's, so the check per
+  // chunk (`sql`, with `sqlParams`) would say what the range says.
+  const alone = ids !== null && conds.length === 1;
+  return { and, sql: alone ? "" : sql, params, sqlParams: alone ? [] : params, range: ids };
 }
 
 function rangeSql(table: string, f: Filter): { sql: string; params: number[] } {
@@ -54,24 +59,37 @@ function rangeSql(table: string, f: Filter): { sql: string; params: number[] } {
 export function wordHits(deps: EngineDeps, match: string | null, f: Filter): number[] {
   if (!match) return [];
   const r = rangeSql("chunks_words", f);
+  // The newest RANKED; past them, whether there are COMMON is counted in the index's own order
+  // (cheaper than walking it newest first), not fetched.
   const newest = deps.db
     .query<{ rowid: number }, (string | number)[]>(
       `SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?${r.sql} ORDER BY rowid DESC LIMIT ?`,
     )
-    .all(match, ...r.params, COMMON);
+    .all(match, ...r.params, RANKED);
   if (newest.length === 0) return [];
+  const n =
+    newest.length < RANKED
+      ? newest.length
+      : Math.max(
+          newest.length,
+          deps.db
+            .query<{ n: number }, (string | number)[]>(
+              `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_words WHERE chunks_words MATCH ?${r.sql} LIMIT ?)`,
+            )
+            .get(match, ...r.params, COMMON)?.n ?? 0,
+        );
   // One match, and no source condition to check: nothing to rank.
-  if ((newest.length === 1 || newest.length >= COMMON) && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
-  const order = newest.length >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
-  const floor = newest.length > RANKED ? ` AND chunks_words.rowid >= ${newest[RANKED - 1]!.rowid}` : "";
+  if ((n === 1 || n >= COMMON) && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
+  const order = n >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
+  const floor = n > RANKED ? [newest[RANKED - 1]!.rowid] : [];
   // The join to chunks is only needed to filter by source conditions.
   const from = f.sql ? "chunks_words JOIN chunks c ON c.id = chunks_words.rowid" : "chunks_words";
   return deps.db
     .query<{ id: number }, (string | number)[]>(
       `SELECT chunks_words.rowid AS id FROM ${from}
-       WHERE chunks_words MATCH ?${r.sql}${floor}${f.sql} ORDER BY ${order} LIMIT ?`,
+       WHERE chunks_words MATCH ?${r.sql}${floor.length > 0 ? " AND chunks_words.rowid >= ?" : ""}${f.sql} ORDER BY ${order} LIMIT ?`,
     )
-    .all(match, ...r.params, ...f.params, CANDIDATES)
+    .all(match, ...r.params, ...floor, ...f.sqlParams, CANDIDATES)
     .map((row) => row.id);
 }
 
@@ -95,7 +113,7 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
       `SELECT c.id AS id, c.blob_id AS blob FROM chunk_idents JOIN chunks c ON c.id = chunk_idents.rowid
        WHERE chunk_idents MATCH ?${r.sql}${also}${f.sql}${check} ORDER BY chunk_idents.rowid DESC LIMIT ?`,
     )
-    .all(match, ...r.params, ...(words ? [words] : []), ...f.params, ...ascii, CANDIDATES);
+    .all(match, ...r.params, ...(words ? [words] : []), ...f.sqlParams, ...ascii, CANDIDATES);
   return rows.sort((a, b) => b.blob - a.blob || a.id - b.id).map((row) => row.id);
 }
 
