@@ -18,6 +18,8 @@ export const CANDIDATES = 50;
 export const LINE_RANKED = 10;
 /** Past this many matching chunks, ranking costs more than it tells: the newest matches win. */
 const COMMON = 1000;
+/** Identifier candidates (trigram matches) up to which each is checked by id. */
+const FEW_CANDIDATES = 200;
 /** Matches ranked by bm25 at most (the newest). */
 const RANKED = 200;
 
@@ -59,29 +61,17 @@ function rangeSql(table: string, f: Filter): { sql: string; params: number[] } {
 export function wordHits(deps: EngineDeps, match: string | null, f: Filter): number[] {
   if (!match) return [];
   const r = rangeSql("chunks_words", f);
-  // The newest RANKED; past them, whether there are COMMON is counted in the index's own order
-  // (cheaper than walking it newest first), not fetched.
   const newest = deps.db
     .query<{ rowid: number }, (string | number)[]>(
       `SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?${r.sql} ORDER BY rowid DESC LIMIT ?`,
     )
-    .all(match, ...r.params, RANKED);
+    .all(match, ...r.params, COMMON);
   if (newest.length === 0) return [];
-  const n =
-    newest.length < RANKED
-      ? newest.length
-      : Math.max(
-          newest.length,
-          deps.db
-            .query<{ n: number }, (string | number)[]>(
-              `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_words WHERE chunks_words MATCH ?${r.sql} LIMIT ?)`,
-            )
-            .get(match, ...r.params, COMMON)?.n ?? 0,
-        );
   // One match, and no source condition to check: nothing to rank.
-  if ((n === 1 || n >= COMMON) && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
-  const order = n >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
-  const floor = n > RANKED ? [newest[RANKED - 1]!.rowid] : [];
+  if ((newest.length === 1 || newest.length >= COMMON) && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
+  const order = newest.length >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
+  // The floor is bound, not written into the statement: one statement, prepared once.
+  const floor = newest.length > RANKED ? [newest[RANKED - 1]!.rowid] : [];
   // The join to chunks is only needed to filter by source conditions.
   const from = f.sql ? "chunks_words JOIN chunks c ON c.id = chunks_words.rowid" : "chunks_words";
   return deps.db
@@ -105,15 +95,30 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
   const check = ascii.map(() => " AND instr(lower(c.content), ?) > 0").join("");
   const also = words ? " AND c.id IN (SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?)" : "";
   const r = rangeSql("chunk_idents", f);
+  // A rare identifier: its few candidates are read from the index in its own order (cheaper than
+  // walking it backwards), then checked by id, the words each by id too (not every chunk they match).
+  const few = deps.db
+    .query<{ rowid: number }, (string | number)[]>(`SELECT rowid FROM chunk_idents WHERE chunk_idents MATCH ?${r.sql} LIMIT ?`)
+    .all(match, ...r.params, FEW_CANDIDATES + 1);
+  if (few.length === 0) return [];
   // Newest matches first, found by walking the index backwards (no sort of every match), then
   // within a text its first occurrence first. The word and source conditions come before the
   // text's check: they are cheaper than reading (and lower-casing) a chunk's text.
-  const rows = deps.db
-    .query<{ id: number; blob: number }, (string | number)[]>(
-      `SELECT c.id AS id, c.blob_id AS blob FROM chunk_idents JOIN chunks c ON c.id = chunk_idents.rowid
+  const rows =
+    few.length <= FEW_CANDIDATES
+      ? deps.db
+          .query<{ id: number; blob: number }, (string | number)[]>(
+            `SELECT c.id AS id, c.blob_id AS blob FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))${
+              words ? " AND EXISTS (SELECT 1 FROM chunks_words WHERE chunks_words MATCH ? AND chunks_words.rowid = c.id)" : ""
+            }${f.sql}${check} ORDER BY c.id DESC LIMIT ?`,
+          )
+          .all(JSON.stringify(few.map((x) => x.rowid)), ...(words ? [words] : []), ...f.sqlParams, ...ascii, CANDIDATES)
+      : deps.db
+          .query<{ id: number; blob: number }, (string | number)[]>(
+            `SELECT c.id AS id, c.blob_id AS blob FROM chunk_idents JOIN chunks c ON c.id = chunk_idents.rowid
        WHERE chunk_idents MATCH ?${r.sql}${also}${f.sql}${check} ORDER BY chunk_idents.rowid DESC LIMIT ?`,
-    )
-    .all(match, ...r.params, ...(words ? [words] : []), ...f.sqlParams, ...ascii, CANDIDATES);
+          )
+          .all(match, ...r.params, ...(words ? [words] : []), ...f.sqlParams, ...ascii, CANDIDATES);
   return rows.sort((a, b) => b.blob - a.blob || a.id - b.id).map((row) => row.id);
 }
 

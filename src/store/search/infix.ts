@@ -32,13 +32,17 @@ export function inVocabulary(db: Db, word: string): boolean {
 
 /**
  * False only when no indexed chunk can hold every word (identHits would find nothing). The
- * vocabulary is asked only when many chunks would be read to find out.
+ * vocabulary is asked only when many chunks would be read to find out (`range`: the chunks
+ * searched, when one source is).
  */
-export function mayHoldAll(db: Db, words: string[]): boolean {
+export function mayHoldAll(db: Db, words: string[], range: [number, number] | null = null): boolean {
   const match = substringsAnd(words);
   if (!match) return true;
+  const within = range ? " AND rowid BETWEEN ? AND ?" : "";
   const candidates = db
-    .query<{ n: number }, [string, number]>("SELECT count(*) AS n FROM (SELECT 1 FROM chunk_idents WHERE chunk_idents MATCH ? LIMIT ?)")
-    .get(match, FEW);
+    .query<{ n: number }, (string | number)[]>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM chunk_idents WHERE chunk_idents MATCH ?${within} LIMIT ?)`,
+    )
+    .get(match, ...(range ?? []), FEW);
   return (candidates?.n ?? 0) < FEW || words.every((w) => inVocabulary(db, w));
 }

@@ -160,7 +160,7 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
     // Inside longer identifiers: "webpmux" in "libwebpmux3".
     const inside = words.filter((w) => w.length >= 4);
     // A word no text holds (a typo) is told by the vocabulary, not by reading every chunk whose trigrams match.
-    ids = inside.length === words.length && mayHoldAll(deps.db, inside) ? identHits(deps, inside, f) : [];
+    ids = inside.length === words.length && mayHoldAll(deps.db, inside, f.range) ? identHits(deps, inside, f) : [];
     if (ids.length > 0) return { mode: "word starts", ids, query: { ...q, idents: inside }, corrections };
   }
   ({ q, corrections } = corrected(deps, q));
