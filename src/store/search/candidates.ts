@@ -19,7 +19,7 @@ export const LINE_RANKED = 10;
 /** Past this many matching chunks, ranking costs more than it tells: the newest matches win. */
 const COMMON = 1000;
 /** Identifier candidates (trigram matches) up to which each is checked by id. */
-const FEW_CANDIDATES = 200;
+const FEW_CANDIDATES = 64;
 /** Matches ranked by bm25 at most (the newest). */
 const RANKED = 200;
 
