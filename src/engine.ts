@@ -264,6 +264,9 @@ export function createEngine(options: EngineOptions): Engine {
   };
   const recorded = async <T>(result: T): Promise<T> => {
     await flush(RECORD_WAIT_MS).catch(flushSoon);
+    // A quiet second later the worker counts the answers' tokens; its commit also checkpoints the
+    // WAL, which the log's own commits leave to other writes (retrieval-log.ts).
+    if (options.background !== "inline" && opened && !opened.readOnly) countSoon(opened);
     return result;
   };
   /** Indexes what captures queued, before anything reads the indexes. */

@@ -6,6 +6,11 @@ import { MIGRATIONS } from "./migrations.ts";
 
 export type Db = Database;
 
+// Bun keeps the first 20 distinct statements a connection prepares and prepares any other one
+// again each time it runs (about 10 µs each): a host that captured, read and remembered before it
+// searched would prepare a search's dozen statements on every search. Room for every hot one.
+Database.MAX_QUERY_CACHE_SIZE = 200;
+
 const BUSY_TIMEOUT_MS = 15_000;
 
 function sqliteCode(error: unknown): string {

@@ -14,9 +14,11 @@ import { mergeIndexes } from "./index-merge.ts";
 /** Counts the tokens of each text (a real tokenizer); may run on another thread. */
 export type CountTokens = (texts: string[]) => number | Promise<number>;
 
-const WORD = /\p{L}{4,32}/gu;
+/** Letter runs longer than this are kept as pieces of this many letters (search/infix.ts relies on it). */
+export const VOCABULARY_PIECE = 32;
+const WORD = new RegExp(`\\p{L}{4,${VOCABULARY_PIECE}}`, "gu");
 /** The same for ASCII text, which most tool output is (a third faster). */
-const ASCII_WORD = /[a-z]{4,32}/g;
+const ASCII_WORD = new RegExp(`[a-z]{4,${VOCABULARY_PIECE}}`, "g");
 
 export function hasPendingWork(db: Db): boolean {
   return (

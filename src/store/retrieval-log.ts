@@ -92,16 +92,20 @@ export function createRetrievalLog(db: Db, now: () => number, immediately = fals
       if (buffer.length === 0) return;
       const batch = take();
       // The lock is waited for with async retries only, never inside SQLite: an answer that records
-      // itself first must not stall the host's event loop behind another process's write.
+      // itself first must not stall the host's event loop behind another process's write. Nor
+      // behind a checkpoint (copying the WAL into the file, with its syncs: tens of milliseconds,
+      // every thousand pages): the log's commit leaves that to the next other write (the token
+      // count that follows the answers in the background, a capture), or to closing the file.
       const timeout = (db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
-      db.exec("PRAGMA busy_timeout = 0");
+      const checkpointAt = (db.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
+      db.exec("PRAGMA busy_timeout = 0; PRAGMA wal_autocheckpoint = 0");
       try {
         await immediateAsync(db, async () => batch.run(), maxWaitMs);
       } catch (error) {
         batch.putBack();
         throw error;
       } finally {
-        db.exec(`PRAGMA busy_timeout = ${timeout}`);
+        db.exec(`PRAGMA busy_timeout = ${timeout}; PRAGMA wal_autocheckpoint = ${checkpointAt}`);
       }
     },
     pending: () => buffer.length,

@@ -18,15 +18,18 @@ export const CANDIDATES = 50;
 export const LINE_RANKED = 10;
 /** Past this many matching chunks, ranking costs more than it tells: the newest matches win. */
 const COMMON = 1000;
+/** Identifier candidates (trigram matches) up to which each is checked by id. */
+const FEW_CANDIDATES = 64;
 /** Matches ranked by bm25 at most (the newest). */
 const RANKED = 200;
 
 /**
- * Conditions on the sources table `s`, and the same as an EXISTS clause for a chunk `c`. With
- * one source, `range` is its chunks' row ids (contiguous: a blob's chunks are inserted in one
- * transaction), which lets FTS5 skip every other source instead of testing each match.
+ * Conditions on the sources table `s` (`and`, with `params`), and the same as an EXISTS clause for
+ * a chunk `c` (`sql`, with `sqlParams`). With one source, `range` is its chunks' row ids
+ * (contiguous: a blob's chunks are inserted in one transaction), which lets FTS5 skip every other
+ * source instead of testing each match; with that source alone, the range is the whole condition.
  */
-export type Filter = { and: string; sql: string; params: string[]; range: [number, number] | null };
+export type Filter = { and: string; sql: string; params: string[]; sqlParams: string[]; range: [number, number] | null };
 
 export function filterSql(deps: EngineDeps, f: SourceFilter): Filter {
   const { conds, params } = sourceConditions(f);
@@ -39,7 +42,11 @@ export function filterSql(deps: EngineDeps, f: SourceFilter): Filter {
         )
         .get(f.source)
     : null;
-  return { and, sql, params, range: range && range.lo !== null && range.hi !== null ? [range.lo, range.hi] : null };
+  const ids: [number, number] | null = range && range.lo !== null && range.hi !== null ? [range.lo, range.hi] : null;
+  // One source and nothing else: the range holds its chunks and no other text's, so the check per
+  // chunk (`sql`, with `sqlParams`) would say what the range says.
+  const alone = ids !== null && conds.length === 1;
+  return { and, sql: alone ? "" : sql, params, sqlParams: alone ? [] : params, range: ids };
 }
 
 function rangeSql(table: string, f: Filter): { sql: string; params: number[] } {
@@ -63,15 +70,16 @@ export function wordHits(deps: EngineDeps, match: string | null, f: Filter): num
   // One match, and no source condition to check: nothing to rank.
   if ((newest.length === 1 || newest.length >= COMMON) && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
   const order = newest.length >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
-  const floor = newest.length > RANKED ? ` AND chunks_words.rowid >= ${newest[RANKED - 1]!.rowid}` : "";
+  // The floor is bound, not written into the statement: one statement, prepared once.
+  const floor = newest.length > RANKED ? [newest[RANKED - 1]!.rowid] : [];
   // The join to chunks is only needed to filter by source conditions.
   const from = f.sql ? "chunks_words JOIN chunks c ON c.id = chunks_words.rowid" : "chunks_words";
   return deps.db
     .query<{ id: number }, (string | number)[]>(
       `SELECT chunks_words.rowid AS id FROM ${from}
-       WHERE chunks_words MATCH ?${r.sql}${floor}${f.sql} ORDER BY ${order} LIMIT ?`,
+       WHERE chunks_words MATCH ?${r.sql}${floor.length > 0 ? " AND chunks_words.rowid >= ?" : ""}${f.sql} ORDER BY ${order} LIMIT ?`,
     )
-    .all(match, ...r.params, ...f.params, CANDIDATES)
+    .all(match, ...r.params, ...floor, ...f.sqlParams, CANDIDATES)
     .map((row) => row.id);
 }
 
@@ -87,15 +95,30 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
   const check = ascii.map(() => " AND instr(lower(c.content), ?) > 0").join("");
   const also = words ? " AND c.id IN (SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?)" : "";
   const r = rangeSql("chunk_idents", f);
+  // A rare identifier: its few candidates are read from the index in its own order (cheaper than
+  // walking it backwards), then checked by id, the words each by id too (not every chunk they match).
+  const few = deps.db
+    .query<{ rowid: number }, (string | number)[]>(`SELECT rowid FROM chunk_idents WHERE chunk_idents MATCH ?${r.sql} LIMIT ?`)
+    .all(match, ...r.params, FEW_CANDIDATES + 1);
+  if (few.length === 0) return [];
   // Newest matches first, found by walking the index backwards (no sort of every match), then
   // within a text its first occurrence first. The word and source conditions come before the
   // text's check: they are cheaper than reading (and lower-casing) a chunk's text.
-  const rows = deps.db
-    .query<{ id: number; blob: number }, (string | number)[]>(
-      `SELECT c.id AS id, c.blob_id AS blob FROM chunk_idents JOIN chunks c ON c.id = chunk_idents.rowid
+  const rows =
+    few.length <= FEW_CANDIDATES
+      ? deps.db
+          .query<{ id: number; blob: number }, (string | number)[]>(
+            `SELECT c.id AS id, c.blob_id AS blob FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))${
+              words ? " AND EXISTS (SELECT 1 FROM chunks_words WHERE chunks_words MATCH ? AND chunks_words.rowid = c.id)" : ""
+            }${f.sql}${check} ORDER BY c.id DESC LIMIT ?`,
+          )
+          .all(JSON.stringify(few.map((x) => x.rowid)), ...(words ? [words] : []), ...f.sqlParams, ...ascii, CANDIDATES)
+      : deps.db
+          .query<{ id: number; blob: number }, (string | number)[]>(
+            `SELECT c.id AS id, c.blob_id AS blob FROM chunk_idents JOIN chunks c ON c.id = chunk_idents.rowid
        WHERE chunk_idents MATCH ?${r.sql}${also}${f.sql}${check} ORDER BY chunk_idents.rowid DESC LIMIT ?`,
-    )
-    .all(match, ...r.params, ...(words ? [words] : []), ...f.params, ...ascii, CANDIDATES);
+          )
+          .all(match, ...r.params, ...(words ? [words] : []), ...f.sqlParams, ...ascii, CANDIDATES);
   return rows.sort((a, b) => b.blob - a.blob || a.id - b.id).map((row) => row.id);
 }
 

@@ -11,6 +11,7 @@ import type { EngineDeps } from "../engine-deps.ts";
 import type { SourceFilter } from "../source-filter.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
 import type { Hit, SourcedWindow } from "./hit.ts";
+import { mayHoldAll } from "./infix.ts";
 import { NOT_OWN_ANSWER, withoutOwnAnswers } from "./own-answers.ts";
 import {
   type Concept,
@@ -170,7 +171,8 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
     if (ids.length > 0) return { mode: "word starts", ids, query: q, corrections };
     // Inside longer identifiers: "webpmux" in "libwebpmux3".
     const inside = words.filter((w) => w.length >= 4);
-    ids = inside.length === words.length ? identHits(deps, inside, f) : [];
+    // A word no text holds (a typo) is told by the vocabulary, not by reading every chunk whose trigrams match.
+    ids = inside.length === words.length && mayHoldAll(deps.db, inside, f.range) ? identHits(deps, inside, f) : [];
     if (ids.length > 0) return { mode: "word starts", ids, query: { ...q, idents: inside }, corrections };
   }
   ({ q, corrections } = corrected(deps, q));
