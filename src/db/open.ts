@@ -6,10 +6,16 @@ import { MIGRATIONS } from "./migrations.ts";
 
 export type Db = Database;
 
-// Bun keeps the first 20 distinct statements a connection prepares and prepares any other one
-// again each time it runs (about 10 µs each): a host that captured, read and remembered before it
-// searched would prepare a search's dozen statements on every search. Room for every hot one.
-Database.MAX_QUERY_CACHE_SIZE = 200;
+/**
+ * Bun keeps the first 20 distinct statements a connection prepares and prepares any other one
+ * again each time it runs (about 10 µs each): a host that captured, read and remembered before it
+ * searched would prepare a search's dozen statements on every search. Room for every hot one. Set
+ * when a database opens, not when this module loads: the pi extension on Node bundles this module
+ * without ever opening a database, and must not load bun:sqlite.
+ */
+function roomForStatements(): void {
+  Database.MAX_QUERY_CACHE_SIZE = 200;
+}
 
 const BUSY_TIMEOUT_MS = 15_000;
 
@@ -106,6 +112,7 @@ export function openDatabase(path: string, options: OpenOptions = {}): Db {
   // A file this user cannot write is opened read-only: searches and gets still work.
   const readonly = !isMemory && !isNew && (options.readonly === true || !writable(path));
   let db: Database;
+  roomForStatements();
   try {
     db = readonly ? new Database(path, { readonly: true, strict: true }) : new Database(path, { create: true, strict: true });
   } catch (error) {
@@ -182,6 +189,7 @@ function openOnFullDisk(path: string, error: unknown, notice: (text: string) => 
     // no WAL: the file is all there is
   }
   const uri = `file:${path.replace(/[%?#]/g, (c) => encodeURIComponent(c))}?immutable=1`;
+  roomForStatements();
   const db = new Database(uri, constants.SQLITE_OPEN_READONLY | constants.SQLITE_OPEN_URI);
   db.exec("PRAGMA query_only = ON");
   // Only a file of this schema: an upgrade would have to write.
