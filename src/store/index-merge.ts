@@ -45,16 +45,22 @@ export function segmentsOf(db: Db, table: (typeof INDEXES)[number]): number {
 const structure = (db: Db, table: string) =>
   db.query<{ block: Uint8Array }, []>(`SELECT block FROM ${table}_data WHERE id = 10`).get()?.block.join(",") ?? "";
 
+/** Rows of an index's data table: its size, as the growth rule counts it. */
+const sizeOf = (db: Db, table: string) => db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}_data`).get()!.n;
+/** The index's size when it was last merged (0: never). */
+const mergedSize = (db: Db, table: string) =>
+  Number(db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?").get(`merged:${table}`)?.value ?? 0);
+const setMergedSize = (db: Db, table: string, n: number) =>
+  db.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(`merged:${table}`, String(n));
+
 /**
  * After deletes (a purge): an index now smaller than at its last merge grows from what is left, so
  * its next merge comes a quarter past that, not a quarter past the size it had before.
  */
 export function lowerMergeBaseline(db: Db): void {
-  const meta = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?");
   for (const table of INDEXES) {
-    const last = Number(meta.get(`merged:${table}`)?.value ?? 0);
-    const now = db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}_data`).get()!.n;
-    if (now < last) db.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(`merged:${table}`, String(now));
+    const now = sizeOf(db, table);
+    if (now < mergedSize(db, table)) setMergedSize(db, table, now);
   }
 }
 
@@ -66,14 +72,12 @@ export function lowerMergeBaseline(db: Db): void {
 export function mergeIndexes(db: Db, budget: number, interrupted: () => boolean): { pages: number; more: boolean } {
   let pages = 0;
   const meta = db.query<{ value: string }, [string]>("SELECT value FROM meta WHERE key = ?");
-  const size = (table: string) => db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${table}_data`).get()!.n;
   for (const table of INDEXES) {
     // A merge once started is finished, whatever the count on the way.
     const key = `merging:${table}`;
     const started = meta.get(key) !== null;
     if (!started && segmentsOf(db, table) < TRIGGER) continue;
-    const last = Number(meta.get(`merged:${table}`)?.value ?? 0);
-    if (!started && size(table) < last * GROWTH) continue;
+    if (!started && sizeOf(db, table) < mergedSize(db, table) * GROWTH) continue;
     while (segmentsOf(db, table) > 1) {
       if (pages >= budget || interrupted()) return { pages, more: true };
       const before = structure(db, table);
@@ -86,7 +90,7 @@ export function mergeIndexes(db: Db, budget: number, interrupted: () => boolean)
     }
     immediate(db, () => {
       db.query("DELETE FROM meta WHERE key = ?").run(key);
-      db.query("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(`merged:${table}`, String(size(table)));
+      setMergedSize(db, table, sizeOf(db, table));
     });
   }
   return { pages, more: false };
