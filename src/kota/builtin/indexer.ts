@@ -143,7 +143,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     for (const f of changes.parse) paths.add(f.path);
     warm = warmResolver(
       root,
-      [...paths],
+      paths,
       changes.watch.filter((w) => w.is_dir === 0),
       configText,
     );

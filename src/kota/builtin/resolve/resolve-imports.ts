@@ -57,8 +57,9 @@ export function resolveContext(
 
 /**
  * A resolver built before the files are stored (from the listing of a full index run) and warmed up
- * while the parsers work: its configs read and parsed, its answers for the stored files' imports
- * found. The context at the end takes it when the stored files and configs are the ones it was built from.
+ * on the stored files' imports while the parsers work: its configs are read and parsed then, not after
+ * the last file. The context at the end takes it when the stored files and configs are the ones it
+ * was built from (it resolves every import again then, cheaply).
  */
 export type WarmResolver = {
   resolver: ReturnType<typeof createResolver>;
@@ -68,7 +69,7 @@ export type WarmResolver = {
 
 export function warmResolver(
   root: string,
-  paths: readonly string[],
+  paths: Iterable<string>,
   watched: readonly { path: string; mtime_ms: number }[],
   cache: ConfigTextCache,
 ): WarmResolver {
