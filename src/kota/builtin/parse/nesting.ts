@@ -6,18 +6,28 @@
  */
 export const MAX_NESTING = 1000;
 
+/** +1 for an opening bracket `( [ {`, -1 for a closing one, 0 for any other ASCII character. */
+const STEP = new Int8Array(128);
+STEP[40] = STEP[91] = STEP[123] = 1;
+STEP[41] = STEP[93] = STEP[125] = -1;
+
 export function nestingProblem(text: string, max = MAX_NESTING): { line: number; message: string } | null {
+  // Every file is looked at: one table look per character, and lines are counted only for a refusal.
   let depth = 0;
-  let line = 1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c === 40 || c === 91 || c === 123) {
-      if (++depth > max) {
-        return { line, message: `brackets nested more than ${max} levels deep: not parsed (only its text is searchable)` };
-      }
-    } else if (c === 41 || c === 93 || c === 125) {
-      if (depth > 0) depth--;
-    } else if (c === 10) line++;
+    if (c >= 128) continue;
+    const step = STEP[c]!;
+    if (step === 1) {
+      if (++depth > max)
+        return { line: lineAt(text, i), message: `brackets nested more than ${max} levels deep: not parsed (only its text is searchable)` };
+    } else if (step === -1 && depth > 0) depth--;
   }
   return null;
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+  return line;
 }

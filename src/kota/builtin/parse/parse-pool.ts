@@ -46,9 +46,11 @@ export type ParsePoolOptions = {
   /** Most parser processes (default: one per core beside the indexing process's own, 1 to 2; more than one only for a batch of many files). */
   size?: number;
   /**
-   * Requests in flight per parser (default 64), up to `inFlightBytes` of source (default 128 KiB,
-   * about 50 ms of parsing) once it has 4: enough queued work that a parser keeps going while this
-   * process writes a batch or waits for the CPU, and little enough that parsers finish together.
+   * Requests in flight per parser (default 256), up to `inFlightBytes` of source (default 512 KiB,
+   * about 200 ms of parsing) once it has 4: enough queued work that a parser keeps going while this
+   * process writes a batch of files and resolves their imports (50-100 ms on two busy cores, when it
+   * sends nothing: with 128 KiB the parser ran dry there, some 10% of its time on a cold index), and
+   * little enough that parsers finish close together.
    * Replies come back in order, so a crash still blames the file at the head.
    */
   inFlight?: number;
@@ -116,8 +118,8 @@ const SPAWN_BACKLOG = 16;
 
 export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
   const size = Math.max(1, o.size ?? defaultSize());
-  const inFlight = Math.max(1, o.inFlight ?? 64);
-  const inFlightBytes = o.inFlightBytes ?? 128 * 1024;
+  const inFlight = Math.max(1, o.inFlight ?? 256);
+  const inFlightBytes = o.inFlightBytes ?? 512 * 1024;
   /** Whether a parser takes one more request now (`low`: half the limits, where topping up starts). */
   const wants = (p: Parser, low = false): boolean => {
     const n = p.queue.length;
