@@ -5,6 +5,7 @@
  * must not hold up the engine's other work) and runs explicit index runs one at a time. A query on a
  * repository while an explicit index run of it is going is answered at once with the progress.
  */
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Config } from "../config.ts";
 import { type Db, openDatabase } from "../db/open.ts";
@@ -76,6 +77,8 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
     return db;
   };
 
+  const parsers = () => createParsePool({ log: deps.log, helper: helperOf("kota-parser") });
+
   const knownRoots = (): string[] => {
     const roots = [...backends.values()].map((b) => b.root);
     try {
@@ -96,7 +99,7 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
     let b = backends.get(key);
     if (!b) {
       if (name === "builtin") {
-        parser ??= createParsePool({ log: deps.log, helper: helperOf("kota-parser") });
+        parser ??= parsers();
         b = createBuiltinIndex({
           db: database(),
           root,
@@ -137,6 +140,12 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
     if (!BACKENDS.includes(name))
       return fail(KOTA_ERRORS.BAD_INPUT, `Unknown kota backend ${JSON.stringify(name)}; use builtin or kotadb.`);
     if (typeof request.repo !== "string") return fail(KOTA_ERRORS.BAD_INPUT, "repo must be the repository root or a path inside it.");
+    // Indexing into a database that does not exist yet parses every file: the parser starts now and
+    // is ready by the time the database is created (tens of ms) and the files are listed.
+    if (request.op === "index" && name === "builtin" && db === null && !existsSync(deps.dbPath)) {
+      parser ??= parsers();
+      parser.prestart(1);
+    }
     const found = findRepoRoot(request.repo, knownRoots());
     if (!found.ok) return found;
     const { root } = found;
