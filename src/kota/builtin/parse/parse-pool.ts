@@ -46,11 +46,11 @@ export type ParsePoolOptions = {
   /** Most parser processes (default: one per core beside the indexing process's own, 1 to 2; more than one only for a batch of many files). */
   size?: number;
   /**
-   * Requests in flight per parser (default 256), up to `inFlightBytes` of source (default 512 KiB,
-   * about 200 ms of parsing) once it has 4: enough queued work that a parser keeps going while this
-   * process writes a batch of files and resolves their imports (50-100 ms on two busy cores, when it
-   * sends nothing: with 128 KiB the parser ran dry there, some 10% of its time on a cold index), and
-   * little enough that parsers finish close together.
+   * Requests in flight (default 256), up to `inFlightBytes` of source (default 512 KiB, about 200 ms
+   * of parsing) once a parser has 4, shared by the running parsers: enough queued work that a parser
+   * keeps going while this process writes a batch of files and resolves their imports (50-100 ms on
+   * two busy cores, when it sends nothing: with 128 KiB the one parser ran dry there, some 10% of its
+   * time on a cold index), and little enough that parsers finish close together.
    * Replies come back in order, so a crash still blames the file at the head.
    */
   inFlight?: number;
@@ -120,11 +120,16 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
   const size = Math.max(1, o.size ?? defaultSize());
   const inFlight = Math.max(1, o.inFlight ?? 256);
   const inFlightBytes = o.inFlightBytes ?? 512 * 1024;
-  /** Whether a parser takes one more request now (`low`: half the limits, where topping up starts). */
-  const wants = (p: Parser, low = false): boolean => {
+  /**
+   * Whether a parser takes one more request now (`low`: half the limits, where topping up starts).
+   * Running parsers share the limits (`share`: how many run), so that they still finish close together.
+   */
+  const wants = (p: Parser, share: number, low = false): boolean => {
     const n = p.queue.length;
     if (n < Math.min(MIN_IN_FLIGHT, inFlight)) return true;
-    return low ? n <= inFlight >> 1 && p.bytes <= inFlightBytes >> 1 : n < inFlight && p.bytes < inFlightBytes;
+    const most = Math.max(1, Math.floor(inFlight / share));
+    const bytes = inFlightBytes / share;
+    return low ? n <= most >> 1 && p.bytes <= bytes / 2 : n < most && p.bytes < bytes;
   };
   const timeoutMs = o.timeoutMs ?? 30_000;
   const idleMs = o.idleMs ?? 300_000;
@@ -318,8 +323,8 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
     }
     for (const p of parsers) {
       // Topped up once half its requests are answered: one write for several files, not one per answer.
-      if (p.killed !== null || waiting.length === 0 || !wants(p, true)) continue;
-      while (waiting.length > 0 && wants(p)) if (!send(p, waiting.shift()!)) break;
+      if (p.killed !== null || waiting.length === 0 || !wants(p, live, true)) continue;
+      while (waiting.length > 0 && wants(p, live)) if (!send(p, waiting.shift()!)) break;
       try {
         p.proc.stdin.flush();
       } catch {
