@@ -71,6 +71,27 @@ describe("parser pool", () => {
     }
   }, 30_000);
 
+  test("a parser gets up to 256 requests in flight at once, and running parsers share that budget", async () => {
+    // 512 KiB of source is the other limit: small files (sizes given: the pool counts 4 KiB for a file without one) reach the request limit first.
+    const { root, names } = sources(300);
+    const small = jobs(root, names).map((j) => ({ ...j, size: 30 }));
+    for (const [size, each] of [
+      [1, [256]],
+      [2, [128, 128]],
+    ] as const) {
+      const pool = createParsePool({ size, helper: slowParser(0) });
+      try {
+        const out = pool.parse(small);
+        // Sent at once, before any answer: the parser's queue, not the pool's, holds the work.
+        expect(pool.stats()).toMatchObject({ running: each.length, inFlight: each.reduce((a, b) => a + b, 0) });
+        expect((await out).every((o) => o.facts.error === null)).toBe(true);
+        expect(pool.stats().inFlight).toBe(0);
+      } finally {
+        await pool.close();
+      }
+    }
+  }, 60_000);
+
   test("a parser that keeps answering is not killed, however long the whole batch takes", async () => {
     const pool = createParsePool({ size: 1, helper: slowParser(100), timeoutMs: 1500 });
     try {

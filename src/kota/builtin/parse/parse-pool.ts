@@ -36,8 +36,8 @@ export type ParsePool = {
   prestart(files: number): void;
   /** Ends every parser process (waits up to a second for them to exit). */
   close(): Promise<void>;
-  /** Parser processes started and how many of them crashed (for tests and status). */
-  stats(): { started: number; crashed: number; running: number };
+  /** Parser processes started, how many of them crashed, and requests sent and not answered yet (for tests and status). */
+  stats(): { started: number; crashed: number; running: number; inFlight: number };
 };
 
 export type ParsePoolOptions = {
@@ -382,6 +382,6 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
       clearTimeout(timer);
       for (const p of parsers) p.proc.kill("SIGKILL");
     },
-    stats: () => ({ started, crashed, running: parsers.size }),
+    stats: () => ({ started, crashed, running: parsers.size, inFlight: [...parsers].reduce((n, p) => n + p.queue.length, 0) }),
   };
 }
