@@ -54,6 +54,8 @@ type Draft = {
   /** Changes to what the draft shows (rows, widths), and its size as last measured. */
   edits: number;
   sized: { edits: number; owners: number; index: number; bytes: number } | null;
+  /** The bytes of what the rows shown do not change (the header but for its numbers, the "+N more" line), for its window. */
+  fixed: { w: SourcedWindow; head: number; more: number } | null;
 };
 
 function draft(w: SourcedWindow): Draft {
@@ -105,13 +107,20 @@ function draft(w: SourcedWindow): Draft {
     taken: () => false,
     edits: 0,
     sized: null,
+    fixed: null,
   };
 }
 
 /** The rows a draft shows, in order: its shown rows, and the few rows between two of them. */
 function layout(d: Draft): number[] {
-  const rows = d.w.region.rows;
-  const sorted = [...d.shown].filter((r) => r >= 0 && r < rows.length).sort((a, b) => a - b);
+  const n = d.w.region.rows.length;
+  let count = 0;
+  for (const r of d.shown) if (r >= 0 && r < n) count++;
+  // A typed array sorts numerically without a comparator.
+  const sorted = new Int32Array(count);
+  count = 0;
+  for (const r of d.shown) if (r >= 0 && r < n) sorted[count++] = r;
+  sorted.sort();
   const out: number[] = [];
   for (const r of sorted) {
     const prev = out.at(-1);
@@ -161,9 +170,24 @@ function setWidth(d: Draft, r: number, width: number | undefined): void {
   d.edits++;
 }
 
+const where = (from: number, to: number) => (from === to ? `line ${from}` : `lines ${from}-${to}`);
+const titled = (d: Draft) => (d.title ? ` — ${d.title}` : "");
+
 function header(d: Draft, index: number, from: number, to: number): string {
-  const where = from === to ? `line ${from}` : `lines ${from}-${to}`;
-  return `[${index}] ${d.w.sourceId} (${d.w.tool}) ${where}${d.title ? ` — ${d.title}` : ""}`;
+  return `[${index}] ${d.w.sourceId} (${d.w.tool}) ${where(from, to)}${titled(d)}`;
+}
+
+/** A draft's bytes that its rows do not change, measured once per window. */
+function fixedBytes(d: Draft, calls: NextCalls): { head: number; more: number } {
+  if (d.fixed?.w !== d.w) {
+    const more = moreLine(d, calls);
+    d.fixed = {
+      w: d.w,
+      head: Buffer.byteLength(`] ${d.w.sourceId} (${d.w.tool}) ${titled(d)}`),
+      more: more ? Buffer.byteLength(more) + 1 : 0,
+    };
+  }
+  return d.fixed;
 }
 
 function moreLine(d: Draft, calls: NextCalls): string | null {
@@ -195,13 +219,16 @@ function measure(d: Draft, index: number, calls: NextCalls): number {
   const from = first + (rows[0] ?? 0);
   const to = first + (rows.at(-1) ?? 0);
   const width = String(to).length;
-  let bytes = Buffer.byteLength(header(d, index, from, to)) + 1;
-  rows.forEach((r, k) => {
+  const fixed = fixedBytes(d, calls);
+  // The header: "[index" and its fixed part, then where (ASCII digits), then its newline.
+  const whereBytes = (from === to ? 5 : 7 + String(from).length) + String(to).length; // where(from, to): ASCII
+  let bytes = 1 + String(index).length + fixed.head + whereBytes + 1;
+  for (let k = 0; k < rows.length; k++) {
+    const r = rows[k]!;
     if (k > 0 && r - rows[k - 1]! > 1) bytes += width + 4 + 1; // "  …" is 2 + 3 bytes
     bytes += width + 2 + rowBytes(d, r) + 1;
-  });
-  const more = moreLine(d, calls);
-  return more ? bytes + Buffer.byteLength(more) + 1 : bytes;
+  }
+  return bytes + fixed.more;
 }
 
 /** A draft's first and last shown rows. */
