@@ -228,15 +228,23 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   const terms = termsFor(found.query);
   const windows = findWindows(regions, terms, config.search.maxLinesPerHit);
 
-  const sourceOf = db.query<{ handle: string; tool: string }, (string | number)[]>(
-    `SELECT s.handle, s.tool FROM sources s WHERE s.blob_id = ?${f.and}${NOT_OWN_ANSWER} ORDER BY s.id DESC LIMIT 1`,
+  // Each text's newest source (that the filter allows), for every text the windows are in, at once.
+  const blobs = [...new Set(windows.map((w) => w.chunk.blob_id))];
+  const sources = new Map(
+    (blobs.length === 0
+      ? []
+      : db
+          .query<{ blob: number; handle: string; tool: string }, (string | number)[]>(
+            `SELECT s.blob_id AS blob, s.handle, s.tool, max(s.id) FROM sources s
+         WHERE s.blob_id IN (SELECT value FROM json_each(?))${f.and}${NOT_OWN_ANSWER} GROUP BY s.blob_id`,
+          )
+          .all(JSON.stringify(blobs), ...f.params)
+    ).map((s) => [s.blob, s]),
   );
   // Twice the hits asked for: hits whose lines overlap are merged, and the next ones take their place.
   const sourced: SourcedWindow[] = [];
-  const sources = new Map<number, { handle: string; tool: string } | null>();
   for (const w of windows) {
     if (sourced.length >= 2 * limit) break;
-    if (!sources.has(w.chunk.blob_id)) sources.set(w.chunk.blob_id, sourceOf.get(w.chunk.blob_id, ...f.params));
     const src = sources.get(w.chunk.blob_id);
     if (src) sourced.push({ ...w, sourceId: src.handle, tool: src.tool });
   }
