@@ -8,7 +8,7 @@ import type { Db } from "../../db/open.ts";
 import { isAscii } from "../../text.ts";
 import type { EngineDeps } from "../engine-deps.ts";
 import { type SourceFilter, sourceConditions } from "../source-filter.ts";
-import { substringsAnd } from "./query.ts";
+import { evenly, MAX_TRIGRAMS, quote, substringsAnd, trigramsOf } from "./query.ts";
 
 export const CANDIDATES = 50;
 /**
@@ -117,9 +117,13 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
   const r = rangeSql("chunk_idents", f);
   // A rare identifier: its few candidates are read from the index in its own order (cheaper than
   // walking it backwards), then checked by id, the words each by id too (not every chunk they match).
-  const few = deps.db
-    .query<{ rowid: number }, (string | number)[]>(`SELECT rowid FROM chunk_idents WHERE chunk_idents MATCH ?${r.sql} LIMIT ?`)
-    .all(match, ...r.params, FEW_CANDIDATES + 1);
+  const candidatesOf = (m: string) =>
+    deps.db
+      .query<{ rowid: number }, (string | number)[]>(`SELECT rowid FROM chunk_idents WHERE chunk_idents MATCH ?${r.sql} LIMIT ?`)
+      .all(m, ...r.params, FEW_CANDIDATES + 1);
+  const rare = rareGrams(deps.db, idents);
+  const fewOfRare = rare ? candidatesOf(rare) : null;
+  const few = fewOfRare && fewOfRare.length <= FEW_CANDIDATES ? fewOfRare : candidatesOf(match);
   if (few.length === 0) return [];
   // Newest matches first, found by walking the index backwards (no sort of every match), then
   // within a text its first occurrence first. The word and source conditions come before the
@@ -140,6 +144,54 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
           )
           .all(match, ...r.params, ...(words ? [words] : []), ...f.sqlParams, ...ascii, CANDIDATES);
   return rows.sort((a, b) => b.blob - a.blob || a.id - b.id).map((row) => row.id);
+}
+
+/**
+ * Trigram lookups AND every trigram of an identifier (up to MAX_TRIGRAMS), and FTS5 reads each
+ * trigram's whole list to do it: a rare identifier made of common trigrams (`Name_3f9a...`) costs
+ * a millisecond. When the text's check by id (`instr`) implies every trigram, the rarest one or
+ * two trigrams give the same chunks: an identifier of ASCII characters with one that is not a
+ * letter, and none that splits or trims a token (idents.ts), is only inside identifier-like tokens
+ * of a text, which the trigram index holds whole. How many chunks hold a trigram is asked once
+ * (up to FEW_CANDIDATES + 1) and remembered; a count gone stale costs time, never a different
+ * answer (the rare trigrams' candidates are used only when they are all of them).
+ */
+const counts = new WeakMap<Db, Map<string, number>>();
+/** Trigram counts remembered per database at most (then forgotten all at once). */
+const MAX_COUNTS = 50_000;
+const TOKEN_EDGE = /[\s"'`()[\]{}<>,;]|^[.:=!?*#]|[.:=!?*]$/;
+/** Trigrams of hex digits only: in hashes, ids and addresses everywhere, seldom rare (not asked). */
+const HEX = /^[0-9a-f]{3}$/;
+
+function verifiable(ident: string): boolean {
+  return ident.length >= 4 && isAscii(ident) && /[^a-z]/.test(ident) && ident === ident.toLowerCase() && !TOKEN_EDGE.test(ident);
+}
+
+/** The AND of the rarest one or two trigrams of the identifiers, or null when none is rare (or the check would not imply them all). */
+function rareGrams(db: Db, idents: string[]): string | null {
+  if (!idents.every(verifiable)) return null;
+  const known = counts.get(db) ?? new Map<string, number>();
+  counts.set(db, known);
+  if (known.size >= MAX_COUNTS) known.clear();
+  const count = db.query<{ n: number }, [string, number]>(
+    "SELECT count(*) AS n FROM (SELECT 1 FROM chunk_idents WHERE chunk_idents MATCH ? LIMIT ?)",
+  );
+  const rare: { gram: string; n: number }[] = [];
+  for (const gram of new Set(idents.flatMap((s) => evenly(trigramsOf(s), MAX_TRIGRAMS)))) {
+    if (HEX.test(gram)) continue;
+    let n = known.get(gram);
+    if (n === undefined) {
+      n = count.get(quote(gram), FEW_CANDIDATES + 1)?.n ?? 0;
+      known.set(gram, n);
+    }
+    if (n <= FEW_CANDIDATES) rare.push({ gram, n });
+  }
+  if (rare.length === 0) return null;
+  rare.sort((a, b) => a.n - b.n);
+  return rare
+    .slice(0, 2)
+    .map((x) => quote(x.gram))
+    .join(" AND ");
 }
 
 /** Reciprocal rank fusion of ranked id lists (a list may be weighted up). */

@@ -46,7 +46,7 @@ const STOP_WORDS = new Set(
 /** "How many", "how much": the query asks for a count. */
 const QUANTITY = /\bhow (?:many|much)\b/i;
 const MAX_TERMS = 12;
-const MAX_TRIGRAMS = 8;
+export const MAX_TRIGRAMS = 8;
 
 const wordsOf = (text: string) => [...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
 const unique = <T>(xs: T[]): T[] => [...new Set(xs)];
