@@ -32,6 +32,22 @@ describe("search: what is looked up once and remembered", () => {
     expect(bash.hits.find((h) => h.sourceId === older)?.tool).toBe("bash");
   });
 
+  test("a text read for one search is shown again as it is; a text stored under a freed id is read anew", async () => {
+    const store = testStore();
+    const a = await stored(store, needle("marshwren", 2), "bash");
+    const first = ok(search(store, { query: "marshwren" }));
+    expect(first.text).toContain("marshwren_2");
+    expect(ok(search(store, { query: "marshwren answered" })).hits[0]!.text).toBe(first.hits[0]!.text);
+    // The only text goes; the next one takes its freed ids (same chunk numbers, other lines).
+    purge(store.db, { source: a }, store.now());
+    const b = await stored(store, needle("marshwren", 4).replaceAll("[w1]", "[w9]"), "bash");
+    const again = ok(search(store, { query: "marshwren" }));
+    expect(again.hits[0]!.sourceId).toBe(b);
+    expect(again.text).toContain("marshwren_4");
+    expect(again.text).toContain("[w9]");
+    expect(again.text).not.toContain("marshwren_2");
+  });
+
   test("a source filter finds that source's text, searched again and after other sources come and go", async () => {
     const store = testStore();
     const a = await stored(store, needle("bramblecrest", 3), "bash");

@@ -195,8 +195,8 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
 function loadChunks(deps: EngineDeps, ids: number[]): CandidateChunk[] {
   if (ids.length === 0) return [];
   // One statement whatever the number of ids (prepared once, not per search).
-  const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, b.chunk_count, b.kind
-    FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (SELECT value FROM json_each(?))`;
+  const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, b.chunk_count, b.kind,
+    b.hash || '@' || b.created_at AS stamp FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (SELECT value FROM json_each(?))`;
   const rank = new Map(ids.map((id, i) => [id, i]));
   return deps.db
     .query<Omit<CandidateChunk, "rank">, [string]>(sql)
