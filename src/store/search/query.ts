@@ -152,9 +152,14 @@ export function wordsAnd(words: string[], phrases: { words: string[] }[] = []): 
   return terms.length > 0 ? terms.join(" ") : null;
 }
 
+/** The words wordsPrefixAnd looks up. */
+export function prefixWords(words: string[]): string[] {
+  return words.filter((w) => w.length >= 3).slice(0, MAX_TERMS);
+}
+
 /** Every word as the start of an indexed word ("conn" finds "connection"). */
 export function wordsPrefixAnd(words: string[]): string | null {
-  const ws = words.filter((w) => w.length >= 3).slice(0, MAX_TERMS);
+  const ws = prefixWords(words);
   return ws.length > 0 ? ws.map((w) => `${quote(w)}*`).join(" ") : null;
 }
 

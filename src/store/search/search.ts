@@ -21,11 +21,12 @@ import {
   contentConcepts,
   type ParsedQuery,
   parseQuery,
+  prefixWords,
   wordsPrefixAnd,
 } from "./query.ts";
 import { renderHits } from "./render.ts";
 import { termsFor } from "./score.ts";
-import { correctWord, wordExists } from "./typo.ts";
+import { correctWord, mayAllStartWords, wordExists } from "./typo.ts";
 import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
 
 export type { Hit, HitLine } from "./hit.ts";
@@ -167,7 +168,9 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
   }
   if (q.idents.length === 0) {
     const words = contentConcepts(q).flatMap((c) => c.words);
-    ids = wordHits(deps, wordsPrefixAnd(words), f);
+    const prefixes = prefixWords(words);
+    // A misspelt word starts no word of the text: then nothing has them all, and the AND is not run.
+    ids = prefixes.length > 1 && !mayAllStartWords(deps.db, prefixes) ? [] : wordHits(deps, wordsPrefixAnd(words), f);
     if (ids.length > 0) return { mode: "word starts", ids, query: q, corrections };
     // Inside longer identifiers: "webpmux" in "libwebpmux3".
     const inside = words.filter((w) => w.length >= 4);
