@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { purge } from "../../src/store/purge.ts";
 import { type SearchAnswer, search } from "../../src/store/search/search.ts";
+import { mayAllStartWords } from "../../src/store/search/typo.ts";
 import { captureIndexed, cleanupTempDirs, noisyLog, testStore } from "../helpers.ts";
 
 afterAll(cleanupTempDirs);
@@ -71,5 +72,17 @@ describe("search: what is looked up once and remembered", () => {
     purge(store.db, { source: b }, store.now());
     const gone = search(store, { query: "bramblecrest", source: b });
     expect(gone.ok).toBe(false);
+  });
+
+  test("word starts: a misspelt word that starts no word ends the stage, and the correction finds the place", async () => {
+    const store = testStore();
+    await stored(store, needle("rollback", 6).replace("answered", "session token refreshed after rollback"), "bash");
+    expect(mayAllStartWords(store.db, ["sess", "rollb"])).toBe(true);
+    expect(mayAllStartWords(store.db, ["session", "rolllback"])).toBe(false);
+    const r = ok(search(store, { query: "rolllback session" }));
+    expect(r.mode).toBe("typo-tolerant");
+    expect(r.corrections).toEqual({ rolllback: "rollback" });
+    expect(r.text).toContain("session token refreshed after rollback");
+    expect(ok(search(store, { query: "rollb sess" })).mode).toBe("word starts");
   });
 });
