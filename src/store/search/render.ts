@@ -111,19 +111,22 @@ function draft(w: SourcedWindow): Draft {
   };
 }
 
+const PAST = 0x7fffffff;
+
 /** The rows a draft shows, in order: its shown rows, and the few rows between two of them. */
 function layout(d: Draft): number[] {
   const n = d.w.region.rows.length;
-  let count = 0;
-  for (const r of d.shown) if (r >= 0 && r < n) count++;
-  // A typed array sorts numerically without a comparator.
-  const sorted = new Int32Array(count);
-  count = 0;
-  for (const r of d.shown) if (r >= 0 && r < n) sorted[count++] = r;
+  // A typed array sorts numerically without a comparator; rows past the text sort last, and end it.
+  const sorted = new Int32Array(d.shown.size);
+  let at = 0;
+  d.shown.forEach((r) => {
+    sorted[at++] = r >= 0 && r < n ? r : PAST;
+  });
   sorted.sort();
   const out: number[] = [];
-  for (const r of sorted) {
-    const prev = out.at(-1);
+  for (let i = 0; i < sorted.length && sorted[i] !== PAST; i++) {
+    const r = sorted[i]!;
+    const prev = out.length > 0 ? out[out.length - 1] : undefined;
     if (prev !== undefined && r - prev - 1 <= FILL && !hasTaken(d, prev + 1, r)) for (let k = prev + 1; k < r; k++) out.push(k);
     out.push(r);
   }
