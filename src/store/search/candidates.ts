@@ -85,13 +85,31 @@ export function wordHits(deps: EngineDeps, match: string | null, f: Filter): num
     .query<{ rowid: number }, (string | number)[]>(
       `SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?${r.sql} ORDER BY rowid DESC LIMIT ?`,
     )
-    .all(match, ...r.params, COMMON);
+    .all(match, ...r.params, CANDIDATES);
   if (newest.length === 0) return [];
+  // How many match (up to COMMON), counted in the index's own order: FTS5 walks a query's lists
+  // backwards at a higher cost per match, and only the newest CANDIDATES are ever returned.
+  const n =
+    newest.length < CANDIDATES
+      ? newest.length
+      : (deps.db
+          .query<{ n: number }, (string | number)[]>(
+            `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_words WHERE chunks_words MATCH ?${r.sql} LIMIT ?)`,
+          )
+          .get(match, ...r.params, COMMON)?.n ?? newest.length);
   // One match, and no source condition to check: nothing to rank.
-  if ((newest.length === 1 || newest.length >= COMMON) && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
-  const order = newest.length >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
+  if ((n === 1 || n >= COMMON) && !f.sql) return newest.map((x) => x.rowid);
+  const order = n >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
   // The floor is bound, not written into the statement: one statement, prepared once.
-  const floor = newest.length > RANKED ? [newest[RANKED - 1]!.rowid] : [];
+  const bound =
+    n > RANKED
+      ? deps.db
+          .query<{ rowid: number }, (string | number)[]>(
+            `SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?${r.sql} ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+          )
+          .get(match, ...r.params, RANKED - 1)
+      : null;
+  const floor = bound ? [bound.rowid] : [];
   // The join to chunks is only needed to filter by source conditions.
   const from = f.sql ? "chunks_words JOIN chunks c ON c.id = chunks_words.rowid" : "chunks_words";
   return deps.db
