@@ -9,8 +9,8 @@
  */
 import type { Db } from "../../db/open.ts";
 
-/** Characters of region text kept per database (about twice as many bytes, with the rows). */
-const MAX_CHARS = 4_000_000;
+/** Characters of region text kept per database (with their rows and layout, about 3 bytes each in memory). */
+const MAX_CHARS = 8_000_000;
 
 type Kept<T> = { map: Map<string, { value: T; size: number }>; size: number };
 
