@@ -34,7 +34,8 @@ export type LoadedRegion = Region & {
   /** Line number of rows[0], and the title of the first chunk (where a JSON path starts). */
   first: number;
   title: string;
-  chunks: StoredChunk[];
+  /** Its chunks, without their text (that is in `text` and `rows`; a remembered region keeps one copy). */
+  chunks: Omit<StoredChunk, "content">[];
 };
 
 export type Window = {
@@ -195,7 +196,7 @@ function buildRegion(blob: number, kind: string, run: StoredChunk[], candidates:
     kind,
     first,
     title: run[0]!.title,
-    chunks: run,
+    chunks: run.map(({ ordinal, line_start, line_end, title }) => ({ ordinal, line_start, line_end, title })),
     rows,
     lower: new Array<string>(rows.length),
     text,
