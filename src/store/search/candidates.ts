@@ -4,10 +4,11 @@
  * the chunk text). Filters narrow to some sources; one source is a row-id range FTS5 can skip by.
  */
 
+import type { Db } from "../../db/open.ts";
 import { isAscii } from "../../text.ts";
 import type { EngineDeps } from "../engine-deps.ts";
 import { type SourceFilter, sourceConditions } from "../source-filter.ts";
-import { substringsAnd } from "./query.ts";
+import { evenly, MAX_TRIGRAMS, quote, substringsAnd, trigramsOf } from "./query.ts";
 
 export const CANDIDATES = 50;
 /**
@@ -35,18 +36,37 @@ export function filterSql(deps: EngineDeps, f: SourceFilter): Filter {
   const { conds, params } = sourceConditions(f);
   const and = conds.map((c) => ` AND ${c}`).join("");
   const sql = conds.length > 0 ? ` AND EXISTS (SELECT 1 FROM sources s WHERE s.blob_id = c.blob_id${and})` : "";
-  const range = f.source
-    ? deps.db
-        .query<{ lo: number | null; hi: number | null }, [string]>(
-          "SELECT min(c.id) AS lo, max(c.id) AS hi FROM chunks c JOIN sources s ON s.blob_id = c.blob_id WHERE s.handle = ?",
-        )
-        .get(f.source)
-    : null;
-  const ids: [number, number] | null = range && range.lo !== null && range.hi !== null ? [range.lo, range.hi] : null;
+  const ids = f.source ? sourceRange(deps.db, f.source) : null;
   // One source and nothing else: the range holds its chunks and no other text's, so the check per
   // chunk (`sql`, with `sqlParams`) would say what the range says.
   const alone = ids !== null && conds.length === 1;
   return { and, sql: alone ? "" : sql, params, sqlParams: alone ? [] : params, range: ids };
+}
+
+/**
+ * The chunk ids of a source's text, remembered by its handle: a text's chunks are written with it
+ * and deleted with it (once no source uses it), so while the source is there they stay what they
+ * were. Finding them again (min and max over every chunk of the text) costs a walk of the text's
+ * chunk index, a third of a millisecond on a 10 MB output, on every search of that source.
+ */
+const ranges = new WeakMap<Db, Map<string, { blob: number; range: [number, number] | null }>>();
+/** Handles remembered per database at most (then forgotten all at once). */
+const MAX_RANGES = 1000;
+
+function sourceRange(db: Db, handle: string): [number, number] | null {
+  const blob = db.query<{ blob_id: number }, [string]>("SELECT blob_id FROM sources WHERE handle = ?").get(handle)?.blob_id;
+  if (blob === undefined) return null;
+  const known = ranges.get(db) ?? new Map<string, { blob: number; range: [number, number] | null }>();
+  ranges.set(db, known);
+  const seen = known.get(handle);
+  if (seen && seen.blob === blob) return seen.range;
+  const r = db
+    .query<{ lo: number | null; hi: number | null }, [number]>("SELECT min(id) AS lo, max(id) AS hi FROM chunks WHERE blob_id = ?")
+    .get(blob);
+  const range: [number, number] | null = r && r.lo !== null && r.hi !== null ? [r.lo, r.hi] : null;
+  if (known.size >= MAX_RANGES) known.clear();
+  known.set(handle, { blob, range });
+  return range;
 }
 
 function rangeSql(table: string, f: Filter): { sql: string; params: number[] } {
@@ -65,13 +85,31 @@ export function wordHits(deps: EngineDeps, match: string | null, f: Filter): num
     .query<{ rowid: number }, (string | number)[]>(
       `SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?${r.sql} ORDER BY rowid DESC LIMIT ?`,
     )
-    .all(match, ...r.params, COMMON);
+    .all(match, ...r.params, CANDIDATES);
   if (newest.length === 0) return [];
+  // How many match (up to COMMON), counted in the index's own order: FTS5 walks a query's lists
+  // backwards at a higher cost per match, and only the newest CANDIDATES are ever returned.
+  const n =
+    newest.length < CANDIDATES
+      ? newest.length
+      : (deps.db
+          .query<{ n: number }, (string | number)[]>(
+            `SELECT count(*) AS n FROM (SELECT 1 FROM chunks_words WHERE chunks_words MATCH ?${r.sql} LIMIT ?)`,
+          )
+          .get(match, ...r.params, COMMON)?.n ?? newest.length);
   // One match, and no source condition to check: nothing to rank.
-  if ((newest.length === 1 || newest.length >= COMMON) && !f.sql) return newest.slice(0, CANDIDATES).map((x) => x.rowid);
-  const order = newest.length >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
+  if ((n === 1 || n >= COMMON) && !f.sql) return newest.map((x) => x.rowid);
+  const order = n >= COMMON ? "chunks_words.rowid DESC" : "bm25(chunks_words, 4.0, 1.0, 2.0)";
   // The floor is bound, not written into the statement: one statement, prepared once.
-  const floor = newest.length > RANKED ? [newest[RANKED - 1]!.rowid] : [];
+  const bound =
+    n > RANKED
+      ? deps.db
+          .query<{ rowid: number }, (string | number)[]>(
+            `SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?${r.sql} ORDER BY rowid DESC LIMIT 1 OFFSET ?`,
+          )
+          .get(match, ...r.params, RANKED - 1)
+      : null;
+  const floor = bound ? [bound.rowid] : [];
   // The join to chunks is only needed to filter by source conditions.
   const from = f.sql ? "chunks_words JOIN chunks c ON c.id = chunks_words.rowid" : "chunks_words";
   return deps.db
@@ -97,9 +135,13 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
   const r = rangeSql("chunk_idents", f);
   // A rare identifier: its few candidates are read from the index in its own order (cheaper than
   // walking it backwards), then checked by id, the words each by id too (not every chunk they match).
-  const few = deps.db
-    .query<{ rowid: number }, (string | number)[]>(`SELECT rowid FROM chunk_idents WHERE chunk_idents MATCH ?${r.sql} LIMIT ?`)
-    .all(match, ...r.params, FEW_CANDIDATES + 1);
+  const candidatesOf = (m: string) =>
+    deps.db
+      .query<{ rowid: number }, (string | number)[]>(`SELECT rowid FROM chunk_idents WHERE chunk_idents MATCH ?${r.sql} LIMIT ?`)
+      .all(m, ...r.params, FEW_CANDIDATES + 1);
+  const rare = rareGrams(deps.db, idents);
+  const fewOfRare = rare ? candidatesOf(rare) : null;
+  const few = fewOfRare && fewOfRare.length <= FEW_CANDIDATES ? fewOfRare : candidatesOf(match);
   if (few.length === 0) return [];
   // Newest matches first, found by walking the index backwards (no sort of every match), then
   // within a text its first occurrence first. The word and source conditions come before the
@@ -120,6 +162,54 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
           )
           .all(match, ...r.params, ...(words ? [words] : []), ...f.sqlParams, ...ascii, CANDIDATES);
   return rows.sort((a, b) => b.blob - a.blob || a.id - b.id).map((row) => row.id);
+}
+
+/**
+ * Trigram lookups AND every trigram of an identifier (up to MAX_TRIGRAMS), and FTS5 reads each
+ * trigram's whole list to do it: a rare identifier made of common trigrams (`Name_3f9a...`) costs
+ * a millisecond. When the text's check by id (`instr`) implies every trigram, the rarest one or
+ * two trigrams give the same chunks: an identifier of ASCII characters with one that is not a
+ * letter, and none that splits or trims a token (idents.ts), is only inside identifier-like tokens
+ * of a text, which the trigram index holds whole. How many chunks hold a trigram is asked once
+ * (up to FEW_CANDIDATES + 1) and remembered; a count gone stale costs time, never a different
+ * answer (the rare trigrams' candidates are used only when they are all of them).
+ */
+const counts = new WeakMap<Db, Map<string, number>>();
+/** Trigram counts remembered per database at most (then forgotten all at once). */
+const MAX_COUNTS = 50_000;
+const TOKEN_EDGE = /[\s"'`()[\]{}<>,;]|^[.:=!?*#]|[.:=!?*]$/;
+/** Trigrams of hex digits only: in hashes, ids and addresses everywhere, seldom rare (not asked). */
+const HEX = /^[0-9a-f]{3}$/;
+
+function verifiable(ident: string): boolean {
+  return ident.length >= 4 && isAscii(ident) && /[^a-z]/.test(ident) && ident === ident.toLowerCase() && !TOKEN_EDGE.test(ident);
+}
+
+/** The AND of the rarest one or two trigrams of the identifiers, or null when none is rare (or the check would not imply them all). */
+function rareGrams(db: Db, idents: string[]): string | null {
+  if (!idents.every(verifiable)) return null;
+  const known = counts.get(db) ?? new Map<string, number>();
+  counts.set(db, known);
+  if (known.size >= MAX_COUNTS) known.clear();
+  const count = db.query<{ n: number }, [string, number]>(
+    "SELECT count(*) AS n FROM (SELECT 1 FROM chunk_idents WHERE chunk_idents MATCH ? LIMIT ?)",
+  );
+  const rare: { gram: string; n: number }[] = [];
+  for (const gram of new Set(idents.flatMap((s) => evenly(trigramsOf(s), MAX_TRIGRAMS)))) {
+    if (HEX.test(gram)) continue;
+    let n = known.get(gram);
+    if (n === undefined) {
+      n = count.get(quote(gram), FEW_CANDIDATES + 1)?.n ?? 0;
+      known.set(gram, n);
+    }
+    if (n <= FEW_CANDIDATES) rare.push({ gram, n });
+  }
+  if (rare.length === 0) return null;
+  rare.sort((a, b) => a.n - b.n);
+  return rare
+    .slice(0, 2)
+    .map((x) => quote(x.gram))
+    .join(" AND ");
 }
 
 /** Reciprocal rank fusion of ranked id lists (a list may be weighted up). */

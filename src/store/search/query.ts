@@ -46,7 +46,7 @@ const STOP_WORDS = new Set(
 /** "How many", "how much": the query asks for a count. */
 const QUANTITY = /\bhow (?:many|much)\b/i;
 const MAX_TERMS = 12;
-const MAX_TRIGRAMS = 8;
+export const MAX_TRIGRAMS = 8;
 
 const wordsOf = (text: string) => [...text.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu)].map((m) => m[0]);
 const unique = <T>(xs: T[]): T[] => [...new Set(xs)];
@@ -152,9 +152,14 @@ export function wordsAnd(words: string[], phrases: { words: string[] }[] = []): 
   return terms.length > 0 ? terms.join(" ") : null;
 }
 
+/** The words wordsPrefixAnd looks up. */
+export function prefixWords(words: string[]): string[] {
+  return words.filter((w) => w.length >= 3).slice(0, MAX_TERMS);
+}
+
 /** Every word as the start of an indexed word ("conn" finds "connection"). */
 export function wordsPrefixAnd(words: string[]): string | null {
-  const ws = words.filter((w) => w.length >= 3).slice(0, MAX_TERMS);
+  const ws = prefixWords(words);
   return ws.length > 0 ? ws.map((w) => `${quote(w)}*`).join(" ") : null;
 }
 

@@ -21,11 +21,12 @@ import {
   contentConcepts,
   type ParsedQuery,
   parseQuery,
+  prefixWords,
   wordsPrefixAnd,
 } from "./query.ts";
 import { renderHits } from "./render.ts";
 import { termsFor } from "./score.ts";
-import { correctWord, wordExists } from "./typo.ts";
+import { correctWord, mayAllStartWords, wordExists } from "./typo.ts";
 import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
 
 export type { Hit, HitLine } from "./hit.ts";
@@ -167,7 +168,9 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
   }
   if (q.idents.length === 0) {
     const words = contentConcepts(q).flatMap((c) => c.words);
-    ids = wordHits(deps, wordsPrefixAnd(words), f);
+    const prefixes = prefixWords(words);
+    // A misspelt word starts no word of the text: then nothing has them all, and the AND is not run.
+    ids = prefixes.length > 1 && !mayAllStartWords(deps.db, prefixes) ? [] : wordHits(deps, wordsPrefixAnd(words), f);
     if (ids.length > 0) return { mode: "word starts", ids, query: q, corrections };
     // Inside longer identifiers: "webpmux" in "libwebpmux3".
     const inside = words.filter((w) => w.length >= 4);
@@ -195,8 +198,8 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
 function loadChunks(deps: EngineDeps, ids: number[]): CandidateChunk[] {
   if (ids.length === 0) return [];
   // One statement whatever the number of ids (prepared once, not per search).
-  const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, b.chunk_count, b.kind
-    FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (SELECT value FROM json_each(?))`;
+  const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, b.chunk_count, b.kind,
+    b.hash || '@' || b.created_at AS stamp FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (SELECT value FROM json_each(?))`;
   const rank = new Map(ids.map((id, i) => [id, i]));
   return deps.db
     .query<Omit<CandidateChunk, "rank">, [string]>(sql)
@@ -228,15 +231,23 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   const terms = termsFor(found.query);
   const windows = findWindows(regions, terms, config.search.maxLinesPerHit);
 
-  const sourceOf = db.query<{ handle: string; tool: string }, (string | number)[]>(
-    `SELECT s.handle, s.tool FROM sources s WHERE s.blob_id = ?${f.and}${NOT_OWN_ANSWER} ORDER BY s.id DESC LIMIT 1`,
+  // Each text's newest source (that the filter allows), for every text the windows are in, at once.
+  const blobs = [...new Set(windows.map((w) => w.chunk.blob_id))];
+  const sources = new Map(
+    (blobs.length === 0
+      ? []
+      : db
+          .query<{ blob: number; handle: string; tool: string }, (string | number)[]>(
+            `SELECT s.blob_id AS blob, s.handle, s.tool, max(s.id) FROM sources s
+         WHERE s.blob_id IN (SELECT value FROM json_each(?))${f.and}${NOT_OWN_ANSWER} GROUP BY s.blob_id`,
+          )
+          .all(JSON.stringify(blobs), ...f.params)
+    ).map((s) => [s.blob, s]),
   );
   // Twice the hits asked for: hits whose lines overlap are merged, and the next ones take their place.
   const sourced: SourcedWindow[] = [];
-  const sources = new Map<number, { handle: string; tool: string } | null>();
   for (const w of windows) {
     if (sourced.length >= 2 * limit) break;
-    if (!sources.has(w.chunk.blob_id)) sources.set(w.chunk.blob_id, sourceOf.get(w.chunk.blob_id, ...f.params));
     const src = sources.get(w.chunk.blob_id);
     if (src) sourced.push({ ...w, sourceId: src.handle, tool: src.tool });
   }

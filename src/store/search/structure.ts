@@ -30,7 +30,30 @@ export const MAX_RECORD = 40;
 const HEADING = /^(?:[=_\-*#~+@]{2,}\s+\S|\S.*?\s[=_\-*#~]{3,}\s*$)/;
 /** Characters a heading starts or ends with (a cheap test before the pattern). */
 const RULE_CHARS = new Set([61, 95, 45, 42, 35, 126, 43, 64]);
-const FIRST_TOKEN = /^\S+/;
+
+/** Whether a character is white space as `\s` in a pattern reads it. */
+function isSpace(c: number): boolean {
+  return (
+    (c >= 9 && c <= 13) ||
+    c === 32 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** The run of non-space characters a row starts with (`^\S+`), or "" when it starts with space or is empty. */
+function firstToken(row: string): string {
+  let end = 0;
+  while (end < row.length && !isSpace(row.charCodeAt(end))) end++;
+  return row.slice(0, end);
+}
 
 /** The first token most rows start with, when at least 60% of the non-blank rows do (a shared prefix). */
 function sharedPrefix(rows: string[]): string {
@@ -38,10 +61,10 @@ function sharedPrefix(rows: string[]): string {
   let nonBlank = 0;
   const step = Math.max(1, Math.floor(rows.length / 200));
   for (let r = 0; r < rows.length; r += step) {
-    const m = FIRST_TOKEN.exec(rows[r]!);
-    if (!m) continue;
+    const token = firstToken(rows[r]!);
+    if (!token) continue;
     nonBlank++;
-    counts.set(m[0], (counts.get(m[0]) ?? 0) + 1);
+    counts.set(token, (counts.get(token) ?? 0) + 1);
   }
   let best = "";
   let n = 0;
@@ -49,11 +72,22 @@ function sharedPrefix(rows: string[]): string {
   return nonBlank >= 3 && n >= 0.6 * nonBlank && n >= 3 && best.length <= 40 ? best : "";
 }
 
-/** Where a row's first token ends, when it is a number (`  42`, `3.5%`, `1,024`): -1 when it is not. */
+const isDigit = (c: number) => c >= 48 && c <= 57;
+/** The characters a number goes on with after its first digit: digits and `.,:%`. */
+const inNumber = (c: number) => isDigit(c) || c === 46 || c === 44 || c === 58 || c === 37;
+
+/** Where a row's first token ends, when it is a number (`  42`, `3.5%`, `1,024`: `[+-]?\d[\d.,:%]*`): -1 when it is not. */
 function numberEnd(body: string, indent: number): number {
   let i = indent;
-  while (i < body.length && body.charCodeAt(i) > 32) i++;
-  return /^[+-]?\d[\d.,:%]*$/.test(body.slice(indent, i)) ? i : -1;
+  const sign = body.charCodeAt(i);
+  if (sign === 43 || sign === 45) i++;
+  if (!isDigit(body.charCodeAt(i))) return -1;
+  i++;
+  while (i < body.length && body.charCodeAt(i) > 32) {
+    if (!inNumber(body.charCodeAt(i))) return -1;
+    i++;
+  }
+  return i;
 }
 
 /** Column where the second token of a row starts (-1 when it has one token). */

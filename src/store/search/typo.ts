@@ -69,6 +69,17 @@ function startsAWord(db: Db, word: string): boolean {
   );
 }
 
+/**
+ * Whether every word may start an indexed word: false when one of them starts none, so the AND of
+ * them all matches nothing. A word that is a word of the text starts one (itself); the others are
+ * looked up as prefixes one at a time, before the AND, which expands every prefix at once (a
+ * common word's prefix merges thousands of lists: milliseconds, even when a misspelt word beside
+ * it starts nothing).
+ */
+export function mayAllStartWords(db: Db, words: string[], exists = (w: string) => wordExists(db, w)): boolean {
+  return words.every((w) => exists(w) || startsAWord(db, w));
+}
+
 /** The word with its misspelled letter runs corrected, or null when nothing changed (`exists`: wordExists, perhaps remembered). */
 export function correctWord(db: Db, word: string, exists = (w: string) => wordExists(db, w)): string | null {
   if (word.length < 4 || exists(word) || startsAWord(db, word)) return null;

@@ -7,6 +7,7 @@
 import type { Db } from "../../db/open.ts";
 import type { ObjectNames } from "./json-line.ts";
 import type { Term } from "./lines.ts";
+import { regionCache } from "./region-cache.ts";
 import { type Anchor, LONG_LINE, type Region, scanRegion, scoreRegion, weighTerms } from "./score.ts";
 import { MAX_RECORD, structureOf } from "./structure.ts";
 
@@ -19,6 +20,8 @@ export type CandidateChunk = {
   title: string;
   chunk_count: number;
   kind: string;
+  /** Which stored text the chunk is of: its hash and when it was stored (a text's id may be taken again after a purge). */
+  stamp: string;
   /** Rank of the chunk among the candidates (0 best), from the indexes. */
   rank: number;
 };
@@ -31,7 +34,8 @@ export type LoadedRegion = Region & {
   /** Line number of rows[0], and the title of the first chunk (where a JSON path starts). */
   first: number;
   title: string;
-  chunks: StoredChunk[];
+  /** Its chunks, without their text (that is in `text` and `rows`; a remembered region keeps one copy). */
+  chunks: Omit<StoredChunk, "content">[];
 };
 
 export type Window = {
@@ -62,10 +66,14 @@ export function rowsOf(content: string): string[] {
   return rows;
 }
 
-/** The candidates with the chunk before and after each, as runs of consecutive chunks of one text. */
+/**
+ * The candidates with the chunk before and after each, as runs of consecutive chunks of one text.
+ * A run read before for the same candidates is taken as it was (region-cache.ts).
+ */
 export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: LoadedRegion; candidates: CandidateChunk[] }[] {
   const byBlob = new Map<number, CandidateChunk[]>();
   for (const c of candidates) byBlob.set(c.blob_id, [...(byBlob.get(c.blob_id) ?? []), c]);
+  const cache = regionCache<LoadedRegion>(db);
   const out: { region: LoadedRegion; candidates: CandidateChunk[] }[] = [];
   for (const [blob, cands] of byBlob) {
     // A piece of a long JSON line is read with more of the line around it: its object's fields may be far.
@@ -73,17 +81,32 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
       c.kind === "json" && c.line_start === c.line_end
         ? range(c.ordinal - JSON_BEFORE, c.ordinal + JSON_AFTER)
         : range(c.ordinal - 1, c.ordinal + 1);
-    const wanted = [...new Set(cands.flatMap(around))].filter((o) => o >= 1);
-    const stored = db
-      .query<StoredChunk, [number, string]>(
-        "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal IN (SELECT value FROM json_each(?)) ORDER BY ordinal",
-      )
-      .all(blob, JSON.stringify(wanted));
+    // A text has every chunk from 1 to its count (they are written and deleted together).
+    const count = cands[0]!.chunk_count;
+    const wanted = [...new Set(cands.flatMap(around))].filter((o) => o >= 1 && o <= count).sort((a, b) => a - b);
+    const inRun = (from: number, to: number) => cands.filter((c) => c.ordinal >= from && c.ordinal <= to);
+    const keyOf = (from: number, to: number) =>
+      `${blob}:${cands[0]!.stamp}:${from}-${to}:${[...new Set(inRun(from, to).map((c) => c.ordinal))].sort((a, b) => a - b).join(",")}`;
+    const found: { from: number; region: LoadedRegion }[] = [];
+    const missing: number[] = [];
+    for (const [from, to] of runsOf(wanted)) {
+      const region = cache.get(keyOf(from, to));
+      if (region) found.push({ from, region });
+      else for (let o = from; o <= to; o++) missing.push(o);
+    }
+    const stored =
+      missing.length === 0
+        ? []
+        : db
+            .query<StoredChunk, [number, string]>(
+              "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal IN (SELECT value FROM json_each(?)) ORDER BY ordinal",
+            )
+            .all(blob, JSON.stringify(missing));
     let run: StoredChunk[] = [];
     const flush = () => {
       if (run.length === 0) return;
-      const inRun = cands.filter((c) => c.ordinal >= run[0]!.ordinal && c.ordinal <= run.at(-1)!.ordinal);
-      const region = buildRegion(blob, cands[0]!.kind, run, new Set(inRun.map((c) => c.ordinal)));
+      const [from, to] = [run[0]!.ordinal, run.at(-1)!.ordinal];
+      const region = buildRegion(blob, cands[0]!.kind, run, new Set(inRun(from, to).map((c) => c.ordinal)));
       // Whether a long first row starts a line or continues one from the chunk before (a JSON object's path needs to know).
       if (!region.firstRowWhole && (region.rows[0]?.length ?? 0) > LONG_LINE) {
         const before = db
@@ -91,7 +114,8 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
           .get(blob, run[0]!.ordinal - 1);
         region.firstRowWhole = !before || before.line_end < run[0]!.line_start;
       }
-      out.push({ region, candidates: inRun });
+      cache.put(keyOf(from, to), region, 2 * region.text!.length);
+      found.push({ from, region });
       run = [];
     };
     for (const s of stored) {
@@ -99,8 +123,23 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
       run.push(s);
     }
     flush();
+    for (const { region } of found.sort((a, b) => a.from - b.from)) {
+      const chunks = region.chunks;
+      out.push({ region, candidates: inRun(chunks[0]!.ordinal, chunks.at(-1)!.ordinal) });
+    }
   }
   return out;
+}
+
+/** Runs of consecutive numbers in an ascending list, as [first, last]. */
+function runsOf(sorted: number[]): [number, number][] {
+  const runs: [number, number][] = [];
+  for (const o of sorted) {
+    const last = runs.at(-1);
+    if (last && o === last[1] + 1) last[1] = o;
+    else runs.push([o, o]);
+  }
+  return runs;
 }
 
 /** Chunks read before and after a candidate that is a piece of a long JSON line. */
@@ -157,7 +196,7 @@ function buildRegion(blob: number, kind: string, run: StoredChunk[], candidates:
     kind,
     first,
     title: run[0]!.title,
-    chunks: run,
+    chunks: run.map(({ ordinal, line_start, line_end, title }) => ({ ordinal, line_start, line_end, title })),
     rows,
     lower: new Array<string>(rows.length),
     text,
