@@ -10,7 +10,7 @@
 import type { Db } from "../../db/open.ts";
 
 /** Characters of region text kept per database (with their rows and layout, about 3 bytes each in memory). */
-const MAX_CHARS = 8_000_000;
+const MAX_CHARS = 4_000_000;
 
 type Kept<T> = { map: Map<string, { value: T; size: number }>; size: number };
 
