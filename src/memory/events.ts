@@ -7,12 +7,12 @@
  */
 import { immediate } from "../db/open.ts";
 import { fail, type Result } from "../errors.ts";
-import { sha256Bytes } from "../hash.ts";
 import { redact } from "../redact/redact.ts";
 import { stripAnsi, utf8Length } from "../text.ts";
 import { isCorrection } from "./classify.ts";
 import type { MemoryDeps, Scope } from "./deps.ts";
 import { extraTerms } from "./identifiers.ts";
+import { newByKey } from "./import-keys.ts";
 import { type EventKind, isEventKind, MAX_TS } from "./types.ts";
 
 export type EventRow = {
@@ -153,32 +153,6 @@ export async function prepareEvent(deps: MemoryDeps, raw: RawEvent, scope: Scope
 
 /** Rows per INSERT statement: one statement is one FTS5 flush (a statement per row would write a segment per row). */
 const ROWS_PER_STATEMENT = 1000;
-
-/** An import key as stored: 53 bits of SHA-256 over the project and the key (no text kept). */
-function keyHash(projectId: number, key: string): number {
-  const d = sha256Bytes(`${projectId}\0${key}`);
-  return ((((d[0]! * 256 + d[1]!) * 256 + d[2]!) * 256 + d[3]!) * 256 + d[4]!) * 256 * 32 + d[5]! * 32 + (d[6]! >> 3);
-}
-
-/**
- * The events whose import key is new (their keys recorded now), in order; an event without a
- * key is always new. Runs inside the insert's transaction, so a killed import stores an event
- * and its key together or neither.
- */
-function newByKey(deps: MemoryDeps, projectId: number, events: Prepared[]): Prepared[] {
-  if (events.every((e) => e.key === null)) return events;
-  const hashes = events.map((e) => (e.key === null ? null : keyHash(projectId, e.key)));
-  const fresh = new Set<number>();
-  const record = deps.db.query<{ key: number }, [string]>(
-    "INSERT OR IGNORE INTO memory_import_keys (key) SELECT value FROM json_each(?) RETURNING key",
-  );
-  const keyed = hashes.filter((h): h is number => h !== null);
-  for (let i = 0; i < keyed.length; i += ROWS_PER_STATEMENT) {
-    for (const r of record.all(JSON.stringify(keyed.slice(i, i + ROWS_PER_STATEMENT)))) fresh.add(r.key);
-  }
-  // The first of several events with one key in the same batch is the one stored.
-  return events.filter((_, i) => hashes[i] === null || fresh.delete(hashes[i]!));
-}
 
 export type Inserted = { ids: number[]; duplicates: number };
 

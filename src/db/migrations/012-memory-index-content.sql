@@ -30,3 +30,11 @@ INSERT INTO memory_events_fts (memory_events_fts) VALUES ('rebuild');
 INSERT INTO memory_summaries_fts (memory_summaries_fts) VALUES ('rebuild');
 INSERT INTO memory_events_fts (memory_events_fts) VALUES ('optimize');
 INSERT INTO memory_summaries_fts (memory_summaries_fts) VALUES ('optimize');
+
+-- Import keys are written to a small table first and moved into memory_import_keys in key order
+-- when it fills (memory/import-keys.ts): random keys written straight into the big table changed
+-- nearly every page of it in every batch.
+-- creates table: memory_import_keys_recent
+CREATE TABLE IF NOT EXISTS memory_import_keys_recent (
+  key INTEGER PRIMARY KEY
+);
