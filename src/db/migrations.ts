@@ -9,6 +9,7 @@ import chunkNames from "./migrations/008-chunk-names.sql" with { type: "text" };
 import memoryKeys from "./migrations/009-memory-keys.sql" with { type: "text" };
 import baselines from "./migrations/010-baselines.sql" with { type: "text" };
 import memoryArchiveFlag from "./migrations/011-memory-archive-flag.sql" with { type: "text" };
+import memoryIndexContent from "./migrations/012-memory-index-content.sql" with { type: "text" };
 
 /** Schema migrations, applied in order; the database's user_version is the count applied. */
 export const MIGRATIONS: readonly string[] = [
@@ -23,4 +24,5 @@ export const MIGRATIONS: readonly string[] = [
   memoryKeys,
   baselines,
   memoryArchiveFlag,
+  memoryIndexContent,
 ];

@@ -47,8 +47,16 @@ function sentenceKind(s: string): SentenceKind {
 /** A sentence long enough to state something (three words besides stop words). */
 const says = (s: string) => wordsOf(foldText(s)).filter((w) => !isStopWord(w)).length >= 3;
 
-/** How a text reads: a preference or fact when any sentence of it states one, else a task, else a question. */
+/**
+ * How a text reads: a preference or fact when any sentence of it states one, else a task, else a
+ * question. Remembered per text: ranking weighs each candidate by it and supersession asks it of
+ * every older statement it compares, and the same rows come back query after query.
+ */
 export function statementKind(text: string): SentenceKind {
+  return remembered(kindCache, text, () => readKind(text));
+}
+
+function readKind(text: string): SentenceKind {
   // Under a Conventional Commits header the type ("build:", "fix(ui):") is a label, not a verb:
   // the sentence is read without it.
   const kinds = sentences(text).map((s) => {
@@ -185,6 +193,7 @@ function contentKeys(stretch: string): string[] {
 const CACHED_TEXTS = 20_000;
 const keysCache = new Map<string, ReadonlySet<string>>();
 const statementCache = new Map<string, Statement>();
+const kindCache = new Map<string, SentenceKind>();
 const subjectCache = new Map<string, string[]>();
 
 function remembered<T>(cache: Map<string, T>, key: string, make: () => T): T {

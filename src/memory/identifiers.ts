@@ -37,11 +37,20 @@ export function unnumbered(token: string): string | null {
   return m ? m[1]!.toLowerCase() : null;
 }
 
+/**
+ * What any word with extra terms needs somewhere in the text: a `_` or `-` (a joined form), a
+ * letter or digit before a capital (camelCase parts), a letter before a digit (a numbered name).
+ * Most events have none: their words are not split at all.
+ */
+const MAYBE_EXTRA = /[_-]|[\p{L}\p{N}]\p{Lu}|\p{L}\p{N}/u;
+
 /** The words to index besides the text's own, space-separated; null when there are none. */
 export function extraTerms(text: string): string | null {
+  const head = text.length > 8192 ? text.slice(0, 8192) : text;
+  if (!MAYBE_EXTRA.test(head)) return null;
   const extra = new Set<string>();
-  for (const m of text.slice(0, 8192).matchAll(IDENTIFIER)) {
-    const token = m[0];
+  // match, not matchAll: one string per word, no match object and iterator step each (every event is split on import).
+  for (const token of head.match(IDENTIFIER) ?? []) {
     // A plain word (no separator, digit or inner capital) has no parts, joined form or number: most words.
     if (token.length < 3 || !MAYBE_PARTS.test(token)) continue;
     const joined = joinedForm(token);

@@ -86,9 +86,23 @@ function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], groups:
  * What a unit says, for telling repeats apart: its words; for chatter (not a statement of fact)
  * without its numbers and ids, so "Task 12: look at src/m12.ts" and "Task 13: ..." are one.
  */
+function samenessOf(text: string, claim: boolean): string {
+  const folded = foldText(text.replace(/^- e\d+ [\w ]+(?: \(x\d+\))?: /, ""));
+  return (claim ? folded : folded.replace(/[0-9a-f]*\d[0-9a-f]*/g, "#")).replace(/[^\p{L}\p{N}#]+/gu, " ").trim();
+}
+
+/** Kept for the next time (a pure function of the text: the same rows come back query after query, and prune asks for each unit several times). */
+const samenessCache = [new Map<string, string>(), new Map<string, string>()] as const;
+const SAMENESS_TEXTS = 20_000;
 const sameness = (u: Unit) => {
-  const text = foldText(u.text.replace(/^- e\d+ [\w ]+(?: \(x\d+\))?: /, ""));
-  return (u.claim ? text : text.replace(/[0-9a-f]*\d[0-9a-f]*/g, "#")).replace(/[^\p{L}\p{N}#]+/gu, " ").trim();
+  const cache = samenessCache[u.claim ? 1 : 0];
+  let key = cache.get(u.text);
+  if (key === undefined) {
+    key = samenessOf(u.text, u.claim);
+    if (cache.size >= SAMENESS_TEXTS) cache.clear();
+    cache.set(u.text, key);
+  }
+  return key;
 };
 
 /**
