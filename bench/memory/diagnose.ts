@@ -14,8 +14,8 @@ import type { MemoryDeps } from "../../src/memory/deps.ts";
 import { eventsById } from "../../src/memory/events.ts";
 import { createRegistry } from "../../src/memory/projects.ts";
 import { queryGroups } from "../../src/memory/query.ts";
-import { rankedHits } from "../../src/memory/search.ts";
-import { eventUnit, type Hit } from "../../src/memory/units.ts";
+import { aboutQuery, rankedHits } from "../../src/memory/search.ts";
+import { eventUnit, type Hit, type Unit } from "../../src/memory/units.ts";
 import { inProcessBackend, judge } from "./eval-set.ts";
 import { loadSet, norm } from "./sets.ts";
 
@@ -52,7 +52,7 @@ for (const p of set.projects) {
     const groups = queryGroups(q.query).slice(0, 8);
     const cands = candidates(db, "events", groups, { projectId: pid, single: deps.registry.single(), keep: 60 });
     const ranked = rankedHits(deps, pid, q.query, 50);
-    const top5 = ranked.slice(0, 5);
+    const top5 = ranked.slice(0, Number(process.env.DIAG_TOP ?? 5));
     const what = r.falseRecall ? "FALSE" : r.staleAbove ? "STALE" : q.kind === "absent" ? "ok-absent" : r.answered ? "ok" : "MISS";
     console.log(`\n=== ${what} ${q.id} [${q.kind}] "${q.query}"`);
     console.log(
@@ -70,6 +70,15 @@ for (const p of set.projects) {
           : [...m.groups.values()].some((w) => w >= Math.log(100))
             ? "pass(rare)"
             : "thin(asked)";
+    // Why the record-about-its-subject rule (search.ts) did or did not let a thin hit through.
+    const subjectRule = (u: Unit) =>
+      !u.record
+        ? "not a record"
+        : !aboutQuery(u, groups)
+          ? "record, word not its subject"
+          : 2 * cands.groups.length < groups.length
+            ? "record about it, query mostly unknown"
+            : "record about it";
     const targets = q.kind === "absent" ? p.facts : q.answer;
     const rows = db
       .query<{ id: number }, [number]>("SELECT id FROM memory_events WHERE project_id = ? ORDER BY id")
@@ -83,7 +92,7 @@ for (const p of set.projects) {
         const fin = ranked.findIndex((h) => (h.type === "event" ? h.row.id === e.id : h.lines.some((l) => l.event === e.id)));
         console.log(`  answer e${e.id} ${e.kind}: ${clip(e.content)}`);
         console.log(
-          `    candidate #${at === -1 ? "-" : at + 1}; matched ${unit ? [...unit.match.groups.keys()].map((g) => groups[g]!.word).join(",") : "nothing"}; held ${unit ? `${unit.match.held.toFixed(2)}/${knownWeight.toFixed(2)} asked ${asked.toFixed(2)} ${gate(unit.match)}` : "-"}; score ${unit ? unit.score.toFixed(2) : "-"}; final #${fin === -1 ? "-" : fin + 1}`,
+          `    candidate #${at === -1 ? "-" : at + 1}; matched ${unit ? [...unit.match.groups.keys()].map((g) => groups[g]!.word).join(",") : "nothing"}; held ${unit ? `${unit.match.held.toFixed(2)}/${knownWeight.toFixed(2)} asked ${asked.toFixed(2)} ${gate(unit.match)} [${subjectRule(unit)}]` : "-"}; score ${unit ? unit.score.toFixed(2) : "-"}; final #${fin === -1 ? "-" : fin + 1}`,
         );
       }
       for (const [i, h] of top5.entries()) console.log(`    top${i + 1} ${clip(hitText(h))}`);
