@@ -149,7 +149,7 @@ export type SetResult = {
   ms: number;
 };
 
-function judge(q: SetQuestion, hits: Unit[][], facts: string[]): Pick<QuestionResult, "answered" | "staleAbove" | "falseRecall"> {
+export function judge(q: SetQuestion, hits: Unit[][], facts: string[]): Pick<QuestionResult, "answered" | "staleAbove" | "falseRecall"> {
   const units = hits.flat();
   const answerAt = units.findIndex((u) => !u.replaced && q.answer.some((a) => u.text.includes(a)));
   const staleAt = units.findIndex((u) => q.stale.some((s) => u.text.includes(s)) && !q.answer.some((a) => u.text.includes(a)));

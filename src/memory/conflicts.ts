@@ -11,7 +11,7 @@ import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { textScore } from "./rank.ts";
 import { replacements } from "./supersede.ts";
-import { eventUnit, type Hit, type Unit } from "./units.ts";
+import { eventUnit, type Hit, isRecord, type Unit } from "./units.ts";
 
 /** A replaced statement keeps most of its score: shown, just below what replaced it. */
 const REPLACED = 0.9;
@@ -42,6 +42,7 @@ export function resolveReplacements(deps: MemoryDeps, projectId: number, hits: H
       score: 0,
       match: { score: 0, matched: 0, groups: new Map<number, number>(), held: 0, total: 0 },
       claim: true,
+      record: isRecord(row.kind),
       replacedBy: null,
       repeats: 1,
     };

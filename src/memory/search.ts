@@ -10,15 +10,17 @@
  */
 import { asksQuantity, holdsQuantity } from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
+import { subjectOf } from "./classify.ts";
 import { ABOVE, resolveReplacements } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { lineEvent } from "./extractive.ts";
+import { familyKey } from "./morphology.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
 import { lineWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
 import { foldText } from "./stem.ts";
 import { summariesById } from "./summarize.ts";
-import { type EventHit, eventUnit, type Hit, hitScore, type SummaryHit, type Unit } from "./units.ts";
+import { type EventHit, eventUnit, type Hit, hitScore, isRecord, type SummaryHit, type Unit } from "./units.ts";
 
 const EVENT_CANDIDATES = 60;
 const SUMMARY_CANDIDATES = 20;
@@ -30,6 +32,17 @@ const MAX_GROUPS = 8;
 const MIN_SHARE = 0.4;
 /** A word's BM25 weight (candidates.ts, idfOf) when it is in 1% of the rows: log(1 + 99), whatever the count. */
 const RARE_IDF = Math.log(100);
+
+/**
+ * Whether a statement is about one of the query's words it holds: the word (in any of its forms)
+ * is among the statement's first content words (subjectOf: "reminders: a job texts ...",
+ * "fix(cache): ...", "the watering reminders are ..."), not one said in passing.
+ */
+export function aboutQuery(u: Unit, groups: QueryGroup[]): boolean {
+  const subject = subjectOf(u.text.replace(/^- e\d+ [\w ]+(?: \(x\d+\))?: /, ""));
+  if (subject.length === 0) return false;
+  return groups.some((g) => u.match.groups.has(g.group) && g.forms.some((f) => subject.includes(familyKey(f.word))));
+}
 
 /** Whether a match holds every one of the query's words the memory knows, two or more of them. */
 export function holdsAllKnown(m: TextScore, known: number): boolean {
@@ -72,6 +85,7 @@ function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], groups:
         score: match.score * w.weight,
         match,
         claim: w.claim,
+        record: isRecord(/^- e\d+ (\w+)/.exec(text)?.[1] ?? ""),
         replacedBy: null,
         repeats,
       });
@@ -217,11 +231,20 @@ export function rankedHits(
   // text without one; a text with one is typed evidence of its own, so the query's unknown words
   // (a paraphrase: "keep" for "retention") do not count against it.
   const quantity = asksQuantity(query);
-  const passes = ({ match: m, text }: Unit) =>
-    m.held >= MIN_SHARE * knownWeight &&
+  // A record (a decision, note or correction) about one of the query's words, said the way
+  // English puts what a sentence is about, first, is the memory's statement on that subject:
+  // like a quantity, it is evidence of its own, and the query's unknown words (its paraphrase)
+  // do not count against it, as long as they are no more than half of the query (one mostly
+  // unknown is likely about something never said); the words the memory does know still count
+  // (MIN_SHARE of them).
+  const passes = (u: Unit) =>
+    u.match.held >= MIN_SHARE * knownWeight &&
     (quantity
-      ? holdsQuantity(text)
-      : m.held >= MIN_SHARE * asked || [...m.groups.keys()].some((g) => rare.has(g)) || holdsAllKnown(m, scoring.length));
+      ? holdsQuantity(u.text)
+      : u.match.held >= MIN_SHARE * asked ||
+        [...u.match.groups.keys()].some((g) => rare.has(g)) ||
+        holdsAllKnown(u.match, scoring.length) ||
+        (u.record && 2 * scoring.length >= groups.length && aboutQuery(u, groups)));
   return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
     .slice(0, limit);

@@ -14,6 +14,8 @@ export type Unit = {
   score: number;
   match: TextScore;
   claim: boolean;
+  /** A record someone kept on purpose: a decision, note or correction (an event of that kind, or a summary line labelled so). */
+  record: boolean;
   replacedBy: number | null;
   /** How many events said the same (repeated chatter shown once). */
   repeats: number;
@@ -22,6 +24,9 @@ export type Unit = {
 export type EventHit = { type: "event"; row: EventRow; unit: Unit };
 export type SummaryHit = { type: "summary"; row: SummaryRow; lines: Unit[]; score: number; recency: number };
 export type Hit = EventHit | SummaryHit;
+
+/** Kinds of event that are records kept on purpose, not chatter. */
+export const isRecord = (kind: string) => kind === "decision" || kind === "note" || kind === "correction";
 
 export const hitScore = (h: Hit) => (h.type === "event" ? h.unit.score : h.score);
 
@@ -40,6 +45,7 @@ export function eventUnit(row: EventRow, groups: WeightedGroup[], now: number): 
     score: match.score * w.weight * recencyWeight(row.ts, now),
     match,
     claim: w.claim,
+    record: isRecord(row.kind),
     replacedBy: null,
     repeats: 1,
   };
