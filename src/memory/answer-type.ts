@@ -7,6 +7,8 @@
  * however many of the question's words it holds. Every other question asks for anything.
  */
 
+import { lineBody } from "./summary-line.ts";
+
 /** "how many/much/long/often/big/...": a count, amount, period or size; "which version", "node version": a version. */
 const ASKS_QUANTITY = /^\s*how\s+(?:many|much|long|often|frequently|big|large|small|old|far|fast|soon)\b|\bversions?\b/i;
 /** Questions whose first word asks for something else: a place, a person, a reason, a way ("where does the version come from"). */
@@ -35,5 +37,5 @@ export function asksQuantity(query: string): boolean {
 
 /** Whether a text holds a quantity (a summary line's label, "- e123 fact: ", left out). */
 export function holdsQuantity(text: string): boolean {
-  return QUANTITY.test(text.replace(/^- e\d+ [\w ]+(?: \(x\d+\))?: /, ""));
+  return QUANTITY.test(lineBody(text));
 }

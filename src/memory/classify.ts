@@ -10,11 +10,11 @@
 import { familyKey } from "./morphology.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
+import { lineBody } from "./summary-line.ts";
 
 /** Clauses of a statement: its sentences, split again at commas and dashes (a summary line's label left out). */
 export function clauses(text: string): string[] {
-  return text
-    .replace(/^- e\d+ [\w ]+(?: \(x\d+\))?: /, "")
+  return lineBody(text)
     .split(/[.;!?](?:\s|$)|,\s|\n|\s-{1,2}\s/)
     .filter((c) => c.trim() !== "");
 }

@@ -20,6 +20,7 @@ import { type QueryGroup, queryGroups } from "./query.ts";
 import { lineWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
 import { foldText } from "./stem.ts";
 import { summariesById } from "./summarize.ts";
+import { lineBody } from "./summary-line.ts";
 import { type EventHit, eventUnit, type Hit, hitScore, isRecord, type SummaryHit, type Unit } from "./units.ts";
 
 const EVENT_CANDIDATES = 60;
@@ -39,7 +40,7 @@ const RARE_IDF = Math.log(100);
  * "fix(cache): ...", "the watering reminders are ..."), not one said in passing.
  */
 export function aboutQuery(u: Unit, groups: QueryGroup[]): boolean {
-  const subject = subjectOf(u.text.replace(/^- e\d+ [\w ]+(?: \(x\d+\))?: /, ""));
+  const subject = subjectOf(lineBody(u.text));
   if (subject.length === 0) return false;
   return groups.some((g) => u.match.groups.has(g.group) && g.forms.some((f) => subject.includes(familyKey(f.word))));
 }
@@ -101,7 +102,7 @@ function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], groups:
  * without its numbers and ids, so "Task 12: look at src/m12.ts" and "Task 13: ..." are one.
  */
 function samenessOf(text: string, claim: boolean): string {
-  const folded = foldText(text.replace(/^- e\d+ [\w ]+(?: \(x\d+\))?: /, ""));
+  const folded = foldText(lineBody(text));
   return (claim ? folded : folded.replace(/[0-9a-f]*\d[0-9a-f]*/g, "#")).replace(/[^\p{L}\p{N}#]+/gu, " ").trim();
 }
 
