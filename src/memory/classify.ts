@@ -8,6 +8,7 @@
  * any project's vocabulary; supersede.ts, the extractive summary and ranking use them.
  */
 import { familyKey } from "./morphology.ts";
+import { remembered } from "./remember.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
 import { lineBody } from "./summary-line.ts";
@@ -53,7 +54,7 @@ const says = (s: string) => wordsOf(foldText(s)).filter((w) => !isStopWord(w)).l
  * every older statement it compares, and the same rows come back query after query.
  */
 export function statementKind(text: string): SentenceKind {
-  return remembered(kindCache, text, () => readKind(text));
+  return keptKinds(text, () => readKind(text));
 }
 
 function readKind(text: string): SentenceKind {
@@ -186,31 +187,22 @@ function contentKeys(stretch: string): string[] {
 }
 
 /**
- * What was worked out for a text, kept for the next time: supersession compares each new statement
- * with dozens of older ones, and the same older statements come back for statement after
- * statement. Bounded; what is returned is shared and never changed by its callers.
+ * What was worked out for a text, kept for the next time (remember.ts): supersession compares each
+ * new statement with dozens of older ones, and the same older statements come back for statement
+ * after statement.
  */
 const CACHED_TEXTS = 20_000;
-const keysCache = new Map<string, ReadonlySet<string>>();
-const statementCache = new Map<string, Statement>();
-const kindCache = new Map<string, SentenceKind>();
-const subjectCache = new Map<string, string[]>();
-
-function remembered<T>(cache: Map<string, T>, key: string, make: () => T): T {
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const value = make();
-  if (cache.size >= CACHED_TEXTS) cache.clear();
-  cache.set(key, value);
-  return value;
-}
+const keptKeys = remembered<ReadonlySet<string>>(CACHED_TEXTS);
+const keptStatements = remembered<Statement>(CACHED_TEXTS);
+const keptKinds = remembered<SentenceKind>(CACHED_TEXTS);
+const keptSubjects = remembered<string[]>(CACHED_TEXTS);
 
 /**
  * The keys statements are compared by. Bracketed asides are left out ("(config in x.yaml)": not
  * what a statement says); a bracket right after a word, as in `fix(gc):`, is kept.
  */
 export function tokenKeys(text: string): ReadonlySet<string> {
-  return remembered(keysCache, text, () => new Set(contentKeys(text.slice(0, 2000).replace(/(^|\s)\([^()]{0,200}\)/g, " "))));
+  return keptKeys(text, () => new Set(contentKeys(text.slice(0, 2000).replace(/(^|\s)\([^()]{0,200}\)/g, " "))));
 }
 
 // A cue's stretch runs to a comma, semicolon, bracket or the end of a sentence (a dot inside 20.18 is not one).
@@ -316,7 +308,7 @@ export type Statement = {
  * sentences are what it says about older statements ("... anyway, the cart badge again" is not).
  */
 export function statementOf(text: string, kind: string): Statement {
-  return remembered(statementCache, `${kind}\0${text}`, () => makeStatement(text, kind));
+  return keptStatements(`${kind}\0${text}`, () => makeStatement(text, kind));
 }
 
 function makeStatement(text: string, kind: string): Statement {
@@ -348,7 +340,7 @@ function makeStatement(text: string, kind: string): Statement {
  */
 export function subjectOf(text: string, values: ReadonlySet<string> = new Set()): readonly string[] {
   if (values.size > 0) return makeSubject(text, values);
-  return remembered(subjectCache, text, () => makeSubject(text, values));
+  return keptSubjects(text, () => makeSubject(text, values));
 }
 
 function makeSubject(text: string, values: ReadonlySet<string>): string[] {

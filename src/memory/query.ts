@@ -8,6 +8,7 @@
  */
 import { ABBREVIATION_WEIGHT, shortForms } from "./abbreviations.ts";
 import { type Form, familyKey, wordForms } from "./morphology.ts";
+import { remembered } from "./remember.ts";
 import { foldText, porterStem, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
 
@@ -71,19 +72,16 @@ export function ftsGroup(g: QueryGroup): string {
   return words.length === 1 ? words[0]! : `(${words.join(" OR ")})`;
 }
 
-const counted = new Map<string, Map<string, number>>();
-const CACHE_TEXTS = 20_000;
+const counted = remembered<Map<string, number>>(20_000);
 
 /** The stems of a stored text's words (to score a candidate the way the index matched it). Cached: the same rows come back query after query. */
 export function stemCounts(text: string): Map<string, number> {
-  const cached = counted.get(text);
-  if (cached) return cached;
-  const counts = new Map<string, number>();
-  for (const w of wordsOf(foldText(text))) {
-    const s = porterStem(w);
-    counts.set(s, (counts.get(s) ?? 0) + 1);
-  }
-  if (counted.size >= CACHE_TEXTS) counted.clear();
-  counted.set(text, counts);
-  return counts;
+  return counted(text, () => {
+    const counts = new Map<string, number>();
+    for (const w of wordsOf(foldText(text))) {
+      const s = porterStem(w);
+      counts.set(s, (counts.get(s) ?? 0) + 1);
+    }
+    return counts;
+  });
 }

@@ -9,6 +9,7 @@ import { countTokens } from "../tokens/count.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { EVENT_COLUMNS, type EventRow } from "./events.ts";
 import { lineEvent, rankedLines } from "./extractive.ts";
+import { remembered } from "./remember.ts";
 import { ago, clip, eventLine, oneLine } from "./render.ts";
 import { rankedHits } from "./search.ts";
 import { latestSummaries } from "./summarize.ts";
@@ -37,18 +38,11 @@ const RELATED = 8;
 const RELATED_CANDIDATES = { events: 40, summaries: 14 };
 
 /** Items' real token counts: the same summary lines and recent events come back recall after recall. */
-const counted = new Map<string, number>();
-const COUNTED_MAX = 5000;
+const counted = remembered<number>(5000);
 
 /** An item's tokens with its newline (real tokenizer); the finished text is counted again as a whole. */
 function cost(s: string): number {
-  let n = counted.get(s);
-  if (n === undefined) {
-    if (counted.size >= COUNTED_MAX) counted.clear();
-    n = countTokens(s) + 1;
-    counted.set(s, n);
-  }
-  return n;
+  return counted(s, () => countTokens(s) + 1);
 }
 
 export type Recalled = { text: string; tokens: number; items: { id: string; section: Section }[] };

@@ -18,6 +18,7 @@ import { lineEvent } from "./extractive.ts";
 import { familyKey } from "./morphology.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
 import { lineWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
+import { remembered } from "./remember.ts";
 import { foldText } from "./stem.ts";
 import { summariesById } from "./summarize.ts";
 import { lineBody } from "./summary-line.ts";
@@ -107,18 +108,8 @@ function samenessOf(text: string, claim: boolean): string {
 }
 
 /** Kept for the next time (a pure function of the text: the same rows come back query after query, and prune asks for each unit several times). */
-const samenessCache = [new Map<string, string>(), new Map<string, string>()] as const;
-const SAMENESS_TEXTS = 20_000;
-const sameness = (u: Unit) => {
-  const cache = samenessCache[u.claim ? 1 : 0];
-  let key = cache.get(u.text);
-  if (key === undefined) {
-    key = samenessOf(u.text, u.claim);
-    if (cache.size >= SAMENESS_TEXTS) cache.clear();
-    cache.set(u.text, key);
-  }
-  return key;
-};
+const keptSameness = [remembered<string>(20_000), remembered<string>(20_000)] as const;
+const sameness = (u: Unit) => keptSameness[u.claim ? 1 : 0](u.text, () => samenessOf(u.text, u.claim));
 
 /**
  * Hits too thin to answer are dropped; what repeats is kept once (its best, then newest, statement,

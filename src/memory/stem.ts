@@ -6,6 +6,8 @@
  * (test/memory/stem.test.ts checks it against SQLite on real text).
  */
 
+import { remembered } from "./remember.ts";
+
 const isVowelAt = (w: string, i: number): boolean => {
   const c = w[i];
   if (c === "a" || c === "e" || c === "i" || c === "o" || c === "u") return true;
@@ -160,18 +162,11 @@ function step5(w: string): string {
   return out;
 }
 
-const cache = new Map<string, string>();
-const CACHE_WORDS = 100_000;
+const keptStems = remembered<string>(100_000);
 
 /** `word` is already folded (see foldText); the result is the index's term. Cached: a project's words repeat. */
 export function porterStem(word: string): string {
-  let stem = cache.get(word);
-  if (stem === undefined) {
-    if (cache.size >= CACHE_WORDS) cache.clear();
-    stem = stemOnce(word);
-    cache.set(word, stem);
-  }
-  return stem;
+  return keptStems(word, () => stemOnce(word));
 }
 
 function stemOnce(word: string): string {
