@@ -1,0 +1,94 @@
+/**
+ * Hits that spend the budget where the answer is: a table whose first column is right-aligned
+ * keeps its rows under its header (their names say what each column is), and a first hit far
+ * stronger than the others gets the lines after it before they get theirs (the answer a few
+ * lines past what matched: a response's body after its headers). The outputs are made here.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { headersOf, structureOf } from "../../src/store/search/structure.ts";
+import { cleanupTempDirs } from "../helpers.ts";
+import { shows, stored, top3 } from "./retrieval-helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+const hex = (n: number, w: number) => n.toString(16).padStart(w, "0");
+
+/** A section table as object-file dumpers print it: the index right-aligned, a flags line under each row. */
+function sectionTable(): string[] {
+  const names = [
+    ".interp",
+    ".hash",
+    ".gnu.hash",
+    ".dynsym",
+    ".dynstr",
+    ".gnu.version",
+    ".gnu.version_r",
+    ".rela.dyn",
+    ".rela.plt",
+    ".init",
+  ];
+  names.push(".plt", ".plt.got", ".plt.sec", ".fini", ".rodata", ".eh_frame_hdr", ".eh_frame", ".init_array", ".fini_array", ".dynamic");
+  names.push(".got", ".got.plt", ".tm_clone_table", ".data.rel.ro", ".data", ".bss", ".comment", ".debug_info", ".debug_line", ".symtab");
+  const rows = ["Program headers omitted", "", "Sections:", "Idx Name          Size      VMA               File off  Algn"];
+  names.forEach((name, i) => {
+    rows.push(
+      `${String(i).padStart(3)} ${name.padEnd(13)} ${hex(0x30 + i * 0x111, 8)}  ${hex(0x400 + i * 0x1000, 16)}  ${hex(0x400 + i * 0x1000, 8)}  2**3`,
+    );
+    rows.push(`                  CONTENTS, ALLOC, LOAD, ${i % 3 === 0 ? "READONLY, CODE" : "DATA"}`);
+  });
+  return rows;
+}
+
+describe("a table whose first column is right-aligned", () => {
+  test("keeps its rows siblings, named by the title and the columns' header above them", () => {
+    const rows = sectionTable();
+    const s = structureOf(rows, true);
+    const header = rows.findIndex((r) => r.startsWith("Idx"));
+    const first = rows.findIndex((r) => r.includes(" .interp "));
+    const late = rows.findIndex((r) => r.includes(" .data "));
+    expect(rows[late]!.startsWith(" 24")).toBe(true);
+    // Not owned by the table's first row (whose index lines up with the header's first column).
+    expect(s.owner[late]).not.toBe(first);
+    expect(s.owner[late]).toBe(s.owner[first]!);
+    expect(headersOf(s, late, rows)).toContain(header);
+    expect(headersOf(s, late, rows)).toContain(header - 1);
+  });
+
+  test("answers a question naming a column and a row's name", async () => {
+    const rows = sectionTable();
+    const { store, source } = await stored(`${rows.join("\n")}\n`);
+    const line = rows.findIndex((r) => r.includes(" .data ")) + 1;
+    expect(shows(top3(store, source, "size of .data section"), line, ".data")).toBe(true);
+  });
+});
+
+/** An HTTP exchange per request as a packet dump shows it: the body comes in its own packet after the headers. */
+function exchanges(): { text: string; body: number } {
+  const rows: string[] = [];
+  let body = 0;
+  const packet = (k: number, len: number) =>
+    `06:41:${String(10 + k).padStart(2, "0")}.0${k}4385 IP 127.0.0.1.48080 > 127.0.0.1.467${k}: Flags [P.], seq 1:${len}, ack 182, win 64, options [nop,nop,TS val 7838${k} ecr 35682], length ${len}`;
+  for (let k = 0; k < 40; k++) {
+    const conflict = k === 25;
+    rows.push(packet(k, 181), `E.....@.@..a......q@x${k}...@.......`, `........POST /api/orders/ORD-${k}/pay HTTP/1.1`);
+    rows.push("Host: 127.0.0.1:48080", "User-Agent: curl/7.88.1", "Content-Type: application/json", "Content-Length: 19", "");
+    rows.push(`{"amount":"${k}50.00"}`, packet(k, 172), `E...~.@.@..G....q@x${k}...=...@.......`);
+    rows.push(`........HTTP/1.1 ${conflict ? "409 CONFLICT" : "200 OK"}`, "Server: Werkzeug/3.1.9 Python/3.11.7");
+    rows.push("Date: Thu, 26 Nov 2026 06:41:50 GMT", "Content-Type: application/json", "Content-Length: 28", "Connection: close", "", "");
+    for (const len of [0, 0, 0]) rows.push(packet(k, len), `E..4..@.@.......=.qA#${k}..@.(.....`, "........");
+    rows.push(packet(k, 28), `E..P~.@.@.......qA#${k}..=...@.D.....`);
+    rows.push(`........{"${conflict ? "error" : "status"}":"${conflict ? "amount mismatch" : "paid"}"}`, "");
+    if (conflict) body = rows.length - 1;
+  }
+  return { text: `${rows.join("\n")}\n`, body };
+}
+
+describe("a first hit far stronger than the others", () => {
+  test("shows the lines after it before the weaker hits take the budget", async () => {
+    const { text, body } = exchanges();
+    const { store, source } = await stored(text);
+    const hits = top3(store, source, "409 response json body");
+    expect(hits[0]!.lines.some((l) => l.text.includes("409 CONFLICT"))).toBe(true);
+    expect(shows(hits, body, "amount mismatch")).toBe(true);
+  });
+});
