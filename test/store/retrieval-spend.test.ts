@@ -5,6 +5,7 @@
  * lines past what matched: a response's body after its headers). The outputs are made here.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { stemPrefix } from "../../src/store/search/lines.ts";
 import { headersOf, structureOf } from "../../src/store/search/structure.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { shows, stored, top3 } from "./retrieval-helpers.ts";
@@ -90,5 +91,29 @@ describe("a first hit far stronger than the others", () => {
     const hits = top3(store, source, "409 response json body");
     expect(hits[0]!.lines.some((l) => l.text.includes("409 CONFLICT"))).toBe(true);
     expect(shows(hits, body, "amount mismatch")).toBe(true);
+  });
+});
+
+describe("a query word ending in e", () => {
+  test("finds the words made from it, as porter's stem does; a short stem keeps its e", () => {
+    expect(stemPrefix("execute")).toBe("execut");
+    expect(stemPrefix("compile")).toBe("compil");
+    expect(stemPrefix("file")).toBe("file");
+    expect(stemPrefix("size")).toBe("size");
+    expect(stemPrefix("cache")).toBe("cache");
+  });
+
+  test("finds its noun on a one-line JSON plan", async () => {
+    const node = (k: number) => ({
+      "Node Type": k % 2 ? "Sort" : "Hash Join",
+      "Startup Cost": 10.5 * k,
+      "Total Cost": 20.25 * k,
+      "Plan Rows": k,
+    });
+    const plan = [
+      { Plan: { ...node(1), Plans: Array.from({ length: 40 }, (_, k) => node(k + 2)) }, "Planning Time": 0.412, "Execution Time": 25.128 },
+    ];
+    const { store, source } = await stored(`${JSON.stringify(plan)}\n`);
+    expect(shows(top3(store, source, "how long did the query execute"), 1, '"Execution Time":25.128')).toBe(true);
   });
 });

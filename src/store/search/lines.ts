@@ -61,12 +61,24 @@ const SUFFIXES = [
   "s",
 ];
 
-/** A crude stem so "failing" finds "failed": the prefix that porter would roughly keep. */
+const VOWEL = /[aeiouy]/;
+/** Porter's measure of a stem: how many vowel-consonant sequences it has ("execut" 2, "fil" 1). */
+function measure(stem: string): number {
+  let m = 0;
+  for (let i = 1; i < stem.length; i++) if (VOWEL.test(stem[i - 1]!) && !VOWEL.test(stem[i]!)) m++;
+  return m;
+}
+
+/**
+ * A crude stem so "failing" finds "failed": the prefix that porter would roughly keep, and as
+ * porter does, a final e off a long enough stem ("execute" finds "execution", "file" stays).
+ */
 export function stemPrefix(word: string): string {
   if (/\d/.test(word)) return word;
   for (const suffix of SUFFIXES) {
     if (word.length - suffix.length >= 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
   }
+  if (word.length >= 6 && word.endsWith("e") && measure(word.slice(0, -1)) > 1) return word.slice(0, -1);
   return word;
 }
 
