@@ -117,3 +117,29 @@ describe("a query word ending in e", () => {
     expect(shows(top3(store, source, "how long did the query execute"), 1, '"Execution Time":25.128')).toBe(true);
   });
 });
+
+describe("a query naming a numbered thing as the output writes it", () => {
+  test("finds `GC(4)` by its words on each line of that collection, not the chunk's first line", async () => {
+    const rows: string[] = [];
+    for (let k = 0; k < 8; k++) {
+      const t = `[0.${String(120 + 3 * k).padStart(3, "0")}s]`;
+      rows.push(`${t}[info][gc,start    ] GC(${k}) Pause Young (Normal) (G1 Evacuation Pause)`);
+      for (const phase of [
+        "Pre Evacuate Collection Set: 0.0ms",
+        "Merge Heap Roots: 0.0ms",
+        "Evacuate Collection Set: 1.3ms",
+        "Other: 0.1ms",
+      ])
+        rows.push(`${t}[info][gc,phases   ] GC(${k})   ${phase}`);
+      rows.push(
+        `${t}[info][gc,heap     ] GC(${k}) Eden regions: ${k}->0(${k + 1})`,
+        `${t}[info][gc          ] GC(${k}) Pause Young (Normal) ${k + 6}M->${k + 5}M(18M) 1.${k}85ms`,
+      );
+    }
+    const { store, source } = await stored(`${rows.join("\n")}\n`);
+    const line = rows.findIndex((r) => r.includes("GC(6) Pause Young")) + 1;
+    const hits = top3(store, source, "GC(6)");
+    expect(shows(hits, line, "GC(6) Pause Young")).toBe(true);
+    expect(hits[0]!.lines.filter((l) => l.match).every((l) => l.text.includes("GC(6)"))).toBe(true);
+  });
+});

@@ -113,7 +113,8 @@ export function findWordStart(lower: string, needle: string, from = 0, orig = lo
 }
 
 /** Characters that may stand between the words of one identifier: `max-retry`, `node-gyp@3.8.0`. */
-const isJoiner = (c: number) => c === 45 || c === 95 || c === 46 || c === 32 || c === 64 || c === 47 || c === 58;
+const isJoiner = (c: number) =>
+  c === 45 || c === 95 || c === 46 || c === 32 || c === 64 || c === 47 || c === 58 || c === 40 || c === 91 || c === 35;
 
 /** The end of a concept whose first word starts at i, or -1 when its other words do not follow. */
 function conceptEnd(lower: string, orig: string, t: Term, i: number): number {
