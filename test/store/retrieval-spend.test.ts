@@ -143,3 +143,18 @@ describe("a query naming a numbered thing as the output writes it", () => {
     expect(hits[0]!.lines.filter((l) => l.match).every((l) => l.text.includes("GC(6)"))).toBe(true);
   });
 });
+
+describe("an output's total on its last line", () => {
+  test("is read when the query's words fill every chunk before it", async () => {
+    const rows: string[] = [];
+    const crates = ["serde", "tokio", "regex", "clap", "anyhow", "rand", "hyper", "bytes", "log", "itoa"];
+    for (let k = 0; k < 1800; k++) {
+      const crate = crates[k % crates.length]!;
+      rows.push(`${4 + (k % 7) * 4}\tbuild_cache/debug/deps/lib${crate}-${(k * 7919).toString(16)}.${k % 3 ? "rmeta" : "rlib"}`);
+      if (k % 60 === 59) rows.push(`${900 + k}\tbuild_cache/debug/deps`);
+    }
+    rows.push("70312\tbuild_cache/debug", "81234\tbuild_cache");
+    const { store, source } = await stored(`${rows.join("\n")}\n`);
+    expect(shows(top3(store, source, "total disk usage of build_cache"), rows.length, "81234\tbuild_cache")).toBe(true);
+  });
+});
