@@ -158,3 +158,59 @@ describe("an output's total on its last line", () => {
     expect(shows(top3(store, source, "total disk usage of build_cache"), rows.length, "81234\tbuild_cache")).toBe(true);
   });
 });
+
+describe("the line that names a hit's record", () => {
+  test("is shown with the lines after it: the record's opening says what happened", async () => {
+    const rows = [
+      "running 4 tests",
+      "test tests::cart_empty_total ... ok",
+      "test tests::checkout_rounds_totals ... FAILED",
+      "",
+      "failures:",
+      "",
+    ];
+    const frames = (name: string) => {
+      const out: string[] = [];
+      const fns = ["std::panicking::begin_panic_handler", "core::panicking::panic_fmt", "core::panicking::assert_failed_inner"];
+      fns.push(
+        "core::panicking::assert_failed",
+        `shop::tests::${name}`,
+        `shop::tests::${name}::{{closure}}`,
+        "core::ops::function::FnOnce::call_once",
+      );
+      fns.forEach((f, k) =>
+        out.push(
+          `  ${String(k).padStart(2)}: ${f}`,
+          `             at /rustc/0123456789abcdef0123456789abcdef01234567/library/core/src/panicking.rs:${100 + 17 * k}:5`,
+        ),
+      );
+      out.push("  7: <fn() -> core::result::Result<(), alloc::string::String> as core::ops::function::FnOnce<()>>::call_once");
+      out.push("             at /rustc/0123456789abcdef0123456789abcdef01234567/library/core/src/ops/function.rs:250:5");
+      return out;
+    };
+    rows.push("---- tests::checkout_rounds_totals stdout ----", "");
+    rows.push("thread 'tests::checkout_rounds_totals' (5120) panicked at src/cart.rs:41:9:", "assertion `left == right` failed");
+    const answer = rows.push("  left: 1999");
+    rows.push(
+      " right: 2000",
+      "stack backtrace:",
+      ...frames("checkout_rounds_totals"),
+      "note: run with `RUST_BACKTRACE=full` for a verbose backtrace.",
+      "",
+    );
+    rows.push(
+      "---- tests::cart_discount_applies stdout ----",
+      "",
+      "thread 'tests::cart_discount_applies' (5121) panicked at src/cart.rs:77:5:",
+    );
+    rows.push(
+      "attempt to subtract with overflow",
+      "stack backtrace:",
+      ...frames("cart_discount_applies"),
+      "",
+      "test result: FAILED. 2 passed; 2 failed",
+    );
+    const { store, source } = await stored(`${rows.join("\n")}\n`);
+    expect(shows(top3(store, source, "checkout_rounds_totals assertion result"), answer, "left: 1999")).toBe(true);
+  });
+});

@@ -21,6 +21,8 @@ const FILL_TARGET = 1950;
 const MAX_FILL_STEPS = 16;
 /** A first hit scoring this many times the second's gets its context before the others. */
 const DOMINANT = 2;
+/** Lines shown after each line that names a hit's record. */
+const SUPPLIER_CONTEXT = 3;
 
 /** A draft's first and last shown rows. */
 function span(d: Draft): [number, number] {
@@ -192,6 +194,9 @@ export function renderHits(
           for (const k of after) tryAdd(d, i, m + k, Number.POSITIVE_INFINITY, within);
           if (before > 0) tryAdd(d, i, m - before, Number.POSITIVE_INFINITY, within);
         }
+        // The lines that name the matches' record open it: the few after them say what it is.
+        if (step <= SUPPLIER_CONTEXT)
+          for (const r of d.w.suppliers) if (!d.match.has(r)) tryAdd(d, i, r + step, Number.POSITIVE_INFINITY, within);
       }
     }
   };
