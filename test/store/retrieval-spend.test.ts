@@ -178,12 +178,11 @@ describe("the line that names a hit's record", () => {
         `shop::tests::${name}::{{closure}}`,
         "core::ops::function::FnOnce::call_once",
       );
-      fns.forEach((f, k) =>
+      for (const [k, f] of fns.entries())
         out.push(
           `  ${String(k).padStart(2)}: ${f}`,
           `             at /rustc/0123456789abcdef0123456789abcdef01234567/library/core/src/panicking.rs:${100 + 17 * k}:5`,
-        ),
-      );
+        );
       out.push("  7: <fn() -> core::result::Result<(), alloc::string::String> as core::ops::function::FnOnce<()>>::call_once");
       out.push("             at /rustc/0123456789abcdef0123456789abcdef01234567/library/core/src/ops/function.rs:250:5");
       return out;
