@@ -61,12 +61,24 @@ const SUFFIXES = [
   "s",
 ];
 
-/** A crude stem so "failing" finds "failed": the prefix that porter would roughly keep. */
+const VOWEL = /[aeiouy]/;
+/** Porter's measure of a stem: how many vowel-consonant sequences it has ("execut" 2, "fil" 1). */
+function measure(stem: string): number {
+  let m = 0;
+  for (let i = 1; i < stem.length; i++) if (VOWEL.test(stem[i - 1]!) && !VOWEL.test(stem[i]!)) m++;
+  return m;
+}
+
+/**
+ * A crude stem so "failing" finds "failed": the prefix that porter would roughly keep, and as
+ * porter does, a final e off a long enough stem ("execute" finds "execution", "file" stays).
+ */
 export function stemPrefix(word: string): string {
   if (/\d/.test(word)) return word;
   for (const suffix of SUFFIXES) {
     if (word.length - suffix.length >= 3 && word.endsWith(suffix)) return word.slice(0, -suffix.length);
   }
+  if (word.length >= 6 && word.endsWith("e") && measure(word.slice(0, -1)) > 1) return word.slice(0, -1);
   return word;
 }
 
@@ -101,7 +113,8 @@ export function findWordStart(lower: string, needle: string, from = 0, orig = lo
 }
 
 /** Characters that may stand between the words of one identifier: `max-retry`, `node-gyp@3.8.0`. */
-const isJoiner = (c: number) => c === 45 || c === 95 || c === 46 || c === 32 || c === 64 || c === 47 || c === 58;
+const isJoiner = (c: number) =>
+  c === 45 || c === 95 || c === 46 || c === 32 || c === 64 || c === 47 || c === 58 || c === 40 || c === 91 || c === 35;
 
 /** The end of a concept whose first word starts at i, or -1 when its other words do not follow. */
 function conceptEnd(lower: string, orig: string, t: Term, i: number): number {

@@ -17,8 +17,12 @@ const OUTER_BYTES = [1600, 900];
 /** A matched long line is shown up to this wide when the budget allows (an NDJSON record is one line). */
 const WIDE_MATCH = 1000;
 /** Lines around the matches are added while the answer is under this size (the answer's tail often follows). */
-const FILL_TARGET = 1700;
+const FILL_TARGET = 1950;
 const MAX_FILL_STEPS = 16;
+/** A first hit scoring this many times the second's gets its context before the others. */
+const DOMINANT = 2;
+/** Lines shown after each line that names a hit's record. */
+const SUPPLIER_CONTEXT = 3;
 
 /** A draft's first and last shown rows. */
 function span(d: Draft): [number, number] {
@@ -136,29 +140,35 @@ export function renderHits(
     return true;
   };
   // The records, to their end, best hit first.
-  for (const [i, d] of kept.entries()) {
-    const start = size(d, i);
-    const cap = RECORD_BYTES[Math.min(i, RECORD_BYTES.length - 1)]!;
-    for (const r of d.growth) if (!d.shown.has(r) && !d.taken(r) && !tryAdd(d, i, r, cap - (size(d, i) - start))) break;
-  }
+  const growRecords = (which: number[]) => {
+    for (const i of which) {
+      const d = kept[i]!;
+      const start = size(d, i);
+      const cap = RECORD_BYTES[Math.min(i, RECORD_BYTES.length - 1)]!;
+      for (const r of d.growth) if (!d.shown.has(r) && !d.taken(r) && !tryAdd(d, i, r, cap - (size(d, i) - start))) break;
+    }
+  };
   // A matched long line shown wider (the rest of a one-line record), best hit first; not a line
   // other hits show other places of (their cuts would then overlap).
   const matchedBy = new Map<string, number>();
   for (const d of kept) for (const r of d.match.keys()) matchedBy.set(keyOf(d, r), (matchedBy.get(keyOf(d, r)) ?? 0) + 1);
-  for (const [i, d] of kept.entries()) {
-    for (const r of d.match.keys()) {
-      if (d.w.region.rows[r]!.length <= MATCH_WIDTH || matchedBy.get(keyOf(d, r))! > 1 || d.match.get(r)!.spans) continue;
-      const old = size(d, i);
-      setWidth(d, r, WIDE_MATCH);
-      const grown = size(d, i);
-      if (total - old + grown > Math.min(budget, FILL_TARGET)) {
-        setWidth(d, r, undefined);
-        remember(d, i, old);
-      } else total += grown - old;
-    }
-  }
-  const growOuter = () => {
+  const widen = () => {
     for (const [i, d] of kept.entries()) {
+      for (const r of d.match.keys()) {
+        if (d.w.region.rows[r]!.length <= MATCH_WIDTH || matchedBy.get(keyOf(d, r))! > 1 || d.match.get(r)!.spans) continue;
+        const old = size(d, i);
+        setWidth(d, r, WIDE_MATCH);
+        const grown = size(d, i);
+        if (total - old + grown > Math.min(budget, FILL_TARGET)) {
+          setWidth(d, r, undefined);
+          remember(d, i, old);
+        } else total += grown - old;
+      }
+    }
+  };
+  const growOuter = (which: number[]) => {
+    for (const i of which) {
+      const d = kept[i]!;
       const start = size(d, i);
       const cap = OUTER_BYTES[Math.min(i, OUTER_BYTES.length - 1)]!;
       for (const r of d.outer)
@@ -169,21 +179,38 @@ export function renderHits(
   // fewer hits; then more lines around them while the answer is short, two after for one before
   // (what a matched line leads to, its value, result or outcome, follows it).
   const maxContext = kept.length <= 1 ? 6 : kept.length === 2 ? 5 : 4;
-  for (let step = 1; step <= MAX_FILL_STEPS; step++) {
-    // Past the nearest lines, the larger records to their end first (what a matched row's record leads to).
-    if (step === maxContext + 1) growOuter();
-    const within = step <= maxContext ? budget : Math.min(budget, FILL_TARGET);
-    const past = step - maxContext;
-    const after = past <= 0 ? [step] : [maxContext + 2 * past - 1, maxContext + 2 * past];
-    const before = past <= 0 ? step : past % 2 === 0 ? maxContext + past / 2 : 0;
-    for (const [i, d] of kept.entries()) {
-      if (d.record) continue;
-      for (const m of d.match.keys()) {
-        for (const k of after) tryAdd(d, i, m + k, Number.POSITIVE_INFINITY, within);
-        if (before > 0) tryAdd(d, i, m - before, Number.POSITIVE_INFINITY, within);
+  const fill = (which: number[]) => {
+    for (let step = 1; step <= MAX_FILL_STEPS; step++) {
+      // Past the nearest lines, the larger records to their end first (what a matched row's record leads to).
+      if (step === maxContext + 1) growOuter(which);
+      const within = step <= maxContext ? budget : Math.min(budget, FILL_TARGET);
+      const past = step - maxContext;
+      const after = past <= 0 ? [step] : [maxContext + 2 * past - 1, maxContext + 2 * past];
+      const before = past <= 0 ? step : past % 2 === 0 ? maxContext + past / 2 : 0;
+      for (const i of which) {
+        const d = kept[i]!;
+        if (d.record) continue;
+        for (const m of d.match.keys()) {
+          for (const k of after) tryAdd(d, i, m + k, Number.POSITIVE_INFINITY, within);
+          if (before > 0) tryAdd(d, i, m - before, Number.POSITIVE_INFINITY, within);
+        }
+        // The lines that name the matches' record open it: the few after them say what it is.
+        if (step <= SUPPLIER_CONTEXT)
+          for (const r of d.w.suppliers) if (!d.match.has(r)) tryAdd(d, i, r + step, Number.POSITIVE_INFINITY, within);
       }
     }
+  };
+  const all = kept.map((_, i) => i);
+  // A first hit far stronger than the next is the likely answer: its record and the lines around
+  // it come before the other hits' (the answer may sit a few lines past what matched).
+  const dominant = kept.length > 1 && kept[0]!.w.score >= DOMINANT * kept[1]!.w.score;
+  growRecords(dominant ? [0] : all);
+  if (dominant) {
+    fill([0]);
+    growRecords(all.slice(1));
   }
+  widen();
+  fill(all);
   const hits = kept.map((d, i) => {
     const r = renderDraft(d, i + 1, calls);
     return {

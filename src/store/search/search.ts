@@ -195,6 +195,29 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
   return { mode: "no match", ids: [], query: q, corrections };
 }
 
+/**
+ * The ids read line by line, with the last chunk of the one source searched when it has some of
+ * the query's words and is not among them: an output's totals and summary come at its end (a
+ * test run's counts, a disk usage's grand total, a compiler's error count), under words the
+ * chunks before it repeat on every line.
+ */
+function withEnding(deps: EngineDeps, found: Found, f: Filter, ids: number[]): number[] {
+  if (!f.range || found.mode === "no match" || ids.length === 0) return ids;
+  const last = f.range[1];
+  if (ids.includes(last)) return ids;
+  const any = conceptsOr(contentConcepts(found.query));
+  const idents = found.query.idents;
+  const holds =
+    (any !== null && deps.db.query("SELECT 1 FROM chunks_words WHERE chunks_words MATCH ? AND rowid = ?").get(any, last) !== null) ||
+    (idents.length > 0 &&
+      deps.db
+        .query<{ one: number }, [number, ...string[]]>(
+          `SELECT 1 AS one FROM chunks WHERE id = ?${idents.map(() => " AND instr(lower(content), ?) > 0").join("")}`,
+        )
+        .get(last, ...idents) !== null);
+  return holds ? [...ids, last] : ids;
+}
+
 function loadChunks(deps: EngineDeps, ids: number[]): CandidateChunk[] {
   if (ids.length === 0) return [];
   // One statement whatever the number of ids (prepared once, not per search).
@@ -226,7 +249,10 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   }
   const f = filterSql(deps, input);
   const found = candidates(deps, parsed, f);
-  const chunks = loadChunks(deps, withoutOwnAnswers(deps, found.ids).slice(0, Math.max(LINE_RANKED, 2 * limit)));
+  const chunks = loadChunks(
+    deps,
+    withEnding(deps, found, f, withoutOwnAnswers(deps, found.ids).slice(0, Math.max(LINE_RANKED, 2 * limit))),
+  );
   const regions = loadRegions(db, chunks);
   const terms = termsFor(found.query);
   const windows = findWindows(regions, terms, config.search.maxLinesPerHit);

@@ -131,7 +131,8 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
 
   // Blocks between blank rows, and nesting by indentation inside each block.
   let start = 0;
-  const stack: { row: number; indent: number }[] = [];
+  // `indent` is the level a row nests at (lowered for a right-aligned column), `real` where it starts.
+  const stack: { row: number; indent: number; real: number }[] = [];
   const closeAll = (end: number) => {
     for (const s of stack) childEnd[s.row] = end;
     stack.length = 0;
@@ -160,9 +161,11 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
     let level = indent[r]!;
     const aligned = prev && ((col2[r]! >= 0 && col2[r] === col2[prev.row]) || (numEnd[r]! >= 0 && numEnd[r] === numEnd[prev.row]));
     if (prev && level > prev.indent && aligned) level = prev.indent;
-    while (stack.length > 0 && stack.at(-1)!.indent >= level) childEnd[stack.pop()!.row] = lastNonBlank;
+    // A row starting where a right-aligned one does is its sibling too (a table's rows under its header).
+    while (stack.length > 0 && (stack.at(-1)!.indent >= level || stack.at(-1)!.real === indent[r]))
+      childEnd[stack.pop()!.row] = lastNonBlank;
     owner[r] = stack.at(-1)?.row ?? -1;
-    stack.push({ row: r, indent: level });
+    stack.push({ row: r, indent: level, real: indent[r]! });
     lastNonBlank = r;
   }
   // Sections: from a heading to the next one.
@@ -218,6 +221,8 @@ export function headersOf(s: Structure, r: number, rows: string[]): number[] {
     add(first);
     if (s.childEnd[first]! > first && s.childEnd[first]! < r && s.childEnd[first]! - first <= 2)
       for (let k = first + 1; k <= s.childEnd[first]!; k++) add(k);
+    // A title over the columns' names (`Sections:` over `Idx Name Size`): the row under it too.
+    else if (first + 1 < r && s.owner[first + 1] === s.owner[first] && rows[first]!.trimEnd().endsWith(":")) add(first + 1);
   }
   add(s.heading[r]!);
   return out;
