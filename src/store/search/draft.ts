@@ -99,21 +99,23 @@ export function draft(w: SourcedWindow): Draft {
   };
 }
 
-const PAST = 0x7fffffff;
-
 /** The rows a draft shows, in order: its shown rows, and the few rows between two of them. */
 function layout(d: Draft): number[] {
   const n = d.w.region.rows.length;
-  // A typed array sorts numerically without a comparator; rows past the text sort last, and end it.
-  const sorted = new Int32Array(d.shown.size);
-  let at = 0;
-  d.shown.forEach((r) => {
-    sorted[at++] = r >= 0 && r < n ? r : PAST;
-  });
-  sorted.sort();
+  // Sorted as they are taken (a hit shows tens of rows, mostly added in order); rows outside the text are left out.
+  const sorted: number[] = [];
+  for (const r of d.shown) {
+    if (r < 0 || r >= n) continue;
+    let k = sorted.length;
+    sorted.push(r);
+    while (k > 0 && sorted[k - 1]! > r) {
+      sorted[k] = sorted[k - 1]!;
+      k--;
+    }
+    sorted[k] = r;
+  }
   const out: number[] = [];
-  for (let i = 0; i < sorted.length && sorted[i] !== PAST; i++) {
-    const r = sorted[i]!;
+  for (const r of sorted) {
     const prev = out.length > 0 ? out[out.length - 1] : undefined;
     if (prev !== undefined && r - prev - 1 <= FILL && !hasTaken(d, prev + 1, r)) for (let k = prev + 1; k < r; k++) out.push(k);
     out.push(r);

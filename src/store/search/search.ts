@@ -226,7 +226,7 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   }
   const f = filterSql(deps, input);
   const found = candidates(deps, parsed, f);
-  const chunks = loadChunks(deps, withoutOwnAnswers(deps, found.ids).slice(0, Math.max(LINE_RANKED, 2 * limit)));
+  const chunks = loadChunks(deps, withoutOwnAnswers(deps, found.ids, Math.max(LINE_RANKED, 2 * limit)));
   const regions = loadRegions(db, chunks);
   const terms = termsFor(found.query);
   const windows = findWindows(regions, terms, config.search.maxLinesPerHit);
