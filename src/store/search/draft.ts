@@ -154,6 +154,31 @@ function rowBytes(d: Draft, r: number): number {
   return bytes;
 }
 
+/** Whether row r (not shown) is shown anyway, as one of the few rows between two shown ones (layout). */
+function filledIn(d: Draft, r: number): boolean {
+  let prev = -1;
+  for (let k = r - 1; k >= Math.max(0, r - FILL); k--) {
+    if (d.shown.has(k)) {
+      prev = k;
+      break;
+    }
+  }
+  if (prev < 0) return false;
+  const n = d.w.region.rows.length;
+  for (let k = r + 1; k < n && k <= prev + FILL + 1; k++) if (d.shown.has(k)) return !hasTaken(d, prev + 1, k);
+  return false;
+}
+
+/**
+ * At least how many bytes showing row r (in the text, not shown, not taken) adds to what `measure`
+ * says, without laying the hit out again: nothing for a row shown already between two others;
+ * for any other, its own line, numbered at least as wide as its line number. No line or `…` goes
+ * away for it, and the header's first line number loses at most one digit unless a `…` is added.
+ */
+export function leastGrowth(d: Draft, r: number): number {
+  return filledIn(d, r) ? 0 : String(d.w.region.first + r).length + 2 + rowBytes(d, r);
+}
+
 /** A matched row shown `width` wide (undefined: as wide as a match is). */
 export function setWidth(d: Draft, r: number, width: number | undefined): void {
   if (width === undefined) d.widths.delete(r);
