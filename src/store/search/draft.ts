@@ -172,11 +172,21 @@ function filledIn(d: Draft, r: number): boolean {
 /**
  * At least how many bytes showing row r (in the text, not shown, not taken) adds to what `measure`
  * says, without laying the hit out again: nothing for a row shown already between two others;
- * for any other, its own line, numbered at least as wide as its line number. No line or `…` goes
+ * for any other, its own line (at least leastRowBytes), numbered at least as wide as its line number. No line or `…` goes
  * away for it, and the header's first line number loses at most one digit unless a `…` is added.
  */
 export function leastGrowth(d: Draft, r: number): number {
-  return filledIn(d, r) ? 0 : String(d.w.region.first + r).length + 2 + rowBytes(d, r);
+  if (filledIn(d, r)) return 0;
+  return String(d.w.region.first + r).length + 2 + leastRowBytes(d, r);
+}
+
+/** No more than rowBytes(d, r), without cutting the row: a row not matched shows all of it, or CONTEXT_WIDTH characters of it (each a byte or more). */
+function leastRowBytes(d: Draft, r: number): number {
+  const known = d.bytes.get(r);
+  if (known !== undefined) return known;
+  if (d.match.has(r)) return rowBytes(d, r);
+  const row = d.w.region.rows[r]!;
+  return Math.min(row.endsWith("\r") ? row.length - 1 : row.length, CONTEXT_WIDTH);
 }
 
 /** A matched row shown `width` wide (undefined: as wide as a match is). */
