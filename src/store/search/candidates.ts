@@ -141,10 +141,7 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
       .all(m, ...r.params, FEW_CANDIDATES + 1);
   const rare = rareGrams(deps.db, idents);
   const fewOfRare = rare ? candidatesOf(rare) : null;
-  const few =
-    fewOfRare && fewOfRare.length <= FEW_CANDIDATES
-      ? fewOfRare
-      : (fewOfInnerWords(deps.db, idents, f) ?? candidatesOf(match));
+  const few = fewOfRare && fewOfRare.length <= FEW_CANDIDATES ? fewOfRare : (fewOfInnerWords(deps.db, idents, f) ?? candidatesOf(match));
   if (few.length === 0) return [];
   // Newest matches first, found by walking the index backwards (no sort of every match), then
   // within a text its first occurrence first. The word and source conditions come before the
