@@ -39,18 +39,22 @@ export function createRetrievalLog(db: Db, now: () => number, immediately = fals
       "INSERT INTO retrievals (at, kind, query, mode, session, hits, bytes, first_source) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
     const part = db.query("INSERT INTO retrieval_parts (retrieval_id, source, bytes, text) VALUES (?, ?, ?, ?)");
-    const counted = db.query("UPDATE sources SET retrieved_bytes = retrieved_bytes + ?, retrievals = retrievals + 1 WHERE handle = ?");
+    const counted = db.query("UPDATE sources SET retrieved_bytes = retrieved_bytes + ?, retrievals = retrievals + ? WHERE handle = ?");
     for (const r of batch) {
       const texts = r.parts.map((p, i) => (i === 0 && r.shared ? `${r.shared}\n${p.text}` : p.text));
-      const bytes = texts.reduce((sum, t) => sum + Buffer.byteLength(t) + 1, 0);
+      const sizes = texts.map((t) => Buffer.byteLength(t) + 1);
+      const bytes = sizes.reduce((sum, b) => sum + b, 0);
       const id = Number(
         row.run(r.at, r.kind, r.query, r.mode, r.session ?? null, r.hits, bytes, r.parts[0]?.sourceId ?? null).lastInsertRowid,
       );
+      // Each part counts once for its source; a source's parts are added up in one update.
+      const perSource = new Map<string, { bytes: number; parts: number }>();
       r.parts.forEach((p, i) => {
-        const b = Buffer.byteLength(texts[i]!) + 1;
-        part.run(id, p.sourceId, b, texts[i]!);
-        counted.run(b, p.sourceId);
+        part.run(id, p.sourceId, sizes[i]!, texts[i]!);
+        const sum = perSource.get(p.sourceId) ?? { bytes: 0, parts: 0 };
+        perSource.set(p.sourceId, { bytes: sum.bytes + sizes[i]!, parts: sum.parts + 1 });
       });
+      for (const [source, sum] of perSource) counted.run(sum.bytes, sum.parts, source);
     }
   };
   /** Takes the buffer out for writing; what fails to be written goes back in front of it, so nothing is dropped. */

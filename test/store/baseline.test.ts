@@ -151,6 +151,21 @@ describe("the store's own answers", () => {
     await e.close();
   });
 
+  test("past a dozen own answers that rank first, the output they came from is still the hit", async () => {
+    const e = engineAt();
+    const cap = await e.capture({ text: noisyLog(900, 11, { line: 300, text: "ERROR lantern overflow in shard 7" }), tool: "bash" });
+    // Short texts saying it again and again: each ranks above the long log, and more of them than a search reads.
+    for (let i = 0; i < 14; i++) {
+      const answer = `1 hit for "lantern overflow" (${i}).\n${Array.from({ length: 6 }, () => "ERROR lantern overflow in shard 7").join("\n")}\n`;
+      await e.capture({ text: answer, tool: "context_search", force: true, baseline: { kind: "none", rule: "kept for pruning" } });
+    }
+    const r = await e.search({ query: "lantern overflow" });
+    if (!r.ok || !cap.stored) throw new Error("search or capture failed");
+    expect(new Set(r.hits.map((h) => h.sourceId))).toEqual(new Set([cap.sourceId]));
+    expect(r.hits[0]!.lines.some((l) => l.line === 300)).toBe(true);
+    await e.close();
+  });
+
   test("searches and gets are logged with the session that asked", async () => {
     const e = engineAt();
     const cap = await e.capture({ text: noisyLog(900, 9, { line: 10, text: "needle-in-log" }), tool: "bash", session: "other" });

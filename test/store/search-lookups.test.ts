@@ -85,4 +85,26 @@ describe("search: what is looked up once and remembered", () => {
     expect(r.text).toContain("session token refreshed after rollback");
     expect(ok(search(store, { query: "rollb sess" })).mode).toBe("word starts");
   });
+  test("an identifier whose every trigram is common is found whole, inside a longer token too, and only where it is whole", async () => {
+    const store = testStore();
+    // Hundreds of chunks hold each of its trigrams (and its inner word `cd34` alone), none the identifier.
+    const lines = Array.from({ length: 12000 }, (_, i) => `step ${i}: ref ab12-cdq then d34-efz${i % 400 === 0 ? " and cd34 alone" : ""}`);
+    const at = 9000 + Math.floor(Math.random() * 2500);
+    lines[at] = `step ${at}: ref token=xab12-cd34-ef56y resolved`;
+    const big = await stored(store, lines.join("\n"), "bash");
+    const small = await stored(store, "request ab12-cd34-ef56 done\n", "bash");
+    const r = ok(search(store, { query: "ab12-cd34-ef56" }));
+    expect(new Set(r.hits.map((h) => h.sourceId))).toEqual(new Set([big, small]));
+    const inBig = r.hits.find((h) => h.sourceId === big)!;
+    expect(inBig.lines.some((l) => l.line === at + 1 && l.text.includes("xab12-cd34-ef56y"))).toBe(true);
+    expect(r.hits.find((h) => h.sourceId === small)!.text).toContain("request ab12-cd34-ef56 done");
+    // No place that holds only its trigrams or its inner word is a match.
+    const matched = r.hits.flatMap((h) => h.lines.filter((l) => l.match));
+    expect(matched.length).toBeGreaterThan(0);
+    expect(matched.every((l) => l.text.includes("ab12-cd34-ef56"))).toBe(true);
+    // Within one source the same.
+    const only = ok(search(store, { query: "ab12-cd34-ef56", source: big }));
+    expect(only.hits.map((h) => h.sourceId)).toEqual([big]);
+    expect(only.hits[0]!.lines.some((l) => l.line === at + 1)).toBe(true);
+  });
 });

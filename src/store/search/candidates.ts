@@ -141,7 +141,7 @@ export function identHits(deps: EngineDeps, idents: string[], f: Filter, words: 
       .all(m, ...r.params, FEW_CANDIDATES + 1);
   const rare = rareGrams(deps.db, idents);
   const fewOfRare = rare ? candidatesOf(rare) : null;
-  const few = fewOfRare && fewOfRare.length <= FEW_CANDIDATES ? fewOfRare : candidatesOf(match);
+  const few = fewOfRare && fewOfRare.length <= FEW_CANDIDATES ? fewOfRare : (fewOfInnerWords(deps.db, idents, f) ?? candidatesOf(match));
   if (few.length === 0) return [];
   // Newest matches first, found by walking the index backwards (no sort of every match), then
   // within a text its first occurrence first. The word and source conditions come before the
@@ -210,6 +210,37 @@ function rareGrams(db: Db, idents: string[]): string | null {
     .slice(0, 2)
     .map((x) => quote(x.gram))
     .join(" AND ");
+}
+
+/**
+ * The words an identifier holds whole wherever it is written: those between two of its
+ * separators (`184e` in `f8ab-184e-4707`); its first and last may be the end or the start of a
+ * longer token (`xf8ab`, `4707a`). The word index splits text at the same characters (anything
+ * but letters and digits), so every chunk holding the identifier holds those words.
+ */
+function innerWords(ident: string): string[] {
+  return ident
+    .split(/[^a-z0-9]+/)
+    .slice(1, -1)
+    .filter((w) => w.length > 0);
+}
+
+/**
+ * The chunks that may hold identifiers whose trigrams are all common (the pieces of a UUID),
+ * from the word index when their inner words are few places: a word's list is short where
+ * eight trigrams' lists are long, and ANDing those reads every one of them. The text's check by
+ * id implies the trigrams (rareGrams says when), so these candidates give the same chunks.
+ * Null when the word index cannot say or names too many.
+ */
+function fewOfInnerWords(db: Db, idents: string[], f: Filter): { rowid: number }[] | null {
+  if (!idents.every(verifiable)) return null;
+  const words = [...new Set(idents.flatMap(innerWords))];
+  if (words.length === 0) return null;
+  const r = rangeSql("chunks_words", f);
+  const few = db
+    .query<{ rowid: number }, (string | number)[]>(`SELECT rowid FROM chunks_words WHERE chunks_words MATCH ?${r.sql} LIMIT ?`)
+    .all(words.map(quote).join(" AND "), ...r.params, FEW_CANDIDATES + 1);
+  return few.length <= FEW_CANDIDATES ? few : null;
 }
 
 /** Reciprocal rank fusion of ranked id lists (a list may be weighted up). */

@@ -99,21 +99,23 @@ export function draft(w: SourcedWindow): Draft {
   };
 }
 
-const PAST = 0x7fffffff;
-
 /** The rows a draft shows, in order: its shown rows, and the few rows between two of them. */
 function layout(d: Draft): number[] {
   const n = d.w.region.rows.length;
-  // A typed array sorts numerically without a comparator; rows past the text sort last, and end it.
-  const sorted = new Int32Array(d.shown.size);
-  let at = 0;
-  d.shown.forEach((r) => {
-    sorted[at++] = r >= 0 && r < n ? r : PAST;
-  });
-  sorted.sort();
+  // Sorted as they are taken (a hit shows tens of rows, mostly added in order); rows outside the text are left out.
+  const sorted: number[] = [];
+  for (const r of d.shown) {
+    if (r < 0 || r >= n) continue;
+    let k = sorted.length;
+    sorted.push(r);
+    while (k > 0 && sorted[k - 1]! > r) {
+      sorted[k] = sorted[k - 1]!;
+      k--;
+    }
+    sorted[k] = r;
+  }
   const out: number[] = [];
-  for (let i = 0; i < sorted.length && sorted[i] !== PAST; i++) {
-    const r = sorted[i]!;
+  for (const r of sorted) {
     const prev = out.length > 0 ? out[out.length - 1] : undefined;
     if (prev !== undefined && r - prev - 1 <= FILL && !hasTaken(d, prev + 1, r)) for (let k = prev + 1; k < r; k++) out.push(k);
     out.push(r);
@@ -150,6 +152,41 @@ function rowBytes(d: Draft, r: number): number {
     d.bytes.set(r, bytes);
   }
   return bytes;
+}
+
+/** Whether row r (not shown) is shown anyway, as one of the few rows between two shown ones (layout). */
+function filledIn(d: Draft, r: number): boolean {
+  let prev = -1;
+  for (let k = r - 1; k >= Math.max(0, r - FILL); k--) {
+    if (d.shown.has(k)) {
+      prev = k;
+      break;
+    }
+  }
+  if (prev < 0) return false;
+  const n = d.w.region.rows.length;
+  for (let k = r + 1; k < n && k <= prev + FILL + 1; k++) if (d.shown.has(k)) return !hasTaken(d, prev + 1, k);
+  return false;
+}
+
+/**
+ * At least how many bytes showing row r (in the text, not shown, not taken) adds to what `measure`
+ * says, without laying the hit out again: nothing for a row shown already between two others;
+ * for any other, its own line (at least leastRowBytes), numbered at least as wide as its line number. No line or `…` goes
+ * away for it, and the header's first line number loses at most one digit unless a `…` is added.
+ */
+export function leastGrowth(d: Draft, r: number): number {
+  if (filledIn(d, r)) return 0;
+  return String(d.w.region.first + r).length + 2 + leastRowBytes(d, r);
+}
+
+/** No more than rowBytes(d, r), without cutting the row: a row not matched shows all of it, or CONTEXT_WIDTH characters of it (each a byte or more). */
+function leastRowBytes(d: Draft, r: number): number {
+  const known = d.bytes.get(r);
+  if (known !== undefined) return known;
+  if (d.match.has(r)) return rowBytes(d, r);
+  const row = d.w.region.rows[r]!;
+  return Math.min(row.endsWith("\r") ? row.length - 1 : row.length, CONTEXT_WIDTH);
 }
 
 /** A matched row shown `width` wide (undefined: as wide as a match is). */

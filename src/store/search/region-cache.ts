@@ -5,7 +5,8 @@
  * A text's chunks are written with it and deleted with it, never changed, so a region read from
  * one text stays right while that text is stored: the key names the text by its id and by when
  * it was stored and its hash (an id freed by a purge and taken again names another text). The
- * newest regions are kept, up to a budget of characters per database.
+ * newest regions are kept, up to a budget of characters per database and kind of thing kept
+ * (`space`: whole regions, and the chunks' text they are made of, each have their own).
  */
 import type { Db } from "../../db/open.ts";
 
@@ -14,7 +15,7 @@ const MAX_CHARS = 4_000_000;
 
 type Kept<T> = { map: Map<string, { value: T; size: number }>; size: number };
 
-const kept = new WeakMap<Db, Kept<unknown>>();
+const kept = new WeakMap<Db, Map<string, Kept<unknown>>>();
 
 export type RegionCache<T> = {
   get(key: string): T | undefined;
@@ -22,9 +23,11 @@ export type RegionCache<T> = {
   put(key: string, value: T, size: number): void;
 };
 
-export function regionCache<T>(db: Db): RegionCache<T> {
-  const k = (kept.get(db) ?? { map: new Map(), size: 0 }) as Kept<T>;
-  kept.set(db, k as Kept<unknown>);
+export function regionCache<T>(db: Db, space = "regions"): RegionCache<T> {
+  const spaces = kept.get(db) ?? new Map<string, Kept<unknown>>();
+  kept.set(db, spaces);
+  const k = (spaces.get(space) ?? { map: new Map(), size: 0 }) as Kept<T>;
+  spaces.set(space, k as Kept<unknown>);
   return {
     get(key) {
       const e = k.map.get(key);

@@ -7,7 +7,7 @@
  * get more of it.
  */
 import type { NextCalls } from "../next-calls.ts";
-import { type Draft, draft, MATCH_WIDTH, measure, renderDraft, setWidth } from "./draft.ts";
+import { type Draft, draft, leastGrowth, MATCH_WIDTH, measure, renderDraft, setWidth } from "./draft.ts";
 import type { Hit, SourcedWindow } from "./hit.ts";
 
 /** What showing its record may add to a hit: the first hit, the others. */
@@ -123,6 +123,9 @@ export function renderHits(
   /** Shows row r in draft i when it fits `within` (the budget) and `cap` (what the draft may still grow by). */
   const tryAdd = (d: Draft, i: number, r: number, cap = Number.POSITIVE_INFINITY, within = budget): boolean => {
     if (r < 0 || r >= d.w.region.rows.length || d.shown.has(r) || d.taken(r)) return false;
+    // What the row adds at least already does not fit: no need to lay the hit out again to know.
+    const least = leastGrowth(d, r);
+    if (least > within - total || least > cap) return false;
     const old = size(d, i);
     d.shown.add(r);
     d.edits++;

@@ -69,14 +69,21 @@ export function lowerRow(region: Region, r: number): string {
 }
 
 const SPECIAL = /[.*+?^${}()|[\]\\]/g;
-/** Characters that lower-case to ASCII letters though they are not: the Kelvin sign, a dotted capital I. */
-const TO_ASCII = /[\u212a\u0130]/;
+/**
+ * Whether the text has a character that lower-cases to ASCII letters though it is not: the
+ * Kelvin sign, a dotted capital I. Asked once per region (two searches for one character each
+ * are several times quicker than a character class over the text).
+ */
+function foldsToAscii(region: Region, text: string): boolean {
+  region.foldsToAscii ??= text.includes("\u212a") || text.includes("\u0130");
+  return region.foldsToAscii;
+}
 
 /**
  * The rows that hold some term's text (a concept's first form, an identifier or phrase as
  * typed): every occurrence starts with it, so no other row has one. An ASCII text is looked for
  * case-blind in the region's text as it is (lower-casing maps no other character to ASCII, but
- * for the two TO_ASCII has), a row at a time; else in the rows lower-cased.
+ * for the two foldsToAscii looks for), a row at a time; else in the rows lower-cased.
  */
 function rowsWithTerms(region: Region, terms: Term[]): Uint8Array {
   const { rows } = region;
@@ -84,7 +91,7 @@ function rowsWithTerms(region: Region, terms: Term[]): Uint8Array {
   const marked = new Uint8Array(n);
   const needles = [...new Set(terms.map((t) => (t.kind === "concept" ? t.forms[0]! : t.parts[0]!)))];
   const text = region.text ?? rows.join("\n");
-  const blind = needles.every(isAscii) && !TO_ASCII.test(text);
+  const blind = needles.every(isAscii) && !foldsToAscii(region, text);
   const lengths = blind ? rows : rows.map((_, r) => lowerRow(region, r));
   const starts = new Int32Array(n + 1);
   for (let r = 0; r < n; r++) starts[r + 1] = starts[r]! + lengths[r]!.length + 1;
@@ -169,6 +176,8 @@ export type Region = {
   lower: string[];
   /** The rows joined by newlines (a trailing newline allowed), when the caller has it. */
   text?: string;
+  /** Whether the text has a character that lower-cases to ASCII but is not (foldsToAscii), once known. */
+  foldsToAscii?: boolean;
   structure: Structure;
   json: boolean;
   /** Row 0 starts a line (else it starts inside one, at a chunk edge), and the title of its first chunk (a JSON path). */

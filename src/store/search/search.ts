@@ -12,7 +12,7 @@ import type { SourceFilter } from "../source-filter.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
 import type { Hit, SourcedWindow } from "./hit.ts";
 import { mayHoldAll } from "./infix.ts";
-import { NOT_OWN_ANSWER, withoutOwnAnswers } from "./own-answers.ts";
+import { NOT_OWN_ANSWER } from "./own-answers.ts";
 import {
   type Concept,
   conceptOf,
@@ -218,17 +218,25 @@ function withEnding(deps: EngineDeps, found: Found, f: Filter, ids: number[]): n
   return holds ? [...ids, last] : ids;
 }
 
-function loadChunks(deps: EngineDeps, ids: number[]): CandidateChunk[] {
-  if (ids.length === 0) return [];
+/**
+ * The first `want` candidate chunks, in their order, with what windows need of them; not those
+ * whose text only the store's own answers hold (own-answers.ts). Only as many are looked up as
+ * may still be wanted (a search reads the first few).
+ */
+function loadChunks(deps: EngineDeps, ids: number[], want: number): CandidateChunk[] {
   // One statement whatever the number of ids (prepared once, not per search).
   const sql = `SELECT c.id, c.blob_id, c.ordinal, c.line_start, c.line_end, c.title, b.chunk_count, b.kind,
-    b.hash || '@' || b.created_at AS stamp FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (SELECT value FROM json_each(?))`;
-  const rank = new Map(ids.map((id, i) => [id, i]));
-  return deps.db
-    .query<Omit<CandidateChunk, "rank">, [string]>(sql)
-    .all(JSON.stringify(ids))
-    .map((c) => ({ ...c, rank: rank.get(c.id)! }))
-    .sort((a, b) => a.rank - b.rank);
+    b.hash || '@' || b.created_at AS stamp FROM chunks c JOIN blobs b ON b.id = c.blob_id WHERE c.id IN (SELECT value FROM json_each(?))
+    AND EXISTS (SELECT 1 FROM sources s WHERE s.blob_id = c.blob_id${NOT_OWN_ANSWER})`;
+  const order = new Map(ids.map((id, i) => [id, i]));
+  const kept: Omit<CandidateChunk, "rank">[] = [];
+  for (let from = 0; from < ids.length && kept.length < want; ) {
+    const slice = ids.slice(from, from + want - kept.length);
+    from += slice.length;
+    kept.push(...deps.db.query<Omit<CandidateChunk, "rank">, [string]>(sql).all(JSON.stringify(slice)));
+  }
+  // Ranked among the chunks kept.
+  return kept.sort((a, b) => order.get(a.id)! - order.get(b.id)!).map((c, rank) => ({ ...c, rank }));
 }
 
 export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswer> {
@@ -249,10 +257,15 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   }
   const f = filterSql(deps, input);
   const found = candidates(deps, parsed, f);
-  const chunks = loadChunks(
+  const kept = loadChunks(deps, found.ids, Math.max(LINE_RANKED, 2 * limit));
+  // The searched source's ending (withEnding), when it is added, ranks after the chunks kept.
+  const ending = withEnding(
     deps,
-    withEnding(deps, found, f, withoutOwnAnswers(deps, found.ids).slice(0, Math.max(LINE_RANKED, 2 * limit))),
-  );
+    found,
+    f,
+    kept.map((c) => c.id),
+  ).slice(kept.length);
+  const chunks = [...kept, ...loadChunks(deps, ending, ending.length).map((c) => ({ ...c, rank: kept.length }))];
   const regions = loadRegions(db, chunks);
   const terms = termsFor(found.query);
   const windows = findWindows(regions, terms, config.search.maxLinesPerHit);

@@ -55,21 +55,36 @@ function firstToken(row: string): string {
   return row.slice(0, end);
 }
 
-/** The first token most rows start with, when at least 60% of the non-blank rows do (a shared prefix). */
+/** Whether row starts with `token` as its whole first token (`^\S+` is `token`). */
+function startsWithToken(row: string, token: string): boolean {
+  return row.startsWith(token) && (row.length === token.length || isSpace(row.charCodeAt(token.length)));
+}
+
+/**
+ * The first token most rows start with, when at least 60% of the non-blank rows do (a shared
+ * prefix). Such a token is most of the rows' first tokens, so it is the one a majority vote
+ * leaves (Boyer-Moore), counted again to know; no token is cut out of a row but the vote's.
+ */
 function sharedPrefix(rows: string[]): string {
-  const counts = new Map<string, number>();
   let nonBlank = 0;
+  let best = "";
+  let votes = 0;
   const step = Math.max(1, Math.floor(rows.length / 200));
   for (let r = 0; r < rows.length; r += step) {
-    const token = firstToken(rows[r]!);
-    if (!token) continue;
+    const row = rows[r]!;
+    if (row.length === 0 || isSpace(row.charCodeAt(0))) continue;
     nonBlank++;
-    counts.set(token, (counts.get(token) ?? 0) + 1);
+    if (votes > 0 && startsWithToken(row, best)) votes++;
+    else if (votes > 0) votes--;
+    else {
+      best = firstToken(row);
+      votes = 1;
+    }
   }
-  let best = "";
+  if (nonBlank < 3) return "";
   let n = 0;
-  for (const [t, c] of counts) if (c > n) [best, n] = [t, c];
-  return nonBlank >= 3 && n >= 0.6 * nonBlank && n >= 3 && best.length <= 40 ? best : "";
+  for (let r = 0; r < rows.length; r += step) if (startsWithToken(rows[r]!, best)) n++;
+  return n >= 0.6 * nonBlank && n >= 3 && best.length <= 40 ? best : "";
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;

@@ -68,12 +68,16 @@ export function rowsOf(content: string): string[] {
 
 /**
  * The candidates with the chunk before and after each, as runs of consecutive chunks of one text.
- * A run read before for the same candidates is taken as it was (region-cache.ts).
+ * A run read before is taken as it was (region-cache.ts): what a run holds depends only on its
+ * chunks and on whether its first and last are candidates (a neighbour gives only its lines next
+ * to them), not on which chunks inside it are. The chunks of a run not read before are taken from
+ * the chunks read for other runs when they are there, and read from SQLite only when not.
  */
 export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: LoadedRegion; candidates: CandidateChunk[] }[] {
   const byBlob = new Map<number, CandidateChunk[]>();
   for (const c of candidates) byBlob.set(c.blob_id, [...(byBlob.get(c.blob_id) ?? []), c]);
   const cache = regionCache<LoadedRegion>(db);
+  const texts = regionCache<StoredChunk>(db, "chunks");
   const out: { region: LoadedRegion; candidates: CandidateChunk[] }[] = [];
   for (const [blob, cands] of byBlob) {
     // A piece of a long JSON line is read with more of the line around it: its object's fields may be far.
@@ -85,8 +89,9 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
     const count = cands[0]!.chunk_count;
     const wanted = [...new Set(cands.flatMap(around))].filter((o) => o >= 1 && o <= count).sort((a, b) => a - b);
     const inRun = (from: number, to: number) => cands.filter((c) => c.ordinal >= from && c.ordinal <= to);
-    const keyOf = (from: number, to: number) =>
-      `${blob}:${cands[0]!.stamp}:${from}-${to}:${[...new Set(inRun(from, to).map((c) => c.ordinal))].sort((a, b) => a - b).join(",")}`;
+    const candidate = new Set(cands.map((c) => c.ordinal));
+    const text = `${blob}:${cands[0]!.stamp}`;
+    const keyOf = (from: number, to: number) => `${text}:${from}-${to}:${candidate.has(from) ? 1 : 0}${candidate.has(to) ? 1 : 0}`;
     const found: { from: number; region: LoadedRegion }[] = [];
     const missing: number[] = [];
     for (const [from, to] of runsOf(wanted)) {
@@ -94,19 +99,28 @@ export function loadRegions(db: Db, candidates: CandidateChunk[]): { region: Loa
       if (region) found.push({ from, region });
       else for (let o = from; o <= to; o++) missing.push(o);
     }
-    const stored =
-      missing.length === 0
-        ? []
-        : db
-            .query<StoredChunk, [number, string]>(
-              "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal IN (SELECT value FROM json_each(?)) ORDER BY ordinal",
-            )
-            .all(blob, JSON.stringify(missing));
+    const stored: StoredChunk[] = [];
+    const unread: number[] = [];
+    for (const o of missing) {
+      const known = texts.get(`${text}:${o}`);
+      if (known) stored.push(known);
+      else unread.push(o);
+    }
+    if (unread.length > 0) {
+      const read = db
+        .query<StoredChunk, [number, string]>(
+          "SELECT ordinal, line_start, line_end, title, content FROM chunks WHERE blob_id = ? AND ordinal IN (SELECT value FROM json_each(?)) ORDER BY ordinal",
+        )
+        .all(blob, JSON.stringify(unread));
+      for (const c of read) texts.put(`${text}:${c.ordinal}`, c, c.content.length);
+      stored.push(...read);
+      if (unread.length < missing.length) stored.sort((a, b) => a.ordinal - b.ordinal);
+    }
     let run: StoredChunk[] = [];
     const flush = () => {
       if (run.length === 0) return;
       const [from, to] = [run[0]!.ordinal, run.at(-1)!.ordinal];
-      const region = buildRegion(blob, cands[0]!.kind, run, new Set(inRun(from, to).map((c) => c.ordinal)));
+      const region = buildRegion(blob, cands[0]!.kind, run, candidate);
       // Whether a long first row starts a line or continues one from the chunk before (a JSON object's path needs to know).
       if (!region.firstRowWhole && (region.rows[0]?.length ?? 0) > LONG_LINE) {
         const before = db
