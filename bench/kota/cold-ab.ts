@@ -41,7 +41,9 @@ export function coldRun(binary: string, repo: string, parserEnv: string[] = []):
           HOME: home,
           PI_CODING_AGENT_DIR: home,
           TMPDIR: dir,
-          PI_SIDECAR_HELPER_WRAPPER: [`/usr/bin/time -a -o ${parsers} -f %U_%S`, ...(parserEnv.length ? ["env", ...parserEnv] : [])].join(" "),
+          PI_SIDECAR_HELPER_WRAPPER: [`/usr/bin/time -a -o ${parsers} -f %U_%S`, ...(parserEnv.length ? ["env", ...parserEnv] : [])].join(
+            " ",
+          ),
         },
       },
     );

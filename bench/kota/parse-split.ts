@@ -1,13 +1,15 @@
 /**
  * Where the parser process spends its time, stage by stage, in this one process (no pool, no
- * database): read + hash, the nesting look, oxc's native parse (its AST handed back as a JSON
- * string), JSON.parse of that string, the module pass, the reference walk, JSDoc, grouping the
- * references, and the reply's JSON.stringify. CPU time per stage summed over the repository's files,
- * best of `--runs` passes (the first pass warms the code). Shows what a change to the parser moved.
- * Run: bun bench/kota/parse-split.ts REPO [--runs 3]
+ * database): read + hash, the nesting look, oxc's parse (as the parser process does it: raw transfer
+ * and oxc's deserializer; with `--json`, the JSON transfer split into the native parse, which returns
+ * the AST as a JSON string, and JSON.parse), the module pass, the reference walk, JSDoc, grouping the
+ * references, and the reply's JSON.stringify. CPU time per stage summed over the repository's files:
+ * the first pass (cold code, as in a parser process) and the best of `--runs` more.
+ * Run it as the parser runs (BUN_JSC_useFTLJIT=0): bun bench/kota/parse-split.ts REPO [--runs 3] [--json]
  */
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { sha256 } from "../../src/hash.ts";
 import { fileView, scanRepository } from "../../src/kota/builtin/files/scan.ts";
 import type { N } from "../../src/kota/builtin/parse/ast.ts";
 import { extractJsdocRefs } from "../../src/kota/builtin/parse/extract-jsdoc.ts";
@@ -15,7 +17,7 @@ import { extractModule } from "../../src/kota/builtin/parse/extract-module.ts";
 import { extractRefs } from "../../src/kota/builtin/parse/extract-refs.ts";
 import { factsBuilder, groupRefs } from "../../src/kota/builtin/parse/facts.ts";
 import { nestingProblem } from "../../src/kota/builtin/parse/nesting.ts";
-import { sha256 } from "../../src/hash.ts";
+import { loadBinding, parseSource } from "../../src/kota/builtin/parse/oxc-binding.ts";
 
 const arg = (name: string, fallback: string) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -25,10 +27,9 @@ const arg = (name: string, fallback: string) => {
 const STAGES = ["read+hash", "nesting", "oxc parse", "JSON.parse", "module", "refs", "jsdoc", "group", "stringify"] as const;
 type Stage = (typeof STAGES)[number];
 
-// The same native binding the parser process loads (oxc-binding.ts), called here in two steps.
-const binding = require("@oxc-parser/binding-linux-x64-gnu") as {
-  parseSync(f: string, s: string, o: object): { program: string; comments: Comment[]; errors: unknown[] };
-};
+const JSON_TRANSFER = process.argv.includes("--json");
+// The same native binding the parser process loads, called here in two steps (--json).
+const binding = loadBinding()!;
 type Comment = { type: string; value: string; start: number };
 
 function cpuMs(): number {
@@ -52,12 +53,20 @@ function pass(root: string, files: string[]): Record<Stage, number> {
     if (nestingProblem(text)) continue;
     lap("nesting");
     const b = factsBuilder(text);
-    const raw = binding.parseSync(path, text, { preserveParens: false });
-    lap("oxc parse");
-    const program = (JSON.parse(raw.program) as { node: N }).node;
-    lap("JSON.parse");
-    if (raw.errors.length > 0) continue;
-    const parsed = { program, comments: raw.comments };
+    let parsed: { program: unknown; comments: Comment[] };
+    if (JSON_TRANSFER) {
+      const raw = binding.parseSync(path, text, { preserveParens: false });
+      lap("oxc parse");
+      const program = (JSON.parse(raw.program) as { node: N }).node;
+      lap("JSON.parse");
+      if (raw.errors.length > 0) continue;
+      parsed = { program, comments: raw.comments };
+    } else {
+      const p = parseSource(path, text);
+      lap("oxc parse");
+      if (!p.program) continue;
+      parsed = p;
+    }
     const scope = extractModule(b, parsed.program as unknown as N);
     lap("module");
     extractRefs(b, parsed.program as unknown as N, scope);

@@ -12,10 +12,11 @@
  * Where none of this works (a 32-bit or big-endian system, no such buffer) the caller parses
  * through JSON as before.
  */
+
+import type { Comment, EcmaScriptModule, OxcError, ParserOptions, Program } from "oxc-parser";
 import { ACTIVE_SIZE, BLOCK_SIZE, BUFFER_SIZE, IS_TS_FLAG_POS } from "oxc-parser/src-js/generated/constants.js";
 import { deserialize as deserializeJs } from "oxc-parser/src-js/generated/deserialize/js.js";
 import { deserialize as deserializeTs } from "oxc-parser/src-js/generated/deserialize/ts.js";
-import type { Comment, EcmaScriptModule, OxcError, ParserOptions, Program } from "oxc-parser";
 
 /** The native functions raw transfer needs (the binding has them beside `parseSync`). */
 export type RawBinding = {
