@@ -17,7 +17,8 @@ const SOURCES: [string, string][] = [
       `/** {@link A} */\nexport abstract class K<T extends A = A> implements ns.I<T> {\n  private constructor(readonly x?: T, @dec() y = 1n) { super(); }\n` +
       `  static #p = /a[b]+/gu;\n  abstract m(): void;\n  get v(): T | undefined { return this.x?.["k"] as T; }\n}\n` +
       `declare module "./m" { interface I { z: typeof ns.q } }\nenum E { X = 1 << 2, Y }\nexport default function* g() { yield* [1]; }\n` +
-      "const t = tag`a$" + "{'\u00e9\u{1F600}'}b`; label: for (const [a, ...b] of []) break label;\n",
+      "const t = tag`a$" +
+      "{'\u00e9\u{1F600}'}b`; label: for (const [a, ...b] of []) break label;\n",
   ],
   ["b.tsx", `export const C = <T,>(p: { v: T }) => <ns.X a={p.v} {...p}><>text \u00fc</></ns.X>;\n`],
   ["c.js", `#!/usr/bin/env node\nconst m = require("./m"); module.exports = async () => (await import(\`./x\`)).y ?? 0x1fn;\n`],
