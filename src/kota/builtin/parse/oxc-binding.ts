@@ -73,7 +73,8 @@ const RAW_MAX_LENGTH = 64 * 1024 * 1024;
 
 /**
  * Parses one file. A file with syntax errors still returns its module record (imports and exports
- * survive), its errors, and no program when the parser could not recover one.
+ * survive), its errors, and no program when the parser could not recover one. The tree comes by raw
+ * transfer where that works (oxc-raw.ts), else as JSON: the same tree either way.
  */
 export function parseSource(filename: string, source: string): Parsed {
   if (binding === undefined) binding = loadBinding();
