@@ -11,7 +11,7 @@ import { bodyList, eachChild, literalString, type N, nameOf, patternNames } from
 import type { FactsBuilder, ModuleBinding } from "./facts.ts";
 import { createBindingRules } from "./ref-bindings.ts";
 import { chainRef } from "./ref-chains.ts";
-import { collectVars, declare, FUNCTIONS, hoist, lookup, MEMBER_KEYED, nodeName, type Scope, SIGNATURES, scopeOf } from "./ref-scope.ts";
+import { collectVars, declare, hoist, KIND, lookup, nodeName, type Scope, scopeOf, WALK_KIND } from "./ref-scope.ts";
 
 export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string, ModuleBinding>): void {
   const root: Scope = { vars: new Map(), parent: null, owner: null };
@@ -158,11 +158,17 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
 
   const walk = (node: N, scope: Scope): void => {
     const t = node.type;
-    if (FUNCTIONS.has(t)) {
+    // The most common node first; then one lookup says whether it is a function, a signature or a keyed member.
+    if (t === "Identifier") {
+      ref(node, scope, "value");
+      return;
+    }
+    const kind = WALK_KIND.get(t);
+    if (kind === KIND.function) {
       fn(node, scope);
       return;
     }
-    if (SIGNATURES.has(t)) {
+    if (kind === KIND.signature) {
       const inner = scopeOf(scope);
       if (t === "TSMethodSignature" && node.computed) walk(node.key!, scope);
       typeParams(node, inner);
@@ -171,9 +177,6 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
       return;
     }
     switch (t) {
-      case "Identifier":
-        ref(node, scope, "value");
-        return;
       case "ClassDeclaration":
       case "ClassExpression":
         cls(node, scope);
@@ -349,7 +352,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
         for (const a of (node.attributes ?? []) as N[]) walk(a, scope);
         return;
     }
-    if (MEMBER_KEYED.has(t)) {
+    if (kind === KIND.keyedMember) {
       for (const d of node.decorators ?? []) walk(d, scope);
       if (node.computed) walk(node.key!, scope);
       for (const k of ["value", "typeAnnotation", "typeParameters", "params", "returnType"]) {

@@ -12,7 +12,10 @@ STEP[40] = STEP[91] = STEP[123] = 1;
 STEP[41] = STEP[93] = STEP[125] = -1;
 
 export function nestingProblem(text: string, max = MAX_NESTING): { line: number; message: string } | null {
-  // Every file is looked at: one table look per character, and lines are counted only for a refusal.
+  // Nesting deeper than `max` takes more than `max` opening brackets: most files have fewer, counted
+  // by the string search (far quicker than a look per character). The others get the full look:
+  // one table look per character, and lines are counted only for a refusal.
+  if (openingsAtMost(text, max)) return null;
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -24,6 +27,15 @@ export function nestingProblem(text: string, max = MAX_NESTING): { line: number;
     } else if (step === -1 && depth > 0) depth--;
   }
   return null;
+}
+
+const OPENINGS = ["(", "[", "{"];
+
+/** Whether `text` has no more than `limit` opening brackets. */
+function openingsAtMost(text: string, limit: number): boolean {
+  let n = 0;
+  for (const ch of OPENINGS) for (let i = text.indexOf(ch); i !== -1; i = text.indexOf(ch, i + 1)) if (++n > limit) return false;
+  return true;
 }
 
 function lineAt(text: string, offset: number): number {

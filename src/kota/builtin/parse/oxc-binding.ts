@@ -7,15 +7,17 @@
  */
 import type { Comment, EcmaScriptModule, OxcError, ParserOptions, Program } from "oxc-parser";
 import { AppError, errorMessage } from "../../../errors.ts";
+import { type RawBinding, type RawParser, rawParser } from "./oxc-raw.ts";
 
-type RawResult = { program: string; module: EcmaScriptModule; comments: Comment[]; errors: OxcError[] };
-type Binding = { parseSync(filename: string, source: string, options: ParserOptions): RawResult };
+type JsonResult = { program: string; module: EcmaScriptModule; comments: Comment[]; errors: OxcError[] };
+type Binding = RawBinding & { parseSync(filename: string, source: string, options: ParserOptions): JsonResult };
 
 export type Parsed = { program: Program | null; module: EcmaScriptModule; comments: Comment[]; errors: OxcError[] };
 
 // Each require sits directly in a try block: the bundler then leaves a package that is not
 // installed (another platform's binding) to fail at run time instead of failing the build.
-function loadBinding(): Binding | null {
+/** This platform's native binding, or null (a platform not listed: oxc-parser's own loader is tried). */
+export function loadBinding(): Binding | null {
   const { platform, arch } = process;
   if (platform === "linux" && arch === "x64") {
     try {
@@ -62,29 +64,38 @@ function loadBinding(): Binding | null {
 }
 
 let binding: Binding | null | undefined;
+let raw: RawParser | null | undefined;
 let fallback: ((filename: string, source: string, options: ParserOptions) => Parsed) | undefined;
 
 const OPTIONS: ParserOptions = { preserveParens: false };
+/** Sources longer than this (in UTF-16 units) go through JSON: raw transfer reserves 3 bytes a unit for them. */
+const RAW_MAX_LENGTH = 64 * 1024 * 1024;
 
 /**
  * Parses one file. A file with syntax errors still returns its module record (imports and exports
- * survive), its errors, and no program when the parser could not recover one.
+ * survive), its errors, and no program when the parser could not recover one. The tree comes by raw
+ * transfer where that works (oxc-raw.ts), else as JSON: the same tree either way.
  */
 export function parseSource(filename: string, source: string): Parsed {
   if (binding === undefined) binding = loadBinding();
   if (binding) {
-    const raw = binding.parseSync(filename, source, OPTIONS);
-    const errors = raw.errors;
-    const program = (JSON.parse(raw.program) as { node: Program }).node;
+    if (raw === undefined) raw = rawParser(binding);
+    if (raw && source.length <= RAW_MAX_LENGTH) {
+      const r = raw(filename, source, OPTIONS);
+      return { ...r, program: r.errors.length > 0 && r.program.body.length === 0 ? null : r.program };
+    }
+    const json = binding.parseSync(filename, source, OPTIONS);
+    const errors = json.errors;
+    const program = (JSON.parse(json.program) as { node: Program }).node;
     // The module record and the comments are built by their getters: read only when needed (a file
     // that did not parse, a file with doc comments).
     return {
       program: errors.length > 0 && program.body.length === 0 ? null : program,
       get module() {
-        return raw.module;
+        return json.module;
       },
       get comments() {
-        return raw.comments;
+        return json.comments;
       },
       errors,
     };

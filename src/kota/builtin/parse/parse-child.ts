@@ -37,10 +37,18 @@ export function parseOne(path: string, text: string): StoredFacts {
   return { ...facts, refs: groupRefs(facts.refs) };
 }
 
+/**
+ * Source bytes parsed between two requests for a collection. Raw transfer's 4 GiB buffer counts as
+ * heap to JavaScriptCore, which then collects so rarely that the parser's memory grows by half; a
+ * collection asked for every so often keeps it where it was with JSON (about 100 MB on 500 files).
+ */
+const GC_BYTES = 256 * 1024;
+
 export async function runParseChild(
   input: AsyncIterable<Uint8Array> = Bun.stdin.stream() as unknown as AsyncIterable<Uint8Array>,
   write: (line: string) => void = (line) => process.stdout.write(line),
 ): Promise<number> {
+  let sinceGc = 0;
   const splitter = lineSplitter((line) => {
     if (!line) return;
     const req = JSON.parse(line) as ParseRequest;
@@ -53,6 +61,11 @@ export async function runParseChild(
       return;
     }
     write(`${JSON.stringify({ id: req.id, hash: sha256(bytes), facts: parseOne(req.path, bytes.toString("utf8")) })}\n`);
+    sinceGc += bytes.length;
+    if (sinceGc > GC_BYTES) {
+      sinceGc = 0;
+      Bun.gc(false);
+    }
   });
   write(`${JSON.stringify({ ready: true })}\n`);
   for await (const chunk of input) splitter.push(chunk);
