@@ -9,8 +9,8 @@
  * holds an aligned 2 GiB block whenever it starts at most 2 GiB before a 4 GiB boundary; one that
  * does not is kept while the next is asked for after a 2 GiB spacer, which moves it by half. The
  * memory is reserved, not used: only the pages the largest file's AST touches become resident.
- * Where none of this works (a 32-bit or big-endian system, no such buffer) the caller parses
- * through JSON as before.
+ * Where none of this works (a 32-bit or big-endian system, no such buffer, Windows, whose commit
+ * charge would count the whole reservation) the caller parses through JSON as before.
  */
 
 import type { Comment, EcmaScriptModule, OxcError, ParserOptions, Program } from "oxc-parser";
@@ -65,6 +65,8 @@ export type RawParser = (filename: string, source: string, options: ParserOption
 /** A parser through raw transfer, or null where it cannot work (the caller then uses JSON). */
 export function rawParser(binding: RawBinding): RawParser | null {
   if (!binding.parseRawSync || !binding.getBufferOffset || binding.rawTransferSupported?.() !== true) return null;
+  // Windows commits what an ArrayBuffer reserves: 4 GiB of commit charge per parser is too much to ask.
+  if (process.platform === "win32") return null;
   const buffer = alignedBuffer(binding);
   if (!buffer) return null;
   const encoder = new TextEncoder();
