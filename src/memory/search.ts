@@ -32,6 +32,8 @@ const LINES_PER_SUMMARY = 3;
 const MAX_GROUPS = 8;
 /** A hit holds at least this share of the weight of the query's words the memory holds. */
 const MIN_SHARE = 0.4;
+/** A record about one of the query's words (aboutQuery) is the memory's statement on it: a little less will do. */
+const RECORD_SHARE = 0.35;
 /**
  * A rare word names something specific: it is in at most 1% of the project's rows, or, in a short
  * history (where 1% is a row or two), in at most RARE_ROWS of them; never in a tenth of them (in a
@@ -213,16 +215,29 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
   return { query, groups, scoring, knownWeight, asked, rare, quantity: asksQuantity(query) };
 }
 
+/**
+ * What the query asks: the weights of its words the memory holds; a hit holding less than
+ * MIN_SHARE of them is a guess. A word no event or summary of the project holds says nothing about
+ * which hit is better (a paraphrase: the memory says it otherwise), but a query mostly unknown to
+ * the memory is likely about something it never heard of: counting each unknown word as a typical
+ * one of the query, a hit holding less than MIN_SHARE of that must hold a rare word (isRare), or
+ * every one of two or more words it knows. A question asking for a quantity ("how long ...",
+ * "which version ...") is not answered by a text without one, and a text with one is typed
+ * evidence of its own (answer-type.ts). A record (a decision, note or correction) about one of
+ * the query's words, said the way English puts what a sentence is about, first, is the memory's
+ * statement on that subject: RECORD_SHARE of the known words will do, whatever the words the
+ * memory never saw.
+ */
 export const relevant: Gate =
   ({ groups, scoring, knownWeight, asked, rare, quantity }) =>
   (u) =>
-    u.match.held >= MIN_SHARE * knownWeight &&
-    (quantity
-      ? holdsQuantity(u.text)
-      : u.match.held >= MIN_SHARE * asked ||
+    (quantity ? holdsQuantity(u.text) : true) &&
+    ((u.match.held >= MIN_SHARE * knownWeight &&
+      (quantity ||
+        u.match.held >= MIN_SHARE * asked ||
         [...u.match.groups.keys()].some((g) => rare.has(g)) ||
-        holdsAllKnown(u.match, scoring.length) ||
-        (u.record && 2 * scoring.length >= groups.length && aboutQuery(u, groups)));
+        holdsAllKnown(u.match, scoring.length))) ||
+      (u.record && u.match.held >= RECORD_SHARE * knownWeight && aboutQuery(u, groups)));
 
 /** Ties go to the newer. */
 const hitOrder = (h: Hit) => (h.type === "event" ? h.row.id : h.row.last_event);
