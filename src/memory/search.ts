@@ -225,8 +225,9 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
  * "which version ...") is not answered by a text without one, and a text with one is typed
  * evidence of its own (answer-type.ts). A record (a decision, note or correction) about one of
  * the query's words, said the way English puts what a sentence is about, first, is the memory's
- * statement on that subject: RECORD_SHARE of the known words will do, whatever the words the
- * memory never saw.
+ * statement on that subject: RECORD_SHARE of the known words will do, and the words the memory
+ * never saw (a paraphrase) do not count against it, as long as they are no more than half of the
+ * query (one mostly unknown is likely about something never said).
  */
 export const relevant: Gate =
   ({ groups, scoring, knownWeight, asked, rare, quantity }) =>
@@ -237,7 +238,7 @@ export const relevant: Gate =
         u.match.held >= MIN_SHARE * asked ||
         [...u.match.groups.keys()].some((g) => rare.has(g)) ||
         holdsAllKnown(u.match, scoring.length))) ||
-      (u.record && u.match.held >= RECORD_SHARE * knownWeight && aboutQuery(u, groups)));
+      (u.record && u.match.held >= RECORD_SHARE * knownWeight && 2 * scoring.length >= groups.length && aboutQuery(u, groups)));
 
 /** Ties go to the newer. */
 const hitOrder = (h: Hit) => (h.type === "event" ? h.row.id : h.row.last_event);
