@@ -77,9 +77,11 @@ for (const p of set.projects) {
         ? "not a record"
         : !aboutQuery(u, groups)
           ? "record, word not its subject"
-          : u.match.held >= 0.35 * knownWeight
-            ? "record about it: passes (search.ts, RECORD_SHARE)"
-            : "record about it, holds too little";
+          : 2 * cands.groups.length < groups.length
+            ? "record about it, query mostly unknown"
+            : u.match.held >= 0.35 * knownWeight
+              ? "record about it: passes (search.ts, RECORD_SHARE)"
+              : "record about it, holds too little";
     const targets = q.kind === "absent" ? p.facts : q.answer;
     const rows = db
       .query<{ id: number }, [number]>("SELECT id FROM memory_events WHERE project_id = ? ORDER BY id")
