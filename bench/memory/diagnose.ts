@@ -14,7 +14,7 @@ import type { MemoryDeps } from "../../src/memory/deps.ts";
 import { eventsById } from "../../src/memory/events.ts";
 import { createRegistry } from "../../src/memory/projects.ts";
 import { queryGroups } from "../../src/memory/query.ts";
-import { aboutQuery, rankedHits } from "../../src/memory/search.ts";
+import { aboutQuery, isRare, rankedHits } from "../../src/memory/search.ts";
 import { eventUnit, type Hit, type Unit } from "../../src/memory/units.ts";
 import { inProcessBackend, judge } from "./eval-set.ts";
 import { loadSet, norm } from "./sets.ts";
@@ -62,12 +62,13 @@ for (const p of set.projects) {
     const typical = weights[Math.floor(weights.length / 2)] ?? 0;
     const knownWeight = weights.reduce((a, b) => a + b, 0);
     const asked = knownWeight + cands.unknown * typical;
+    const rareGroups = new Set(cands.groups.filter(isRare).map((g) => g.group));
     const gate = (m: { held: number; groups: Map<number, number> }) =>
       m.held < 0.4 * knownWeight
         ? "thin(known)"
         : m.held >= 0.4 * asked
           ? "pass(share)"
-          : [...m.groups.values()].some((w) => w >= Math.log(100))
+          : [...m.groups.keys()].some((g) => rareGroups.has(g))
             ? "pass(rare)"
             : "thin(asked)";
     // Why the record-about-its-subject rule (search.ts) did or did not let a thin hit through.
@@ -78,7 +79,9 @@ for (const p of set.projects) {
           ? "record, word not its subject"
           : 2 * cands.groups.length < groups.length
             ? "record about it, query mostly unknown"
-            : "record about it";
+            : u.match.held >= 0.35 * knownWeight
+              ? "record about it: passes (search.ts, RECORD_SHARE)"
+              : "record about it, holds too little";
     const targets = q.kind === "absent" ? p.facts : q.answer;
     const rows = db
       .query<{ id: number }, [number]>("SELECT id FROM memory_events WHERE project_id = ? ORDER BY id")

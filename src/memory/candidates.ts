@@ -13,8 +13,8 @@ import { ftsGroup, type QueryGroup } from "./query.ts";
 
 export type Table = "events" | "summaries";
 
-/** A query group with how many rows hold it (exact, or estimated for a common one) and its weight. */
-export type WeightedGroup = QueryGroup & { df: number; idf: number };
+/** A query group with how many rows hold it (exact, or estimated for a common one), of how many (the project's rows), and its weight. */
+export type WeightedGroup = QueryGroup & { df: number; rows: number; idf: number };
 
 const NAMES = {
   events: { fts: "memory_events_fts", base: "memory_events" },
@@ -59,6 +59,31 @@ function statement(db: Db, table: Table, single: boolean, limit: number, kinds?:
   return db.query<{ id: number }, [string, number, number] | [string, number, number, number]>(sql);
 }
 
+/** The longest run of rows counted one by one for how many of them are the project's; beyond it, its share of all rows is assumed. */
+const COUNT_REACH = 20_000;
+
+/**
+ * How many rows the project holds, and how many of its rows lie between two ids: counted when the
+ * run is short, else estimated by the project's share of every row (`span`: ids in the table).
+ */
+function projectScope(db: Db, table: Table, projectId: number, span: number) {
+  const rows =
+    table === "events"
+      ? (db.query<{ n: number }, [number]>("SELECT events AS n FROM memory_projects WHERE id = ?").get(projectId)?.n ?? 0)
+      : (db.query<{ n: number }, [number]>("SELECT count(*) AS n FROM memory_summaries WHERE project_id = ?").get(projectId)?.n ?? 0);
+  const count = db.query<{ n: number }, [number, number, number]>(
+    `SELECT count(*) AS n FROM ${NAMES[table].base} WHERE id BETWEEN ?1 AND ?2 AND project_id = ?3`,
+  );
+  return {
+    rows,
+    since(from: number, to: number): number {
+      const run = Math.max(1, to - from + 1);
+      if (run > COUNT_REACH) return Math.max(1, Math.round((run * Math.max(1, rows)) / Math.max(1, span)));
+      return Math.max(1, count.get(from, to, projectId)?.n ?? 1);
+    },
+  };
+}
+
 export const idfOf = (df: number, total: number) => {
   const n = Math.max(total, df);
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -76,8 +101,11 @@ export function candidates(db: Db, table: Table, groups: QueryGroup[], o: Candid
     .get();
   const lo = span?.lo ?? 0;
   const hi = span?.hi ?? 0;
-  const total = Math.max(1, hi - lo + 1);
   const before = o.beforeId ?? Number.MAX_SAFE_INTEGER;
+  // A word's weight is counted among the project's own rows, as its rows are: with every
+  // project's rows as the whole, a word common in this project would weigh as if rare.
+  const scope = o.single ? null : projectScope(db, table, o.projectId, hi - lo + 1);
+  const total = Math.max(1, scope ? scope.rows : hi - lo + 1);
   const args = (match: string, floor = 0): [string, number, number] | [string, number, number, number] =>
     o.single ? [match, before, floor] : [match, before, floor, o.projectId];
   const limit = o.perTerm ?? PER_TERM[table];
@@ -92,10 +120,11 @@ export function candidates(db: Db, table: Table, groups: QueryGroup[], o: Candid
       continue;
     }
     rowsOf.set(g.group, rows);
-    // All its rows, or an estimate from how far back the newest PER_TERM reach.
-    const reach = Math.max(1, Math.min(before, hi) - rows.at(-1)! + 1);
+    // All its rows, or an estimate from how far back the newest PER_TERM reach (in the project's rows).
+    const newest = Math.min(before, hi);
+    const reach = scope ? scope.since(rows.at(-1)!, newest) : Math.max(1, newest - rows.at(-1)! + 1);
     const df = rows.length < limit ? rows.length : Math.min(total, Math.round((limit * total) / reach));
-    weighted.push({ ...g, df, idf: idfOf(df, total) });
+    weighted.push({ ...g, df, rows: total, idf: idfOf(df, total) });
   }
   const score = new Map<number, number>();
   for (const g of weighted) for (const id of rowsOf.get(g.group)!) score.set(id, (score.get(id) ?? 0) + g.idf);

@@ -32,8 +32,17 @@ const LINES_PER_SUMMARY = 3;
 const MAX_GROUPS = 8;
 /** A hit holds at least this share of the weight of the query's words the memory holds. */
 const MIN_SHARE = 0.4;
-/** A word's BM25 weight (candidates.ts, idfOf) when it is in 1% of the rows: log(1 + 99), whatever the count. */
-const RARE_IDF = Math.log(100);
+/** A record about one of the query's words (aboutQuery) is the memory's statement on it: a little less will do. */
+const RECORD_SHARE = 0.35;
+/**
+ * A rare word names something specific: it is in at most 1% of the project's rows, or, in a short
+ * history (where 1% is a row or two), in at most RARE_ROWS of them; never in a tenth of them (in a
+ * history of a few events every word is in few).
+ */
+const RARE_SHARE = 0.01;
+const RARE_ROWS = 8;
+const NEVER_RARE_SHARE = 0.1;
+export const isRare = (g: WeightedGroup) => g.df <= Math.min(NEVER_RARE_SHARE * g.rows, Math.max(RARE_ROWS, RARE_SHARE * g.rows));
 
 /**
  * Whether a statement is about one of the query's words it holds: the word (in any of its forms)
@@ -180,6 +189,57 @@ function summaryGroups(groups: QueryGroup[], looked: WeightedGroup[]): QueryGrou
   return groups.filter((g) => chosen.includes(g.group));
 }
 
+/** What a hit is judged against: the query, its groups, and those the memory holds with their weights. */
+export type GateContext = {
+  query: string;
+  groups: QueryGroup[];
+  scoring: WeightedGroup[];
+  /** The weight of the query's words the memory holds. */
+  knownWeight: number;
+  /** The same, each word the memory does not hold counted as a typical one of the query. */
+  asked: number;
+  /** The rare groups (isRare). */
+  rare: Set<number>;
+  quantity: boolean;
+};
+
+/** Whether a hit holds enough of the query to answer it. */
+export type Gate = (c: GateContext) => (u: Unit) => boolean;
+
+export function gateContext(query: string, groups: QueryGroup[], scoring: WeightedGroup[]): GateContext {
+  const weights = scoring.map((g) => g.idf).sort((a, b) => a - b);
+  const typical = weights[Math.floor(weights.length / 2)] ?? 0;
+  const knownWeight = weights.reduce((a, b) => a + b, 0);
+  const asked = knownWeight + (groups.length - scoring.length) * typical;
+  const rare = new Set(scoring.filter(isRare).map((g) => g.group));
+  return { query, groups, scoring, knownWeight, asked, rare, quantity: asksQuantity(query) };
+}
+
+/**
+ * What the query asks: the weights of its words the memory holds; a hit holding less than
+ * MIN_SHARE of them is a guess. A word no event or summary of the project holds says nothing about
+ * which hit is better (a paraphrase: the memory says it otherwise), but a query mostly unknown to
+ * the memory is likely about something it never heard of: counting each unknown word as a typical
+ * one of the query, a hit holding less than MIN_SHARE of that must hold a rare word (isRare), or
+ * every one of two or more words it knows. A question asking for a quantity ("how long ...",
+ * "which version ...") is not answered by a text without one, and a text with one is typed
+ * evidence of its own (answer-type.ts). A record (a decision, note or correction) about one of
+ * the query's words, said the way English puts what a sentence is about, first, is the memory's
+ * statement on that subject: RECORD_SHARE of the known words will do, and the words the memory
+ * never saw (a paraphrase) do not count against it, as long as they are no more than half of the
+ * query (one mostly unknown is likely about something never said).
+ */
+export const relevant: Gate =
+  ({ groups, scoring, knownWeight, asked, rare, quantity }) =>
+  (u) =>
+    (quantity ? holdsQuantity(u.text) : true) &&
+    ((u.match.held >= MIN_SHARE * knownWeight &&
+      (quantity ||
+        u.match.held >= MIN_SHARE * asked ||
+        [...u.match.groups.keys()].some((g) => rare.has(g)) ||
+        holdsAllKnown(u.match, scoring.length))) ||
+      (u.record && u.match.held >= RECORD_SHARE * knownWeight && 2 * scoring.length >= groups.length && aboutQuery(u, groups)));
+
 /** Ties go to the newer. */
 const hitOrder = (h: Hit) => (h.type === "event" ? h.row.id : h.row.last_event);
 
@@ -193,6 +253,7 @@ export function rankedHits(
   query: string,
   limit: number,
   wide: { events: number; summaries: number } = { events: EVENT_CANDIDATES, summaries: SUMMARY_CANDIDATES },
+  gate: Gate = relevant,
 ): Hit[] {
   const groups = queryGroups(query).slice(0, MAX_GROUPS);
   const single = deps.registry.single();
@@ -206,37 +267,7 @@ export function rankedHits(
   // Summary lines are compared with events with their summary's age.
   for (const h of hits) if (h.type === "summary") for (const l of h.lines) l.score *= h.recency;
   resolveReplacements(deps, projectId, hits, scoring);
-  // What the query asks: the weights of its words the memory holds; a hit holding less than
-  // MIN_SHARE of them is a guess. A word no event or summary holds says nothing about which hit is
-  // better (a paraphrase: the memory says it otherwise), but a query mostly unknown to the memory
-  // is likely about something it never heard of: counting each unknown word as a typical one of
-  // the query (the median of the rest), a hit holding less than MIN_SHARE of that must hold a
-  // rare word (in at most 1% of the events), not only common ones, or every one of two or more
-  // words it knows (a whole subject matched is no coincidence of one common word; the words it
-  // does not know are then the query's paraphrase).
-  const weights = scoring.map((g) => g.idf).sort((a, b) => a - b);
-  const typical = weights[Math.floor(weights.length / 2)] ?? 0;
-  const knownWeight = weights.reduce((a, b) => a + b, 0);
-  const asked = knownWeight + (groups.length - scoring.length) * typical;
-  const rare = new Set(scoring.filter((g) => g.idf >= RARE_IDF).map((g) => g.group));
-  // A question asking for a quantity ("how long ...", "which version ...") is not answered by a
-  // text without one; a text with one is typed evidence of its own, so the query's unknown words
-  // (a paraphrase: "keep" for "retention") do not count against it.
-  const quantity = asksQuantity(query);
-  // A record (a decision, note or correction) about one of the query's words, said the way
-  // English puts what a sentence is about, first, is the memory's statement on that subject:
-  // like a quantity, it is evidence of its own, and the query's unknown words (its paraphrase)
-  // do not count against it, as long as they are no more than half of the query (one mostly
-  // unknown is likely about something never said); the words the memory does know still count
-  // (MIN_SHARE of them).
-  const passes = (u: Unit) =>
-    u.match.held >= MIN_SHARE * knownWeight &&
-    (quantity
-      ? holdsQuantity(u.text)
-      : u.match.held >= MIN_SHARE * asked ||
-        [...u.match.groups.keys()].some((g) => rare.has(g)) ||
-        holdsAllKnown(u.match, scoring.length) ||
-        (u.record && 2 * scoring.length >= groups.length && aboutQuery(u, groups)));
+  const passes = gate(gateContext(query, groups, scoring));
   return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
     .slice(0, limit);

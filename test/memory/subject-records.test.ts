@@ -63,8 +63,8 @@ describe("a record about the question's subject", () => {
     const m = testMemory();
     await chatter(m);
     const note = await m.add("note", "thumbnails: made by a sharp worker right after the original lands, webp only", "s2");
-    // "gallery", "album" and "spacing" are known words the note does not hold.
-    expect(await search(m, "gallery album thumbnails spacing")).not.toContain(note);
+    // "gallery", "album", "profile" and "spacing" are known words the note does not hold.
+    expect(await search(m, "gallery album profile thumbnails spacing")).not.toContain(note);
     // A question mostly of words the memory never heard is likely about something never said.
     expect(await search(m, "which vendor font renders thumbnails")).not.toContain(note);
     expect(await search(m, QUERY)).toContain(note);
