@@ -44,13 +44,14 @@ function waitForModel(deps: MemoryDeps, projectId: number, after: number): boole
  * import cost in proportion to the events after each one (quadratic in the import's size; most
  * of a million-event import's 386 s). Merged first (when grown by a quarter, as after any
  * write), a lookup seeks in one segment; the index holds the same rows, the checks find the same.
+ * (The summaries' index is merged as before, once the backlog is done: the checks do not read it.)
  */
 export async function maintain(
   deps: MemoryDeps,
   projectId: number,
   options: { budgetMs?: number; maxSummaries?: number; force?: boolean; backlog?: boolean } = {},
 ): Promise<Maintained> {
-  if (options.backlog) maybeOptimize(deps);
+  if (options.backlog) maybeOptimize(deps, "memory_events_fts");
   const deadline = performance.now() + (options.budgetMs ?? STEP_MS);
   const out: Maintained = { summaries: [], pending: false, summaryDue: false };
   if (!checkReplacements(deps, projectId, deadline)) return { ...out, pending: true };
