@@ -36,11 +36,12 @@ export function mergeSmallSegments(deps: MemoryDeps): void {
   });
 }
 
-/** Merges each index that has grown enough since its last merge; the names of those merged. */
-export function maybeOptimize(deps: MemoryDeps): string[] {
+/** Merges each index (of `only`, default both) that has grown enough since its last merge; the names of those merged. */
+export function maybeOptimize(deps: MemoryDeps, only?: (typeof INDEXES)[number]["fts"]): string[] {
   const { db } = deps;
   const done: string[] = [];
   for (const { fts, base } of INDEXES) {
+    if (only && fts !== only) continue;
     const key = `optimized_at:${fts}`;
     const top = db.query<{ id: number | null }, []>(`SELECT max(rowid) AS id FROM ${base}`).get()?.id ?? 0;
     const last = Number(db.query<{ value: string }, [string]>("SELECT value FROM memory_state WHERE key = ?").get(key)?.value ?? 0);

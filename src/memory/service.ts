@@ -302,7 +302,7 @@ export function createMemoryService(options: MemoryOptions): MemoryService {
       const projectId = deps.registry.project(r.project, false);
       if (projectId === null) return { ok: true, type: "summarize", summaries: [], pending: false };
       const steps = Math.min(1000, Math.max(1, Math.floor(r.steps ?? 20)));
-      const m = await maintain(deps, projectId, { budgetMs: STEP_MS * 10, maxSummaries: steps, force: r.force === true });
+      const m = await maintain(deps, projectId, { budgetMs: STEP_MS * 10, maxSummaries: steps, force: r.force === true, backlog: true });
       return { ok: true, type: "summarize", summaries: m.summaries.map(summaryId), pending: m.pending };
     },
 

@@ -31,14 +31,17 @@ const MAX_MODEL_SUMMARY_BYTES = 8192;
 
 export type Window = { rows: EventRow[]; due: boolean; tokens: number };
 
-/** The oldest unarchived events up to one window, and whether the project is past a threshold. */
-export function nextWindow(deps: MemoryDeps, projectId: number, force = false): Window {
+/**
+ * The oldest unarchived events up to one window, and whether the project is past a threshold.
+ * `after`: the last event of windows summarised but not yet written (the window after them).
+ */
+export function nextWindow(deps: MemoryDeps, projectId: number, force = false, after = 0): Window {
   const { windowEvents, windowTokens } = deps.config.memory;
   const rows = deps.db
-    .query<EventRow, [number, number]>(
-      `SELECT ${EVENT_COLUMNS} FROM memory_events WHERE project_id = ? AND archived = 0 ORDER BY id LIMIT ?`,
+    .query<EventRow, [number, number, number]>(
+      `SELECT ${EVENT_COLUMNS} FROM memory_events WHERE project_id = ? AND archived = 0 AND id > ? ORDER BY id LIMIT ?`,
     )
-    .all(projectId, windowEvents);
+    .all(projectId, after, windowEvents);
   const window: EventRow[] = [];
   let tokens = 0;
   for (const r of rows) {
@@ -94,25 +97,45 @@ export async function storeWindowSummary(
   text: string,
   method: "extractive" | "model",
 ): Promise<number | null> {
-  const tokens = await deps.count([text]);
-  const ids = rows.map((r) => r.id);
+  return (await storeWindowSummaries(deps, projectId, [{ rows, text }], method))[0] ?? null;
+}
+
+/**
+ * Writes consecutive windows' summaries in one transaction (a commit each made a backlog's pass
+ * write the same pages again and again), in order, each unless another process archived any of
+ * its events first; then the ones after it are left for the next pass. The ids written.
+ */
+export async function storeWindowSummaries(
+  deps: MemoryDeps,
+  projectId: number,
+  windows: readonly { rows: EventRow[]; text: string }[],
+  method: "extractive" | "model",
+): Promise<number[]> {
+  const tokens: number[] = [];
+  for (const w of windows) tokens.push(await deps.count([w.text]));
+  if (windows.length === 0) return [];
   return immediate(deps.db, () => {
     const { db } = deps;
-    const marks = ids.map(() => "?").join(",");
-    const open = db
-      .query<{ n: number }, number[]>(`SELECT count(*) AS n FROM memory_events WHERE archived = 0 AND id IN (${marks})`)
-      .get(...ids)!.n;
-    if (open !== ids.length) return null;
-    const summary = db
-      .query<{ id: number }, [number, number, number, number, string, number, string, number, string | null]>(
-        "INSERT INTO memory_summaries (project_id, first_event, last_event, events, text, tokens, method, created_at, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-      )
-      .get(projectId, ids[0]!, ids.at(-1)!, ids.length, text, tokens, method, deps.now(), extraTerms(text))!.id;
-    // A flag, not the summary's id (the summary is the one whose range holds the event, coveringSummaries):
-    // 0 and 1 take no bytes in a row, so archiving rewrites each row in place. A row that grew would
-    // split its full page, and a tenth of the events' pages would stay empty.
-    db.query(`UPDATE memory_events SET archived = 1 WHERE id IN (${marks})`).run(...ids);
-    return summary;
+    const written: number[] = [];
+    for (const [i, { rows, text }] of windows.entries()) {
+      const ids = rows.map((r) => r.id);
+      const marks = ids.map(() => "?").join(",");
+      const open = db
+        .query<{ n: number }, number[]>(`SELECT count(*) AS n FROM memory_events WHERE archived = 0 AND id IN (${marks})`)
+        .get(...ids)!.n;
+      if (open !== ids.length) break;
+      const summary = db
+        .query<{ id: number }, [number, number, number, number, string, number, string, number, string | null]>(
+          "INSERT INTO memory_summaries (project_id, first_event, last_event, events, text, tokens, method, created_at, terms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        )
+        .get(projectId, ids[0]!, ids.at(-1)!, ids.length, text, tokens[i]!, method, deps.now(), extraTerms(text))!.id;
+      // A flag, not the summary's id (the summary is the one whose range holds the event, coveringSummaries):
+      // 0 and 1 take no bytes in a row, so archiving rewrites each row in place. A row that grew would
+      // split its full page, and a tenth of the events' pages would stay empty.
+      db.query(`UPDATE memory_events SET archived = 1 WHERE id IN (${marks})`).run(...ids);
+      written.push(summary);
+    }
+    return written;
   });
 }
 

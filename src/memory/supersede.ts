@@ -23,6 +23,7 @@ const SUPERSEDERS: ReadonlySet<EventKind> = new Set(["correction", "decision", "
 const STATEMENTS: ReadonlySet<EventKind> = new Set(["correction", "decision", "note", "prompt", "answer"]);
 /** Rows scanned per step, and older events compared per statement. */
 const SCAN = 5000;
+const SCAN_PART = 500;
 const COMPARE = 40;
 const LOOKUP_WORDS = 6;
 /** Rows each of those words brings (the newest): a statement is compared with a few dozen older ones. */
@@ -285,30 +286,35 @@ export type StepResult = { recorded: number; pending: boolean };
 export function supersedeStep(deps: MemoryDeps, projectId: number, deadline: number): StepResult {
   const { db } = deps;
   const from = checkedThrough(deps, projectId);
-  // The whole row only for what may replace something (one read for the step, not one per row).
-  const rows = db
-    .query<Pick<EventRow, "id" | "project_id" | "kind"> & { row: string | null }, [number, number, number]>(
-      `SELECT id, project_id, kind, CASE WHEN project_id = ?3 AND kind IN (${[...SUPERSEDERS].map((k) => `'${k}'`).join(",")})
-       THEN json_object(${EVENT_COLUMNS.split(", ")
-         .map((c) => `'${c}', ${c}`)
-         .join(", ")}) END AS row FROM memory_events WHERE id > ?1 ORDER BY id LIMIT ?2`,
-    )
-    .all(from, SCAN, projectId);
-  if (rows.length === 0) return { recorded: 0, pending: false };
+  // The whole row only for what may replace something (one read per part of the step, not one per
+  // row). Read in parts: a step cut short by its deadline read only a part it did not get to.
+  const read = db.query<Pick<EventRow, "id" | "project_id" | "kind"> & { row: string | null }, [number, number, number]>(
+    `SELECT id, project_id, kind, CASE WHEN project_id = ?3 AND kind IN (${[...SUPERSEDERS].map((k) => `'${k}'`).join(",")})
+     THEN json_object(${EVENT_COLUMNS.split(", ")
+       .map((c) => `'${c}', ${c}`)
+       .join(", ")}) END AS row FROM memory_events WHERE id > ?1 ORDER BY id LIMIT ?2`,
+  );
   const found: [number, number][] = [];
   let through = from;
   let cut = false;
-  for (const r of rows) {
-    if (r.project_id === projectId && SUPERSEDERS.has(r.kind)) {
-      if (performance.now() > deadline && through > from) {
-        cut = true;
-        break;
+  let scanned = 0;
+  while (!cut && scanned < SCAN) {
+    const rows = read.all(through, Math.min(SCAN_PART, SCAN - scanned), projectId);
+    for (const r of rows) {
+      if (r.project_id === projectId && SUPERSEDERS.has(r.kind)) {
+        if (performance.now() > deadline && through > from) {
+          cut = true;
+          break;
+        }
+        const e = r.row === null ? null : (JSON.parse(r.row) as EventRow);
+        if (e) for (const old of findReplaced(deps, e)) found.push([old, e.id]);
       }
-      const e = r.row === null ? null : (JSON.parse(r.row) as EventRow);
-      if (e) for (const old of findReplaced(deps, e)) found.push([old, e.id]);
+      through = r.id;
     }
-    through = r.id;
+    scanned += rows.length;
+    if (rows.length < SCAN_PART) break;
   }
+  if (scanned === 0) return { recorded: 0, pending: false };
   immediate(db, () => {
     const record = db.query("INSERT OR IGNORE INTO memory_supersessions (old_id, new_id, project_id) VALUES (?, ?, ?)");
     for (const [old, newer] of found) record.run(old, newer, projectId);
@@ -316,7 +322,7 @@ export function supersedeStep(deps: MemoryDeps, projectId: number, deadline: num
       "INSERT INTO memory_state (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = max(CAST(value AS INTEGER), CAST(?2 AS INTEGER))",
     ).run(stateKey(projectId), String(through));
   });
-  return { recorded: found.length, pending: cut || rows.length === SCAN };
+  return { recorded: found.length, pending: cut || scanned === SCAN };
 }
 
 /** A new project has nothing older to check: its checks start after the newest event of any project. */
