@@ -8,6 +8,7 @@
  */
 import { ABBREVIATION_WEIGHT, shortForms } from "./abbreviations.ts";
 import { type Form, familyKey, wordForms } from "./morphology.ts";
+import { PHRASE_WEIGHT, phraseForms } from "./phrases.ts";
 import { remembered } from "./remember.ts";
 import { foldText, porterStem, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
@@ -16,6 +17,8 @@ import { isStopWord } from "./stopwords.ts";
 export type QueryGroup = { group: number; word: string; forms: Form[] };
 
 const MAX_QUERY_CHARS = 4000;
+/** Query words whose runs are shaped into phrases (phrases.ts) at most. */
+const MAX_PHRASE_WORDS = 40;
 
 /** The distinct words of a query (a word family once), stop words dropped unless nothing else is left; at most `max`. */
 export function queryWords(raw: string, max = 12): string[] {
@@ -54,9 +57,22 @@ function searchForms(word: string): Form[] {
   return forms;
 }
 
-/** The query's groups: each word with its forms. */
+/**
+ * The query's groups: each word with its forms, and the shapes of the runs of words it is in
+ * (phrases.ts: initials, fused words, numeronyms) as forms of each word of the run.
+ */
 export function queryGroups(raw: string, max = 12): QueryGroup[] {
-  return queryWords(raw, max).map((word, group) => ({ group, word, forms: searchForms(word) }));
+  const groups = queryWords(raw, max).map((word, group) => ({ group, word, forms: searchForms(word) }));
+  const words = wordsOf(foldText(raw.slice(0, MAX_QUERY_CHARS))).slice(0, MAX_PHRASE_WORDS);
+  const byFamily = new Map(groups.map((g) => [familyKey(g.word), g]));
+  for (const p of phraseForms(words)) {
+    const stem = porterStem(p.form);
+    for (const i of p.words) {
+      const g = byFamily.get(familyKey(words[i]!));
+      if (g && !g.forms.some((f) => f.stem === stem)) g.forms.push({ word: p.form, stem, weight: PHRASE_WEIGHT });
+    }
+  }
+  return groups;
 }
 
 /** A group of the word alone (no other forms): what forget matches. */
