@@ -8,7 +8,7 @@
  */
 import { ABBREVIATION_WEIGHT, shortForms } from "./abbreviations.ts";
 import { type Form, familyKey, wordForms } from "./morphology.ts";
-import { PHRASE_WEIGHT, phraseForms } from "./phrases.ts";
+import { phraseForms } from "./phrases.ts";
 import { remembered } from "./remember.ts";
 import { foldText, porterStem, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
@@ -63,13 +63,12 @@ function searchForms(word: string): Form[] {
  */
 export function queryGroups(raw: string, max = 12): QueryGroup[] {
   const groups = queryWords(raw, max).map((word, group) => ({ group, word, forms: searchForms(word) }));
-  const words = wordsOf(foldText(raw.slice(0, MAX_QUERY_CHARS))).slice(0, MAX_PHRASE_WORDS);
   const byFamily = new Map(groups.map((g) => [familyKey(g.word), g]));
-  for (const p of phraseForms(words)) {
+  for (const p of phraseForms(foldText(raw.slice(0, MAX_QUERY_CHARS)), MAX_PHRASE_WORDS)) {
     const stem = porterStem(p.form);
-    for (const i of p.words) {
-      const g = byFamily.get(familyKey(words[i]!));
-      if (g && !g.forms.some((f) => f.stem === stem)) g.forms.push({ word: p.form, stem, weight: PHRASE_WEIGHT });
+    for (const { word, weight } of p.words) {
+      const g = byFamily.get(familyKey(word));
+      if (g && !g.forms.some((f) => f.stem === stem)) g.forms.push({ word: p.form, stem, weight });
     }
   }
   return groups;
