@@ -10,6 +10,7 @@ import { ABBREVIATION_WEIGHT, shortForms } from "./abbreviations.ts";
 import { type Form, familyKey, wordForms } from "./morphology.ts";
 import { phraseForms } from "./phrases.ts";
 import { remembered } from "./remember.ts";
+import { SPELLING_WEIGHT, spellingVariants } from "./spelling.ts";
 import { foldText, porterStem, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
 
@@ -43,11 +44,17 @@ export function queryWords(raw: string, max = 12): string[] {
     .map((x) => x.w);
 }
 
-/** A word's forms and the short forms it may be written as in notes (abbreviations.ts). */
+/** A word's forms, its other spelling (spelling.ts) and the short forms it may be written as in notes (abbreviations.ts). */
 function searchForms(word: string): Form[] {
   // A copy: wordForms' lists are cached and shared.
   const forms = [...wordForms(word)];
   const stems = new Set(forms.map((f) => f.stem));
+  for (const other of spellingVariants(word)) {
+    const stem = porterStem(other);
+    if (stems.has(stem)) continue;
+    stems.add(stem);
+    forms.push({ word: other, stem, weight: SPELLING_WEIGHT });
+  }
   for (const short of shortForms(word)) {
     const stem = porterStem(short);
     if (stems.has(stem)) continue;
