@@ -1,14 +1,15 @@
 /**
  * The shapes a run of query words may take in a note, where no single word of the query is
  * written: the run's initials, its words fused into one, a long word's numeronym. "fast fourier
- * transform" is "FFT", "dependency injection" "DI", "end to end" "e2e"; "code owners" is
+ * transform" is "FFT", "command line argument parser" "clap", "end to end" "e2e"; "code owners" is
  * "codeowners" and "memory map" "memmap"; "kubernetes" is "k8s".
  *
- * - Initials: the first letters of two to four words in a row (the way English writes an
+ * - Initials: the first letters of three or four words in a row (the way English writes an
  *   acronym, the condition Schwartz and Hearst's abbreviation-definition algorithm checks, "A
  *   simple algorithm for identifying abbreviation definitions in biomedical text", PSB 2003). A
  *   connective inside the run gives its letter ("of": o, "proof of concept": poc) or its
- *   homophone digit ("to": 2, as in "peer to peer", p2p).
+ *   homophone digit ("to": 2, as in "peer to peer", p2p): two words with one between ("e2e")
+ *   are three letters too. Two letters alone are not (MIN_FORM).
  * - Fused: two words in a row written as one ("codeowners"), or the first clipped where a
  *   syllable ends (abbreviations.ts) and fused with the second ("memmap").
  * - Numeronym: a long word's first letter, how many letters it leaves out, and its last letter
