@@ -37,6 +37,7 @@ function base(word: string): string {
 
 function truncations(word: string): string[] {
   const out: string[] = [];
+  if (word.length < MIN_WORD) return out;
   for (let n = 3; n <= Math.min(6, word.length - 2); n++) {
     const cut = word.slice(0, n);
     // Only at a syllable's edge (a consonant, then a vowel): "conf|iguration", not "data|base".
@@ -61,6 +62,11 @@ function contractions(word: string): string[] {
   // A form with its plural: "msgs" for "messages".
   if (word.endsWith("s") && b !== word) for (const f of [...out]) out.add(`${f}s`);
   return [...out];
+}
+
+/** A word's clippings (its first letters, cut at a syllable's edge: "mem" for "memory"), shortest first; none for a word shorter than MIN_WORD letters. */
+export function clippings(word: string): string[] {
+  return /^[a-z]+$/.test(word) ? truncations(word).filter((f) => !isStopWord(f)) : [];
 }
 
 /** The short forms of a word (none for a word shorter than MIN_WORD letters or holding a digit), at most MAX_FORMS. */

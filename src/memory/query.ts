@@ -8,7 +8,9 @@
  */
 import { ABBREVIATION_WEIGHT, shortForms } from "./abbreviations.ts";
 import { type Form, familyKey, wordForms } from "./morphology.ts";
+import { phraseForms } from "./phrases.ts";
 import { remembered } from "./remember.ts";
+import { SPELLING_WEIGHT, spellingVariants } from "./spelling.ts";
 import { foldText, porterStem, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
 
@@ -16,6 +18,8 @@ import { isStopWord } from "./stopwords.ts";
 export type QueryGroup = { group: number; word: string; forms: Form[] };
 
 const MAX_QUERY_CHARS = 4000;
+/** Query words whose runs are shaped into phrases (phrases.ts) at most. */
+const MAX_PHRASE_WORDS = 40;
 
 /** The distinct words of a query (a word family once), stop words dropped unless nothing else is left; at most `max`. */
 export function queryWords(raw: string, max = 12): string[] {
@@ -40,11 +44,17 @@ export function queryWords(raw: string, max = 12): string[] {
     .map((x) => x.w);
 }
 
-/** A word's forms and the short forms it may be written as in notes (abbreviations.ts). */
+/** A word's forms, its other spelling (spelling.ts) and the short forms it may be written as in notes (abbreviations.ts). */
 function searchForms(word: string): Form[] {
   // A copy: wordForms' lists are cached and shared.
   const forms = [...wordForms(word)];
   const stems = new Set(forms.map((f) => f.stem));
+  for (const other of spellingVariants(word)) {
+    const stem = porterStem(other);
+    if (stems.has(stem)) continue;
+    stems.add(stem);
+    forms.push({ word: other, stem, weight: SPELLING_WEIGHT });
+  }
   for (const short of shortForms(word)) {
     const stem = porterStem(short);
     if (stems.has(stem)) continue;
@@ -54,9 +64,21 @@ function searchForms(word: string): Form[] {
   return forms;
 }
 
-/** The query's groups: each word with its forms. */
+/**
+ * The query's groups: each word with its forms, and the shapes of the runs of words it is in
+ * (phrases.ts: initials, fused words, numeronyms) as forms of each word of the run.
+ */
 export function queryGroups(raw: string, max = 12): QueryGroup[] {
-  return queryWords(raw, max).map((word, group) => ({ group, word, forms: searchForms(word) }));
+  const groups = queryWords(raw, max).map((word, group) => ({ group, word, forms: searchForms(word) }));
+  const byFamily = new Map(groups.map((g) => [familyKey(g.word), g]));
+  for (const p of phraseForms(foldText(raw.slice(0, MAX_QUERY_CHARS)), MAX_PHRASE_WORDS)) {
+    const stem = porterStem(p.form);
+    for (const { word, weight } of p.words) {
+      const g = byFamily.get(familyKey(word));
+      if (g && !g.forms.some((f) => f.stem === stem)) g.forms.push({ word: p.form, stem, weight });
+    }
+  }
+  return groups;
 }
 
 /** A group of the word alone (no other forms): what forget matches. */
