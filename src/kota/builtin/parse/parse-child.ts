@@ -31,7 +31,10 @@ export function parseOne(path: string, text: string): StoredFacts {
     try {
       facts = extractFacts(path, text);
     } catch (error) {
-      facts = empty(1, `parser failed (${error instanceof Error ? error.message : String(error)}): not parsed, only its text is searchable`);
+      facts = empty(
+        1,
+        `parser failed (${error instanceof Error ? error.message : String(error)}): not parsed, only its text is searchable`,
+      );
     }
   }
   return { ...facts, refs: groupRefs(facts.refs) };
