@@ -49,18 +49,17 @@ function searchForms(word: string): Form[] {
   // A copy: wordForms' lists are cached and shared.
   const forms = [...wordForms(word)];
   const stems = new Set(forms.map((f) => f.stem));
-  for (const other of spellingVariants(word)) {
-    const stem = porterStem(other);
-    if (stems.has(stem)) continue;
-    stems.add(stem);
-    forms.push({ word: other, stem, weight: SPELLING_WEIGHT });
-  }
-  for (const short of shortForms(word)) {
-    const stem = porterStem(short);
-    if (stems.has(stem)) continue;
-    stems.add(stem);
-    forms.push({ word: short, stem, weight: ABBREVIATION_WEIGHT });
-  }
+  // Each other way of writing it counts once, below the forms before it.
+  const add = (others: string[], weight: number) => {
+    for (const other of others) {
+      const stem = porterStem(other);
+      if (stems.has(stem)) continue;
+      stems.add(stem);
+      forms.push({ word: other, stem, weight });
+    }
+  };
+  add(spellingVariants(word), SPELLING_WEIGHT);
+  add(shortForms(word), ABBREVIATION_WEIGHT);
   return forms;
 }
 
