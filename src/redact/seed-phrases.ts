@@ -8,7 +8,7 @@
  * `words`...) is read, once: a phrase with no such word anywhere near it is not found, and capture
  * stays fast. Only a run of 12 or more short lower-case words is looked up.
  */
-import { createHash } from "node:crypto";
+import { sha256Bytes } from "../hash.ts";
 import { bip39Index } from "./bip39-english.ts";
 import type { Detector } from "./detector.ts";
 import { RANK, type ScanContext } from "./scan-context.ts";
@@ -22,7 +22,7 @@ export function validMnemonic(indices: readonly number[]): boolean {
   const entropyBits = bits.length - checksumBits;
   const entropy = new Uint8Array(entropyBits / 8);
   for (let i = 0; i < entropy.length; i++) entropy[i] = Number.parseInt(bits.slice(i * 8, i * 8 + 8), 2);
-  const hash = createHash("sha256").update(entropy).digest();
+  const hash = sha256Bytes(entropy);
   const expected = hash[0]!.toString(2).padStart(8, "0") + hash[1]!.toString(2).padStart(8, "0");
   return bits.slice(entropyBits) === expected.slice(0, checksumBits);
 }

@@ -18,7 +18,7 @@
  *
  * Every check reads a bounded stretch after its hit: linear on any input.
  */
-import { createHash } from "node:crypto";
+import { sha256Bytes } from "../hash.ts";
 import { type Detector, indexWithin, isSpace, isTokenChar } from "./detector.ts";
 import { isHarmlessValue } from "./harmless-values.ts";
 import { BOUNDARY } from "./keyword-automaton.ts";
@@ -101,8 +101,9 @@ export function isWif(token: string): boolean {
   if (bytes[0] !== 0x80 && bytes[0] !== 0xef) return false;
   if (bytes.length === 38 && bytes[33] !== 0x01) return false;
   const body = bytes.subarray(0, bytes.length - 4);
-  const sum = createHash("sha256").update(createHash("sha256").update(body).digest()).digest();
-  return sum.subarray(0, 4).equals(bytes.subarray(bytes.length - 4));
+  const sum = sha256Bytes(sha256Bytes(body));
+  const given = bytes.subarray(bytes.length - 4);
+  return sum[0] === given[0] && sum[1] === given[1] && sum[2] === given[2] && sum[3] === given[3];
 }
 
 function isBase58Char(code: number): boolean {

@@ -14,7 +14,6 @@
  * the shell's own state, talks to a terminal, already goes through pi-sidecar, or cannot be
  * parsed (an unclosed quote, a heredoc without its terminator, a `case`).
  */
-import { randomBytes } from "node:crypto";
 import { programOf, type ScannedCommand, scanCommand } from "./shell-scan.ts";
 
 export type WrapOptions = {
@@ -192,7 +191,7 @@ function reasonToLeave(commands: ScannedCommand[], bin: string[]): string | null
 }
 
 export function newMarker(): string {
-  return `__pi_sidecar_exit_${randomBytes(6).toString("hex")}`;
+  return `__pi_sidecar_exit_${Buffer.from(crypto.getRandomValues(new Uint8Array(6))).toString("hex")}`;
 }
 
 export function wrapCommand(command: string, o: WrapOptions): Wrap {

@@ -5,9 +5,9 @@
  * cannot call it. Host and Origin must be this server's own (DNS rebinding). Stateless: each
  * request gets its own server and transport; the engine behind them is shared.
  */
-import { timingSafeEqual } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { errorMessage, fail, type Result } from "../../errors.ts";
+import { sameSecret } from "../../hash.ts";
 import { createMcpServer, type ServeOptions } from "./server.ts";
 
 export type HttpServer = { url: string; token: string; port: number; stop(): Promise<void> };
@@ -15,13 +15,6 @@ export type HttpServer = { url: string; token: string; port: number; stop(): Pro
 /** A fresh random token for this run. */
 export function newToken(): string {
   return Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url");
-}
-
-function sameToken(given: string | null, token: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function refuse(status: number, message: string, headers: Record<string, string> = {}): Response {
@@ -38,7 +31,7 @@ export function serveMcpHttp(o: ServeOptions, options: { port: number; token: st
     const origin = request.headers.get("origin");
     if (origin && !own().some((h) => origin === `http://${h}`)) return refuse(403, "Forbidden: requests from other origins are refused.");
     const bearer = /^Bearer\s+(\S+)$/i.exec(request.headers.get("authorization") ?? "")?.[1] ?? url.searchParams.get("token");
-    if (!sameToken(bearer, options.token)) {
+    if (!sameSecret(bearer, options.token)) {
       return refuse(401, "Unauthorized: send the token pi-sidecar mcp printed (Authorization: Bearer TOKEN, or ?token=TOKEN).", {
         "www-authenticate": "Bearer",
       });

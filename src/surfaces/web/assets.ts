@@ -3,9 +3,10 @@
  * internet. Each asset is served under a name with its content hash (cached for good) and sent
  * gzipped to browsers that accept it.
  */
-import { createHash } from "node:crypto";
+
 import uplotJs from "uplot/dist/uPlot.iife.min.js" with { type: "text" };
 import uplotCss from "uplot/dist/uPlot.min.css" with { type: "text" };
+import { sha256 } from "../../hash.ts";
 import appCss from "./assets/app.css" with { type: "text" };
 import appJs from "./assets/app.js" with { type: "text" };
 
@@ -13,7 +14,7 @@ export type Asset = { path: string; type: string; body: Uint8Array; gzip: Uint8A
 
 function asset(name: string, ext: "js" | "css", text: string): Asset {
   const body = new TextEncoder().encode(text);
-  const hash = createHash("sha256").update(body).digest("hex").slice(0, 12);
+  const hash = sha256(body).slice(0, 12);
   return {
     path: `/assets/${name}.${hash}.${ext}`,
     type: ext === "js" ? "text/javascript; charset=utf-8" : "text/css; charset=utf-8",

@@ -3,7 +3,7 @@
  * (a Host or Origin of any other name is a page elsewhere reaching in through DNS rebinding),
  * carrying the run's token. Plain functions of the request, so any local server can use them.
  */
-import { timingSafeEqual } from "node:crypto";
+import { sameSecret } from "../../hash.ts";
 
 /** A fresh random token (24 bytes, base64url). */
 export function newToken(): string {
@@ -12,10 +12,7 @@ export function newToken(): string {
 
 /** Compares in constant time. */
 export function sameToken(given: string | null | undefined, token: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+  return sameSecret(given, token);
 }
 
 /** The Host values this server answers to. */
