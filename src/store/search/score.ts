@@ -259,6 +259,9 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
   const leveled = terms.flatMap((t, i) => (t.kind === "phrase" ? [] : [i]));
   const bestOn = (t: number, k: number) => found[k]!.reduce((q, o) => (o.term === t ? Math.max(q, quality(o)) : q), 0);
   const out: Anchor[] = [];
+  // Each place's level and supplier per term, in arrays reused from place to place (reset for each).
+  const level = new Float64Array(terms.length);
+  const supplier = new Int32Array(terms.length);
   for (let r = 0; r < n; r++) {
     const occ = found[r]!;
     if (occ.length === 0) continue;
@@ -268,8 +271,8 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
     const headers = headersOf(structure, r, rows);
     const record = recordOf(structure, r);
     for (const place of places) {
-      const level = new Float64Array(terms.length);
-      const supplier = new Int32Array(terms.length).fill(-1);
+      level.fill(0);
+      supplier.fill(-1);
       for (const o of place) level[o.term] = Math.max(level[o.term]!, quality(o));
       const top = place.reduce((a, b) => (terms[b.term]!.weight * quality(b) > terms[a.term]!.weight * quality(a) ? b : a));
       // On a long JSON row, the object the place is in: its own fields name it, the rest of it is its record.
@@ -311,14 +314,15 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
       let covered = 0;
       let complete = true;
       let whole = true;
-      terms.forEach((t, i) => {
+      for (let i = 0; i < terms.length; i++) {
+        const t = terms[i]!;
         score += t.weight * level[i]!;
         if (t.kind === "concept") {
           covered += Math.min(1, level[i]!);
           if (level[i] === 0) complete = false;
           if (level[i]! < LEVEL_HEADER * 0.9) whole = false;
         }
-      });
+      }
       if (concepts.length > 1) score += strongest * covered * (complete ? 2 : 1);
       score += strongest * 0.5 * adjacentPairs(lowerRow(region, r), place, terms);
       // The query asks how many: a place that writes a count next to one of its words says it.
@@ -326,16 +330,23 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
       // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency
       // before the same package nested under another).
       if (region.json) score *= 1 + 1 / (2 + Math.max(0, structure.indent[r]!) / 2);
-      out.push({
+      // The rows that supply a term, each once, in the order of the terms.
+      const suppliers: number[] = [];
+      for (let i = 0; i < terms.length; i++) {
+        const k = supplier[i]!;
+        if (k >= 0 && !suppliers.includes(k)) suppliers.push(k);
+      }
+      const anchor: Anchor = {
         complete: whole,
         row: r,
         at: long ? place[0]!.at : top.at,
         end: long ? place.at(-1)!.end : top.end,
         score,
-        suppliers: [...new Set([...supplier].filter((k) => k >= 0))],
+        suppliers,
         record,
-        ...(named ? { names: named } : {}),
-      });
+      };
+      if (named) anchor.names = named;
+      out.push(anchor);
     }
   }
   return out;
