@@ -28,7 +28,10 @@ const SUPPLIER_CONTEXT = 3;
 function span(d: Draft): [number, number] {
   let lo = Number.POSITIVE_INFINITY;
   let hi = -1;
-  for (const r of d.shown) [lo, hi] = [Math.min(lo, r), Math.max(hi, r)];
+  for (const r of d.shown) {
+    if (r < lo) lo = r;
+    if (r > hi) hi = r;
+  }
   return [lo, hi];
 }
 
@@ -39,6 +42,13 @@ function apartOnLongRow(a: Draft, b: Draft): boolean {
     if (other && a.w.region.rows[r]!.length > MATCH_WIDTH && Math.abs(other.at - m.at) > MATCH_WIDTH / 2) return true;
   }
   return false;
+}
+
+/** How many rows two drafts match together (each row once). */
+function matchedTogether(a: Draft, b: Draft): number {
+  let n = a.match.size;
+  for (const r of b.match.keys()) if (!a.match.has(r)) n++;
+  return n;
 }
 
 /**
@@ -52,7 +62,7 @@ function mergeTouching(drafts: Draft[], maxLines: number): Draft[] {
     const into = out.find((o) => {
       if (o.w.region !== d.w.region || apartOnLongRow(o, d)) return false;
       // A hit shows at most maxLines matching lines: past that, the later hit is trimmed instead.
-      if (new Set([...o.match.keys(), ...d.match.keys()]).size > maxLines) return false;
+      if (matchedTogether(o, d) > maxLines) return false;
       const [a, b] = span(o);
       return lo <= b + 1 && hi >= a - 1;
     });
