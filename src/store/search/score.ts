@@ -268,7 +268,8 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
     const long = rows[r]!.length > LONG_LINE;
     const names = long ? objectNames(rows[r]!, r > 0 || region.firstRowWhole, r === 0 ? region.title : "", occ, terms.length) : null;
     const places = long ? stretches(occ, terms.length, names?.named) : [occ];
-    const headers = headersOf(structure, r, rows);
+    // The rows naming the row's records, looked for only when a place lacks a term.
+    let headers: number[] | null = null;
     const record = recordOf(structure, r);
     for (const place of places) {
       level.fill(0);
@@ -291,6 +292,7 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
             continue;
           }
         }
+        headers ??= headersOf(structure, r, rows);
         const h = headers.find((k) => has[t * n + k] === 1);
         if (h !== undefined) {
           level[t] = LEVEL_HEADER * Math.min(1.5, bestOn(t, h));
@@ -324,7 +326,8 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
         }
       }
       if (concepts.length > 1) score += strongest * covered * (complete ? 2 : 1);
-      score += strongest * 0.5 * adjacentPairs(lowerRow(region, r), place, terms);
+      // Pairs are of two different concepts: none with fewer.
+      if (concepts.length > 1) score += strongest * 0.5 * adjacentPairs(lowerRow(region, r), place, terms);
       // The query asks how many: a place that writes a count next to one of its words says it.
       if (place.some((o) => o.counted)) score *= COUNTED;
       // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency

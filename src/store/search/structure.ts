@@ -222,7 +222,19 @@ export function recordsOf(s: Structure, r: number, max = MAX_RECORD): [number, n
 
 /** The smallest record holding row r that is worth showing whole (null when none is). */
 export function recordOf(s: Structure, r: number, max = MAX_RECORD): [number, number] | null {
-  return recordsOf(s, r, max)[0] ?? null;
+  // recordsOf's first, without building the list: the smallest, the first of equal ones.
+  let best: [number, number] | null = null;
+  const consider = (a: number, b: number) => {
+    const size = b - a + 1;
+    if (size >= 2 && size <= max && (!best || size < best[1] - best[0] + 1)) best = [a, b];
+  };
+  if (s.childEnd[r]! > r) consider(r, s.childEnd[r]!);
+  const o = s.owner[r]!;
+  if (o >= 0) consider(o, s.childEnd[o]!);
+  const h = s.heading[r]!;
+  if (h >= 0) consider(h, s.sectionEnd[r]!);
+  if (s.paraWhole[r]) consider(s.paraStart[r]!, s.paraEnd[r]!);
+  return best;
 }
 
 /**
