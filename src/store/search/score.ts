@@ -79,6 +79,22 @@ function foldsToAscii(region: Region, text: string): boolean {
   return region.foldsToAscii;
 }
 
+const needlesKept = new WeakMap<Term[], { ascii: boolean; kept: string[] }>();
+
+/**
+ * The texts rowsWithTerms looks for, once per query: each term's first form, without those that
+ * hold another on one row (every row holding "cache timeout" holds "cache": the phrase marks no
+ * other row), and whether they are all ASCII.
+ */
+function needlesOf(terms: Term[]): { ascii: boolean; kept: string[] } {
+  let n = needlesKept.get(terms);
+  if (n) return n;
+  const all = [...new Set(terms.map((t) => (t.kind === "concept" ? t.forms[0]! : t.parts[0]!)))];
+  n = { ascii: all.every(isAscii), kept: all.filter((x) => x.includes("\n") || !all.some((other) => other !== x && x.includes(other))) };
+  needlesKept.set(terms, n);
+  return n;
+}
+
 /**
  * The rows that hold some term's text (a concept's first form, an identifier or phrase as
  * typed): every occurrence starts with it, so no other row has one. An ASCII text is looked for
@@ -89,9 +105,9 @@ function rowsWithTerms(region: Region, terms: Term[]): Uint8Array {
   const { rows } = region;
   const n = rows.length;
   const marked = new Uint8Array(n);
-  const needles = [...new Set(terms.map((t) => (t.kind === "concept" ? t.forms[0]! : t.parts[0]!)))];
+  const { ascii, kept: needles } = needlesOf(terms);
   const text = region.text ?? rows.join("\n");
-  const blind = needles.every(isAscii) && !foldsToAscii(region, text);
+  const blind = ascii && !foldsToAscii(region, text);
   const lengths = blind ? rows : rows.map((_, r) => lowerRow(region, r));
   const starts = new Int32Array(n + 1);
   for (let r = 0; r < n; r++) starts[r + 1] = starts[r]! + lengths[r]!.length + 1;
