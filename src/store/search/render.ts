@@ -57,21 +57,26 @@ function matchedTogether(a: Draft, b: Draft): number {
  */
 function mergeTouching(drafts: Draft[], maxLines: number): Draft[] {
   const out: Draft[] = [];
+  // Each kept draft's first and last shown rows, kept up to date as drafts merge into it.
+  const spans = new Map<Draft, [number, number]>();
   for (const d of drafts) {
     const [lo, hi] = span(d);
     const into = out.find((o) => {
       if (o.w.region !== d.w.region || apartOnLongRow(o, d)) return false;
       // A hit shows at most maxLines matching lines: past that, the later hit is trimmed instead.
       if (matchedTogether(o, d) > maxLines) return false;
-      const [a, b] = span(o);
+      const [a, b] = spans.get(o)!;
       return lo <= b + 1 && hi >= a - 1;
     });
     if (!into) {
       out.push(d);
+      spans.set(d, [lo, hi]);
       continue;
     }
     for (const [r, m] of d.match) if (!into.match.has(r)) into.match.set(r, m);
     for (const r of d.shown) into.shown.add(r);
+    const merged = spans.get(into)!;
+    spans.set(into, [Math.min(merged[0], lo), Math.max(merged[1], hi)]);
     into.growth.push(...d.growth);
     into.outer.push(...d.outer);
     into.w = { ...into.w, more: into.w.more + d.w.more };
