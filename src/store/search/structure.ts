@@ -31,8 +31,8 @@ const HEADING = /^(?:[=_\-*#~+@]{2,}\s+\S|\S.*?\s[=_\-*#~]{3,}\s*$)/;
 /** Characters a heading starts or ends with (a cheap test before the pattern). */
 const RULE_CHARS = new Set([61, 95, 45, 42, 35, 126, 43, 64]);
 
-/** Whether a character is white space as `\s` in a pattern reads it. */
-function isSpace(c: number): boolean {
+/** Whether a character is white space as `\s` in a pattern reads it (and as `trim` does). */
+export function isSpace(c: number): boolean {
   return (
     (c >= 9 && c <= 13) ||
     c === 32 ||
