@@ -14,6 +14,8 @@ export function titleFor(w: Window, row: number): string {
   if (w.region.kind === "json") return jsonPathAt(rows, row, w.region.title);
   if (w.region.kind === "markdown") {
     for (let k = row; k >= 0; k--) {
+      // A heading starts with `#`: the pattern is tried on those rows only.
+      if (rows[k]!.charCodeAt(0) !== 35) continue;
       const h = HEADING.exec(rows[k]!);
       if (h) return h[2]!.trim();
     }

@@ -3,10 +3,27 @@
  * shown with its value, and the key path of a line, so a hit's title says where it is.
  */
 
+import { isSpace } from "./structure.ts";
+
 const MAX_RECORD_LINES = 14;
 const MAX_SCAN = 400;
 
-const indentOf = (line: string) => line.length - line.trimStart().length;
+/** The white space a line starts with (what `trimStart` takes off), counted without a copy of the line. */
+function indentOf(line: string): number {
+  let k = 0;
+  while (k < line.length && isSpace(line.charCodeAt(k))) k++;
+  return k;
+}
+
+/** The last character that is not white space (what `trimEnd()` ends with), or -1. */
+function lastNonSpace(line: string): number {
+  let k = line.length - 1;
+  while (k >= 0 && isSpace(line.charCodeAt(k))) k--;
+  return k < 0 ? -1 : line.charCodeAt(k);
+}
+
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
 
 /**
  * Rows of the record around row i: all of it when it is short, else the lines at its own
@@ -17,7 +34,7 @@ export function jsonRecord(rows: string[], i: number): number[] {
   let open = -1;
   for (let k = i; k >= 0 && i - k < MAX_SCAN; k--) {
     // The line itself may open the record ("key": {), else the nearest shallower opener.
-    if ((k === i || indentOf(rows[k]!) < indent) && rows[k]!.trimEnd().endsWith("{")) {
+    if ((k === i || indentOf(rows[k]!) < indent) && lastNonSpace(rows[k]!) === OPEN_BRACE) {
       open = k;
       break;
     }
@@ -26,7 +43,7 @@ export function jsonRecord(rows: string[], i: number): number[] {
   const openIndent = indentOf(rows[open]!);
   let close = -1;
   for (let k = open + 1; k < rows.length && k - open < MAX_SCAN; k++) {
-    if (indentOf(rows[k]!) === openIndent && rows[k]!.trim().startsWith("}")) {
+    if (indentOf(rows[k]!) === openIndent && rows[k]!.charCodeAt(openIndent) === CLOSE_BRACE) {
       close = k;
       break;
     }
@@ -71,8 +88,10 @@ export function jsonPathAt(rows: string[], i: number, prefix: string): string {
   let reachedTop = indent === 0;
   for (let k = i - 1; k >= 0 && indent > 0 && i - k < MAX_SCAN * 4; k--) {
     const line = rows[k]!;
-    if (line.trim() === "" || indentOf(line) >= indent) continue;
-    indent = indentOf(line);
+    const lead = indentOf(line);
+    // A blank line (all white space), or one no shallower.
+    if (lead === line.length || lead >= indent) continue;
+    indent = lead;
     const trimmed = line.trimEnd();
     if (trimmed.endsWith("{") || trimmed.endsWith("[")) {
       const key = keyOf(line);

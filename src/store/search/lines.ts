@@ -230,7 +230,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
         const end = conceptEnd(lower, camel, t, i);
         if (end < 0) continue;
         const last = t.parts.at(-1)!;
-        out.push({
+        const o: Occurrence = {
           term,
           at: i,
           end,
@@ -238,9 +238,10 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
           exact: lower.startsWith(last, end - last.length),
           key: isKey(lower, i, end),
           zero: ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
-          ...(inLeaf(lower, i, end) ? { leaf: true } : {}),
-          ...(t.count && countedAt(lower, i, end) ? { counted: true } : {}),
-        });
+        };
+        if (inLeaf(lower, i, end)) o.leaf = true;
+        if (t.count && countedAt(lower, i, end)) o.counted = true;
+        out.push(o);
         n++;
       }
       if (n === 0 && t.parts.length > 1) {

@@ -28,7 +28,10 @@ const SUPPLIER_CONTEXT = 3;
 function span(d: Draft): [number, number] {
   let lo = Number.POSITIVE_INFINITY;
   let hi = -1;
-  for (const r of d.shown) [lo, hi] = [Math.min(lo, r), Math.max(hi, r)];
+  for (const r of d.shown) {
+    if (r < lo) lo = r;
+    if (r > hi) hi = r;
+  }
   return [lo, hi];
 }
 
@@ -41,27 +44,39 @@ function apartOnLongRow(a: Draft, b: Draft): boolean {
   return false;
 }
 
+/** How many rows two drafts match together (each row once). */
+function matchedTogether(a: Draft, b: Draft): number {
+  let n = a.match.size;
+  for (const r of b.match.keys()) if (!a.match.has(r)) n++;
+  return n;
+}
+
 /**
  * Hits of one text whose lines overlap or touch become one hit (its matches, context and record
  * together), so no line is shown twice and the slot goes to the next hit.
  */
 function mergeTouching(drafts: Draft[], maxLines: number): Draft[] {
   const out: Draft[] = [];
+  // Each kept draft's first and last shown rows, kept up to date as drafts merge into it.
+  const spans = new Map<Draft, [number, number]>();
   for (const d of drafts) {
     const [lo, hi] = span(d);
     const into = out.find((o) => {
       if (o.w.region !== d.w.region || apartOnLongRow(o, d)) return false;
       // A hit shows at most maxLines matching lines: past that, the later hit is trimmed instead.
-      if (new Set([...o.match.keys(), ...d.match.keys()]).size > maxLines) return false;
-      const [a, b] = span(o);
+      if (matchedTogether(o, d) > maxLines) return false;
+      const [a, b] = spans.get(o)!;
       return lo <= b + 1 && hi >= a - 1;
     });
     if (!into) {
       out.push(d);
+      spans.set(d, [lo, hi]);
       continue;
     }
     for (const [r, m] of d.match) if (!into.match.has(r)) into.match.set(r, m);
     for (const r of d.shown) into.shown.add(r);
+    const merged = spans.get(into)!;
+    spans.set(into, [Math.min(merged[0], lo), Math.max(merged[1], hi)]);
     into.growth.push(...d.growth);
     into.outer.push(...d.outer);
     into.w = { ...into.w, more: into.w.more + d.w.more };

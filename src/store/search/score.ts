@@ -79,6 +79,22 @@ function foldsToAscii(region: Region, text: string): boolean {
   return region.foldsToAscii;
 }
 
+const needlesKept = new WeakMap<Term[], { ascii: boolean; kept: string[] }>();
+
+/**
+ * The texts rowsWithTerms looks for, once per query: each term's first form, without those that
+ * hold another on one row (every row holding "cache timeout" holds "cache": the phrase marks no
+ * other row), and whether they are all ASCII.
+ */
+function needlesOf(terms: Term[]): { ascii: boolean; kept: string[] } {
+  let n = needlesKept.get(terms);
+  if (n) return n;
+  const all = [...new Set(terms.map((t) => (t.kind === "concept" ? t.forms[0]! : t.parts[0]!)))];
+  n = { ascii: all.every(isAscii), kept: all.filter((x) => x.includes("\n") || !all.some((other) => other !== x && x.includes(other))) };
+  needlesKept.set(terms, n);
+  return n;
+}
+
 /**
  * The rows that hold some term's text (a concept's first form, an identifier or phrase as
  * typed): every occurrence starts with it, so no other row has one. An ASCII text is looked for
@@ -89,9 +105,9 @@ function rowsWithTerms(region: Region, terms: Term[]): Uint8Array {
   const { rows } = region;
   const n = rows.length;
   const marked = new Uint8Array(n);
-  const needles = [...new Set(terms.map((t) => (t.kind === "concept" ? t.forms[0]! : t.parts[0]!)))];
+  const { ascii, kept: needles } = needlesOf(terms);
   const text = region.text ?? rows.join("\n");
-  const blind = needles.every(isAscii) && !foldsToAscii(region, text);
+  const blind = ascii && !foldsToAscii(region, text);
   const lengths = blind ? rows : rows.map((_, r) => lowerRow(region, r));
   const starts = new Int32Array(n + 1);
   for (let r = 0; r < n; r++) starts[r + 1] = starts[r]! + lengths[r]!.length + 1;
@@ -259,17 +275,21 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
   const leveled = terms.flatMap((t, i) => (t.kind === "phrase" ? [] : [i]));
   const bestOn = (t: number, k: number) => found[k]!.reduce((q, o) => (o.term === t ? Math.max(q, quality(o)) : q), 0);
   const out: Anchor[] = [];
+  // Each place's level and supplier per term, in arrays reused from place to place (reset for each).
+  const level = new Float64Array(terms.length);
+  const supplier = new Int32Array(terms.length);
   for (let r = 0; r < n; r++) {
     const occ = found[r]!;
     if (occ.length === 0) continue;
     const long = rows[r]!.length > LONG_LINE;
     const names = long ? objectNames(rows[r]!, r > 0 || region.firstRowWhole, r === 0 ? region.title : "", occ, terms.length) : null;
     const places = long ? stretches(occ, terms.length, names?.named) : [occ];
-    const headers = headersOf(structure, r, rows);
+    // The rows naming the row's records, looked for only when a place lacks a term.
+    let headers: number[] | null = null;
     const record = recordOf(structure, r);
     for (const place of places) {
-      const level = new Float64Array(terms.length);
-      const supplier = new Int32Array(terms.length).fill(-1);
+      level.fill(0);
+      supplier.fill(-1);
       for (const o of place) level[o.term] = Math.max(level[o.term]!, quality(o));
       const top = place.reduce((a, b) => (terms[b.term]!.weight * quality(b) > terms[a.term]!.weight * quality(a) ? b : a));
       // On a long JSON row, the object the place is in: its own fields name it, the rest of it is its record.
@@ -288,6 +308,7 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
             continue;
           }
         }
+        headers ??= headersOf(structure, r, rows);
         const h = headers.find((k) => has[t * n + k] === 1);
         if (h !== undefined) {
           level[t] = LEVEL_HEADER * Math.min(1.5, bestOn(t, h));
@@ -311,31 +332,40 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
       let covered = 0;
       let complete = true;
       let whole = true;
-      terms.forEach((t, i) => {
+      for (let i = 0; i < terms.length; i++) {
+        const t = terms[i]!;
         score += t.weight * level[i]!;
         if (t.kind === "concept") {
           covered += Math.min(1, level[i]!);
           if (level[i] === 0) complete = false;
           if (level[i]! < LEVEL_HEADER * 0.9) whole = false;
         }
-      });
+      }
       if (concepts.length > 1) score += strongest * covered * (complete ? 2 : 1);
-      score += strongest * 0.5 * adjacentPairs(lowerRow(region, r), place, terms);
+      // Pairs are of two different concepts: none with fewer.
+      if (concepts.length > 1) score += strongest * 0.5 * adjacentPairs(lowerRow(region, r), place, terms);
       // The query asks how many: a place that writes a count next to one of its words says it.
       if (place.some((o) => o.counted)) score *= COUNTED;
       // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency
       // before the same package nested under another).
       if (region.json) score *= 1 + 1 / (2 + Math.max(0, structure.indent[r]!) / 2);
-      out.push({
+      // The rows that supply a term, each once, in the order of the terms.
+      const suppliers: number[] = [];
+      for (let i = 0; i < terms.length; i++) {
+        const k = supplier[i]!;
+        if (k >= 0 && !suppliers.includes(k)) suppliers.push(k);
+      }
+      const anchor: Anchor = {
         complete: whole,
         row: r,
         at: long ? place[0]!.at : top.at,
         end: long ? place.at(-1)!.end : top.end,
         score,
-        suppliers: [...new Set([...supplier].filter((k) => k >= 0))],
+        suppliers,
         record,
-        ...(named ? { names: named } : {}),
-      });
+      };
+      if (named) anchor.names = named;
+      out.push(anchor);
     }
   }
   return out;

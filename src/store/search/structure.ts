@@ -31,8 +31,8 @@ const HEADING = /^(?:[=_\-*#~+@]{2,}\s+\S|\S.*?\s[=_\-*#~]{3,}\s*$)/;
 /** Characters a heading starts or ends with (a cheap test before the pattern). */
 const RULE_CHARS = new Set([61, 95, 45, 42, 35, 126, 43, 64]);
 
-/** Whether a character is white space as `\s` in a pattern reads it. */
-function isSpace(c: number): boolean {
+/** Whether a character is white space as `\s` in a pattern reads it (and as `trim` does). */
+export function isSpace(c: number): boolean {
   return (
     (c >= 9 && c <= 13) ||
     c === 32 ||
@@ -146,11 +146,15 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
 
   // Blocks between blank rows, and nesting by indentation inside each block.
   let start = 0;
-  // `indent` is the level a row nests at (lowered for a right-aligned column), `real` where it starts.
-  const stack: { row: number; indent: number; real: number }[] = [];
+  // The rows open above (a stack of `depth`): each row, the level it nests at (lowered for a
+  // right-aligned column), and where it really starts.
+  const stackRow = new Int32Array(n);
+  const stackLevel = new Int32Array(n);
+  const stackReal = new Int32Array(n);
+  let depth = 0;
   const closeAll = (end: number) => {
-    for (const s of stack) childEnd[s.row] = end;
-    stack.length = 0;
+    for (let k = 0; k < depth; k++) childEnd[stackRow[k]!] = end;
+    depth = 0;
   };
   let lastNonBlank = -1;
   for (let r = 0; r <= n; r++) {
@@ -172,15 +176,20 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
       continue;
     }
     // Right-aligned columns (`   size_t Name` over `     bool Name`, `    1 root` under `12577 root`) are siblings, not children.
-    const prev = stack.at(-1);
     let level = indent[r]!;
-    const aligned = prev && ((col2[r]! >= 0 && col2[r] === col2[prev.row]) || (numEnd[r]! >= 0 && numEnd[r] === numEnd[prev.row]));
-    if (prev && level > prev.indent && aligned) level = prev.indent;
+    if (depth > 0) {
+      const prev = stackRow[depth - 1]!;
+      const aligned = (col2[r]! >= 0 && col2[r] === col2[prev]) || (numEnd[r]! >= 0 && numEnd[r] === numEnd[prev]);
+      if (level > stackLevel[depth - 1]! && aligned) level = stackLevel[depth - 1]!;
+    }
     // A row starting where a right-aligned one does is its sibling too (a table's rows under its header).
-    while (stack.length > 0 && (stack.at(-1)!.indent >= level || stack.at(-1)!.real === indent[r]))
-      childEnd[stack.pop()!.row] = lastNonBlank;
-    owner[r] = stack.at(-1)?.row ?? -1;
-    stack.push({ row: r, indent: level, real: indent[r]! });
+    while (depth > 0 && (stackLevel[depth - 1]! >= level || stackReal[depth - 1] === indent[r]))
+      childEnd[stackRow[--depth]!] = lastNonBlank;
+    owner[r] = depth > 0 ? stackRow[depth - 1]! : -1;
+    stackRow[depth] = r;
+    stackLevel[depth] = level;
+    stackReal[depth] = indent[r]!;
+    depth++;
     lastNonBlank = r;
   }
   // Sections: from a heading to the next one.
@@ -213,7 +222,19 @@ export function recordsOf(s: Structure, r: number, max = MAX_RECORD): [number, n
 
 /** The smallest record holding row r that is worth showing whole (null when none is). */
 export function recordOf(s: Structure, r: number, max = MAX_RECORD): [number, number] | null {
-  return recordsOf(s, r, max)[0] ?? null;
+  // recordsOf's first, without building the list: the smallest, the first of equal ones.
+  let best: [number, number] | null = null;
+  const consider = (a: number, b: number) => {
+    const size = b - a + 1;
+    if (size >= 2 && size <= max && (!best || size < best[1] - best[0] + 1)) best = [a, b];
+  };
+  if (s.childEnd[r]! > r) consider(r, s.childEnd[r]!);
+  const o = s.owner[r]!;
+  if (o >= 0) consider(o, s.childEnd[o]!);
+  const h = s.heading[r]!;
+  if (h >= 0) consider(h, s.sectionEnd[r]!);
+  if (s.paraWhole[r]) consider(s.paraStart[r]!, s.paraEnd[r]!);
+  return best;
 }
 
 /**

@@ -10,12 +10,17 @@ import { quote } from "./query.ts";
 
 const MAX_CANDIDATES = 5_000;
 
+/** The three rows editDistance works in, reused from call to call (a correction compares thousands of words). */
+let scratch = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
 /** Optimal string alignment distance, giving up past `max`. */
 export function editDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
-  const prev2 = new Array<number>(b.length + 1).fill(0);
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let cur = new Array<number>(b.length + 1).fill(0);
+  if (scratch[0]!.length < b.length + 1) scratch = scratch.map(() => new Int32Array(2 * (b.length + 1)));
+  const prev2 = scratch[0]!.fill(0, 0, b.length + 1);
+  let prev = scratch[1]!;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
+  let cur = scratch[2]!.fill(0, 0, b.length + 1);
   for (let i = 1; i <= a.length; i++) {
     cur[0] = i;
     let rowMin = i;

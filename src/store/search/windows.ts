@@ -160,7 +160,11 @@ function runsOf(sorted: number[]): [number, number][] {
 const JSON_BEFORE = 4;
 const JSON_AFTER = 2;
 
-const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, k) => from + k);
+function range(from: number, to: number): number[] {
+  const out: number[] = [];
+  for (let k = from; k <= to; k++) out.push(k);
+  return out;
+}
 
 /** Of a neighbouring chunk, the lines next to the candidate: a record longer than this is not shown whole anyway. */
 const NEIGHBOUR_ROWS = 2 * MAX_RECORD;
