@@ -92,6 +92,39 @@ describe("kota builtin: which files, and keeping current", () => {
     expect(ok(await kota.deps({ file: "src/c.ts" })).dependencies.direct).toEqual(["src/a.ts"]);
   });
 
+  test("a changed file's old words and facts go, a deleted file's too; a full re-index keeps the same rows", async () => {
+    const { kota, root, db } = openIndex(baseRepo());
+    ok(await kota.index());
+    const words = (word: string) =>
+      db
+        .query<{ path: string }, [string]>(
+          "SELECT f.path FROM code_text t JOIN code_files f ON f.id = t.rowid WHERE code_text MATCH ? ORDER BY f.path",
+        )
+        .all(`"${word}"`)
+        .map((r) => r.path);
+    const rows = () =>
+      db
+        .query<{ n: number }, []>(
+          "SELECT (SELECT count(*) FROM code_symbols) + (SELECT count(*) FROM code_imports) + (SELECT count(*) FROM code_refs) + (SELECT count(*) FROM code_exports) AS n",
+        )
+        .get()!.n;
+    expect(words("b")).toEqual(["src/a.ts", "src/b.ts", "src/broken.ts"]);
+    const before = rows();
+    edit(root, "src/b.ts", "export function renamedThing() { return 1 }\n");
+    rmSync(join(root, "src/c.ts"));
+    ok(await kota.index());
+    expect(words("b")).toEqual(["src/a.ts", "src/broken.ts"]);
+    expect(words("renamed")).toEqual(["src/b.ts"]);
+    expect(words("c")).toEqual([]);
+    expect(ok(await kota.usages({ symbol: "renamedThing", file: "src/b.ts" })).definedIn).toEqual([{ file: "src/b.ts", line: 1 }]);
+    // Every file parsed again over the stored ones: nothing doubled, nothing left behind.
+    const after = rows();
+    ok(await kota.index({ full: true }));
+    expect(rows()).toBe(after);
+    expect(after).toBeLessThan(before);
+    expect(words("renamed")).toEqual(["src/b.ts"]);
+  });
+
   test("a changed .gitignore re-walks the tree", async () => {
     const { kota, root } = openIndex(baseRepo());
     ok(await kota.index());

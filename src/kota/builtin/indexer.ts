@@ -20,7 +20,7 @@ import {
   type WarmResolver,
   warmResolver,
 } from "./resolve/resolve-imports.ts";
-import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
+import type { CodeStore, FileRow, FileWrite, RepoRow, WatchRow } from "./store.ts";
 import { applyTestRule, type TestRule, testRule } from "./test-rule.ts";
 
 const BATCH = 100;
@@ -78,9 +78,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   const changedIds: number[] = [];
 
   for (let i = 0; i < changes.remove.length; i += 500) {
-    immediate(db, () => {
-      for (const f of changes.remove.slice(i, i + 500)) store.deleteFile(f.id);
-    });
+    immediate(db, () => store.deleteFiles(changes.remove.slice(i, i + 500).map((f) => f.id)));
   }
 
   // The config files after this run: those watched now, changed by this run's list.
@@ -168,6 +166,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     }
     fill();
     immediate(db, () => {
+      const writes: FileWrite[] = [];
       for (const w of work) {
         if (w.kind === "touch") store.touchFile(w.id, w.file.mtimeMs, w.file.size);
         else {
@@ -177,10 +176,11 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
           // A file left unparsed for now keeps no mtime: the next check sends it to the parser again.
           const mtimeMs = w.retry ? -1 : f.mtimeMs;
           const hash = w.retry ? "" : w.hash;
-          changedIds.push(store.writeFile(repo.id, { ...f, mtimeMs, hash, isTest: tests.match(f.path) }, w.facts, w.body));
-          changed++;
+          writes.push({ file: { ...f, mtimeMs, hash, isTest: tests.match(f.path) }, facts: w.facts, body: w.body });
         }
       }
+      changedIds.push(...store.writeFiles(repo.id, writes));
+      changed += writes.length;
     });
     if (warm)
       for (const w of work)
