@@ -183,8 +183,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
       changed += writes.length;
     });
     if (warm)
-      for (const w of work)
-        if (w.kind === "write") for (const imp of w.facts.imports) warm.resolver.resolve(w.file.path, imp.specifier, imp.kind);
+      for (const w of work) if (w.kind === "write") for (const imp of w.facts.imports) warm.warmUp(w.file.path, imp.specifier, imp.kind);
     opts.onProgress?.(Math.min(i + BATCH, total), total);
     await yieldToLoop();
   }
@@ -203,8 +202,10 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   // The cached context holds when this run started where our last one ended (no one else wrote).
   const cached = !all && ctx.resolve?.cache?.generation === repo.generation ? ctx.resolve.cache.context : undefined;
   let context: ReturnType<typeof resolveImports> | null = null;
-  if (all) context = resolveImports(db, root, repo.id, undefined, configText, resolveContext(db, root, repo.id, configText, warm));
-  else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, configText, cached);
+  if (all) {
+    const fresh = resolveContext(db, root, repo.id, configText, warm);
+    context = resolveImports(db, root, repo.id, undefined, configText, fresh, warm?.taken ? warm.answers : undefined);
+  } else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, configText, cached);
   else context = cached ?? null;
   immediate(db, () => store.markDone(repo.id, ctx.now(), true));
   // markWriting and markDone: our run moved the generation by exactly two.
