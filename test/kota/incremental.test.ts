@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
+import { batchBounds } from "../../src/kota/builtin/indexer.ts";
 import { cleanupTempDirs, ok, openIndex, writeRepo } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);
@@ -123,6 +124,24 @@ describe("kota builtin: which files, and keeping current", () => {
     expect(rows()).toBe(after);
     expect(after).toBeLessThan(before);
     expect(words("renamed")).toEqual(["src/b.ts"]);
+  });
+
+  test("files are stored in batches of 100, the last (written after the last parse) of 25 at most", () => {
+    expect(batchBounds(0)).toEqual([]);
+    expect(batchBounds(3)).toEqual([[0, 3]]);
+    expect(batchBounds(26)).toEqual([
+      [0, 1],
+      [1, 26],
+    ]);
+    expect(batchBounds(489).map(([from, to]) => to - from)).toEqual([100, 100, 100, 100, 64, 25]);
+    for (let total = 1; total < 700; total++) {
+      const b = batchBounds(total);
+      expect(b[0]![0]).toBe(0);
+      expect(b.at(-1)![1]).toBe(total);
+      for (let i = 1; i < b.length; i++) expect(b[i]![0]).toBe(b[i - 1]![1]);
+      expect(b.every(([from, to]) => to > from && to - from <= 100)).toBe(true);
+      expect(b.at(-1)![1] - b.at(-1)![0]).toBeLessThanOrEqual(25);
+    }
   });
 
   test("a changed .gitignore re-walks the tree", async () => {

@@ -24,6 +24,23 @@ import type { CodeStore, FileRow, FileWrite, RepoRow, WatchRow } from "./store.t
 import { applyTestRule, type TestRule, testRule } from "./test-rule.ts";
 
 const BATCH = 100;
+/**
+ * The last batch is written after the parsers' last answer, when nothing else runs: it is kept to
+ * this many files (the rest of a short last batch goes in the one before, written while they parse).
+ */
+const LAST_BATCH = 25;
+
+/** Each batch's [from, to) in the list of files to parse: BATCH files, the last at most LAST_BATCH. */
+export function batchBounds(total: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let from = 0; from < total; from += BATCH) out.push([from, Math.min(from + BATCH, total)]);
+  const last = out.at(-1);
+  if (last && last[1] - last[0] > LAST_BATCH) {
+    const cut = last[1] - LAST_BATCH;
+    out.splice(-1, 1, [last[0], cut], [cut, last[1]]);
+  }
+  return out;
+}
 
 export type Changes = {
   /** New files and files whose size or mtime changed (their hash decides whether they are re-parsed). */
@@ -95,10 +112,10 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     | { kind: "touch"; id: number; file: ScannedFile }
     | { kind: "write"; file: ScannedFile; hash: string; facts: StoredFacts; body: string; retry: boolean };
   /** Reads and hashes one batch, and sends its changed files to the parsers. */
-  const prepare = async (from: number): Promise<Work[]> => {
+  const prepare = async ([from, to]: [number, number]): Promise<Work[]> => {
     const work: (Work | { kind: "parse"; file: ScannedFile; job: number })[] = [];
     const jobs: ParseJob[] = [];
-    for (const file of changes.parse.slice(from, from + BATCH)) {
+    for (const file of changes.parse.slice(from, to)) {
       const old = known.get(file.path);
       // A known file whose content is unchanged (only touched) is not parsed again: that takes its hash here.
       if (old && !opts.full) {
@@ -148,17 +165,18 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   }
   // The parsers work on the next batches while this process writes the current one.
   const ahead: Promise<Work[]>[] = [];
+  const bounds = batchBounds(total);
   let queued = 0;
   const fill = () => {
-    while (ahead.length < 2 && queued < total) {
-      const p = prepare(queued);
+    while (ahead.length < 2 && queued < bounds.length) {
+      const p = prepare(bounds[queued]!);
       p.catch(() => undefined); // awaited in turn (or dropped when cancelled)
       ahead.push(p);
-      queued += BATCH;
+      queued++;
     }
   };
   fill();
-  for (let i = 0; i < total; i += BATCH) {
+  for (const [, to] of bounds) {
     const work = await ahead.shift()!;
     if (opts.signal?.aborted) {
       cancelled = true;
@@ -184,7 +202,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     });
     if (warm)
       for (const w of work) if (w.kind === "write") for (const imp of w.facts.imports) warm.warmUp(w.file.path, imp.specifier, imp.kind);
-    opts.onProgress?.(Math.min(i + BATCH, total), total);
+    opts.onProgress?.(to, total);
     await yieldToLoop();
   }
 
