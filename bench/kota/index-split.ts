@@ -1,12 +1,11 @@
 /**
  * Where the indexing process spends its CPU on a cold index, without the parser: every file is
- * parsed here first (not timed) into the line the parser process would send, then a real cold index
- * runs in this process (a fresh database opened as the service opens it, the real backend and
+ * parsed first, in a process of its own (so this one's code and heap stay as cold as the indexing
+ * process's), into the line the parser process would send; then a real cold index runs in this process (a fresh database opened as the service opens it, the real backend and
  * indexer) against a pool that answers from those lines. Stages, CPU time: opening the database,
  * the reply's JSON.parse, redacting the facts and making the search words (storedOutcome), the rest
  * of the run (listing, writes, import resolution), and the closing checkpoint. The first pass runs
  * cold code, as the indexing process does once per index; `--runs` more give the warm best.
- * `--prof` writes the first pass's stages only once per process: run it under `bun --cpu-prof-md`.
  * Run: bun bench/kota/index-split.ts REPO [--runs 2]
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -92,10 +91,25 @@ export async function indexPass(root: string, lines: Map<string, string>): Promi
   }
 }
 
-if (import.meta.main) {
+/** The parser's lines, made by a child process (`--write-replies FILE`). */
+function repliesFromChild(root: string): Map<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), "kota-index-split-replies-"));
+  try {
+    const file = join(dir, "replies.json");
+    const r = Bun.spawnSync([process.execPath, import.meta.path, root, "--write-replies", file], { stdout: "inherit", stderr: "inherit" });
+    if (r.exitCode !== 0) throw new Error("making the parser's replies failed");
+    return new Map(Object.entries(JSON.parse(readFileSync(file, "utf8")) as Record<string, string>));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.main && process.argv.includes("--write-replies")) {
+  await Bun.write(arg("write-replies", ""), JSON.stringify(Object.fromEntries(replies(resolve(process.argv[2] ?? ".")))));
+} else if (import.meta.main) {
   const root = resolve(process.argv[2] ?? ".");
   const runs = Number(arg("runs", "2"));
-  const lines = replies(root);
+  const lines = repliesFromChild(root);
   const cold = await indexPass(root, lines);
   const warm: Record<Stage, number>[] = [];
   for (let i = 0; i < runs; i++) warm.push(await indexPass(root, lines));
