@@ -2,6 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
+import { batchBounds } from "../../src/kota/builtin/indexer.ts";
 import { cleanupTempDirs, ok, openIndex, writeRepo } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);
@@ -90,6 +91,57 @@ describe("kota builtin: which files, and keeping current", () => {
     // The file comes back: the unresolved import resolves again.
     writeFileSync(join(root, "src/a.ts"), "export const a = () => 1\n");
     expect(ok(await kota.deps({ file: "src/c.ts" })).dependencies.direct).toEqual(["src/a.ts"]);
+  });
+
+  test("a changed file's old words and facts go, a deleted file's too; a full re-index keeps the same rows", async () => {
+    const { kota, root, db } = openIndex(baseRepo());
+    ok(await kota.index());
+    const words = (word: string) =>
+      db
+        .query<{ path: string }, [string]>(
+          "SELECT f.path FROM code_text t JOIN code_files f ON f.id = t.rowid WHERE code_text MATCH ? ORDER BY f.path",
+        )
+        .all(`"${word}"`)
+        .map((r) => r.path);
+    const rows = () =>
+      db
+        .query<{ n: number }, []>(
+          "SELECT (SELECT count(*) FROM code_symbols) + (SELECT count(*) FROM code_imports) + (SELECT count(*) FROM code_refs) + (SELECT count(*) FROM code_exports) AS n",
+        )
+        .get()!.n;
+    expect(words("b")).toEqual(["src/a.ts", "src/b.ts", "src/broken.ts"]);
+    const before = rows();
+    edit(root, "src/b.ts", "export function renamedThing() { return 1 }\n");
+    rmSync(join(root, "src/c.ts"));
+    ok(await kota.index());
+    expect(words("b")).toEqual(["src/a.ts", "src/broken.ts"]);
+    expect(words("renamed")).toEqual(["src/b.ts"]);
+    expect(words("c")).toEqual([]);
+    expect(ok(await kota.usages({ symbol: "renamedThing", file: "src/b.ts" })).definedIn).toEqual([{ file: "src/b.ts", line: 1 }]);
+    // Every file parsed again over the stored ones: nothing doubled, nothing left behind.
+    const after = rows();
+    ok(await kota.index({ full: true }));
+    expect(rows()).toBe(after);
+    expect(after).toBeLessThan(before);
+    expect(words("renamed")).toEqual(["src/b.ts"]);
+  });
+
+  test("files are stored in batches of 100, the last (written after the last parse) of 25 at most", () => {
+    expect(batchBounds(0)).toEqual([]);
+    expect(batchBounds(3)).toEqual([[0, 3]]);
+    expect(batchBounds(26)).toEqual([
+      [0, 1],
+      [1, 26],
+    ]);
+    expect(batchBounds(489).map(([from, to]) => to - from)).toEqual([100, 100, 100, 100, 64, 25]);
+    for (let total = 1; total < 700; total++) {
+      const b = batchBounds(total);
+      expect(b[0]![0]).toBe(0);
+      expect(b.at(-1)![1]).toBe(total);
+      for (let i = 1; i < b.length; i++) expect(b[i]![0]).toBe(b[i - 1]![1]);
+      expect(b.every(([from, to]) => to > from && to - from <= 100)).toBe(true);
+      expect(b.at(-1)![1] - b.at(-1)![0]).toBeLessThanOrEqual(25);
+    }
   });
 
   test("a changed .gitignore re-walks the tree", async () => {

@@ -4,7 +4,7 @@
  * stores, and it is taken only when the stored files and configs are the ones it was built from.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { resolveImports, warmResolver } from "../../src/kota/builtin/resolve/resolve-imports.ts";
+import { answerKey, resolveContext, resolveImports, warmResolver } from "../../src/kota/builtin/resolve/resolve-imports.ts";
 import { cleanupTempDirs, ok, openIndex, writeRepo } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);
@@ -60,5 +60,40 @@ describe("kota builtin: the resolver warmed up during a full index", () => {
     expect(warm.fits(["a.ts", "b.ts", "c.ts"], configs)).toBe(false);
     expect(warm.fits(["a.ts", "b.ts"], [{ path: "tsconfig.json", mtime_ms: 6 }])).toBe(false);
     expect(warm.fits(["a.ts", "b.ts"], [...configs, { path: "package.json", mtime_ms: 1 }])).toBe(false);
+  });
+
+  test("its answers are taken at the end of the run only when it fits, and only by that run", async () => {
+    const { kota, db, root } = openIndex(
+      writeRepo({ "tsconfig.json": "{}", "a.ts": 'import { b } from "./b";\n', "b.ts": "export const b = 1\n" }),
+    );
+    ok(await kota.index());
+    const repoId = db.query<{ id: number }, []>("SELECT id FROM code_repos").get()!.id;
+    const watched = [
+      {
+        path: "tsconfig.json",
+        mtime_ms: db.query<{ m: number }, []>("SELECT mtime_ms AS m FROM code_watch WHERE path = 'tsconfig.json'").get()!.m,
+      },
+    ];
+    const target = () => db.query<{ t: number | null }, []>("SELECT target_id AS t FROM code_imports").get()!.t;
+    const resolved = target();
+    expect(resolved).not.toBeNull();
+
+    // Fits: the answer it gave during the run is what is stored (here, deliberately, "unresolved").
+    const warm = warmResolver(root, new Set(["a.ts", "b.ts"]), watched, new Map());
+    warm.warmUp("a.ts", "./b", "import");
+    expect(warm.answers.get(answerKey("a.ts", "./b", "import"))).toEqual({ status: "resolved", path: "b.ts" });
+    (warm.answers as Map<string, unknown>).set(answerKey("a.ts", "./b", "import"), { status: "unresolved" });
+    const context = resolveContext(db, root, repoId, new Map(), warm);
+    expect(warm.taken).toBe(true);
+    resolveImports(db, root, repoId, undefined, new Map(), context, warm.answers);
+    expect(target()).toBeNull();
+    // A later run with the same context asks again.
+    resolveImports(db, root, repoId, undefined, new Map(), context);
+    expect(target()).toBe(resolved);
+
+    // Does not fit (another file set): not taken.
+    const other = warmResolver(root, new Set(["a.ts"]), watched, new Map());
+    resolveContext(db, root, repoId, new Map(), other);
+    expect(other.taken).toBe(false);
   });
 });

@@ -20,10 +20,27 @@ import {
   type WarmResolver,
   warmResolver,
 } from "./resolve/resolve-imports.ts";
-import type { CodeStore, FileRow, RepoRow, WatchRow } from "./store.ts";
+import type { CodeStore, FileRow, FileWrite, RepoRow, WatchRow } from "./store.ts";
 import { applyTestRule, type TestRule, testRule } from "./test-rule.ts";
 
 const BATCH = 100;
+/**
+ * The last batch is written after the parsers' last answer, when nothing else runs: it is kept to
+ * this many files (the rest of a short last batch goes in the one before, written while they parse).
+ */
+const LAST_BATCH = 25;
+
+/** Each batch's [from, to) in the list of files to parse: BATCH files, the last at most LAST_BATCH. */
+export function batchBounds(total: number): [number, number][] {
+  const out: [number, number][] = [];
+  for (let from = 0; from < total; from += BATCH) out.push([from, Math.min(from + BATCH, total)]);
+  const last = out.at(-1);
+  if (last && last[1] - last[0] > LAST_BATCH) {
+    const cut = last[1] - LAST_BATCH;
+    out.splice(-1, 1, [last[0], cut], [cut, last[1]]);
+  }
+  return out;
+}
 
 export type Changes = {
   /** New files and files whose size or mtime changed (their hash decides whether they are re-parsed). */
@@ -78,9 +95,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   const changedIds: number[] = [];
 
   for (let i = 0; i < changes.remove.length; i += 500) {
-    immediate(db, () => {
-      for (const f of changes.remove.slice(i, i + 500)) store.deleteFile(f.id);
-    });
+    immediate(db, () => store.deleteFiles(changes.remove.slice(i, i + 500).map((f) => f.id)));
   }
 
   // The config files after this run: those watched now, changed by this run's list.
@@ -97,10 +112,10 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     | { kind: "touch"; id: number; file: ScannedFile }
     | { kind: "write"; file: ScannedFile; hash: string; facts: StoredFacts; body: string; retry: boolean };
   /** Reads and hashes one batch, and sends its changed files to the parsers. */
-  const prepare = async (from: number): Promise<Work[]> => {
+  const prepare = async ([from, to]: [number, number]): Promise<Work[]> => {
     const work: (Work | { kind: "parse"; file: ScannedFile; job: number })[] = [];
     const jobs: ParseJob[] = [];
-    for (const file of changes.parse.slice(from, from + BATCH)) {
+    for (const file of changes.parse.slice(from, to)) {
       const old = known.get(file.path);
       // A known file whose content is unchanged (only touched) is not parsed again: that takes its hash here.
       if (old && !opts.full) {
@@ -150,17 +165,18 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   }
   // The parsers work on the next batches while this process writes the current one.
   const ahead: Promise<Work[]>[] = [];
+  const bounds = batchBounds(total);
   let queued = 0;
   const fill = () => {
-    while (ahead.length < 2 && queued < total) {
-      const p = prepare(queued);
+    while (ahead.length < 2 && queued < bounds.length) {
+      const p = prepare(bounds[queued]!);
       p.catch(() => undefined); // awaited in turn (or dropped when cancelled)
       ahead.push(p);
-      queued += BATCH;
+      queued++;
     }
   };
   fill();
-  for (let i = 0; i < total; i += BATCH) {
+  for (const [, to] of bounds) {
     const work = await ahead.shift()!;
     if (opts.signal?.aborted) {
       cancelled = true;
@@ -168,6 +184,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     }
     fill();
     immediate(db, () => {
+      const writes: FileWrite[] = [];
       for (const w of work) {
         if (w.kind === "touch") store.touchFile(w.id, w.file.mtimeMs, w.file.size);
         else {
@@ -177,15 +194,15 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
           // A file left unparsed for now keeps no mtime: the next check sends it to the parser again.
           const mtimeMs = w.retry ? -1 : f.mtimeMs;
           const hash = w.retry ? "" : w.hash;
-          changedIds.push(store.writeFile(repo.id, { ...f, mtimeMs, hash, isTest: tests.match(f.path) }, w.facts, w.body));
-          changed++;
+          writes.push({ file: { ...f, mtimeMs, hash, isTest: tests.match(f.path) }, facts: w.facts, body: w.body });
         }
       }
+      changedIds.push(...store.writeFiles(repo.id, writes));
+      changed += writes.length;
     });
     if (warm)
-      for (const w of work)
-        if (w.kind === "write") for (const imp of w.facts.imports) warm.resolver.resolve(w.file.path, imp.specifier, imp.kind);
-    opts.onProgress?.(Math.min(i + BATCH, total), total);
+      for (const w of work) if (w.kind === "write") for (const imp of w.facts.imports) warm.warmUp(w.file.path, imp.specifier, imp.kind);
+    opts.onProgress?.(to, total);
     await yieldToLoop();
   }
 
@@ -203,8 +220,10 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   // The cached context holds when this run started where our last one ended (no one else wrote).
   const cached = !all && ctx.resolve?.cache?.generation === repo.generation ? ctx.resolve.cache.context : undefined;
   let context: ReturnType<typeof resolveImports> | null = null;
-  if (all) context = resolveImports(db, root, repo.id, undefined, configText, resolveContext(db, root, repo.id, configText, warm));
-  else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, configText, cached);
+  if (all) {
+    const fresh = resolveContext(db, root, repo.id, configText, warm);
+    context = resolveImports(db, root, repo.id, undefined, configText, fresh, warm?.taken ? warm.answers : undefined);
+  } else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, configText, cached);
   else context = cached ?? null;
   immediate(db, () => store.markDone(repo.id, ctx.now(), true));
   // markWriting and markDone: our run moved the generation by exactly two.

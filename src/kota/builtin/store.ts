@@ -1,10 +1,37 @@
 /** Writes and reads of the code_* tables that indexing needs (queries have their own modules). */
+import type { SQLQueryBindings, Statement } from "bun:sqlite";
 import type { Db } from "../../db/open.ts";
 import type { StoredFacts } from "./parse/facts.ts";
 
 export type FileRow = { id: number; path: string; size: number; mtime_ms: number; hash: string };
 export type WatchRow = { path: string; is_dir: number; mtime_ms: number };
+/** One file to store: its row, facts, and the words it is found by (redacted, identifiers split: parse/redact-facts.ts). */
+export type FileWrite = {
+  file: { path: string; size: number; mtimeMs: number; hash: string; isTest: boolean };
+  facts: StoredFacts;
+  body: string;
+};
 export type RepoRow = { id: number; root: string; indexed_at: number | null; generation: number; needs_resolve: number };
+
+/** Rows in one statement: a file's references are many (tens on average), each one statement before. */
+const ROWS_PER_INSERT = 32;
+
+/**
+ * Inserts rows given flat (`columns` values a row, in order), up to ROWS_PER_INSERT in one statement:
+ * the same rows in the same order (so the same rowids), fewer statements run.
+ */
+function rowsInserter(db: Db, head: string, columns: number): (values: SQLQueryBindings[]) => void {
+  const row = `(${Array(columns).fill("?").join(", ")})`;
+  const statements: Statement[] = [];
+  const statement = (rows: number) => (statements[rows] ??= db.prepare(`${head} ${Array(rows).fill(row).join(", ")}`));
+  return (values) => {
+    const per = ROWS_PER_INSERT * columns;
+    for (let i = 0; i < values.length; i += per) {
+      const part = i === 0 && values.length <= per ? values : values.slice(i, i + per);
+      statement(part.length / columns).run(...part);
+    }
+  };
+}
 
 export function createCodeStore(db: Db) {
   const upsertFile = db.prepare<{ id: number }, [number, string, number, number, string, number, string | null]>(
@@ -13,13 +40,13 @@ export function createCodeStore(db: Db) {
        is_test = excluded.is_test, error = excluded.error
      RETURNING id`,
   );
-  const clear = [
+  const clearFacts = [
     db.prepare("DELETE FROM code_refs WHERE file_id = ?"),
     db.prepare("DELETE FROM code_exports WHERE file_id = ?"),
     db.prepare("DELETE FROM code_symbols WHERE file_id = ?"),
     db.prepare("DELETE FROM code_imports WHERE file_id = ?"),
-    db.prepare("DELETE FROM code_text WHERE rowid = ?"),
   ];
+  const deleteText = db.prepare("DELETE FROM code_text WHERE rowid = ?");
   const insertSymbol = db.prepare(
     "INSERT INTO code_symbols (file_id, name, kind, parent, line_start, line_end, exported, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
@@ -27,7 +54,7 @@ export function createCodeStore(db: Db) {
     "INSERT INTO code_imports (file_id, specifier, kind, line) VALUES (?, ?, ?, ?) RETURNING id",
   );
   const insertExport = db.prepare("INSERT INTO code_exports (file_id, name, local, import_id, imported, line) VALUES (?, ?, ?, ?, ?, ?)");
-  const insertRef = db.prepare("INSERT INTO code_refs (file_id, import_id, name, owner, member, n, sites) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  const insertRefs = rowsInserter(db, "INSERT INTO code_refs (file_id, import_id, name, owner, member, n, sites) VALUES", 7);
   const insertText = db.prepare("INSERT INTO code_text (rowid, body) VALUES (?, ?)");
   const touch = db.prepare("UPDATE code_files SET mtime_ms = ?, size = ? WHERE id = ?");
   const deleteFile = db.prepare("DELETE FROM code_files WHERE id = ?");
@@ -66,36 +93,51 @@ export function createCodeStore(db: Db) {
       const put = db.prepare("INSERT OR REPLACE INTO code_watch (repo_id, path, is_dir, mtime_ms) VALUES (?, ?, ?, ?)");
       for (const r of rows) put.run(repoId, r.path, r.is_dir, r.mtime_ms);
     },
-    /** Replaces everything known about one file. */
-    writeFile(
-      repoId: number,
-      file: { path: string; size: number; mtimeMs: number; hash: string; isTest: boolean },
-      facts: StoredFacts,
-      /** The words the file is found by (redacted, identifiers split: parse/redact-facts.ts). */
-      body: string,
-    ): number {
-      const error = facts.error ? `line ${facts.error.line}: ${facts.error.message}` : null;
-      const id = upsertFile.get(repoId, file.path, file.size, file.mtimeMs, file.hash, file.isTest ? 1 : 0, error)!.id;
-      for (const c of clear) c.run(id);
-      const importIds: number[] = [];
-      for (const imp of facts.imports) importIds.push(insertImport.get(id, imp.specifier, imp.kind, imp.line)!.id);
-      for (const s of facts.symbols)
-        insertSymbol.run(id, s.name, s.kind, s.parent, s.lineStart, s.lineEnd, s.exported ? 1 : 0, s.signature);
-      for (const e of facts.exports) {
-        insertExport.run(id, e.name, e.local, e.importIdx === null ? null : importIds[e.importIdx]!, e.imported, e.line);
+    /**
+     * Replaces everything known about each file of a batch (inside the caller's transaction), and
+     * returns their ids in order. The search words go in last, all together: FTS5 writes its pending
+     * words out as a segment of their own whenever a statement opens a savepoint (an upsert, an
+     * insert with RETURNING or a foreign key), so text written between one file's rows and the next
+     * file's made one segment per file, each written and merged again (on a cold index about a third
+     * of the time spent writing). Written together, a batch makes one.
+     */
+    writeFiles(repoId: number, batch: readonly FileWrite[]): number[] {
+      const ids: number[] = [];
+      const known: boolean[] = [];
+      for (const { file, facts } of batch) {
+        const error = facts.error ? `line ${facts.error.line}: ${facts.error.message}` : null;
+        // Asked inside the transaction: a file another process stored meanwhile is cleared too.
+        const existed = fileByPath.get(repoId, file.path) !== null;
+        const id = upsertFile.get(repoId, file.path, file.size, file.mtimeMs, file.hash, file.isTest ? 1 : 0, error)!.id;
+        if (existed) for (const c of clearFacts) c.run(id);
+        const importIds: number[] = [];
+        for (const imp of facts.imports) importIds.push(insertImport.get(id, imp.specifier, imp.kind, imp.line)!.id);
+        for (const s of facts.symbols)
+          insertSymbol.run(id, s.name, s.kind, s.parent, s.lineStart, s.lineEnd, s.exported ? 1 : 0, s.signature);
+        for (const e of facts.exports) {
+          insertExport.run(id, e.name, e.local, e.importIdx === null ? null : importIds[e.importIdx]!, e.imported, e.line);
+        }
+        // One row per target: a file that calls a function forty times stores one row, not forty.
+        const refs: SQLQueryBindings[] = [];
+        for (const [importIdx, name, owner, member, n, sites] of facts.refs)
+          refs.push(id, importIdx === null ? null : importIds[importIdx]!, name, owner, member, n, sites);
+        insertRefs(refs);
+        ids.push(id);
+        known.push(existed);
       }
-      // One row per target: a file that calls a function forty times stores one row, not forty.
-      for (const [importIdx, name, owner, member, n, sites] of facts.refs)
-        insertRef.run(id, importIdx === null ? null : importIds[importIdx]!, name, owner, member, n, sites);
-      insertText.run(id, body);
-      return id;
+      batch.forEach(({ body }, i) => {
+        if (known[i]) deleteText.run(ids[i]!);
+        insertText.run(ids[i]!, body);
+      });
+      return ids;
     },
     touchFile(id: number, mtimeMs: number, size: number): void {
       touch.run(mtimeMs, size, id);
     },
-    deleteFile(id: number): void {
-      db.query("DELETE FROM code_text WHERE rowid = ?").run(id);
-      deleteFile.run(id);
+    /** Drops files and all their facts (their search words first, together: see writeFiles). */
+    deleteFiles(ids: readonly number[]): void {
+      for (const id of ids) deleteText.run(id);
+      for (const id of ids) deleteFile.run(id);
     },
     markWriting(repoId: number): void {
       db.query("UPDATE code_repos SET needs_resolve = 1, generation = generation + 1 WHERE id = ?").run(repoId);

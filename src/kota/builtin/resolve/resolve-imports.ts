@@ -51,7 +51,9 @@ export function resolveContext(
   const watched = db
     .query<{ path: string; mtime_ms: number }, [number]>("SELECT path, mtime_ms FROM code_watch WHERE repo_id = ? AND is_dir = 0")
     .all(repoId);
-  const { resolver, existing } = warm?.fits(idByPath.keys(), watched) ? warm : resolverOf(root, idByPath.keys(), watched, cache);
+  const fits = warm?.fits(idByPath.keys(), watched) === true;
+  if (warm) warm.taken = fits;
+  const { resolver, existing } = fits ? warm! : resolverOf(root, idByPath.keys(), watched, cache);
   return { idByPath, pathById, resolver, existing };
 }
 
@@ -59,13 +61,23 @@ export function resolveContext(
  * A resolver built before the files are stored (from the listing of a full index run) and warmed up
  * on the stored files' imports while the parsers work: its configs are read and parsed then, not after
  * the last file. The context at the end takes it when the stored files and configs are the ones it
- * was built from (it resolves every import again then, cheaply).
+ * was built from; the answers it gave meanwhile are then this run's answers (`answers`, for the
+ * resolveImports call that ends the run only: a later run asks again).
  */
 export type WarmResolver = {
   resolver: ReturnType<typeof createResolver>;
   existing: Map<string, boolean>;
   fits(paths: Iterable<string>, watched: readonly { path: string; mtime_ms: number }[]): boolean;
+  /** Resolves one stored import now, keeping the answer. */
+  warmUp(from: string, specifier: string, kind: ImportKind): void;
+  /** The answers so far, by answerKey. */
+  answers: ReadonlyMap<string, Resolution>;
+  /** Whether resolveContext took it (the files and configs are the ones it was built from). */
+  taken: boolean;
 };
+
+/** The key of one import's answer: the importing file, the specifier and the kind of import decide it. */
+export const answerKey = (from: string, specifier: string, kind: ImportKind): string => `${from}\0${specifier}\0${kind}`;
 
 export function warmResolver(
   root: string,
@@ -75,8 +87,14 @@ export function warmResolver(
 ): WarmResolver {
   const built = resolverOf(root, paths, watched, cache);
   const configs = new Map(watched.map((w) => [w.path, w.mtime_ms]));
+  const answers = new Map<string, Resolution>();
   return {
     ...built,
+    answers,
+    taken: false,
+    warmUp(from, specifier, kind) {
+      answers.set(answerKey(from, specifier, kind), built.resolver.resolve(from, specifier, kind));
+    },
     fits(now, nowWatched) {
       let n = 0;
       for (const p of now) {
@@ -138,6 +156,8 @@ export function resolveImports(
   fileIds?: number[],
   cache: ConfigTextCache = new Map(),
   context: ResolveContext = resolveContext(db, root, repoId, cache),
+  /** Answers this run already has (a warm resolver's, when resolveContext took it): not asked again. */
+  answers?: ReadonlyMap<string, Resolution>,
 ): ResolveContext {
   const { idByPath, pathById, resolver } = context;
   context.existing.clear();
@@ -148,7 +168,7 @@ export function resolveImports(
       for (const row of rows) {
         const from = pathById.get(row.file_id);
         if (from === undefined) continue;
-        const r = resolver.resolve(from, row.specifier, row.kind);
+        const r = answers?.get(answerKey(from, row.specifier, row.kind)) ?? resolver.resolve(from, row.specifier, row.kind);
         const target = r.status === "resolved" ? (idByPath.get(r.path) ?? null) : null;
         const status = statusOf(r);
         if (target !== row.target_id || status !== row.status) update.run(target, status, row.id);

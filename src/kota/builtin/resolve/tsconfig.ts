@@ -122,24 +122,44 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
     return { ...inherited, ...definedOnly(mine) };
   };
 
+  /** A config's file lists made ready to test paths against (once per config: every file asks). */
+  type Coverage = { files: Set<string> | null; include: Glob[] | null; outside: { exclude: Glob[]; dirs: string[] } | null };
+  const coverage = new Map<string, Coverage>();
+  const coverageOf = (config: string): Coverage => {
+    let c = coverage.get(config);
+    if (c) return c;
+    const lists = fileLists(config);
+    const rel = (l: Layered, p: string) => posix.normalize(posix.join(l.dir, p));
+    const include = lists.include ?? (lists.files ? undefined : { dir: posix.dirname(config), list: ["**/*"] });
+    c = {
+      files: lists.files ? new Set(lists.files.list.map((f) => rel(lists.files!, f))) : null,
+      include: include ? include.list.map((p) => globFor(rel(include, p))) : null,
+      outside: null,
+    };
+    coverage.set(config, c);
+    return c;
+  };
+  /** What a config leaves out of its include: exclude, and its build output (read when first needed). */
+  const outsideOf = (config: string, c: Coverage): { exclude: Glob[]; dirs: string[] } => {
+    if (c.outside) return c.outside;
+    const lists = fileLists(config);
+    const out = load(config);
+    const exclude = lists.exclude?.list.map((p) => globFor(posix.normalize(posix.join(lists.exclude!.dir, p)))) ?? [];
+    c.outside = { exclude, dirs: [out.outDir, out.declarationDir].filter((d): d is string => d !== null) };
+    return c.outside;
+  };
   const coverCache = new Map<string, boolean>();
   /** Whether a config's own file list takes in `file` (TypeScript's include/exclude/files, outDir excluded). */
   const covers = (config: string, file: string): boolean => {
     const key = `${config}\0${file}`;
     const hit = coverCache.get(key);
     if (hit !== undefined) return hit;
-    const lists = fileLists(config);
-    const rel = (l: Layered, p: string) => posix.normalize(posix.join(l.dir, p));
+    const c = coverageOf(config);
     let yes = false;
-    if (lists.files?.list.some((f) => rel(lists.files!, f) === file)) yes = true;
-    else {
-      const include = lists.include ?? (lists.files ? undefined : { dir: posix.dirname(config), list: ["**/*"] });
-      if (include?.list.some((p) => globFor(rel(include, p)).test(file))) {
-        const out = load(config);
-        const exclude = lists.exclude?.list.map((p) => rel(lists.exclude!, p)) ?? [];
-        const dirs = [out.outDir, out.declarationDir].filter((d): d is string => d !== null);
-        yes = !exclude.some((p) => globFor(p).test(file)) && !dirs.some((d) => d === "." || file.startsWith(`${d}/`));
-      }
+    if (c.files?.has(file)) yes = true;
+    else if (c.include?.some((g) => g.test(file))) {
+      const { exclude, dirs } = outsideOf(config, c);
+      yes = !exclude.some((g) => g.test(file)) && !dirs.some((d) => d === "." || file.startsWith(`${d}/`));
     }
     coverCache.set(key, yes);
     return yes;
