@@ -9,6 +9,7 @@ import { fail, type Result } from "../../errors.ts";
 import { formatBytes } from "../../units.ts";
 import type { EngineDeps } from "../engine-deps.ts";
 import type { SourceFilter } from "../source-filter.ts";
+import { prefixForms } from "./abbreviations.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
 import type { Hit, SourcedWindow } from "./hit.ts";
 import { mayHoldAll } from "./infix.ts";
@@ -19,9 +20,11 @@ import {
   conceptsAnd,
   conceptsOr,
   contentConcepts,
+  isStopWord,
   type ParsedQuery,
   parseQuery,
   prefixWords,
+  quote,
   wordsPrefixAnd,
 } from "./query.ts";
 import { renderHits } from "./render.ts";
@@ -155,6 +158,24 @@ function compounds(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
   return joined ? { ...q, concepts: out } : null;
 }
 
+/**
+ * The query with the short forms (abbreviations.ts) of the words the searched text never writes
+ * out: a tool that prints `sched` does not print "scheduler", and where the text has the word, a
+ * clipping of it (`java` of "javadoc") is more often another word. Nor of a word misspelt (one the
+ * store's vocabulary corrects): "opensll" is not `open`.
+ */
+function withShortForms(deps: EngineDeps, q: ParsedQuery, f: Filter): ParsedQuery {
+  const forms = q.concepts.map((c) => (c.stop || c.words.length > 1 ? [] : prefixForms(c.words[0]!).filter((w) => !isStopWord(w))));
+  if (forms.every((x) => x.length === 0)) return q;
+  const r = f.range ? " AND rowid BETWEEN ? AND ?" : "";
+  const has = deps.db.query<{ one: number }, (string | number)[]>(
+    `SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ?${r} LIMIT 1`,
+  );
+  const absent = (w: string) => has.get(quote(w), ...(f.range ?? [])) === null && !correctWord(deps.db, w);
+  const concepts = q.concepts.map((c, i) => (forms[i]!.length > 0 && absent(c.words[0]!) ? { ...c, short: forms[i]! } : c));
+  return { ...q, concepts };
+}
+
 /** The first stage that finds anything. */
 function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
   let q = query;
@@ -256,7 +277,7 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
     );
   }
   const f = filterSql(deps, input);
-  const found = candidates(deps, parsed, f);
+  const found = candidates(deps, withShortForms(deps, parsed, f), f);
   const kept = loadChunks(deps, found.ids, Math.max(LINE_RANKED, 2 * limit));
   // The searched source's ending (withEnding), when it is added, ranks after the chunks kept.
   const ending = withEnding(
