@@ -11,7 +11,7 @@ import { shows, stored, top3 } from "./retrieval-helpers.ts";
 
 afterAll(cleanupTempDirs);
 
-/** A device dump: blocks of 40 keys each, the scheduler key near each block's end, far from its name. */
+/** A device dump: blocks of 130 keys each, the scheduler key near each block's end, far from its name. */
 function deviceDump(): { text: string; answer: number } {
   const lines: string[] = [];
   const scheds = ["none", "mq-deadline", "kyber", "bfq"];
@@ -19,7 +19,7 @@ function deviceDump(): { text: string; answer: number } {
   for (let d = 0; d < 12; d++) {
     const name = `disk${d}`;
     lines.push(`[${name}]`, `  name = ${name}`, `  path = /dev/${name}`);
-    for (let k = 0; k < 34; k++) lines.push(`  attr_${k}_${"abcdefgh"[k % 8]} = ${(k * 37 + d) % 1000}`);
+    for (let k = 0; k < 124; k++) lines.push(`  attr_${k}_${"abcdefgh"[k % 8]} = ${(k * 37 + d) % 1000}`);
     if (name === "disk7") answer = lines.length + 1;
     lines.push(`  sched = ${scheds[d % 4]}-${d}`, `  rota = ${d % 2}`, "");
   }
