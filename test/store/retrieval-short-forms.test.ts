@@ -6,6 +6,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { prefixForms } from "../../src/store/search/abbreviations.ts";
+import { search } from "../../src/store/search/search.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { shows, stored, top3 } from "./retrieval-helpers.ts";
 
@@ -37,7 +38,7 @@ describe("a word the output only prints clipped", () => {
   test("does not take a clipping inside a longer word (`schedx` is not `sched`)", async () => {
     const lines = ["[cfg]", ...Array.from({ length: 30 }, (_, i) => `  schedx_${i} = ${i}`), "  sched = fifo", ""];
     const { store, source } = await stored(lines.join("\n"));
-    const hits = top3(store, source, "scheduler");
+    const hits = top3(store, source, "cfg scheduler");
     expect(shows(hits, 32, "sched = fifo")).toBe(true);
     expect(hits[0]!.lines.some((l) => l.line === 32)).toBe(true);
   });
@@ -50,6 +51,18 @@ describe("a word the output only prints clipped", () => {
     const { store, source } = await stored(lines.join("\n"));
     const hits = top3(store, source, "javadoc errors");
     expect(shows(hits.slice(0, 1), 61, "javadoc: error - 2 errors")).toBe(true);
+  });
+});
+
+describe("a word typed with its last letter twice", () => {
+  test('is corrected to the word of the text it is a prefix of (`interval` for "intervall")', async () => {
+    const lines = Array.from({ length: 80 }, (_, i) => `optionname${i} value${i % 7}`);
+    lines.splice(40, 0, "keepaliveinterval 45");
+    const { store, source } = await stored(lines.join("\n"));
+    const r = search(store, { query: "keepaliveintervall", source, limit: 3 });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.corrections).toEqual({ keepaliveintervall: "keepaliveinterval" });
+    expect(shows(r.hits, 41, "keepaliveinterval 45")).toBe(true);
   });
 });
 

@@ -40,7 +40,7 @@ export type SearchInput = SourceFilter & {
   /** The session that asked (kept in the retrieval log; not a filter: `session` is). */
   askedBy?: string | null;
 };
-export type SearchMode = "all words" | "word starts" | "typo-tolerant" | "any word" | "no match";
+export type SearchMode = "all words" | "word starts" | "short forms" | "typo-tolerant" | "any word" | "no match";
 
 export type SearchAnswer = {
   query: string;
@@ -162,9 +162,11 @@ function compounds(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
  * The query with the short forms (abbreviations.ts) of the words the searched text never writes
  * out: a tool that prints `sched` does not print "scheduler", and where the text has the word, a
  * clipping of it (`java` of "javadoc") is more often another word. Nor of a word misspelt (one the
- * store's vocabulary corrects): "opensll" is not `open`.
+ * store's vocabulary corrects): "opensll" is not `open`. Only beside other words of the query.
  */
 function withShortForms(deps: EngineDeps, q: ParsedQuery, f: Filter): ParsedQuery {
+  // One word alone is what the user expects verbatim ("webpmux" is not `webp`): nothing there is no match.
+  if (contentConcepts(q).length < 2) return q;
   const forms = q.concepts.map((c) => (c.stop || c.words.length > 1 ? [] : prefixForms(c.words[0]!).filter((w) => !isStopWord(w))));
   if (forms.every((x) => x.length === 0)) return q;
   const r = f.range ? " AND rowid BETWEEN ? AND ?" : "";
@@ -176,9 +178,18 @@ function withShortForms(deps: EngineDeps, q: ParsedQuery, f: Filter): ParsedQuer
   return { ...q, concepts };
 }
 
+/** The query without short forms (itself when it has none). */
+function withoutShortForms(q: ParsedQuery): ParsedQuery {
+  return q.concepts.some((c) => c.short.length > 0)
+    ? { ...q, concepts: q.concepts.map((c) => (c.short.length > 0 ? { ...c, short: [] } : c)) }
+    : q;
+}
+
 /** The first stage that finds anything. */
 function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
-  let q = query;
+  // The words first as written, as the starts of words and inside longer ones; then their short forms.
+  const short = query;
+  let q = withoutShortForms(query);
   let corrections: Record<string, string> = {};
   let ids = exact(deps, q, f);
   if (ids.length > 0) return { mode: "all words", ids, query: q, corrections };
@@ -198,6 +209,11 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
     // A word no text holds (a typo) is told by the vocabulary, not by reading every chunk whose trigrams match.
     ids = inside.length === words.length && mayHoldAll(deps.db, inside, f.range) ? identHits(deps, inside, f) : [];
     if (ids.length > 0) return { mode: "word starts", ids, query: { ...q, idents: inside }, corrections };
+  }
+  if (short !== q) {
+    ids = exact(deps, short, f);
+    if (ids.length > 0) return { mode: "short forms", ids, query: short, corrections };
+    q = short;
   }
   ({ q, corrections } = corrected(deps, q));
   if (Object.keys(corrections).length > 0) {
@@ -354,9 +370,11 @@ function describe(input: SearchInput, mode: SearchMode, n: number, omitted: Omit
       ? ""
       : mode === "word starts"
         ? " (as the start of longer words)"
-        : mode === "typo-tolerant"
-          ? ` (corrected: ${fixes})`
-          : ` (no place has every word; showing places with some${fixes ? `; corrected: ${fixes}` : ""})`;
+        : mode === "short forms"
+          ? " (some words as the short forms tools print: sched for scheduler)"
+          : mode === "typo-tolerant"
+            ? ` (corrected: ${fixes})`
+            : ` (no place has every word; showing places with some${fixes ? `; corrected: ${fixes}` : ""})`;
   const narrow = input.source ? "add words to narrow" : "add words or filter by source to narrow";
   const left: string[] = [];
   if (omitted.cut > 0)

@@ -6,6 +6,7 @@
  * its letter runs corrected ("pyhton2" -> "python2").
  */
 import type { Db } from "../../db/open.ts";
+import { VOCABULARY_PIECE } from "../index-queue.ts";
 import { quote } from "./query.ts";
 
 const MAX_CANDIDATES = 5_000;
@@ -39,6 +40,9 @@ export function wordExists(db: Db, word: string): boolean {
   );
 }
 
+/** The word is the shorter one with its last letter typed twice. */
+const doubledEnd = (word: string, shorter: string) => word.length === shorter.length + 1 && word.at(-1) === shorter.at(-1);
+
 /** The closest vocabulary word to a run of letters, or null. */
 function correctLetters(db: Db, word: string): string | null {
   if (word.length < 4) return null;
@@ -52,7 +56,8 @@ function correctLetters(db: Db, word: string): string | null {
   let best: { word: string; d: number; docs: number } | null = null;
   for (const [lo, hi] of ranges) {
     for (const c of scan.all(lo, hi, word.length - max, word.length + max, MAX_CANDIDATES)) {
-      if (c.word === word || (c.word.length < word.length && word.startsWith(c.word))) continue;
+      // Not a prefix of the word (`libicu` of "libicu72"), unless the word only doubles its last letter ("intervall").
+      if (c.word === word || (c.word.length < word.length && word.startsWith(c.word) && !doubledEnd(word, c.word))) continue;
       const d = editDistance(word, c.word, max);
       if (d > max) continue;
       if (!best || d < best.d || (d === best.d && c.docs > best.docs)) best = { word: c.word, d, docs: c.docs };
@@ -80,9 +85,26 @@ export function mayAllStartWords(db: Db, words: string[], exists = (w: string) =
   return words.every((w) => exists(w) || startsAWord(db, w));
 }
 
+const LETTERS = /^[a-z]+$/;
+
+/**
+ * Some word of the text starts with it, as typo correction must know it: the word index stems a
+ * prefix before it looks it up ("serveraliveintervall*" is looked up as the stem of a word that
+ * drops an l), so a word of ASCII letters is asked of the vocabulary (every letter run as written),
+ * which starts a word only where the text does.
+ */
+function startsATextWord(db: Db, word: string): boolean {
+  if (!LETTERS.test(word) || word.length > VOCABULARY_PIECE) return startsAWord(db, word);
+  return (
+    db
+      .query<{ one: number }, [string, string]>("SELECT 1 AS one FROM vocabulary WHERE word >= ? AND word < ? LIMIT 1")
+      .get(word, `${word}\u{10ffff}`) !== null
+  );
+}
+
 /** The word with its misspelled letter runs corrected, or null when nothing changed (`exists`: wordExists, perhaps remembered). */
 export function correctWord(db: Db, word: string, exists = (w: string) => wordExists(db, w)): string | null {
-  if (word.length < 4 || exists(word) || startsAWord(db, word)) return null;
+  if (word.length < 4 || exists(word) || startsATextWord(db, word)) return null;
   let changed = false;
   const fixed = word.replace(/\p{L}{4,}/gu, (run) => {
     if (run !== word && exists(run)) return run;
