@@ -6,7 +6,6 @@
  * its letter runs corrected ("pyhton2" -> "python2").
  */
 import type { Db } from "../../db/open.ts";
-import { VOCABULARY_PIECE } from "../index-queue.ts";
 import { quote } from "./query.ts";
 
 const MAX_CANDIDATES = 5_000;
@@ -85,26 +84,9 @@ export function mayAllStartWords(db: Db, words: string[], exists = (w: string) =
   return words.every((w) => exists(w) || startsAWord(db, w));
 }
 
-const LETTERS = /^[a-z]+$/;
-
-/**
- * Some word of the text starts with it, as typo correction must know it: the word index stems a
- * prefix before it looks it up ("serveraliveintervall*" is looked up as the stem of a word that
- * drops an l), so a word of ASCII letters is asked of the vocabulary (every letter run as written),
- * which starts a word only where the text does.
- */
-function startsATextWord(db: Db, word: string): boolean {
-  if (!LETTERS.test(word) || word.length > VOCABULARY_PIECE) return startsAWord(db, word);
-  return (
-    db
-      .query<{ one: number }, [string, string]>("SELECT 1 AS one FROM vocabulary WHERE word >= ? AND word < ? LIMIT 1")
-      .get(word, `${word}\u{10ffff}`) !== null
-  );
-}
-
 /** The word with its misspelled letter runs corrected, or null when nothing changed (`exists`: wordExists, perhaps remembered). */
 export function correctWord(db: Db, word: string, exists = (w: string) => wordExists(db, w)): string | null {
-  if (word.length < 4 || exists(word) || startsATextWord(db, word)) return null;
+  if (word.length < 4 || exists(word) || startsAWord(db, word)) return null;
   let changed = false;
   const fixed = word.replace(/\p{L}{4,}/gu, (run) => {
     if (run !== word && exists(run)) return run;
