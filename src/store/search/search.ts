@@ -178,18 +178,9 @@ function withShortForms(deps: EngineDeps, q: ParsedQuery, f: Filter): ParsedQuer
   return { ...q, concepts };
 }
 
-/** The query without short forms (itself when it has none). */
-function withoutShortForms(q: ParsedQuery): ParsedQuery {
-  return q.concepts.some((c) => c.short.length > 0)
-    ? { ...q, concepts: q.concepts.map((c) => (c.short.length > 0 ? { ...c, short: [] } : c)) }
-    : q;
-}
-
 /** The first stage that finds anything. */
 function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
-  // The words first as written, as the starts of words and inside longer ones; then their short forms.
-  const short = query;
-  let q = withoutShortForms(query);
+  let q = query;
   let corrections: Record<string, string> = {};
   let ids = exact(deps, q, f);
   if (ids.length > 0) return { mode: "all words", ids, query: q, corrections };
@@ -210,6 +201,8 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
     ids = inside.length === words.length && mayHoldAll(deps.db, inside, f.range) ? identHits(deps, inside, f) : [];
     if (ids.length > 0) return { mode: "word starts", ids, query: { ...q, idents: inside }, corrections };
   }
+  // Then the short forms of words the text never writes out (those words kept every stage above from matching).
+  const short = withShortForms(deps, q, f);
   if (short !== q) {
     ids = exact(deps, short, f);
     if (ids.length > 0) return { mode: "short forms", ids, query: short, corrections };
@@ -293,7 +286,7 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
     );
   }
   const f = filterSql(deps, input);
-  const found = candidates(deps, withShortForms(deps, parsed, f), f);
+  const found = candidates(deps, parsed, f);
   const kept = loadChunks(deps, found.ids, Math.max(LINE_RANKED, 2 * limit));
   // The searched source's ending (withEnding), when it is added, ranks after the chunks kept.
   const ending = withEnding(
