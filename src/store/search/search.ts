@@ -161,8 +161,8 @@ function compounds(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
 /**
  * The query with the short forms (abbreviations.ts) of the words the searched text never writes
  * out: a tool that prints `sched` does not print "scheduler", and where the text has the word, a
- * clipping of it (`java` of "javadoc") is more often another word. Nor of a word misspelt (one the
- * store's vocabulary corrects): "opensll" is not `open`. Only beside other words of the query.
+ * clipping of it (`java` of "javadoc") is more often another word. Asked after typo correction, so
+ * a misspelt word is not clipped ("opensll" is not `open`). Only beside other words of the query.
  */
 function withShortForms(deps: EngineDeps, q: ParsedQuery, f: Filter): ParsedQuery {
   // One word alone is what the user expects verbatim ("webpmux" is not `webp`): nothing there is no match.
@@ -173,7 +173,7 @@ function withShortForms(deps: EngineDeps, q: ParsedQuery, f: Filter): ParsedQuer
   const has = deps.db.query<{ one: number }, (string | number)[]>(
     `SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ?${r} LIMIT 1`,
   );
-  const absent = (w: string) => has.get(quote(w), ...(f.range ?? [])) === null && !correctWord(deps.db, w);
+  const absent = (w: string) => has.get(quote(w), ...(f.range ?? [])) === null;
   const concepts = q.concepts.map((c, i) => (forms[i]!.length > 0 && absent(c.words[0]!) ? { ...c, short: forms[i]! } : c));
   return { ...q, concepts };
 }
@@ -201,17 +201,17 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
     ids = inside.length === words.length && mayHoldAll(deps.db, inside, f.range) ? identHits(deps, inside, f) : [];
     if (ids.length > 0) return { mode: "word starts", ids, query: { ...q, idents: inside }, corrections };
   }
+  ({ q, corrections } = corrected(deps, q));
+  if (Object.keys(corrections).length > 0) {
+    ids = exact(deps, q, f);
+    if (ids.length > 0) return { mode: "typo-tolerant", ids, query: q, corrections };
+  }
   // Then the short forms of words the text never writes out (those words kept every stage above from matching).
   const short = withShortForms(deps, q, f);
   if (short !== q) {
     ids = exact(deps, short, f);
     if (ids.length > 0) return { mode: "short forms", ids, query: short, corrections };
     q = short;
-  }
-  ({ q, corrections } = corrected(deps, q));
-  if (Object.keys(corrections).length > 0) {
-    ids = exact(deps, q, f);
-    if (ids.length > 0) return { mode: "typo-tolerant", ids, query: q, corrections };
   }
   ids = mostWords(deps, q, f);
   if (ids.length > 0) return { mode: "any word", ids, query: q, corrections };
@@ -364,7 +364,7 @@ function describe(input: SearchInput, mode: SearchMode, n: number, omitted: Omit
       : mode === "word starts"
         ? " (as the start of longer words)"
         : mode === "short forms"
-          ? " (some words as the short forms tools print: sched for scheduler)"
+          ? ` (some words as the short forms tools print, e.g. sched for scheduler${fixes ? `; corrected: ${fixes}` : ""})`
           : mode === "typo-tolerant"
             ? ` (corrected: ${fixes})`
             : ` (no place has every word; showing places with some${fixes ? `; corrected: ${fixes}` : ""})`;
