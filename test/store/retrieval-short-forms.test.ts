@@ -1,11 +1,13 @@
 /**
- * Short forms on outputs written for these tests (none comes from a benchmark set): a word the
- * output never writes out is found as the clipping a tool prints for it (`sched` for
- * "scheduler"), as a whole part of an identifier only; where the output writes the word, its
- * clipping is not looked for (`java` is not "javadoc").
+ * On outputs written for these tests (none comes from a benchmark set): a word the output never
+ * writes out is found as the clipping a tool prints for it (`sched` for "scheduler"), as a whole
+ * part of an identifier only; where the output writes the word, its clipping is not looked for
+ * (`java` is not "javadoc"); a word typed with its last letter twice is corrected; "total" and
+ * "number of" ask for a count as "how many" does.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { prefixForms } from "../../src/store/search/abbreviations.ts";
+import { parseQuery } from "../../src/store/search/query.ts";
 import { search } from "../../src/store/search/search.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { shows, stored, top3 } from "./retrieval-helpers.ts";
@@ -63,6 +65,15 @@ describe("a word typed with its last letter twice", () => {
     if (!r.ok) throw new Error(r.message);
     expect(r.corrections).toEqual({ keepaliveintervall: "keepaliveinterval" });
     expect(shows(r.hits, 41, "keepaliveinterval 45")).toBe(true);
+  });
+});
+
+describe("a question that asks for a total", () => {
+  test('asks how many, as "how many" does (a count next to its words is the answer)', () => {
+    expect(parseQuery("lint warnings total").quantity).toBe(true);
+    expect(parseQuery("number of open files").quantity).toBe(true);
+    expect(parseQuery("how many tests failed").quantity).toBe(true);
+    expect(parseQuery("totally unrelated words").quantity).toBeUndefined();
   });
 });
 

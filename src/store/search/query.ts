@@ -49,8 +49,8 @@ const STOP_WORDS = new Set(
     " ",
   ),
 );
-/** "How many", "how much": the query asks for a count. */
-const QUANTITY = /\bhow (?:many|much)\b/i;
+/** "How many", "how much", "total", "number of": the query asks for a count. */
+const QUANTITY = /\bhow (?:many|much)\b|\btotal\b|\bnumber of\b/i;
 const MAX_TERMS = 12;
 export const MAX_TRIGRAMS = 8;
 
