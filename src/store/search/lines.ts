@@ -21,6 +21,8 @@ export type Term = {
   concept: number;
   /** The query asks how many: an occurrence with a count next to it is worth more. */
   count?: boolean;
+  /** A concept's short forms (abbreviations.ts), found as whole parts of identifiers where the word is not. */
+  short: string[];
 };
 export type Occurrence = {
   term: number;
@@ -38,6 +40,8 @@ export type Occurrence = {
   leaf?: boolean;
   /** A number stands right before it ("4 tests failed") or is its value ("errorCount":5); looked for when the query asks how many. */
   counted?: boolean;
+  /** A short form of the concept (`sched` for "scheduler"), not the word. */
+  short?: boolean;
 };
 
 const SUFFIXES = [
@@ -83,9 +87,10 @@ export function stemPrefix(word: string): string {
 }
 
 /** A term of the query; its weight is set once the lines it is found on are counted. */
-export function makeTerm(kind: TermKind, parts: string[], number: boolean, concept: number, weight = 1): Term {
+export function makeTerm(kind: TermKind, parts: string[], number: boolean, concept: number, weight = 1, short: string[] = []): Term {
   const forms = kind === "concept" && !number ? [...parts.slice(0, -1), stemPrefix(parts.at(-1)!)] : parts;
-  return { kind, parts, forms, number, weight, concept };
+  // A clipping the stem already finds (or longer) is no other form.
+  return { kind, parts, forms, number, weight, concept, short: short.filter((s) => !s.startsWith(forms[0]!)) };
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -208,6 +213,28 @@ function inLeaf(lower: string, at: number, end: number): boolean {
   return false;
 }
 
+/** Where `s` is a whole part of an identifier on the line (a word start before it, a word's end or a camelCase edge after it), added to `out`; how many. */
+function shortForms(lower: string, camel: string, s: string, term: number, out: Occurrence[], max: number): number {
+  let n = 0;
+  for (let i = lower.indexOf(s); i !== -1 && n < max; i = lower.indexOf(s, i + 1)) {
+    const end = i + s.length;
+    if (!wordStart(camel, i) || (end < lower.length && isWordChar(lower.charCodeAt(end)) && !wordStart(camel, end))) continue;
+    out.push({
+      term,
+      at: i,
+      end,
+      whole: wholeToken(lower, i, end),
+      exact: false,
+      key: isKey(lower, i, end),
+      zero: false,
+      loose: true,
+      short: true,
+    });
+    n++;
+  }
+  return n;
+}
+
 /** A query word this long is also found inside a longer token. */
 const INSIDE_MIN = 5;
 
@@ -248,6 +275,8 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
         const loose = looseConcept(lower, camel, t);
         if (loose) out.push({ term, ...loose, whole: false, exact: false, key: false, zero: false, loose: true });
       }
+      // A short form as a whole part of an identifier (`"sched":`, `OptFunction`), when the word is not on the line.
+      if (n === 0) for (const s of t.short) n += shortForms(lower, camel, s, term, out, max - n);
       // A long word inside a longer token ("jemalloc" in `libjemalloc.so.2`), when it starts no word on the line.
       if (n === 0 && t.parts.length === 1 && !t.number && first.length >= INSIDE_MIN) {
         const i = lower.indexOf(t.parts[0]!);

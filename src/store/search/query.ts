@@ -21,6 +21,12 @@ export type Concept = {
   stop: boolean;
   /** All digits (an exit status, a count): matched whole, never as the start of a longer number. */
   number: boolean;
+  /**
+   * Short forms a tool may print instead (abbreviations.ts): the word's first letters (`sched`
+   * for "scheduler"), the initials of it and its neighbours (`ra` for "read ahead"). Found only as
+   * a whole part of an identifier, and weighed below the word itself.
+   */
+  short: string[];
 };
 
 export type ParsedQuery = {
@@ -43,8 +49,8 @@ const STOP_WORDS = new Set(
     " ",
   ),
 );
-/** "How many", "how much": the query asks for a count. */
-const QUANTITY = /\bhow (?:many|much)\b/i;
+/** "How many", "how much", "total", "number of": the query asks for a count. */
+const QUANTITY = /\bhow (?:many|much)\b|\btotal\b|\bnumber of\b/i;
 const MAX_TERMS = 12;
 export const MAX_TRIGRAMS = 8;
 
@@ -66,6 +72,7 @@ export function conceptOf(words: string[], runs: string[] = words): Concept {
     runs,
     stop: words.length === 1 && STOP_WORDS.has(words[0]!),
     number: words.every((w) => DIGITS.test(w)),
+    short: [],
   };
 }
 
@@ -112,7 +119,7 @@ export function contentConcepts(q: ParsedQuery): Concept[] {
 
 /** One concept for the word index: its words next to each other, or written together. */
 function conceptMatch(c: Concept): string {
-  if (c.words.length === 1) return quote(c.words[0]!);
+  if (c.words.length === 1) return c.short.length === 0 ? quote(c.words[0]!) : `(${[c.words[0]!, ...c.short].map(quote).join(" OR ")})`;
   const forms = [...new Set([c.words.join(" "), c.runs.join(" "), c.joined])].map(quote);
   // Its words apart (`random.py:385(sample)` for "random.sample"), when each says something on its own.
   if (c.runs.length > 1 && c.runs.every((w) => w.length >= 3)) forms.push(`(${c.runs.map(quote).join(" AND ")})`);

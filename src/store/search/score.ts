@@ -46,7 +46,7 @@ export type Anchor = {
 
 /** The query's terms: its concepts, identifiers verbatim, and phrases (quoted, or the whole query). Weighed by `weighTerms`. */
 export function termsFor(q: ParsedQuery): Term[] {
-  const terms = contentConcepts(q).map((c, i) => makeTerm("concept", c.words, c.number, i));
+  const terms = contentConcepts(q).map((c, i) => makeTerm("concept", c.words, c.number, i, 1, c.short));
   if (q.quantity) for (const t of terms) t.count = true;
   for (const s of q.idents) terms.push(makeTerm("ident", [s], false, -1));
   const phrases = q.phrases.map((p) => p.text);
@@ -89,7 +89,7 @@ const needlesKept = new WeakMap<Term[], { ascii: boolean; kept: string[] }>();
 function needlesOf(terms: Term[]): { ascii: boolean; kept: string[] } {
   let n = needlesKept.get(terms);
   if (n) return n;
-  const all = [...new Set(terms.map((t) => (t.kind === "concept" ? t.forms[0]! : t.parts[0]!)))];
+  const all = [...new Set(terms.flatMap((t) => (t.kind === "concept" ? [t.forms[0]!, ...t.short] : [t.parts[0]!])))];
   n = { ascii: all.every(isAscii), kept: all.filter((x) => x.includes("\n") || !all.some((other) => other !== x && x.includes(other))) };
   needlesKept.set(terms, n);
   return n;

@@ -9,6 +9,7 @@ import { fail, type Result } from "../../errors.ts";
 import { formatBytes } from "../../units.ts";
 import type { EngineDeps } from "../engine-deps.ts";
 import type { SourceFilter } from "../source-filter.ts";
+import { prefixForms } from "./abbreviations.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
 import type { Hit, SourcedWindow } from "./hit.ts";
 import { mayHoldAll } from "./infix.ts";
@@ -19,9 +20,11 @@ import {
   conceptsAnd,
   conceptsOr,
   contentConcepts,
+  isStopWord,
   type ParsedQuery,
   parseQuery,
   prefixWords,
+  quote,
   wordsPrefixAnd,
 } from "./query.ts";
 import { renderHits } from "./render.ts";
@@ -37,7 +40,7 @@ export type SearchInput = SourceFilter & {
   /** The session that asked (kept in the retrieval log; not a filter: `session` is). */
   askedBy?: string | null;
 };
-export type SearchMode = "all words" | "word starts" | "typo-tolerant" | "any word" | "no match";
+export type SearchMode = "all words" | "word starts" | "short forms" | "typo-tolerant" | "any word" | "no match";
 
 export type SearchAnswer = {
   query: string;
@@ -155,6 +158,26 @@ function compounds(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
   return joined ? { ...q, concepts: out } : null;
 }
 
+/**
+ * The query with the short forms (abbreviations.ts) of the words the searched text never writes
+ * out: a tool that prints `sched` does not print "scheduler", and where the text has the word, a
+ * clipping of it (`java` of "javadoc") is more often another word. Asked after typo correction, so
+ * a misspelt word is not clipped ("opensll" is not `open`). Only beside other words of the query.
+ */
+function withShortForms(deps: EngineDeps, q: ParsedQuery, f: Filter): ParsedQuery {
+  // One word alone is what the user expects verbatim ("webpmux" is not `webp`): nothing there is no match.
+  if (contentConcepts(q).length < 2) return q;
+  const forms = q.concepts.map((c) => (c.stop || c.words.length > 1 ? [] : prefixForms(c.words[0]!).filter((w) => !isStopWord(w))));
+  if (forms.every((x) => x.length === 0)) return q;
+  const r = f.range ? " AND rowid BETWEEN ? AND ?" : "";
+  const has = deps.db.query<{ one: number }, (string | number)[]>(
+    `SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ?${r} LIMIT 1`,
+  );
+  const absent = (w: string) => has.get(quote(w), ...(f.range ?? [])) === null;
+  const concepts = q.concepts.map((c, i) => (forms[i]!.length > 0 && absent(c.words[0]!) ? { ...c, short: forms[i]! } : c));
+  return { ...q, concepts };
+}
+
 /** The first stage that finds anything. */
 function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
   let q = query;
@@ -182,6 +205,13 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
   if (Object.keys(corrections).length > 0) {
     ids = exact(deps, q, f);
     if (ids.length > 0) return { mode: "typo-tolerant", ids, query: q, corrections };
+  }
+  // Then the short forms of words the text never writes out (those words kept every stage above from matching).
+  const short = withShortForms(deps, q, f);
+  if (short !== q) {
+    ids = exact(deps, short, f);
+    if (ids.length > 0) return { mode: "short forms", ids, query: short, corrections };
+    q = short;
   }
   ids = mostWords(deps, q, f);
   if (ids.length > 0) return { mode: "any word", ids, query: q, corrections };
@@ -333,9 +363,11 @@ function describe(input: SearchInput, mode: SearchMode, n: number, omitted: Omit
       ? ""
       : mode === "word starts"
         ? " (as the start of longer words)"
-        : mode === "typo-tolerant"
-          ? ` (corrected: ${fixes})`
-          : ` (no place has every word; showing places with some${fixes ? `; corrected: ${fixes}` : ""})`;
+        : mode === "short forms"
+          ? ` (some words as the short forms tools print, e.g. sched for scheduler${fixes ? `; corrected: ${fixes}` : ""})`
+          : mode === "typo-tolerant"
+            ? ` (corrected: ${fixes})`
+            : ` (no place has every word; showing places with some${fixes ? `; corrected: ${fixes}` : ""})`;
   const narrow = input.source ? "add words to narrow" : "add words or filter by source to narrow";
   const left: string[] = [];
   if (omitted.cut > 0)

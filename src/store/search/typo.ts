@@ -44,6 +44,9 @@ export function wordExists(db: Db, word: string): boolean {
   );
 }
 
+/** The word is the shorter one with its last letter typed twice. */
+const doubledEnd = (word: string, shorter: string) => word.length === shorter.length + 1 && word.at(-1) === shorter.at(-1);
+
 /** The closest vocabulary word to a run of letters, or null. */
 function correctLetters(db: Db, word: string): string | null {
   if (word.length < 4) return null;
@@ -57,7 +60,8 @@ function correctLetters(db: Db, word: string): string | null {
   let best: { word: string; d: number; docs: number } | null = null;
   for (const [lo, hi] of ranges) {
     for (const c of scan.all(lo, hi, word.length - max, word.length + max, MAX_CANDIDATES)) {
-      if (c.word === word || (c.word.length < word.length && word.startsWith(c.word))) continue;
+      // Not a prefix of the word (`libicu` of "libicu72"), unless the word only doubles its last letter ("intervall").
+      if (c.word === word || (c.word.length < word.length && word.startsWith(c.word) && !doubledEnd(word, c.word))) continue;
       const d = editDistance(word, c.word, max);
       if (d > max) continue;
       if (!best || d < best.d || (d === best.d && c.docs > best.docs)) best = { word: c.word, d, docs: c.docs };

@@ -1,0 +1,22 @@
+/**
+ * The short forms tools print for the words of a question: a word's first letters (`sched` for
+ * "scheduler", `arg` for "argument", `dur` for "duration", `alloc` for "allocation"): clipping,
+ * the usual way identifiers abbreviate a word (as English word-formation describes it), not a
+ * list of words. A short form counts only where it is a whole part of an identifier, less than
+ * the word written out, and only for words the searched text never writes out (search.ts).
+ */
+
+const LETTERS = /^\p{Ll}+$/u;
+/** The shortest clipping looked for, and the longest (tools clip to 3 to 5 letters). */
+const MIN_CLIP = 3;
+const MAX_CLIP = 5;
+/** A clipping leaves at least this many letters off (fewer is an inflection, which stems find). */
+const MIN_LEFT = 2;
+
+/** A word's clippings: its first 3 to 5 letters, each at least two letters shorter than the word. */
+export function prefixForms(word: string): string[] {
+  if (!LETTERS.test(word)) return [];
+  const out: string[] = [];
+  for (let n = MIN_CLIP; n <= MAX_CLIP && n <= word.length - MIN_LEFT; n++) out.push(word.slice(0, n));
+  return out;
+}
