@@ -32,8 +32,12 @@ const LINES_PER_SUMMARY = 3;
 const MAX_GROUPS = 8;
 /** A hit holds at least this share of the weight of the query's words the memory holds. */
 const MIN_SHARE = 0.4;
-/** A record about one of the query's words (aboutQuery) is the memory's statement on it: a little less will do. */
-const RECORD_SHARE = 0.35;
+/**
+ * A record about one of the query's words (aboutQuery) is the memory's statement on it: a quarter
+ * of the known words' weight will do (a paraphrased question shares one word of three or four
+ * with the record that answers it).
+ */
+export const RECORD_SHARE = 0.25;
 /**
  * A rare word names something specific: it is in at most 1% of the project's rows, or, in a short
  * history (where 1% is a row or two), in at most RARE_ROWS of them; never in a tenth of them (in a
@@ -226,8 +230,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
  * evidence of its own (answer-type.ts). A record (a decision, note or correction) about one of
  * the query's words, said the way English puts what a sentence is about, first, is the memory's
  * statement on that subject: RECORD_SHARE of the known words will do, and the words the memory
- * never saw (a paraphrase) do not count against it, as long as they are no more than half of the
- * query (one mostly unknown is likely about something never said).
+ * never saw (a paraphrase) do not count against it.
  */
 export const relevant: Gate =
   ({ groups, scoring, knownWeight, asked, rare, quantity }) =>
@@ -238,7 +241,7 @@ export const relevant: Gate =
         u.match.held >= MIN_SHARE * asked ||
         [...u.match.groups.keys()].some((g) => rare.has(g)) ||
         holdsAllKnown(u.match, scoring.length))) ||
-      (u.record && u.match.held >= RECORD_SHARE * knownWeight && 2 * scoring.length >= groups.length && aboutQuery(u, groups)));
+      (u.record && u.match.held >= RECORD_SHARE * knownWeight && aboutQuery(u, groups)));
 
 /** Ties go to the newer. */
 const hitOrder = (h: Hit) => (h.type === "event" ? h.row.id : h.row.last_event);
