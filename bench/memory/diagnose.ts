@@ -77,7 +77,9 @@ for (const p of set.projects) {
         ? "not a record"
         : !aboutQuery(u, groups)
           ? "record, word not its subject"
-          : u.match.held >= RECORD_SHARE * knownWeight
+          : 3 * cands.groups.length < groups.length
+            ? "record about it, query mostly unknown"
+            : u.match.held >= RECORD_SHARE * knownWeight
               ? "record about it: passes (search.ts, RECORD_SHARE)"
               : "record about it, holds too little";
     const targets = q.kind === "absent" ? p.facts : q.answer;

@@ -38,6 +38,8 @@ const MIN_SHARE = 0.4;
  * with the record that answers it).
  */
 export const RECORD_SHARE = 0.25;
+/** A query with more than this many words for each word the memory knows is mostly unknown to it. */
+const MOSTLY_UNKNOWN = 3;
 /**
  * A rare word names something specific: it is in at most 1% of the project's rows, or, in a short
  * history (where 1% is a row or two), in at most RARE_ROWS of them; never in a tenth of them (in a
@@ -230,7 +232,9 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
  * evidence of its own (answer-type.ts). A record (a decision, note or correction) about one of
  * the query's words, said the way English puts what a sentence is about, first, is the memory's
  * statement on that subject: RECORD_SHARE of the known words will do, and the words the memory
- * never saw (a paraphrase) do not count against it.
+ * never saw (a paraphrase) do not count against it, as long as they are no more than two of every
+ * three of the query's words (one made mostly of words never heard is likely about something
+ * never said).
  */
 export const relevant: Gate =
   ({ groups, scoring, knownWeight, asked, rare, quantity }) =>
@@ -241,7 +245,10 @@ export const relevant: Gate =
         u.match.held >= MIN_SHARE * asked ||
         [...u.match.groups.keys()].some((g) => rare.has(g)) ||
         holdsAllKnown(u.match, scoring.length))) ||
-      (u.record && u.match.held >= RECORD_SHARE * knownWeight && aboutQuery(u, groups)));
+      (u.record &&
+        u.match.held >= RECORD_SHARE * knownWeight &&
+        MOSTLY_UNKNOWN * scoring.length >= groups.length &&
+        aboutQuery(u, groups)));
 
 /** Ties go to the newer. */
 const hitOrder = (h: Hit) => (h.type === "event" ? h.row.id : h.row.last_event);
