@@ -38,6 +38,12 @@ const MIN_SHARE = 0.4;
  * with the record that answers it).
  */
 export const RECORD_SHARE = 0.25;
+/**
+ * How much more a record (a decision, note or correction) about one of the query's words
+ * (aboutQuery) weighs than its words alone say: a short prompt or file list naming the word as
+ * often is chatter around the subject, the record is what was said about it.
+ */
+const ABOUT = 1.5;
 /** A query with more than this many words for each word the memory knows is mostly unknown to it. */
 const MOSTLY_UNKNOWN = 3;
 /**
@@ -276,6 +282,8 @@ export function rankedHits(
   const hits: Hit[] = [...eventHits(deps, projectId, events.ids, scoring), ...summaryHits(deps, projectId, summaries.ids, scoring, looked)];
   // Summary lines are compared with events with their summary's age.
   for (const h of hits) if (h.type === "summary") for (const l of h.lines) l.score *= h.recency;
+  // A record about one of the query's words is the memory's statement on it: above chatter that names the word as often.
+  for (const h of hits) for (const u of h.type === "event" ? [h.unit] : h.lines) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
   resolveReplacements(deps, projectId, hits, scoring);
   const passes = gate(gateContext(query, groups, scoring));
   return prune(hits, passes)

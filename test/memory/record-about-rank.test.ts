@@ -1,0 +1,63 @@
+/**
+ * A record (a decision, note or correction) about one of the question's words ranks above chatter
+ * that names the word as often: short prompts and file lists around a subject hold its word in
+ * few other words (BM25 favours them), the record is what was said about it. Histories written
+ * for these tests.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+const search = async (m: TestMemory, query: string) =>
+  (await m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search")).hits.map((h) => h.id);
+
+/** Short tasks about receipts (each a little different, so none is a repeat of another), and other work. */
+async function chatter(m: TestMemory) {
+  const tasks = [
+    "the receipts page crashes on an empty cart",
+    "the csv export of receipts lacks the tax column",
+    "receipt totals are off by a cent",
+    "the reprinted receipt shows the wrong date",
+    "the receipts list is slow with many orders",
+    "the emailed receipt has the old address",
+    "the receipt footer wraps badly on narrow printers",
+  ];
+  for (const [i, t] of tasks.entries()) {
+    await m.add("prompt", t, `s${i}`);
+    await m.add("answer", `Looked into it and pushed a fix for item ${i}; tests pass.`, `s${i}`);
+    await m.add("prompt", `tidy the styles of the settings screen, part ${i}`, `s${i}`);
+    await m.add("answer", `Settings screen styles tidied, part ${i}.`, `s${i}`);
+  }
+}
+
+describe("a record about the question's subject ranks above chatter naming it", () => {
+  test("a note on what receipts look like is shown among short statements that name receipts", async () => {
+    const m = testMemory();
+    await chatter(m);
+    const note = await m.add(
+      "note",
+      "receipts: store code, then the year, then a six digit counter that restarts every January, for example BER-2025-000187",
+      "s9",
+    );
+    await chatter(m);
+    // "number" is a word no event holds: the note and the tasks hold "receipt" alone.
+    const hits = await search(m, "what does a receipt number look like");
+    // Fourteen short statements hold the word as well; the note is among the five shown.
+    expect(hits).toContain(note);
+  });
+
+  test("the same words in passing, not as the record's subject, get no such lift", async () => {
+    const m = testMemory();
+    await chatter(m);
+    const passing = await m.add(
+      "note",
+      "release checklist: bump the version, tag the build, check that printed receipts still show the counter",
+      "s9",
+    );
+    await chatter(m);
+    const hits = await search(m, "what does a receipt number look like");
+    expect(hits[0]).not.toBe(passing);
+  });
+});
