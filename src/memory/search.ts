@@ -62,9 +62,14 @@ export const isRare = (g: WeightedGroup) => g.df <= Math.min(NEVER_RARE_SHARE * 
  * "fix(cache): ...", "the watering reminders are ..."), not one said in passing.
  */
 export function aboutQuery(u: Unit, groups: QueryGroup[]): boolean {
+  return aboutGroups(u, groups).length > 0;
+}
+
+/** The query groups a unit is about (aboutQuery): matched, and among its subject's words. */
+function aboutGroups(u: Unit, groups: QueryGroup[]): number[] {
   const subject = subjectOf(lineBody(u.text));
-  if (subject.length === 0) return false;
-  return groups.some((g) => u.match.groups.has(g.group) && g.forms.some((f) => subject.includes(familyKey(f.word))));
+  if (subject.length === 0) return [];
+  return groups.filter((g) => u.match.groups.has(g.group) && g.forms.some((f) => subject.includes(familyKey(f.word)))).map((g) => g.group);
 }
 
 /** Whether a match holds every one of the query's words the memory knows, two or more of them. */
@@ -256,6 +261,25 @@ export const relevant: Gate =
         MOSTLY_UNKNOWN * scoring.length >= groups.length &&
         aboutQuery(u, groups)));
 
+/**
+ * Of two records (decisions, notes, corrections) about the same word of the query (aboutQuery), the
+ * later ranks right above the earlier: the later record is what holds now, whether or not it said
+ * it replaces the other (a link made when it was written marks the earlier one as well,
+ * conflicts.ts). Chatter is not a record and is left as it ranks.
+ */
+function laterRecordFirst(hits: Hit[], groups: QueryGroup[]): void {
+  const records = hits
+    .flatMap((h) => (h.type === "event" ? [h.unit] : h.lines))
+    .filter((u) => u.record && u.replacedBy === null && u.event !== null)
+    .map((u) => ({ u, about: aboutGroups(u, groups) }))
+    .filter((r) => r.about.length > 0)
+    .sort((a, b) => a.u.order - b.u.order);
+  for (const [i, older] of records.entries())
+    for (const newer of records.slice(i + 1))
+      if (newer.u.order !== older.u.order && newer.about.some((g) => older.about.includes(g)))
+        newer.u.score = Math.max(newer.u.score, older.u.score * ABOVE);
+}
+
 /** Ties go to the newer. */
 const hitOrder = (h: Hit) => (h.type === "event" ? h.row.id : h.row.last_event);
 
@@ -285,6 +309,7 @@ export function rankedHits(
   // A record about one of the query's words is the memory's statement on it: above chatter that names the word as often.
   for (const h of hits) for (const u of h.type === "event" ? [h.unit] : h.lines) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
   resolveReplacements(deps, projectId, hits, scoring);
+  laterRecordFirst(hits, groups);
   const passes = gate(gateContext(query, groups, scoring));
   return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))

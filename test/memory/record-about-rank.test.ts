@@ -61,3 +61,30 @@ describe("a record about the question's subject ranks above chatter naming it", 
     expect(hits[0]).not.toBe(passing);
   });
 });
+
+describe("of two records about the question's subject, the later first", () => {
+  async function history(later: "note" | "prompt") {
+    const m = testMemory();
+    await chatter(m);
+    // The earlier note holds two of the question's words, the later one only its subject.
+    const earlier = await m.add("note", "backups: nightly pg_dump to the office nas, kept for two weeks", "s10");
+    await chatter(m);
+    const newer = await m.add(later, "backups: restic snapshots into a b2 bucket, thirty of them kept", "s11");
+    return { m, earlier, newer };
+  }
+
+  test("a later note about backups ranks above an earlier one that holds more of the question", async () => {
+    const { m, earlier, newer } = await history("note");
+    const hits = await search(m, "where do the nightly backups go");
+    expect(hits).toContain(earlier);
+    expect(hits.indexOf(newer)).toBeLessThan(hits.indexOf(earlier));
+    expect(hits.indexOf(newer)).not.toBe(-1);
+  });
+
+  test("a later prompt saying the same is chatter: the earlier record keeps its place", async () => {
+    const { m, earlier, newer } = await history("prompt");
+    const hits = await search(m, "where do the nightly backups go");
+    expect(hits[0]).toBe(earlier);
+    expect(hits.indexOf(newer) === -1 || hits.indexOf(newer) > hits.indexOf(earlier)).toBe(true);
+  });
+});
