@@ -10,7 +10,7 @@
  */
 import { asksQuantity, holdsQuantity } from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
-import { subjectOf } from "./classify.ts";
+import { statementOf, subjectOf } from "./classify.ts";
 import { ABOVE, resolveReplacements } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
@@ -280,6 +280,26 @@ function laterRecordFirst(hits: Hit[], groups: QueryGroup[]): void {
         newer.u.score = Math.max(newer.u.score, older.u.score * ABOVE);
 }
 
+/**
+ * A later statement that says it changes something (stored as a correction, or with a cue of
+ * change: "moved to", "dropped", "now", classify.ts) ranks right above an earlier statement that
+ * holds one of the same words of the query, linked or not: what the query found in the earlier one
+ * is what the later one changed, as far as the words tell.
+ */
+function changeFirst(hits: Hit[]): void {
+  const kindOf = (text: string) => /^- e\d+ (\w+)/.exec(text)?.[1] ?? "";
+  const units = hits
+    .flatMap((h) =>
+      h.type === "event" ? [{ u: h.unit, kind: h.row.kind as string }] : h.lines.map((l) => ({ u: l, kind: kindOf(l.text) })),
+    )
+    .filter((x) => x.u.event !== null && x.u.replacedBy === null && (x.u.claim || x.u.record));
+  const changing = units.filter((x) => x.kind === "correction" || statementOf(lineBody(x.u.text), x.kind).changes).map((x) => x.u);
+  for (const newer of changing)
+    for (const { u: older } of units)
+      if (older.order < newer.order && [...newer.match.groups.keys()].some((g) => older.match.groups.has(g)))
+        newer.score = Math.max(newer.score, older.score * ABOVE);
+}
+
 /** Ties go to the newer. */
 const hitOrder = (h: Hit) => (h.type === "event" ? h.row.id : h.row.last_event);
 
@@ -310,6 +330,7 @@ export function rankedHits(
   for (const h of hits) for (const u of h.type === "event" ? [h.unit] : h.lines) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
   resolveReplacements(deps, projectId, hits, scoring);
   laterRecordFirst(hits, groups);
+  changeFirst(hits);
   const passes = gate(gateContext(query, groups, scoring));
   return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))

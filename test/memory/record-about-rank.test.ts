@@ -88,3 +88,36 @@ describe("of two records about the question's subject, the later first", () => {
     expect(hits.indexOf(newer) === -1 || hits.indexOf(newer) > hits.indexOf(earlier)).toBe(true);
   });
 });
+
+describe("a later statement of change above the earlier statement the query found", () => {
+  async function history(later: string) {
+    const m = testMemory();
+    for (let i = 0; i < 7; i++) {
+      await m.add("prompt", `the receipt totals are off by a cent on till ${i}`, `s${i}`);
+      await m.add("answer", `Fixed the rounding on till ${i}.`, `s${i}`);
+    }
+    // A statement in a prompt (not a record: the rule for two records does not apply).
+    const earlier = await m.add("prompt", "fyi the api image is built on the ops box by a nightly cron job", "s10");
+    await chatter(m);
+    const newer = await m.add("prompt", later, "s11");
+    return { m, earlier, newer };
+  }
+
+  test("a prompt saying the image build moved ranks above the statement it changed, though it holds fewer of the question's words", async () => {
+    const { m, earlier, newer } = await history(
+      "heads up: image builds moved to a github actions workflow last week, it runs on every merge to main and pushes the tags to the registry, the dashboards and alerts stay as they were",
+    );
+    const hits = await search(m, "where is the api image built, the ops box?");
+    expect(hits[0]).toBe(newer);
+    expect(hits).toContain(earlier);
+  });
+
+  test("a later prompt that changes nothing stays below", async () => {
+    const { m, earlier, newer } = await history(
+      "the image builds on a github actions workflow look slow to me, every merge to main waits for them and for the tags pushed to the registry, can you profile them",
+    );
+    const hits = await search(m, "where is the api image built, the ops box?");
+    expect(hits[0]).toBe(earlier);
+    expect(hits.indexOf(newer) === -1 || hits.indexOf(newer) > hits.indexOf(earlier)).toBe(true);
+  });
+});
