@@ -262,12 +262,19 @@ export const relevant: Gate =
         aboutQuery(u, groups)));
 
 /**
+ * The earlier statement holds a rare word of the query (a number, a name: isRare) the later one
+ * does not: the query asks for that one, whatever was said later on its subject.
+ */
+const narrower = (older: Unit, newer: Unit, rare: Set<number>) =>
+  [...older.match.groups.keys()].some((g) => rare.has(g) && !newer.match.groups.has(g));
+
+/**
  * Of two records (decisions, notes, corrections) about the same word of the query (aboutQuery), the
  * later ranks right above the earlier: the later record is what holds now, whether or not it said
  * it replaces the other (a link made when it was written marks the earlier one as well,
  * conflicts.ts). Chatter is not a record and is left as it ranks.
  */
-function laterRecordFirst(hits: Hit[], groups: QueryGroup[]): void {
+function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>): void {
   const records = hits
     .flatMap((h) => (h.type === "event" ? [h.unit] : h.lines))
     .filter((u) => u.record && u.replacedBy === null && u.event !== null)
@@ -276,7 +283,7 @@ function laterRecordFirst(hits: Hit[], groups: QueryGroup[]): void {
     .sort((a, b) => a.u.order - b.u.order);
   for (const [i, older] of records.entries())
     for (const newer of records.slice(i + 1))
-      if (newer.u.order !== older.u.order && newer.about.some((g) => older.about.includes(g)))
+      if (newer.u.order !== older.u.order && newer.about.some((g) => older.about.includes(g)) && !narrower(older.u, newer.u, rare))
         newer.u.score = Math.max(newer.u.score, older.u.score * ABOVE);
 }
 
@@ -286,7 +293,7 @@ function laterRecordFirst(hits: Hit[], groups: QueryGroup[]): void {
  * holds one of the same words of the query, linked or not: what the query found in the earlier one
  * is what the later one changed, as far as the words tell.
  */
-function changeFirst(hits: Hit[]): void {
+function changeFirst(hits: Hit[], rare: Set<number>): void {
   const kindOf = (text: string) => /^- e\d+ (\w+)/.exec(text)?.[1] ?? "";
   const units = hits
     .flatMap((h) =>
@@ -296,7 +303,11 @@ function changeFirst(hits: Hit[]): void {
   const changing = units.filter((x) => x.kind === "correction" || statementOf(lineBody(x.u.text), x.kind).changes).map((x) => x.u);
   for (const newer of changing)
     for (const { u: older } of units)
-      if (older.order < newer.order && [...newer.match.groups.keys()].some((g) => older.match.groups.has(g)))
+      if (
+        older.order < newer.order &&
+        [...newer.match.groups.keys()].some((g) => older.match.groups.has(g)) &&
+        !narrower(older, newer, rare)
+      )
         newer.score = Math.max(newer.score, older.score * ABOVE);
 }
 
@@ -329,9 +340,10 @@ export function rankedHits(
   // A record about one of the query's words is the memory's statement on it: above chatter that names the word as often.
   for (const h of hits) for (const u of h.type === "event" ? [h.unit] : h.lines) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
   resolveReplacements(deps, projectId, hits, scoring);
-  laterRecordFirst(hits, groups);
-  changeFirst(hits);
-  const passes = gate(gateContext(query, groups, scoring));
+  const context = gateContext(query, groups, scoring);
+  laterRecordFirst(hits, groups, context.rare);
+  changeFirst(hits, context.rare);
+  const passes = gate(context);
   return prune(hits, passes)
     .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
     .slice(0, limit);

@@ -66,6 +66,8 @@ describe("of two records about the question's subject, the later first", () => {
   async function history(later: "note" | "prompt") {
     const m = testMemory();
     await chatter(m);
+    // "nightly" is a common word here (not a rare one, which a question would be asking for).
+    for (let i = 0; i < 12; i++) await m.add("answer", `The nightly report for till ${i} went out.`, "s9");
     // The earlier note holds two of the question's words, the later one only its subject.
     const earlier = await m.add("note", "backups: nightly pg_dump to the office nas, kept for two weeks", "s10");
     await chatter(m);
@@ -94,7 +96,7 @@ describe("a later statement of change above the earlier statement the query foun
     const m = testMemory();
     for (let i = 0; i < 7; i++) {
       await m.add("prompt", `the receipt totals are off by a cent on till ${i}`, `s${i}`);
-      await m.add("answer", `Fixed the rounding on till ${i}.`, `s${i}`);
+      await m.add("answer", `Fixed the rounding on till ${i} through the api; the ops box logs look clean.`, `s${i}`);
     }
     // A statement in a prompt (not a record: the rule for two records does not apply).
     const earlier = await m.add("prompt", "fyi the api image is built on the ops box by a nightly cron job", "s10");
@@ -107,6 +109,7 @@ describe("a later statement of change above the earlier statement the query foun
     const { m, earlier, newer } = await history(
       "heads up: image builds moved to a github actions workflow last week, it runs on every merge to main and pushes the tags to the registry, the dashboards and alerts stay as they were",
     );
+    // "api", "ops" and "box" are common here: no rare word of the question is the earlier one's alone.
     const hits = await search(m, "where is the api image built, the ops box?");
     expect(hits[0]).toBe(newer);
     expect(hits).toContain(earlier);
@@ -119,5 +122,25 @@ describe("a later statement of change above the earlier statement the query foun
     const hits = await search(m, "where is the api image built, the ops box?");
     expect(hits[0]).toBe(earlier);
     expect(hits.indexOf(newer) === -1 || hits.indexOf(newer) > hits.indexOf(earlier)).toBe(true);
+  });
+});
+
+describe("a rare word of the question held by the earlier statement alone keeps it first", () => {
+  test("a question naming a job by its number finds the note that holds it, above later notes on the subject", async () => {
+    const m = testMemory();
+    await chatter(m);
+    const job = await m.add("note", "staging: the ledger export job 7101 is paused until the auditors reply", "s20");
+    await chatter(m);
+    const later = [
+      "staging: the mailer renders its templates from the theme repository",
+      "staging: the search index is rebuilt every sunday night",
+      "staging: the billing sandbox keys rotate on the first of the month",
+      "staging: the gateway allows only the office addresses",
+      "staging: the ledger database is a copy of production from last week",
+    ];
+    for (const [i, text] of later.entries()) await m.add("note", text, `s${21 + i}`);
+    // 7101 is in one event: the question asks for that one, not the latest note on staging.
+    const hits = await search(m, "staging ledger job 7101");
+    expect(hits[0]).toBe(job);
   });
 });
