@@ -341,10 +341,10 @@ export function rankedHits(
   for (const h of hits) for (const u of h.type === "event" ? [h.unit] : h.lines) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
   resolveReplacements(deps, projectId, hits, scoring);
   const context = gateContext(query, groups, scoring);
-  laterRecordFirst(hits, groups, context.rare);
-  changeFirst(hits, context.rare);
-  const passes = gate(context);
-  return prune(hits, passes)
-    .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
-    .slice(0, limit);
+  const kept = prune(hits, gate(context));
+  // What holds now first, among the hits that answer.
+  laterRecordFirst(kept, groups, context.rare);
+  changeFirst(kept, context.rare);
+  for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
+  return kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a)).slice(0, limit);
 }
