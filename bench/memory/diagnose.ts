@@ -14,7 +14,7 @@ import type { MemoryDeps } from "../../src/memory/deps.ts";
 import { eventsById } from "../../src/memory/events.ts";
 import { createRegistry } from "../../src/memory/projects.ts";
 import { queryGroups } from "../../src/memory/query.ts";
-import { aboutQuery, isRare, rankedHits } from "../../src/memory/search.ts";
+import { aboutQuery, isRare, RECORD_SHARE, rankedHits } from "../../src/memory/search.ts";
 import { eventUnit, type Hit, type Unit } from "../../src/memory/units.ts";
 import { inProcessBackend, judge } from "./eval-set.ts";
 import { loadSet, norm } from "./sets.ts";
@@ -77,9 +77,9 @@ for (const p of set.projects) {
         ? "not a record"
         : !aboutQuery(u, groups)
           ? "record, word not its subject"
-          : 2 * cands.groups.length < groups.length
+          : 3 * cands.groups.length < groups.length
             ? "record about it, query mostly unknown"
-            : u.match.held >= 0.35 * knownWeight
+            : u.match.held >= RECORD_SHARE * knownWeight
               ? "record about it: passes (search.ts, RECORD_SHARE)"
               : "record about it, holds too little";
     const targets = q.kind === "absent" ? p.facts : q.answer;

@@ -10,7 +10,7 @@
  */
 import { asksQuantity, holdsQuantity } from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
-import { subjectOf } from "./classify.ts";
+import { statementOf, subjectOf } from "./classify.ts";
 import { ABOVE, resolveReplacements } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
@@ -32,8 +32,20 @@ const LINES_PER_SUMMARY = 3;
 const MAX_GROUPS = 8;
 /** A hit holds at least this share of the weight of the query's words the memory holds. */
 const MIN_SHARE = 0.4;
-/** A record about one of the query's words (aboutQuery) is the memory's statement on it: a little less will do. */
-const RECORD_SHARE = 0.35;
+/**
+ * A record about one of the query's words (aboutQuery) is the memory's statement on it: a quarter
+ * of the known words' weight will do (a paraphrased question shares one word of three or four
+ * with the record that answers it).
+ */
+export const RECORD_SHARE = 0.25;
+/**
+ * How much more a record (a decision, note or correction) about one of the query's words
+ * (aboutQuery) weighs than its words alone say: a short prompt or file list naming the word as
+ * often is chatter around the subject, the record is what was said about it.
+ */
+const ABOUT = 1.5;
+/** A query with more than this many words for each word the memory knows is mostly unknown to it. */
+const MOSTLY_UNKNOWN = 3;
 /**
  * A rare word names something specific: it is in at most 1% of the project's rows, or, in a short
  * history (where 1% is a row or two), in at most RARE_ROWS of them; never in a tenth of them (in a
@@ -50,9 +62,14 @@ export const isRare = (g: WeightedGroup) => g.df <= Math.min(NEVER_RARE_SHARE * 
  * "fix(cache): ...", "the watering reminders are ..."), not one said in passing.
  */
 export function aboutQuery(u: Unit, groups: QueryGroup[]): boolean {
+  return aboutGroups(u, groups).length > 0;
+}
+
+/** The query groups a unit is about (aboutQuery): matched, and among its subject's words. */
+function aboutGroups(u: Unit, groups: QueryGroup[]): number[] {
   const subject = subjectOf(lineBody(u.text));
-  if (subject.length === 0) return false;
-  return groups.some((g) => u.match.groups.has(g.group) && g.forms.some((f) => subject.includes(familyKey(f.word))));
+  if (subject.length === 0) return [];
+  return groups.filter((g) => u.match.groups.has(g.group) && g.forms.some((f) => subject.includes(familyKey(f.word)))).map((g) => g.group);
 }
 
 /** Whether a match holds every one of the query's words the memory knows, two or more of them. */
@@ -226,8 +243,9 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
  * evidence of its own (answer-type.ts). A record (a decision, note or correction) about one of
  * the query's words, said the way English puts what a sentence is about, first, is the memory's
  * statement on that subject: RECORD_SHARE of the known words will do, and the words the memory
- * never saw (a paraphrase) do not count against it, as long as they are no more than half of the
- * query (one mostly unknown is likely about something never said).
+ * never saw (a paraphrase) do not count against it, as long as they are no more than two of every
+ * three of the query's words (one made mostly of words never heard is likely about something
+ * never said).
  */
 export const relevant: Gate =
   ({ groups, scoring, knownWeight, asked, rare, quantity }) =>
@@ -238,7 +256,60 @@ export const relevant: Gate =
         u.match.held >= MIN_SHARE * asked ||
         [...u.match.groups.keys()].some((g) => rare.has(g)) ||
         holdsAllKnown(u.match, scoring.length))) ||
-      (u.record && u.match.held >= RECORD_SHARE * knownWeight && 2 * scoring.length >= groups.length && aboutQuery(u, groups)));
+      (u.record &&
+        u.match.held >= RECORD_SHARE * knownWeight &&
+        MOSTLY_UNKNOWN * scoring.length >= groups.length &&
+        aboutQuery(u, groups)));
+
+/**
+ * The earlier statement holds a rare word of the query (a number, a name: isRare) the later one
+ * does not: the query asks for that one, whatever was said later on its subject.
+ */
+const narrower = (older: Unit, newer: Unit, rare: Set<number>) =>
+  [...older.match.groups.keys()].some((g) => rare.has(g) && !newer.match.groups.has(g));
+
+/**
+ * Of two records (decisions, notes, corrections) about the same word of the query (aboutQuery), the
+ * later ranks right above the earlier: the later record is what holds now, whether or not it said
+ * it replaces the other (a link made when it was written marks the earlier one as well,
+ * conflicts.ts). Chatter is not a record and is left as it ranks.
+ */
+function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>): void {
+  const records = hits
+    .flatMap((h) => (h.type === "event" ? [h.unit] : h.lines))
+    .filter((u) => u.record && u.replacedBy === null && u.event !== null)
+    .map((u) => ({ u, about: aboutGroups(u, groups) }))
+    .filter((r) => r.about.length > 0)
+    .sort((a, b) => a.u.order - b.u.order);
+  for (const [i, older] of records.entries())
+    for (const newer of records.slice(i + 1))
+      if (newer.u.order !== older.u.order && newer.about.some((g) => older.about.includes(g)) && !narrower(older.u, newer.u, rare))
+        newer.u.score = Math.max(newer.u.score, older.u.score * ABOVE);
+}
+
+/**
+ * A later statement that says it changes something (stored as a correction, or with a cue of
+ * change: "moved to", "dropped", "now", classify.ts) ranks right above an earlier statement that
+ * holds one of the same words of the query, linked or not: what the query found in the earlier one
+ * is what the later one changed, as far as the words tell.
+ */
+function changeFirst(hits: Hit[], rare: Set<number>): void {
+  const kindOf = (text: string) => /^- e\d+ (\w+)/.exec(text)?.[1] ?? "";
+  const units = hits
+    .flatMap((h) =>
+      h.type === "event" ? [{ u: h.unit, kind: h.row.kind as string }] : h.lines.map((l) => ({ u: l, kind: kindOf(l.text) })),
+    )
+    .filter((x) => x.u.event !== null && x.u.replacedBy === null && (x.u.claim || x.u.record));
+  const changing = units.filter((x) => x.kind === "correction" || statementOf(lineBody(x.u.text), x.kind).changes).map((x) => x.u);
+  for (const newer of changing)
+    for (const { u: older } of units)
+      if (
+        older.order < newer.order &&
+        [...newer.match.groups.keys()].some((g) => older.match.groups.has(g)) &&
+        !narrower(older, newer, rare)
+      )
+        newer.score = Math.max(newer.score, older.score * ABOVE);
+}
 
 /** Ties go to the newer. */
 const hitOrder = (h: Hit) => (h.type === "event" ? h.row.id : h.row.last_event);
@@ -266,9 +337,14 @@ export function rankedHits(
   const hits: Hit[] = [...eventHits(deps, projectId, events.ids, scoring), ...summaryHits(deps, projectId, summaries.ids, scoring, looked)];
   // Summary lines are compared with events with their summary's age.
   for (const h of hits) if (h.type === "summary") for (const l of h.lines) l.score *= h.recency;
+  // A record about one of the query's words is the memory's statement on it: above chatter that names the word as often.
+  for (const h of hits) for (const u of h.type === "event" ? [h.unit] : h.lines) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
   resolveReplacements(deps, projectId, hits, scoring);
-  const passes = gate(gateContext(query, groups, scoring));
-  return prune(hits, passes)
-    .sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a))
-    .slice(0, limit);
+  const context = gateContext(query, groups, scoring);
+  const kept = prune(hits, gate(context));
+  // What holds now first, among the hits that answer.
+  laterRecordFirst(kept, groups, context.rare);
+  changeFirst(kept, context.rare);
+  for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
+  return kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a)).slice(0, limit);
 }
