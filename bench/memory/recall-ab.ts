@@ -9,6 +9,7 @@
  *   bun bench/memory/recall-ab.ts /path/to/main . /tmp/scale/memory-scale.db [PROMPTS] [DATABASE_B]
  */
 import { resolve } from "node:path";
+import { type CheckoutService, checkoutService } from "./checkout-service.ts";
 
 const [rootA, rootB, dbA, countArg, dbB] = process.argv.slice(2);
 if (!rootA || !rootB || !dbA) {
@@ -18,25 +19,10 @@ if (!rootA || !rootB || !dbA) {
 const prompts = Number(countArg ?? 300);
 const project = "/bench/memory/scale";
 
-type Side = { handle: (r: unknown) => Promise<unknown>; close: () => void; recall: number[]; search: number[] };
+type Side = CheckoutService & { recall: number[]; search: number[] };
 
 async function side(root: string, path: string): Promise<Side> {
-  const { defaultConfig } = await import(`${root}/src/config.ts`);
-  const { MIGRATIONS } = await import(`${root}/src/db/migrations.ts`);
-  const { openDatabase } = await import(`${root}/src/db/open.ts`);
-  const { createMemoryService } = await import(`${root}/src/memory/service.ts`);
-  const { countTokens } = await import(`${root}/src/tokens/count.ts`);
-  const db = openDatabase(path, { migrations: MIGRATIONS });
-  const config = defaultConfig({ HOME: "/nonexistent" });
-  config.db = path;
-  config.memory.keepDays = 0;
-  const service = createMemoryService({
-    db,
-    config,
-    now: () => Date.UTC(2026, 5, 1),
-    count: async (texts: string[]) => texts.reduce((n, t) => n + countTokens(t), 0),
-  });
-  return { handle: (r) => service.handle(r), close: () => db.close(), recall: [], search: [] };
+  return { ...(await checkoutService(root, path)), recall: [], search: [] };
 }
 
 const a = await side(resolve(rootA), resolve(dbA));
