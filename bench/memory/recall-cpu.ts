@@ -13,6 +13,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { checkoutService } from "./checkout-service.ts";
 
 const [rootArg, dbArg, countArg] = process.argv.slice(2);
 if (!rootArg || !dbArg) {
@@ -21,27 +22,13 @@ if (!rootArg || !dbArg) {
 }
 const root = resolve(rootArg);
 const prompts = Number(countArg ?? 300);
-const { defaultConfig } = await import(`${root}/src/config.ts`);
-const { MIGRATIONS } = await import(`${root}/src/db/migrations.ts`);
-const { openDatabase } = await import(`${root}/src/db/open.ts`);
-const { createMemoryService } = await import(`${root}/src/memory/service.ts`);
-const { countTokens } = await import(`${root}/src/tokens/count.ts`);
 const { createRng } = await import(`${root}/bench/prng.ts`);
 const { noise } = await import(`${root}/bench/memory/history.ts`);
 
 const dir = mkdtempSync(join(tmpdir(), "recall-cpu-"));
 const path = join(dir, "memory.db");
 copyFileSync(dbArg, path);
-const db = openDatabase(path, { migrations: MIGRATIONS });
-const config = defaultConfig({ HOME: "/nonexistent" });
-config.db = path;
-config.memory.keepDays = 0;
-const service = createMemoryService({
-  db,
-  config,
-  now: () => Date.UTC(2026, 5, 1),
-  count: async (texts: string[]) => texts.reduce((n, t) => n + countTokens(t), 0),
-});
+const service = await checkoutService(root, path);
 const project = "/bench/memory/scale";
 const rng = createRng(7);
 const cpu = () => {
@@ -59,6 +46,6 @@ try {
   }
   console.log(JSON.stringify({ checkout: root, prompts, cpuMs: Math.round(cpu() - start) }));
 } finally {
-  db.close();
+  service.close();
   rmSync(dir, { recursive: true, force: true });
 }

@@ -5,6 +5,7 @@
  * correction. A batch is written in one transaction; the clock is made monotonic per project, so
  * a clock that goes backwards never reorders what was said.
  */
+import { IN_ID_LIST, idList } from "../db/id-list.ts";
 import { immediate } from "../db/open.ts";
 import { fail, type Result } from "../errors.ts";
 import { redact } from "../redact/redact.ts";
@@ -34,16 +35,9 @@ export const EVENT_COLUMNS = "id, project_id, session_id, ts, kind, content, tok
 /** Events by id, in id order (missing ids are skipped). */
 export function eventsById(deps: MemoryDeps, ids: readonly number[]): EventRow[] {
   if (ids.length === 0) return [];
-  const out: EventRow[] = [];
-  for (let i = 0; i < ids.length; i += 500) {
-    const part = ids.slice(i, i + 500);
-    out.push(
-      ...deps.db
-        .query<EventRow, number[]>(`SELECT ${EVENT_COLUMNS} FROM memory_events WHERE id IN (${part.map(() => "?").join(",")})`)
-        .all(...part),
-    );
-  }
-  return out.sort((a, b) => a.id - b.id);
+  return deps.db
+    .query<EventRow, [string]>(`SELECT ${EVENT_COLUMNS} FROM memory_events WHERE id ${IN_ID_LIST} ORDER BY id`)
+    .all(idList(ids));
 }
 
 /** An event ready to write: redacted, cut, counted. */

@@ -5,6 +5,7 @@
  * claimed in the transaction that writes its summary: a second process that summarised it first
  * wins, and this one finds the next window.
  */
+import { IN_ID_LIST, idList } from "../db/id-list.ts";
 import { immediate } from "../db/open.ts";
 import { redact } from "../redact/redact.ts";
 import type { MemoryDeps } from "./deps.ts";
@@ -119,10 +120,10 @@ export async function storeWindowSummaries(
     const written: number[] = [];
     for (const [i, { rows, text }] of windows.entries()) {
       const ids = rows.map((r) => r.id);
-      const marks = ids.map(() => "?").join(",");
+      const list = idList(ids);
       const open = db
-        .query<{ n: number }, number[]>(`SELECT count(*) AS n FROM memory_events WHERE archived = 0 AND id IN (${marks})`)
-        .get(...ids)!.n;
+        .query<{ n: number }, [string]>(`SELECT count(*) AS n FROM memory_events WHERE archived = 0 AND id ${IN_ID_LIST}`)
+        .get(list)!.n;
       if (open !== ids.length) break;
       const summary = db
         .query<{ id: number }, [number, number, number, number, string, number, string, number, string | null]>(
@@ -132,7 +133,7 @@ export async function storeWindowSummaries(
       // A flag, not the summary's id (the summary is the one whose range holds the event, coveringSummaries):
       // 0 and 1 take no bytes in a row, so archiving rewrites each row in place. A row that grew would
       // split its full page, and a tenth of the events' pages would stay empty.
-      db.query(`UPDATE memory_events SET archived = 1 WHERE id IN (${marks})`).run(...ids);
+      db.query(`UPDATE memory_events SET archived = 1 WHERE id ${IN_ID_LIST}`).run(list);
       written.push(summary);
     }
     return written;
@@ -184,8 +185,8 @@ export function latestSummaries(deps: MemoryDeps, projectId: number, n: number):
 export function summariesById(deps: MemoryDeps, ids: readonly number[]): SummaryRow[] {
   if (ids.length === 0) return [];
   return deps.db
-    .query<SummaryRow, number[]>(`SELECT ${SUMMARY_COLUMNS} FROM memory_summaries WHERE id IN (${ids.map(() => "?").join(",")})`)
-    .all(...ids);
+    .query<SummaryRow, [string]>(`SELECT ${SUMMARY_COLUMNS} FROM memory_summaries WHERE id ${IN_ID_LIST} ORDER BY id`)
+    .all(idList(ids));
 }
 
 /** The window of a model summary as lines a model can summarise. */

@@ -9,6 +9,7 @@
  * summary or search needs them); the step for an event looks only at older events, so when it
  * runs does not change what it decides.
  */
+import { IN_ID_LIST, idList } from "../db/id-list.ts";
 import { immediate } from "../db/open.ts";
 import { candidates, idfOf } from "./candidates.ts";
 import { changeSentences, isClaim, type Statement, statementOf, subjectOf, tokenKeys, valueLike } from "./classify.ts";
@@ -340,19 +341,16 @@ export function checkedUpTo(deps: MemoryDeps, projectId: number, id: number): bo
 /** The events that directly replaced each id, newest first (ids nothing replaced are left out). */
 export function replacers(deps: MemoryDeps, ids: readonly number[]): Map<number, number[]> {
   const out = new Map<number, number[]>();
-  const all = [...new Set(ids)];
-  for (let i = 0; i < all.length; i += 500) {
-    const part = all.slice(i, i + 500);
-    const rows = deps.db
-      .query<{ old_id: number; new_id: number }, number[]>(
-        `SELECT old_id, new_id FROM memory_supersessions WHERE old_id IN (${part.map(() => "?").join(",")}) ORDER BY old_id, new_id DESC`,
-      )
-      .all(...part);
-    for (const r of rows) {
-      const list = out.get(r.old_id) ?? [];
-      list.push(r.new_id);
-      out.set(r.old_id, list);
-    }
+  if (ids.length === 0) return out;
+  const rows = deps.db
+    .query<{ old_id: number; new_id: number }, [string]>(
+      `SELECT old_id, new_id FROM memory_supersessions WHERE old_id ${IN_ID_LIST} ORDER BY old_id, new_id DESC`,
+    )
+    .all(idList([...new Set(ids)]));
+  for (const r of rows) {
+    const list = out.get(r.old_id) ?? [];
+    list.push(r.new_id);
+    out.set(r.old_id, list);
   }
   return out;
 }
