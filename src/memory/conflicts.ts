@@ -18,7 +18,8 @@ const REPLACED = 0.9;
 /** What replaced a statement ranks this much above it. */
 export const ABOVE = 1.02;
 
-function units(hits: Hit[]): Unit[] {
+/** Every unit of the hits: an event's, and each line of a summary. */
+export function units(hits: Hit[]): Unit[] {
   return hits.flatMap((h) => (h.type === "event" ? [h.unit] : h.lines));
 }
 

@@ -11,7 +11,7 @@
 import { asksQuantity, holdsQuantity } from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
 import { statementOf, subjectOf } from "./classify.ts";
-import { ABOVE, resolveReplacements } from "./conflicts.ts";
+import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { lineEvent } from "./extractive.ts";
@@ -156,7 +156,7 @@ function prune(hits: Hit[], passes: (u: Unit) => boolean): Hit[] {
     }
   const keep = (u: Unit) => strong.has(u);
   const best = new Map<string, Unit>();
-  const all = hits.flatMap((h) => (h.type === "event" ? [h.unit] : h.lines)).filter(keep);
+  const all = units(hits).filter(keep);
   for (const u of all) {
     const key = sameness(u);
     const prior = best.get(key);
@@ -275,8 +275,7 @@ const narrower = (older: Unit, newer: Unit, rare: Set<number>) =>
  * conflicts.ts). Chatter is not a record and is left as it ranks.
  */
 function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>): void {
-  const records = hits
-    .flatMap((h) => (h.type === "event" ? [h.unit] : h.lines))
+  const records = units(hits)
     .filter((u) => u.record && u.replacedBy === null && u.event !== null)
     .map((u) => ({ u, about: aboutGroups(u, groups) }))
     .filter((r) => r.about.length > 0)
@@ -295,14 +294,14 @@ function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>):
  */
 function changeFirst(hits: Hit[], rare: Set<number>): void {
   const kindOf = (text: string) => /^- e\d+ (\w+)/.exec(text)?.[1] ?? "";
-  const units = hits
+  const statements = hits
     .flatMap((h) =>
       h.type === "event" ? [{ u: h.unit, kind: h.row.kind as string }] : h.lines.map((l) => ({ u: l, kind: kindOf(l.text) })),
     )
     .filter((x) => x.u.event !== null && x.u.replacedBy === null && (x.u.claim || x.u.record));
-  const changing = units.filter((x) => x.kind === "correction" || statementOf(lineBody(x.u.text), x.kind).changes).map((x) => x.u);
+  const changing = statements.filter((x) => x.kind === "correction" || statementOf(lineBody(x.u.text), x.kind).changes).map((x) => x.u);
   for (const newer of changing)
-    for (const { u: older } of units)
+    for (const { u: older } of statements)
       if (
         older.order < newer.order &&
         [...newer.match.groups.keys()].some((g) => older.match.groups.has(g)) &&
@@ -338,7 +337,7 @@ export function rankedHits(
   // Summary lines are compared with events with their summary's age.
   for (const h of hits) if (h.type === "summary") for (const l of h.lines) l.score *= h.recency;
   // A record about one of the query's words is the memory's statement on it: above chatter that names the word as often.
-  for (const h of hits) for (const u of h.type === "event" ? [h.unit] : h.lines) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
+  for (const u of units(hits)) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
   resolveReplacements(deps, projectId, hits, scoring);
   const context = gateContext(query, groups, scoring);
   const kept = prune(hits, gate(context));
