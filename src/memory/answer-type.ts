@@ -7,6 +7,8 @@
  * however many of the question's words it holds. Every other question asks for anything.
  */
 
+import { foldText, wordsOf } from "./stem.ts";
+import { isStopWord } from "./stopwords.ts";
 import { lineBody } from "./summary-line.ts";
 
 /** "how many/much/long/often/big/...": a count, amount, period or size; "which version", "node version": a version. */
@@ -38,4 +40,23 @@ export function asksQuantity(query: string): boolean {
 /** Whether a text holds a quantity (a summary line's label, "- e123 fact: ", left out). */
 export function holdsQuantity(text: string): boolean {
   return QUANTITY.test(lineBody(text));
+}
+
+/**
+ * The words of what a "how many" or "how much" question counts: the run of words after it up to
+ * the first stop word ("how many build flavors exist", "how many levels are in the game": levels),
+ * the noun phrase whose head is the thing counted. A count of those is said with that word ("three
+ * flavors"); a text holding only the question's other words ("the game saves every 2 minutes")
+ * counts something else. Empty for any other question.
+ */
+export function countedWords(query: string): string[] {
+  const words = wordsOf(foldText(query));
+  const at = words.findIndex((w, i) => w === "how" && (words[i + 1] === "many" || words[i + 1] === "much"));
+  if (at === -1) return [];
+  const out: string[] = [];
+  for (const w of words.slice(at + 2)) {
+    if (isStopWord(w)) break;
+    out.push(w);
+  }
+  return out;
 }

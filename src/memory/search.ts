@@ -8,7 +8,7 @@
  * guess, and is left out; so is one without a quantity when the question asks for one
  * (answer-type.ts).
  */
-import { asksQuantity, holdsQuantity } from "./answer-type.ts";
+import { asksQuantity, countedWords, holdsQuantity } from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
 import { statementOf, subjectOf } from "./classify.ts";
 import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
@@ -16,6 +16,7 @@ import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { lineEvent } from "./extractive.ts";
 import { familyKey } from "./morphology.ts";
+import { belowOpenMatter } from "./open-matter.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
 import { lineWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
 import { remembered } from "./remember.ts";
@@ -218,6 +219,8 @@ export type GateContext = {
   /** The rare groups (isRare). */
   rare: Set<number>;
   quantity: boolean;
+  /** The groups of what a "how many" question counts (countedWords) that the memory holds. */
+  counted: Set<number>;
 };
 
 /** Whether a hit holds enough of the query to answer it. */
@@ -229,7 +232,9 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
   const knownWeight = weights.reduce((a, b) => a + b, 0);
   const asked = knownWeight + (groups.length - scoring.length) * typical;
   const rare = new Set(scoring.filter(isRare).map((g) => g.group));
-  return { query, groups, scoring, knownWeight, asked, rare, quantity: asksQuantity(query) };
+  const counting = new Set(countedWords(query).map(familyKey));
+  const counted = new Set(scoring.filter((g) => counting.has(familyKey(g.word))).map((g) => g.group));
+  return { query, groups, scoring, knownWeight, asked, rare, quantity: asksQuantity(query), counted };
 }
 
 /**
@@ -245,12 +250,14 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
  * statement on that subject: RECORD_SHARE of the known words will do, and the words the memory
  * never saw (a paraphrase) do not count against it, as long as they are no more than two of every
  * three of the query's words (one made mostly of words never heard is likely about something
- * never said).
+ * never said). A "how many" question is about what it counts: a hit holds that word (countedWords),
+ * when the memory knows it.
  */
 export const relevant: Gate =
-  ({ groups, scoring, knownWeight, asked, rare, quantity }) =>
+  ({ groups, scoring, knownWeight, asked, rare, quantity, counted }) =>
   (u) =>
     (quantity ? holdsQuantity(u.text) : true) &&
+    (counted.size === 0 || [...counted].some((g) => u.match.groups.has(g))) &&
     ((u.match.held >= MIN_SHARE * knownWeight &&
       (quantity ||
         u.match.held >= MIN_SHARE * asked ||
@@ -345,5 +352,6 @@ export function rankedHits(
   laterRecordFirst(kept, groups, context.rare);
   changeFirst(kept, context.rare);
   for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
-  return kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a)).slice(0, limit);
+  kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a));
+  return belowOpenMatter(kept, context.scoring.length).slice(0, limit);
 }

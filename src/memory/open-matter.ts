@@ -1,0 +1,40 @@
+/**
+ * When what the memory holds on the whole question is an open matter, part of it is no answer.
+ * A hit holding every word of the query the memory knows (two or more) that reads as open (a
+ * question, or a note marked as work still to do: the TODO, FIXME and XXX tags of ESLint's
+ * no-warning-comments rule, eslint.org/docs/latest/rules/no-warning-comments) says the subject came
+ * up and was not settled. A hit ranked below it holding only some of those words speaks of
+ * something else that shares a word (the budget of another thing, the owner of another job), and
+ * is left out; hits holding them all stay, the open matter first among them.
+ */
+import { units } from "./conflicts.ts";
+import { lineBody } from "./summary-line.ts";
+import type { Hit, Unit } from "./units.ts";
+
+const OPEN = /\?|\b(?:todo|fixme|xxx)\b/i;
+
+/** Whether a statement reads as an open matter: a question, or work marked as still to do. */
+export const readsOpen = (text: string) => OPEN.test(lineBody(text));
+
+/** The hits (best first), less those below an open matter on the whole query that hold only part of it. */
+export function belowOpenMatter(hits: Hit[], known: number): Hit[] {
+  if (known < 2) return hits;
+  const whole = (u: Unit) => u.match.matched >= known;
+  let open = false;
+  const kept: Hit[] = [];
+  for (const h of hits) {
+    const own = units([h]);
+    if (open) {
+      if (h.type === "event") {
+        if (!whole(h.unit)) continue;
+      } else {
+        h.lines = h.lines.filter(whole);
+        if (h.lines.length === 0) continue;
+        h.score = Math.max(...h.lines.map((l) => l.score));
+      }
+    }
+    kept.push(h);
+    if (own.some((u) => whole(u) && readsOpen(u.text))) open = true;
+  }
+  return kept;
+}
