@@ -1,0 +1,72 @@
+/**
+ * Questions about something never said, whose words the project does use: a search answers
+ * them with nothing that states a fact about something else. A "how many" question is about what
+ * it counts (answer-type.ts countedWords); below an open matter on the whole question (a question
+ * or a TODO holding all its words) a statement holding only part of them is left out
+ * (open-matter.ts). Histories written for these tests.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { countedWords } from "../../src/memory/answer-type.ts";
+import { readsOpen } from "../../src/memory/open-matter.ts";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+const ids = async (m: TestMemory, query: string) =>
+  (await m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search")).hits.map((h) => h.id);
+
+describe("what a 'how many' question counts", () => {
+  test("the words after 'how many' or 'how much' up to the first stop word; nothing for other questions", () => {
+    expect(countedWords("how many build flavors exist")).toEqual(["build", "flavors", "exist"]);
+    expect(countedWords("How many tiles are in the atlas")).toEqual(["tiles"]);
+    expect(countedWords("how much disk does the runner get")).toEqual(["disk"]);
+    expect(countedWords("how long are logs kept")).toEqual([]);
+    expect(countedWords("which font do we use")).toEqual([]);
+  });
+
+  test("a statement holding the question's other words and a number, not what it counts, is no answer", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 12; i++) {
+      await m.add("prompt", `can you check the tile renderer on map ${i}`, "s1");
+      await m.add("answer", `Map ${i} renders fine with the current tiles.`, "s1");
+    }
+    await m.add("prompt", "the atlas packer complains about padding again", "s1");
+    await m.add("answer", "Padding in the atlas packer set to 2 px.", "s1");
+    const other = await m.add("note", "note: the atlas is rebuilt every 3 releases by the packer script", "s2");
+    const asked = "how many tiles are in the atlas";
+    expect(await ids(m, asked)).not.toContain(other);
+    // Another quantity question on the atlas itself is answered by the same note.
+    expect(await ids(m, "how often is the atlas rebuilt")).toContain(other);
+    // A statement of the count is found, first.
+    const answer = await m.add("decision", "decision: the atlas holds 256 tiles, one page", "s3");
+    expect((await ids(m, asked))[0]).toBe(answer);
+  });
+});
+
+describe("an open matter on the whole question", () => {
+  test("a question or a TODO reads as open; a statement does not", () => {
+    for (const t of ["which cdn should the docs use?", "todo: pick a cdn for the docs", "- e12 note: FIXME cdn for docs"])
+      expect(readsOpen(t)).toBe(true);
+    for (const t of ["the docs are served from fastly", "- e12 decision: docs build takes 4 minutes"]) expect(readsOpen(t)).toBe(false);
+  });
+
+  test("below it, statements holding only part of the question are left out; once it is settled, the answer comes first", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 10; i++) {
+      await m.add("prompt", `please fix the broken link on docs page ${i}`, "s1");
+      await m.add("answer", `Fixed the link on docs page ${i}.`, "s1");
+    }
+    await m.add("command", "curl -I https://cdn.example.net/health", "s1");
+    const open = await m.add("note", "todo: decide which cdn serves the docs, nobody picked one", "s2");
+    const part = await m.add("note", "note: the cdn cache of the status page is purged on every deploy", "s2");
+    const asked = "which cdn serves the docs";
+    const got = await ids(m, asked);
+    expect(got[0]).toBe(open);
+    expect(got).not.toContain(part);
+    // A question on the part alone still finds it.
+    expect(await ids(m, "when is the cdn cache purged")).toContain(part);
+    const answer = await m.add("decision", "decision: the docs are served by the fastly cdn from now on", "s3");
+    expect((await ids(m, asked))[0]).toBe(answer);
+  });
+});
