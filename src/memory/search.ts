@@ -23,6 +23,7 @@ import { remembered } from "./remember.ts";
 import { foldText } from "./stem.ts";
 import { summariesById } from "./summarize.ts";
 import { lineBody } from "./summary-line.ts";
+import { dropThinLines } from "./thin-lines.ts";
 import { type EventHit, eventUnit, type Hit, hitScore, isRecord, type SummaryHit, type Unit } from "./units.ts";
 
 const EVENT_CANDIDATES = 60;
@@ -353,5 +354,5 @@ export function rankedHits(
   changeFirst(kept, context.rare);
   for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
   kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a));
-  return belowOpenMatter(kept, context.scoring.length).slice(0, limit);
+  return dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight).slice(0, limit);
 }

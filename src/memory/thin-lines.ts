@@ -1,0 +1,23 @@
+/**
+ * A summary line is a digest's copy of an older event, found through the summaries' own index by
+ * the query's rarest words. One holding less than the share of the query a hit needs (let in only
+ * as a record about one of the query's words, search.ts) and scoring below THIN_MARGIN of the best
+ * hit is one of the many things said about that word, not the statement on the question: an
+ * answer stands out, and a line that does not is left out.
+ */
+import { type Hit, hitScore } from "./units.ts";
+
+/** A thin summary line is kept when it scores at least this share of the best hit. */
+export const THIN_MARGIN = 0.5;
+
+/** The hits (best first), less summary lines holding less than `enough` of the query's weight far below the best hit. */
+export function dropThinLines(hits: Hit[], enough: number): Hit[] {
+  const best = hits[0] ? hitScore(hits[0]) : 0;
+  return hits.filter((h) => {
+    if (h.type === "event") return true;
+    h.lines = h.lines.filter((l) => l.match.held >= enough || l.score >= THIN_MARGIN * best);
+    if (h.lines.length === 0) return false;
+    h.score = Math.max(...h.lines.map((l) => l.score));
+    return true;
+  });
+}
