@@ -70,3 +70,27 @@ describe("an open matter on the whole question", () => {
     expect((await ids(m, asked))[0]).toBe(answer);
   });
 });
+
+describe("a thin summary line far below the best hit", () => {
+  test("a digest's line holding one of the question's words is left out below a hit holding them all; asked about, it is found", async () => {
+    const m = testMemory((c) => {
+      c.memory.windowEvents = 10;
+      c.memory.keepDays = 30;
+    });
+    await m.add("decision", "decision: exports run nightly and write one csv per region", "s1");
+    for (let i = 0; i < 9; i++) await m.add("answer", `Checked the login page ${i}, the form validates fine.`, "s1");
+    // A month on: the first window's events are dropped; its summary stays.
+    m.clock.t += 31 * 86_400_000;
+    for (let i = 0; i < 2; i++) await m.add("prompt", `the export button on page ${i} is misaligned`, "s2");
+    for (let i = 0; i < 3; i++) await m.add("prompt", `the schema page ${i} needs a better title`, "s2");
+    await m.add("answer", "Asked around who owns the export schema: the owner of the export schema is not settled.", "s2");
+    await m.ok({ type: "retention" }, "retention");
+    const line = (hits: { type: string; text: string }[]) =>
+      hits.some((h) => h.type === "summary" && h.text.includes("exports run nightly"));
+    const when = await m.ok({ type: "search", project: PROJECT, query: "when do the exports run", limit: 5 }, "search");
+    expect(line(when.hits)).toBe(true);
+    const who = await m.ok({ type: "search", project: PROJECT, query: "who owns the export schema", limit: 5 }, "search");
+    expect(who.hits[0]?.text).toContain("owner of the export schema");
+    expect(line(who.hits)).toBe(false);
+  });
+});
