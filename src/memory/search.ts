@@ -5,8 +5,10 @@
  * question) is one hit, so it cannot crowd out the one statement that answers; a summary line
  * about an event that is itself a hit is not shown twice. A hit that holds too little of the
  * query's words the memory knows, or, when much of the query is unknown to it, no rare word, is a
- * guess, and is left out; so is one without a quantity when the question asks for one
- * (answer-type.ts).
+ * guess, and is left out; so is one without a quantity when the question asks for one, or
+ * without what a "how many" question counts (answer-type.ts). Below an open matter on the whole
+ * question (a question or TODO holding all its words), what holds only part of it is left out
+ * (open-matter.ts); so is a thin summary line far below the best hit (thin-lines.ts).
  */
 import { asksQuantity, countedWords, holdsQuantity } from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
