@@ -7,70 +7,55 @@
  */
 import { resolve } from "node:path";
 import { candidates } from "../../src/memory/candidates.ts";
-import type { MemoryDeps } from "../../src/memory/deps.ts";
-import { createRegistry } from "../../src/memory/projects.ts";
 import { queryGroups } from "../../src/memory/query.ts";
 import { aboutQuery, rankedHits } from "../../src/memory/search.ts";
-import { inProcessBackend, judge } from "./eval-set.ts";
+import { inProcessBackend } from "./eval-set.ts";
+import { replay } from "./replay.ts";
 import { loadSet, norm } from "./sets.ts";
 
 const dir = resolve(process.argv[2]!);
 const set = loadSet(dir);
 const backend = inProcessBackend();
 const out: unknown[] = [];
-for (const p of set.projects) {
-  const project = `/eval/${set.name}/${p.name}`;
-  const imported = new Set<number>();
-  for (const q of [...p.questions].sort((a, b) => a.askedAfterTs - b.askedAfterTs)) {
-    const due = p.events.flatMap((e, i) => (!imported.has(i) && (e.ts === null || e.ts <= q.askedAfterTs) ? [i] : []));
-    if (due.length > 0)
-      await backend.import(
-        project,
-        due.map((i) => p.events[i]!),
-      );
-    for (const i of due) imported.add(i);
-    const r = judge(q, await backend.search(project, q.query), p.facts);
-    const db = backend.db!;
-    const deps = { db, now: Date.now, registry: createRegistry(db), log: () => {} } as unknown as MemoryDeps;
-    const pid = deps.registry.project(project, false)!;
-    const groups = queryGroups(q.query).slice(0, 8);
-    const cands = candidates(db, "events", groups, { projectId: pid, single: deps.registry.single(), keep: 60 });
-    const ranked = rankedHits(deps, pid, q.query, 50);
-    const unitOf = (u: import("../../src/memory/units.ts").Unit, kind: string) => {
-      const t = norm(u.text);
-      return {
-        event: u.event,
-        kind,
-        text: t.slice(0, 200),
-        score: u.score,
-        held: u.match.held,
-        groups: [...u.match.groups.keys()],
-        record: u.record,
-        about: aboutQuery(u, groups),
-        claim: u.claim,
-        replacedBy: u.replacedBy,
-        answer: q.answer.some((a) => t.includes(a)),
-        stale: q.stale.some((s) => t.includes(s)),
-        fact: p.facts.some((f) => t.includes(f)),
-      };
+for await (const { p, q, r, deps, pid } of replay(set, backend)) {
+  const db = backend.db!;
+  const groups = queryGroups(q.query).slice(0, 8);
+  const cands = candidates(db, "events", groups, { projectId: pid, single: deps.registry.single(), keep: 60 });
+  const ranked = rankedHits(deps, pid, q.query, 50);
+  const unitOf = (u: import("../../src/memory/units.ts").Unit, kind: string) => {
+    const t = norm(u.text);
+    return {
+      event: u.event,
+      kind,
+      text: t.slice(0, 200),
+      score: u.score,
+      held: u.match.held,
+      groups: [...u.match.groups.keys()],
+      record: u.record,
+      about: aboutQuery(u, groups),
+      claim: u.claim,
+      replacedBy: u.replacedBy,
+      answer: q.answer.some((a) => t.includes(a)),
+      stale: q.stale.some((s) => t.includes(s)),
+      fact: p.facts.some((f) => t.includes(f)),
     };
-    out.push({
-      set: set.name,
-      project: p.name,
-      id: q.id,
-      kind: q.kind,
-      query: q.query,
-      result: r,
-      nGroups: groups.length,
-      unknown: cands.unknown,
-      groups: cands.groups.map((g) => ({ group: g.group, word: g.word, df: g.df, rows: g.rows, idf: g.idf })),
-      hits: ranked.map((h) =>
-        h.type === "event"
-          ? { type: "event", score: h.unit.score, units: [unitOf(h.unit, h.row.kind)] }
-          : { type: "summary", score: h.score, units: h.lines.map((l) => unitOf(l, /^- e\d+ (\w+)/.exec(l.text)?.[1] ?? "")) },
-      ),
-    });
-  }
+  };
+  out.push({
+    set: set.name,
+    project: p.name,
+    id: q.id,
+    kind: q.kind,
+    query: q.query,
+    result: r,
+    nGroups: groups.length,
+    unknown: cands.unknown,
+    groups: cands.groups.map((g) => ({ group: g.group, word: g.word, df: g.df, rows: g.rows, idf: g.idf })),
+    hits: ranked.map((h) =>
+      h.type === "event"
+        ? { type: "event", score: h.unit.score, units: [unitOf(h.unit, h.row.kind)] }
+        : { type: "summary", score: h.score, units: h.lines.map((l) => unitOf(l, /^- e\d+ (\w+)/.exec(l.text)?.[1] ?? "")) },
+    ),
+  });
 }
 backend.close();
 console.log(JSON.stringify(out));
