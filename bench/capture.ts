@@ -13,8 +13,8 @@
  *   its receipt is also its time to searchable). The same two queries must find the needle.
  *
  * Every run gets a distinct text (seeded) with one needle line planted in its middle. Once per
- * case, token counting of the same chunks is also timed alone on this thread: the worker counts
- * a blob's tokens before it writes its index rows, so that cost is inside time to searchable.
+ * case, token counting of the same chunks is also timed alone on this thread: what the worker
+ * does a quiet second after the last write, outside time to searchable.
  */
 import { rmSync } from "node:fs";
 import { defaultConfig } from "../src/config.ts";

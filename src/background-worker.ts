@@ -5,30 +5,23 @@
  * runs a purge's deletes or the rewrite after a purge or forget. Loaded by src/background.ts.
  */
 
+import type { PrepAnswer, WorkerReply, WorkerRequest } from "./background-protocol.ts";
 import { lockedWrite } from "./db/locked-write.ts";
 import { type Db, openDatabase } from "./db/open.ts";
 import { rewriteOwed } from "./db/rewrite.ts";
+import { debugLog } from "./debug.ts";
 import { AppError } from "./errors.ts";
 import { purgeAll } from "./maintenance.ts";
-import { type PurgeFilter, settle } from "./store/index.ts";
+import { workerPrepHelper } from "./prep-helper.ts";
+import { claimBatch, prepareChunks, settle } from "./store/index.ts";
 import { countTokens, useTokenizerFile } from "./tokens/count.ts";
 
 declare const self: Worker;
 
-/** `tokenizer`: the tables' file when they are not bundled in (the pi extension). */
-export type WorkerRequest =
-  | { id: number; op: "count"; texts: string[]; tokenizer: string | null }
-  | { id: number; op: "settle"; path: string; indexOnly: boolean; merge: number; tokenizer: string | null }
-  /** The file rewritten when a purge or forget owes it (db/rewrite.ts), on a worker started for it alone. */
-  | { id: number; op: "rewrite"; path: string; tokenizer: null }
-  /** A purge's deletes, on a worker started for it alone; `waitMs`: take the lock without waiting in SQLite (the web page). */
-  | { id: number; op: "purge"; path: string; filter: PurgeFilter; now: number; waitMs: number | null; tokenizer: null };
-/** `code`: an AppError's code, so the caller can say what to do. */
-export type WorkerReply = { id: number; value?: unknown; error?: string; code?: string };
-
 const count = (texts: string[]) => texts.reduce((sum, t) => sum + countTokens(t), 0);
 let db: Db | null = null;
 let dbPath = "";
+let helper: ReturnType<typeof workerPrepHelper> | null = null;
 
 /** One request at a time, in order (one connection). */
 let chain: Promise<void> = Promise.resolve();
@@ -41,6 +34,13 @@ async function handle(m: WorkerRequest): Promise<void> {
     if (m.tokenizer) useTokenizerFile(m.tokenizer);
     if (m.op === "count") {
       self.postMessage({ id: m.id, value: count(m.texts) } satisfies WorkerReply);
+      return;
+    }
+    if (m.op === "prep") {
+      m.batches.forEach((batch, k) => {
+        if (claimBatch(m.claims, k)) self.postMessage({ id: m.id, value: { batch: k, prep: prepareChunks(batch) } satisfies PrepAnswer });
+      });
+      self.postMessage({ id: m.id, value: { done: true } satisfies PrepAnswer } satisfies WorkerReply);
       return;
     }
     if (m.op === "rewrite" || m.op === "purge") {
@@ -64,7 +64,9 @@ async function handle(m: WorkerRequest): Promise<void> {
       db = openDatabase(m.path);
       dbPath = m.path;
     }
-    self.postMessage({ id: m.id, value: await settle(db, count, { indexOnly: m.indexOnly, merge: m.merge }) } satisfies WorkerReply);
+    if (m.helper) helper ??= workerPrepHelper(m.helper, debugLog());
+    const value = await settle(db, count, { indexOnly: m.indexOnly, merge: m.merge, helper });
+    self.postMessage({ id: m.id, value } satisfies WorkerReply);
   } catch (error) {
     const code = error instanceof AppError ? error.code : undefined;
     self.postMessage({ id: m.id, error: error instanceof Error ? error.message : String(error), code } satisfies WorkerReply);

@@ -6,13 +6,14 @@
  */
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { WorkerReply, WorkerRequest } from "./background-worker.ts";
+import type { WorkerReply, WorkerRequest } from "./background-protocol.ts";
 import { lockedWrite } from "./db/locked-write.ts";
 import type { Db } from "./db/open.ts";
 import { type RewriteOutcome, rewriteOwed } from "./db/rewrite.ts";
 import { debugLog } from "./debug.ts";
 import { AppError } from "./errors.ts";
 import { purgeAll } from "./maintenance.ts";
+import { workerPrepHelper } from "./prep-helper.ts";
 import { type PurgeFilter, type PurgeResult, type SettleResult, settle } from "./store/index.ts";
 import { countTokens } from "./tokens/count.ts";
 import type { TokenCounter } from "./tokens/counter.ts";
@@ -64,14 +65,18 @@ function workerUrl(assets: Assets | null): string {
 
 const countInline = (texts: string[]) => texts.reduce((sum, t) => sum + countTokens(t), 0);
 
-export function inlineBackground(db: Db): Background {
+/** A second thread that prepares large texts' chunks for indexing (prep-helper.ts), from the worker's code. */
+export const indexHelper = (assets: Assets | null, log = debugLog()) => workerPrepHelper(workerUrl(assets), log);
+
+/** `helper`: prepares large texts' chunks while this thread writes them (the settle command's). */
+export function inlineBackground(db: Db, helper: ReturnType<typeof indexHelper> | null = null): Background {
   return {
     count: async (texts) => countInline(texts),
-    settle: (indexOnly = false, _detached = false, merge = 0) => settle(db, countInline, { indexOnly, merge }),
+    settle: (indexOnly = false, _detached = false, merge = 0) => settle(db, countInline, { indexOnly, merge, helper }),
     rewrite: () => rewriteOwed(db),
     purge: async (filter, now, waitMs) =>
       waitMs === null ? purgeAll(db, filter, now) : lockedWrite(db, waitMs, async () => purgeAll(db, filter, now)),
-    close: () => {},
+    close: () => helper?.close(),
   };
 }
 
@@ -150,7 +155,8 @@ export function workerBackground(db: Db, path: string, assets: Assets | null = n
       return asked ? asked.catch(() => inline.count(texts)) : inline.count(texts);
     },
     async settle(indexOnly = false, detached = false, merge = 0) {
-      const asked = ask<SettleResult>({ op: "settle", path, indexOnly, merge, tokenizer: assets?.tokenizer ?? null }, detached);
+      const helper = workerUrl(assets);
+      const asked = ask<SettleResult>({ op: "settle", path, indexOnly, merge, tokenizer: assets?.tokenizer ?? null, helper }, detached);
       // A worker that failed mid-way leaves its queue rows: the inline pass finishes them.
       return asked ? asked.catch(() => inline.settle(indexOnly, detached, merge)) : inline.settle(indexOnly, detached, merge);
     },

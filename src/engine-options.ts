@@ -22,6 +22,11 @@ export type EngineOptions = {
    */
   background?: "worker" | "inline";
   /**
+   * Inline work on a large text prepares its chunks with a second thread while this one writes
+   * (store/index-prep.ts): `pi-sidecar settle`, which nothing else shares its thread with.
+   */
+  indexHelper?: boolean;
+  /**
    * A one-shot command that hands its queued work to another process (capture starts a detached
    * `pi-sidecar settle`): close leaves the queue as it is. Nothing is lost either way: the queue
    * is in the database and any later process finishes it.

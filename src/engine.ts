@@ -2,7 +2,7 @@
  * The one typed interface every surface uses. A surface never touches SQLite; a capability
  * never knows which surface called it. Methods are async so an RPC client can stand in.
  */
-import { type Background, inlineBackground, workerBackground } from "./background.ts";
+import { type Background, indexHelper, inlineBackground, workerBackground } from "./background.ts";
 import type { Config } from "./config.ts";
 import { lockedWrite } from "./db/locked-write.ts";
 import { isReadOnly, isWriteFailure, openDatabase, openExistingReadOnly } from "./db/open.ts";
@@ -168,7 +168,9 @@ export function createEngine(options: EngineOptions): Engine {
       const readOnly = isReadOnly(db);
       // A read-only database is searched as it is: nothing is indexed, counted or logged.
       const background =
-        options.background === "inline" || readOnly ? inlineBackground(db) : workerBackground(db, config.db, options.assets ?? null);
+        options.background === "inline" || readOnly
+          ? inlineBackground(db, options.indexHelper && !readOnly ? indexHelper(options.assets ?? null) : null)
+          : workerBackground(db, config.db, options.assets ?? null);
       opened = {
         readOnly,
         db,

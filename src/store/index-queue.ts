@@ -6,19 +6,12 @@
  * transaction, so two processes finishing the same queue never do a row twice, and a process
  * killed halfway leaves the queue for the next one.
  */
-import { type Db, immediate } from "../db/open.ts";
-import { isAscii } from "../text.ts";
-import { identifierText, namesText } from "./idents.ts";
+import { type Db, immediate, immediateAsync } from "../db/open.ts";
 import { mergeIndexes } from "./index-merge.ts";
+import { type ChunkPrep, PREP_BATCH, type PrepHelper, prepareChunks, preparedInOrder, sharesPrep } from "./index-prep.ts";
 
 /** Counts the tokens of each text (a real tokenizer); may run on another thread. */
 export type CountTokens = (texts: string[]) => number | Promise<number>;
-
-/** Letter runs longer than this are kept as pieces of this many letters (search/infix.ts relies on it). */
-export const VOCABULARY_PIECE = 32;
-const WORD = new RegExp(`\\p{L}{4,${VOCABULARY_PIECE}}`, "gu");
-/** The same for ASCII text, which most tool output is (a third faster). */
-const ASCII_WORD = new RegExp(`[a-z]{4,${VOCABULARY_PIECE}}`, "g");
 
 export function hasPendingWork(db: Db): boolean {
   return (
@@ -35,28 +28,32 @@ export function hasUnindexed(db: Db): boolean {
 
 type ChunkRow = { id: number; title: string; content: string };
 
-/** The words a blob adds to the vocabulary (what typo correction reads); purge takes them back out. */
-export function vocabularyWords(contents: readonly string[]): Set<string> {
-  const words = new Set<string>();
-  for (const content of contents) for (const m of content.toLowerCase().matchAll(isAscii(content) ? ASCII_WORD : WORD)) words.add(m[0]);
-  return words;
-}
-
-/** Indexes one queued blob; false when another process got to it first. */
-function indexBlob(db: Db, blobId: number): boolean {
+/**
+ * Indexes one queued blob; false when another process got to it first. Its chunks are prepared in
+ * batches (index-prep.ts), by `helper` too when there is one, and written in one transaction.
+ */
+async function indexBlob(db: Db, blobId: number, helper: PrepHelper | null): Promise<boolean> {
+  if (!db.query("SELECT 1 FROM index_queue WHERE blob_id = ?").get(blobId)) return false;
   const chunks = db.query<ChunkRow, [number]>("SELECT id, title, content FROM chunks WHERE blob_id = ? ORDER BY ordinal").all(blobId);
-  // The CPU work happens before the write lock is taken.
-  const idents = chunks.map((c) => identifierText(c.content));
-  const names = chunks.map((c) => namesText(c.content));
-  const words = vocabularyWords(chunks.map((c) => c.content));
-  return immediate(db, () => {
+  const batches: string[][] = [];
+  for (let i = 0; i < chunks.length; i += PREP_BATCH) batches.push(chunks.slice(i, i + PREP_BATCH).map((c) => c.content));
+  // Prepared alone, before the write lock is taken; shared with the helper, batch by batch under it.
+  const alone = sharesPrep(batches.length, helper) ? null : batches.map(prepareChunks);
+  return immediateAsync(db, async () => {
     if (!db.query("SELECT 1 FROM index_queue WHERE blob_id = ?").get(blobId)) return false;
     const word = db.query("INSERT INTO chunks_words (rowid, title, content, names) VALUES (?, ?, ?, ?)");
     const ident = db.query("INSERT INTO chunk_idents (rowid, idents) VALUES (?, ?)");
-    chunks.forEach((c, i) => {
-      word.run(c.id, c.title, c.content, names[i]!);
-      if (idents[i]) ident.run(c.id, idents[i]!);
-    });
+    const words = new Set<string>();
+    const write = (k: number, prep: ChunkPrep) => {
+      prep.idents.forEach((idents, i) => {
+        const c = chunks[k * PREP_BATCH + i]!;
+        word.run(c.id, c.title, c.content, prep.names[i]!);
+        if (idents) ident.run(c.id, idents);
+      });
+      for (const w of prep.words) words.add(w);
+    };
+    if (alone) for (const [k, prep] of alone.entries()) write(k, prep);
+    else await preparedInOrder(batches, helper!, write);
     const vocab = db.query("INSERT INTO vocabulary (word, docs) VALUES (?, 1) ON CONFLICT (word) DO UPDATE SET docs = docs + 1");
     for (const w of words) vocab.run(w);
     db.query("DELETE FROM index_queue WHERE blob_id = ?").run(blobId);
@@ -136,12 +133,16 @@ export type SettleResult = { blobs: number; counted: number; receipts: number; r
  * indexes when they are in many pieces, at most `merge` pages (none by default). Returns what it
  * did; work another process claimed is skipped.
  */
-export async function settle(db: Db, count: CountTokens, options: { indexOnly?: boolean; merge?: number } = {}): Promise<SettleResult> {
+export async function settle(
+  db: Db,
+  count: CountTokens,
+  options: { indexOnly?: boolean; merge?: number; helper?: PrepHelper | null } = {},
+): Promise<SettleResult> {
   const done: SettleResult = { blobs: 0, counted: 0, receipts: 0, retrievals: 0 };
   for (;;) {
     const next = db.query<{ blob_id: number }, []>("SELECT blob_id FROM index_queue ORDER BY blob_id LIMIT 1").get();
     if (!next) break;
-    if (indexBlob(db, next.blob_id)) done.blobs++;
+    if (await indexBlob(db, next.blob_id, options.helper ?? null)) done.blobs++;
   }
   if (options.indexOnly) return done;
   for (let n = await countBlobs(db, count); n > 0; n = await countBlobs(db, count)) done.counted += n;

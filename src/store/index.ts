@@ -7,6 +7,7 @@ export type { CaptureBaseline, CaptureInput, CaptureResult } from "./capture.ts"
 export type { EngineDeps } from "./engine-deps.ts";
 export { exportSource } from "./export.ts";
 export { existingSources, type GetAnswer, type GetInput, get, listSources, type SourceInfo } from "./get.ts";
+export { type ChunkPrep, claimBatch, type PrepHelper, prepareChunks } from "./index-prep.ts";
 export { hasUnindexed, type SettleResult, settle } from "./index-queue.ts";
 export { CLI_CALLS, type NextCalls, TOOL_CALLS } from "./next-calls.ts";
 export { type PurgeFilter, type PurgeResult, purge, reclaimSpace } from "./purge.ts";

@@ -18,7 +18,7 @@ import { immediate } from "../db/open.ts";
 import { markRewrite, truncateWal } from "../db/rewrite.ts";
 import { asStored } from "../redact/lazy.ts";
 import { lowerMergeBaseline } from "./index-merge.ts";
-import { vocabularyWords } from "./index-queue.ts";
+import { vocabularyWords } from "./index-prep.ts";
 
 export type PurgeFilter = {
   source?: string;

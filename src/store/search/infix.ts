@@ -4,13 +4,13 @@
  * of chunks whose trigrams match and each is read to find that none holds the word.
  *
  * The vocabulary holds every indexed chunk's letter runs, lower-cased, a run longer than
- * VOCABULARY_PIECE letters cut into pieces of that many (index-queue.ts). A word of ASCII letters
+ * VOCABULARY_PIECE letters cut into pieces of that many (index-prep.ts). A word of ASCII letters
  * inside a chunk's text (ASCII case-insensitively, as identHits checks it) lies inside one letter
  * run: inside one of its pieces, or across the end of a full piece. So when no vocabulary word
  * holds it and no full-length word ends with the start of it, no indexed chunk holds it.
  */
 import type { Db } from "../../db/open.ts";
-import { VOCABULARY_PIECE } from "../index-queue.ts";
+import { VOCABULARY_PIECE } from "../index-prep.ts";
 import { substringsAnd } from "./query.ts";
 
 const LETTERS = /^[a-z]+$/;

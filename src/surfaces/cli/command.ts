@@ -23,7 +23,7 @@ export type CommandContext = {
   cwd: string;
   /** Engine options beyond the config (how hints are phrased). */
   /** A long-lived engine (servers): its indexing and token counting run on a worker thread. */
-  createEngine: (options?: { calls?: NextCalls; background?: "worker" | "inline"; leaveQueued?: boolean }) => Engine;
+  createEngine: (options?: { calls?: NextCalls; background?: "worker" | "inline"; leaveQueued?: boolean; indexHelper?: boolean }) => Engine;
 };
 
 export type Command = {

@@ -7,7 +7,7 @@ export const settleCommand: Command = {
   usage: "pi-sidecar settle [--quiet]",
   options: { quiet: { type: "boolean", help: "print nothing (used by capture's background process)" } },
   async run(ctx) {
-    const done = await ctx.createEngine({ background: "inline" }).settle();
+    const done = await ctx.createEngine({ background: "inline", indexHelper: true }).settle();
     if (ctx.values.quiet === true) return 0;
     if (ctx.json) printJson(ctx, done);
     else
