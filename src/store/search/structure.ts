@@ -136,10 +136,12 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
     const ruled = !blank && (RULE_CHARS.has(body.charCodeAt(i)) || RULE_CHARS.has(body.charCodeAt(last)));
     isHeading[r] = ruled && body.length < 400 && HEADING.test(body.slice(i)) ? 1 : 0;
   }
-  // A row of rule characters alone under a row much wider or narrower than it separates records
-  // (`---` between two packages' stanzas): it ends a block as a blank row does. One about as wide
-  // as the row above underlines it (a table's column names, a title): headersOf finds it.
-  for (let r = 1; r < n; r++) if (indent[r]! >= 0 && isRule(rows[r]!) && !underlines(rows, r)) indent[r] = -1;
+  // A row of rule characters alone, not indented under the row above, and much wider or narrower
+  // than it, separates records (`---` between two packages' stanzas): it ends a block as a blank
+  // row does. One about as wide as the row above underlines it (a table's column names, a
+  // title): headersOf finds it. One indented under a row is the row's (a TAP report's `  ---`).
+  for (let r = 1; r < n; r++)
+    if (indent[r]! >= 0 && indent[r]! <= Math.max(0, indent[r - 1]!) && isRule(rows[r]!) && !underlines(rows, r)) indent[r] = -1;
   const paraStart = new Int32Array(n);
   const paraEnd = new Int32Array(n);
   const paraWhole = new Uint8Array(n);
