@@ -336,7 +336,11 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
       .map((g) => windowOf(region, candidates, g, maxLines))
       .sort((a, b) => b.score - a.score);
     const shown = windows.slice(0, PER_CHUNK * candidates.length);
-    const hidden = repeats + windows.slice(shown.length).reduce((n, w) => n + w.matches.length + w.more, 0);
+    // The next ones fill the slots the hits of every text leave, after them (weak), and are not counted as more.
+    const next = windows.slice(shown.length, 2 * shown.length);
+    for (const w of next) if (w.matches.every((m) => region.rows[m.row]!.length <= LONG_LINE)) w.weak = true;
+    partial.push(...next);
+    const hidden = repeats + windows.slice(shown.length + next.length).reduce((n, w) => n + w.matches.length + w.more, 0);
     if (shown[0]) shown[0].more += hidden;
     out.push(...shown);
   }
