@@ -64,6 +64,26 @@ describe("jfr summary: event counts under `Event Type  Count` and a `=====` rule
   });
 });
 
+describe("protoc --decode: a map field's record lacks one query word its nested entry type has", () => {
+  const text = fixture("protoc-decode-shelf.txt");
+  const field = lineOf(text, 'type_name: ".shelf.v2.Book.TagsEntry"');
+
+  test("the field's own record is still shown in a slot the complete places leave", async () => {
+    // `tags map entry type`: the nested `TagsEntry` type has every word (`map_entry`), the field
+    // that uses it (`name: "tags"`, `type_name: ...TagsEntry`) all but `map`.
+    expect(
+      text
+        .split("\n")
+        .slice(field - 6, field + 2)
+        .join("\n"),
+    ).not.toContain("map");
+    const { store, source } = await stored(text);
+    const hits = top3(store, source, "tags map entry type");
+    expect(hits.length).toBeLessThanOrEqual(3);
+    expect(shows(hits, field, "TagsEntry")).toBe(true);
+  });
+});
+
 describe("rule rows", () => {
   test("a rule is three or more rule characters and spaces, nothing else", () => {
     expect(isRule("---")).toBe(true);
