@@ -4,7 +4,9 @@
  * a traceback's frames, a JSON or YAML object, a table row's second line), headings (a line
  * framed or led by a run of `=`, `_`, `-`, `#` ...: a test report's sections, a patch's files).
  * A prefix nearly every line starts with (`==4242==`, a process name) is set aside first, so a
- * line holding only it counts as blank. Columns aligned to the right are not nesting.
+ * line holding only it counts as blank. Columns aligned to the right are not nesting. A rule
+ * row (`---`) between records counts as blank too; one under a table's column names makes them
+ * the header of the rows below.
  */
 
 export type Structure = {
