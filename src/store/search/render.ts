@@ -68,6 +68,8 @@ function mergeTouching(drafts: Draft[], maxLines: number): Draft[] {
       const [a, b] = spans.get(o)!;
       return lo <= b + 1 && hi >= a - 1;
     });
+    // A weak hit next to a strong one would only widen it: left out.
+    if (into && d.w.weak && !into.w.weak) continue;
     if (!into) {
       out.push(d);
       spans.set(d, [lo, hi]);
@@ -222,10 +224,13 @@ export function renderHits(
   // A first hit far stronger than the next is the likely answer: its record and the lines around
   // it come before the other hits' (the answer may sit a few lines past what matched).
   const dominant = kept.length > 1 && kept[0]!.w.score >= DOMINANT * kept[1]!.w.score;
-  growRecords(dominant ? [0] : all);
-  if (dominant) {
-    fill([0]);
-    growRecords(all.slice(1));
+  // Hits with only some of the query, after ones with all of it, get what those leave.
+  const strong = all.filter((i) => !kept[i]!.w.weak);
+  const first = dominant ? [0] : strong.length < all.length ? strong : all;
+  growRecords(first);
+  if (first.length < all.length) {
+    fill(first);
+    growRecords(all.filter((i) => !first.includes(i)));
   }
   widen();
   fill(all);

@@ -27,6 +27,8 @@ const LEVEL_RECORD = 0.5;
 const LEVEL_SAME_LINE = 0.3;
 /** What a count next to a query word adds to a place when the query asks how many. */
 const COUNTED = 1.3;
+/** What a place is worth more when its record's first row holds what the query names. */
+const OWNED = 1.3;
 
 export type Anchor = {
   row: number;
@@ -278,6 +280,13 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
   // Each place's level and supplier per term, in arrays reused from place to place (reset for each).
   const level = new Float64Array(terms.length);
   const supplier = new Int32Array(terms.length);
+  // The query's rarest concept and its identifiers: what it is about.
+  const named = terms.flatMap((t, i) => (t.kind === "ident" || (t.kind === "concept" && t.weight >= strongest) ? [i] : []));
+  /** Whether row `head` holds one of `named` as a whole token, and is not row r's only place for it. */
+  const ownsTerm = (head: number, r: number) =>
+    named.some(
+      (t) => has[t * n + head] === 1 && found[head]!.some((o) => o.term === t && o.whole) && (head !== r || structure.childEnd[r]! > r),
+    );
   for (let r = 0; r < n; r++) {
     const occ = found[r]!;
     if (occ.length === 0) continue;
@@ -346,6 +355,9 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
       if (concepts.length > 1) score += strongest * 0.5 * adjacentPairs(lowerRow(region, r), place, terms);
       // The query asks how many: a place that writes a count next to one of its words says it.
       if (place.some((o) => o.counted)) score *= COUNTED;
+      // The record's own name holds what the query names (`Name: urllib3` over the stanza's
+      // `Version:`): its lines answer, more than another record's lines that mention it.
+      if (record && !region.json && ownsTerm(record[0], r)) score *= OWNED;
       // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency
       // before the same package nested under another).
       if (region.json) score *= 1 + 1 / (2 + Math.max(0, structure.indent[r]!) / 2);

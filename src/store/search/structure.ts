@@ -4,7 +4,9 @@
  * a traceback's frames, a JSON or YAML object, a table row's second line), headings (a line
  * framed or led by a run of `=`, `_`, `-`, `#` ...: a test report's sections, a patch's files).
  * A prefix nearly every line starts with (`==4242==`, a process name) is set aside first, so a
- * line holding only it counts as blank. Columns aligned to the right are not nesting.
+ * line holding only it counts as blank. Columns aligned to the right are not nesting. A rule
+ * row (`---`) between records counts as blank too; one under a table's column names makes them
+ * the header of the rows below.
  */
 
 export type Structure = {
@@ -136,6 +138,12 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
     const ruled = !blank && (RULE_CHARS.has(body.charCodeAt(i)) || RULE_CHARS.has(body.charCodeAt(last)));
     isHeading[r] = ruled && body.length < 400 && HEADING.test(body.slice(i)) ? 1 : 0;
   }
+  // A row of rule characters alone, not indented under the row above, and much wider or narrower
+  // than it, separates records (`---` between two packages' stanzas): it ends a block as a blank
+  // row does. One about as wide as the row above underlines it (a table's column names, a
+  // title): headersOf finds it. One indented under a row is the row's (a TAP report's `  ---`).
+  for (let r = 1; r < n; r++)
+    if (indent[r]! >= 0 && indent[r]! <= Math.max(0, indent[r - 1]!) && isRule(rows[r]!) && !underlines(rows, r)) indent[r] = -1;
   const paraStart = new Int32Array(n);
   const paraEnd = new Int32Array(n);
   const paraWhole = new Uint8Array(n);
@@ -157,16 +165,20 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
     depth = 0;
   };
   let lastNonBlank = -1;
+  /** Rows start..end-1 are one block. */
+  const endBlock = (end: number) => {
+    for (let k = start; k < end; k++) {
+      paraStart[k] = start;
+      paraEnd[k] = Math.max(start, lastNonBlank);
+      paraWhole[k] = start > 0 || startsText ? 1 : 0;
+    }
+  };
   for (let r = 0; r <= n; r++) {
     if (r === n || indent[r]! < 0) {
       // A blank row ends the block, not the nesting: a more-indented row after it still belongs
       // to the row above (an error's message with an empty line in it, a description's second paragraph).
       if (r === n) closeAll(lastNonBlank);
-      for (let k = start; k < r; k++) {
-        paraStart[k] = start;
-        paraEnd[k] = Math.max(start, lastNonBlank);
-        paraWhole[k] = start > 0 || startsText ? 1 : 0;
-      }
+      endBlock(r);
       if (r < n) {
         paraStart[r] = r;
         paraEnd[r] = r;
@@ -261,5 +273,33 @@ export function headersOf(s: Structure, r: number, rows: string[]): number[] {
     else if (first + 1 < r && s.owner[first + 1] === s.owner[first] && rows[first]!.trimEnd().endsWith(":")) add(first + 1);
   }
   add(s.heading[r]!);
+  // A table's column names over a rule (`Event Type  Count` over `=====`, `status  n` over
+  // `------  --`): the nearest such rule above the row, in its block.
+  for (let k = r - 1; k > 0 && k >= r - HEADER_REACH && s.indent[k]! >= 0; k--) {
+    if (isRule(rows[k]!) && underlines(rows, k)) {
+      add(k - 1);
+      break;
+    }
+  }
   return out;
+}
+
+/** Rows above a table's row its column names are looked for in. */
+const HEADER_REACH = 2 * MAX_RECORD;
+
+/** Whether rule row r underlines the row above it: that one is not blank, not a rule, and about as wide. */
+function underlines(rows: string[], r: number): boolean {
+  const above = rows[r - 1]!.trim().length;
+  return above > 0 && Math.abs(rows[r]!.trim().length - above) <= Math.max(3, above / 4) && !isRule(rows[r - 1]!);
+}
+
+/** A row of only rule characters and spaces (`=====`, `---- ------`, `+----+----+`), at least three of them. */
+export function isRule(row: string): boolean {
+  let marks = 0;
+  for (let i = 0; i < row.length; i++) {
+    const c = row.charCodeAt(i);
+    if (c === 61 || c === 45 || c === 95 || c === 43 || c === 124 || c === 126 || c === 42) marks++;
+    else if (!isSpace(c)) return false;
+  }
+  return marks >= 3;
 }

@@ -50,6 +50,8 @@ export type Window = {
   score: number;
   /** Places of the window left out (shown as "+N more"). */
   more: number;
+  /** A place with only some of the query where others have all of it: shown after them, with what bytes they leave. */
+  weak?: boolean;
 };
 
 /** Places this close belong to one hit (their context would overlap anyway). */
@@ -290,7 +292,9 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
     // left after every complete one: on a long row, the definition (`--x-duration:294ms`) the
     // complete places use may lack the words that describe it.
     if (anchors.some((a) => a.complete)) {
-      const rest = anchors.filter((a) => !a.complete && region.rows[a.row]!.length > LONG_LINE);
+      // The other places with some of the query come after every complete one anyway: a query
+      // word the answer's record lacks ("installed") may be what made the complete ones match.
+      const rest = anchors.filter((a) => !a.complete);
       anchors = anchors.filter((a) => a.complete);
       if (rest.length > 0) {
         const top = Math.max(...rest.map((a) => a.score));
@@ -301,7 +305,9 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
             rest.filter((a) => a.score >= top * 0.5),
           ).kept,
         ).map((g) => windowOf(region, candidates, g, maxLines));
-        partial.push(...extra.sort((a, b) => b.score - a.score).slice(0, PER_CHUNK * candidates.length));
+        const weak = extra.sort((a, b) => b.score - a.score).slice(0, PER_CHUNK * candidates.length);
+        for (const w of weak) if (w.matches.every((m) => region.rows[m.row]!.length <= LONG_LINE)) w.weak = true;
+        partial.push(...weak);
       }
     }
     if (anchors.length === 0) {
@@ -330,7 +336,11 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
       .map((g) => windowOf(region, candidates, g, maxLines))
       .sort((a, b) => b.score - a.score);
     const shown = windows.slice(0, PER_CHUNK * candidates.length);
-    const hidden = repeats + windows.slice(shown.length).reduce((n, w) => n + w.matches.length + w.more, 0);
+    // The next ones fill the slots the hits of every text leave, after them (weak), and are not counted as more.
+    const next = windows.slice(shown.length, 2 * shown.length);
+    for (const w of next) if (w.matches.every((m) => region.rows[m.row]!.length <= LONG_LINE)) w.weak = true;
+    partial.push(...next);
+    const hidden = repeats + windows.slice(shown.length + next.length).reduce((n, w) => n + w.matches.length + w.more, 0);
     if (shown[0]) shown[0].more += hidden;
     out.push(...shown);
   }
