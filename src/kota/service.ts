@@ -170,7 +170,9 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
       return answer("restart", await backendFor(name, root).status());
     }
     if (indexing.has(key)) return busy(key, root);
-    const early = firstIndex && !backends.has(key) && parser ? startFirstIndex(root, config.readcache?.sensitive ?? [], parser) : null;
+    const stopped = () => options.signal?.aborted === true || closing.signal.aborted;
+    const early =
+      firstIndex && !backends.has(key) && parser ? startFirstIndex(root, config.readcache?.sensitive ?? [], parser, stopped) : null;
     const b = backendFor(name, root, early ?? undefined);
     if (request.op === "index") {
       const progress = { done: 0, total: 0 };

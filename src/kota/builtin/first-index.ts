@@ -24,10 +24,15 @@ export function realRoot(root: string): string {
   }
 }
 
-/** Lists the repository's files and sends the batches the index run would send first. */
-export function startFirstIndex(root: string, sensitive: readonly string[], parser: ParsePool): FirstIndexStart | null {
+/** Lists the repository's files and sends the batches the index run would send first (null: stopped while listing). */
+export function startFirstIndex(
+  root: string,
+  sensitive: readonly string[],
+  parser: ParsePool,
+  shouldStop: () => boolean = () => false,
+): FirstIndexStart | null {
   const real = realRoot(root);
-  const scan = scanRepository(real, fileView(real, sensitive));
+  const scan = scanRepository(real, fileView(real, sensitive), shouldStop);
   if (!scan) return null;
   const parsed = new Map<string, Promise<ParseOutcome>>();
   for (const [from, to] of batchBounds(scan.sources.length).slice(0, AHEAD_BATCHES)) {
