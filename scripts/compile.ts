@@ -38,6 +38,8 @@ export async function compileBinary(o: CompileOptions): Promise<void> {
     define: {
       PI_SIDECAR_WORKER: JSON.stringify(`${root}background-worker.js`),
       PI_SIDECAR_TOKENIZER: JSON.stringify(`${root}tokens/tables.js`),
+      // Where the binary's own code is (the bundler fixes __dirname to the build machine's folder).
+      PI_SIDECAR_EMBEDDED_ROOT: JSON.stringify(root),
     },
     minify: true,
     sourcemap: "none",

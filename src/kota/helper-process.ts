@@ -24,12 +24,17 @@ export const HELPER_ROLES: readonly HelperRole[] = ["kota-parser", "kotadb-watch
 
 export type HelperCommand = { command: string; args: string[]; env: Record<string, string> };
 
+/** The compiled binary's embedded root (scripts/compile.ts defines it; absent from the sources and the extension's bundles). */
+declare const PI_SIDECAR_EMBEDDED_ROOT: string | undefined;
+
 /**
- * Where this module's code runs from: inside a compiled binary, or the sources. Not a bundle: Bun's
- * bundler fixes `__dirname` to the source folder at build time, so the pi extension passes its own
- * folder instead (KotaServiceDeps.helperDir).
+ * Where this module's code runs from: inside a compiled binary, or the sources. Bun's bundler fixes
+ * `__dirname` (and import.meta.dir) to the source folder at build time: the compiled binary knows
+ * its embedded root from its build instead (else it would start the build machine's sources, or a
+ * pi-sidecar on PATH, as its parser), and the pi extension passes its own folder (KotaServiceDeps.helperDir).
  */
 function here(): string {
+  if (typeof PI_SIDECAR_EMBEDDED_ROOT === "string") return PI_SIDECAR_EMBEDDED_ROOT;
   return typeof __dirname === "string" ? __dirname : import.meta.dir;
 }
 

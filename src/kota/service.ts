@@ -11,6 +11,7 @@ import type { Config } from "../config.ts";
 import { type Db, openDatabase } from "../db/open.ts";
 import { AppError, errorMessage, fail, type Result } from "../errors.ts";
 import { createBuiltinIndex } from "./builtin/backend.ts";
+import { type FirstIndexStart, startFirstIndex } from "./builtin/first-index.ts";
 import { createParsePool, type ParsePool } from "./builtin/parse/parse-pool.ts";
 import { type Checkpointer, idleCheckpoints } from "./checkpoint.ts";
 import { type CodeIndexBackend, KOTA_ERRORS, type KotaBackendName } from "./contract.ts";
@@ -81,6 +82,8 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
 
   const knownRoots = (): string[] => {
     const roots = [...backends.values()].map((b) => b.root);
+    // No database yet: no roots in it either (and it is created later, once there is work for it).
+    if (db === null && !existsSync(deps.dbPath)) return roots;
     try {
       roots.push(
         ...database()
@@ -94,7 +97,7 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
     return roots;
   };
 
-  const backendFor = (name: KotaBackendName, root: string): CodeIndexBackend => {
+  const backendFor = (name: KotaBackendName, root: string, firstIndex?: FirstIndexStart): CodeIndexBackend => {
     const key = `${name}\0${root}`;
     let b = backends.get(key);
     if (!b) {
@@ -109,6 +112,7 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
           log: deps.log,
           parser,
           sensitive: config.readcache?.sensitive,
+          firstIndex,
         });
       } else {
         const launch = kotadbLaunch({
@@ -140,9 +144,10 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
     if (!BACKENDS.includes(name))
       return fail(KOTA_ERRORS.BAD_INPUT, `Unknown kota backend ${JSON.stringify(name)}; use builtin or kotadb.`);
     if (typeof request.repo !== "string") return fail(KOTA_ERRORS.BAD_INPUT, "repo must be the repository root or a path inside it.");
-    // Indexing into a database that does not exist yet parses every file: the parser starts now and
-    // is ready by the time the database is created (tens of ms) and the files are listed.
-    if (request.op === "index" && name === "builtin" && db === null && !existsSync(deps.dbPath)) {
+    // Indexing into a database that does not exist yet parses every file: the parser starts now, and
+    // gets its first files (first-index.ts) before the database is created (tens of ms of disk syncs).
+    const firstIndex = request.op === "index" && name === "builtin" && db === null && !existsSync(deps.dbPath);
+    if (firstIndex) {
       parser ??= parsers();
       parser.prestart(1);
     }
@@ -165,7 +170,10 @@ export function createKotaService(deps: KotaServiceDeps): KotaService {
       return answer("restart", await backendFor(name, root).status());
     }
     if (indexing.has(key)) return busy(key, root);
-    const b = backendFor(name, root);
+    const stopped = () => options.signal?.aborted === true || closing.signal.aborted;
+    const early =
+      firstIndex && !backends.has(key) && parser ? startFirstIndex(root, config.readcache?.sensitive ?? [], parser, stopped) : null;
+    const b = backendFor(name, root, early ?? undefined);
     if (request.op === "index") {
       const progress = { done: 0, total: 0 };
       indexing.set(key, progress);

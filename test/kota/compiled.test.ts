@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cleanupTempDirs, tempDir, writeRepo } from "./fixture-repo.ts";
 
@@ -35,4 +36,36 @@ describe("kota builtin inside a compiled binary", () => {
       "src/a.ts:2:call",
     ]);
   }, 60_000);
+
+  // dist/pi-sidecar is built by `bun build.ts` (the hostile and CLI suites use it too).
+  const BIN = join(ROOT, "dist/pi-sidecar");
+  test.skipIf(!existsSync(BIN))(
+    "the binary starts itself as its parser: not the sources it was built from, nor a pi-sidecar on PATH",
+    () => {
+      const dir = tempDir("kota-bin-");
+      const log = join(dir, "argv.log");
+      // Every helper goes through this wrapper, which writes down the command it was given.
+      writeFileSync(join(dir, "wrap.sh"), `printf '%s\\n' "$*" >> ${log}\nexec "$@"\n`);
+      const repo = writeRepo({
+        "src/a.ts": 'import { b } from "./b";\nexport const a = b();\n',
+        "src/b.ts": "export const b = () => 1;\n",
+      });
+      const run = Bun.spawnSync([BIN, "kota", "index", "--repo", repo, "--db", join(dir, "s.db"), "--json"], {
+        cwd: dir,
+        stdout: "pipe",
+        stderr: "pipe",
+        env: {
+          PATH: "/usr/bin:/bin",
+          HOME: dir,
+          PI_CODING_AGENT_DIR: dir,
+          TMPDIR: dir,
+          PI_SIDECAR_HELPER_WRAPPER: `/bin/sh ${join(dir, "wrap.sh")}`,
+        },
+      });
+      expect(run.stderr.toString()).toBe("");
+      expect(JSON.parse(run.stdout.toString())).toMatchObject({ files: 2 });
+      expect(readFileSync(log, "utf8").trim().split("\n")).toEqual([BIN]);
+    },
+    60_000,
+  );
 });

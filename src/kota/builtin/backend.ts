@@ -3,8 +3,7 @@
  * parsed with oxc, resolved like TypeScript resolves modules, kept current by mtime + hash.
  * Every query first notices files changed on disk and re-indexes them, then answers.
  */
-import { existsSync, realpathSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, statSync } from "node:fs";
 import type { Db } from "../../db/open.ts";
 import { fail, type Result } from "../../errors.ts";
 import {
@@ -19,6 +18,7 @@ import { type Detected, detectChanges } from "./files/freshness.ts";
 import { detectFromEvents } from "./files/freshness-events.ts";
 import { createDirWatcher, type DirWatcher, defaultWatchLimit, watchesFit } from "./files/inotify.ts";
 import { fileView, scanRepository } from "./files/scan.ts";
+import { type FirstIndexStart, realRoot } from "./first-index.ts";
 import { buildGraph, type Graph, patchGraph } from "./graph.ts";
 import { type ApplyOutcome, applyChanges, type Changes } from "./indexer.ts";
 import { createParsePool, type ParsePool } from "./parse/parse-pool.ts";
@@ -49,16 +49,9 @@ export type BuiltinIndexDeps = {
   sensitive?: readonly string[];
   /** The most inotify watches this process takes over all repositories (default: see inotify.ts). */
   maxWatches?: number;
+  /** The listing and first parses of a first index made before the database existed (first-index.ts): the first full index takes them. */
+  firstIndex?: FirstIndexStart;
 };
-
-function realRoot(root: string): string {
-  const abs = resolve(root);
-  try {
-    return realpathSync(abs);
-  } catch {
-    return abs;
-  }
-}
 
 export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
   const { db } = deps;
@@ -85,6 +78,7 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
   // The first check after the watcher starts (or after a full walk) is the stat-based one: it covers
   // what changed before the watches were in place.
   let fullCheck = true;
+  let firstIndex = deps.firstIndex?.root === root ? deps.firstIndex : undefined;
 
   const watchLimit = deps.maxWatches ?? defaultWatchLimit();
   const startWatcher = (repo: RepoRow) => {
@@ -205,7 +199,10 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
     // A first index parses every file: a parser starts while the files are listed, the rest once they are.
     const first = repo.indexed_at === null && store.files(repo.id).length === 0;
     if (first) parser.prestart(1);
-    const scan = scanRepository(root, view(), () => opts.signal?.aborted === true);
+    // Made before the database existed: taken by the first run only, when nothing was indexed meanwhile.
+    const early = first ? firstIndex : undefined;
+    firstIndex = undefined;
+    const scan = early?.scan ?? scanRepository(root, view(), () => opts.signal?.aborted === true);
     if (!scan) {
       return fail(
         KOTA_ERRORS.CANCELLED,
@@ -236,10 +233,11 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
       removedWatch: [],
       configsChanged,
     };
+    const preparsed = early?.parsed;
     return finish(
       repo,
       changes,
-      await applyChanges({ db, store, root, repo, now, parser, configText, resolve, tests }, changes, opts),
+      await applyChanges({ db, store, root, repo, now, parser, configText, resolve, tests, preparsed }, changes, opts),
       started,
     );
   };

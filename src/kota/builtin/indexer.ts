@@ -11,7 +11,7 @@ import { sha256 } from "../../hash.ts";
 import type { IndexFileError } from "../contract.ts";
 import type { ScannedFile } from "./files/scan.ts";
 import type { StoredFacts } from "./parse/facts.ts";
-import type { ParseJob, ParsePool } from "./parse/parse-pool.ts";
+import type { ParseJob, ParseOutcome, ParsePool } from "./parse/parse-pool.ts";
 import {
   type ConfigTextCache,
   type ResolveCache,
@@ -24,6 +24,8 @@ import type { CodeStore, FileRow, FileWrite, RepoRow, WatchRow } from "./store.t
 import { applyTestRule, type TestRule, testRule } from "./test-rule.ts";
 
 const BATCH = 100;
+/** Batches sent to the parsers ahead of the one being written. */
+export const AHEAD_BATCHES = 2;
 /**
  * The last batch is written after the parsers' last answer, when nothing else runs: it is kept to
  * this many files (the rest of a short last batch goes in the one before, written while they parse).
@@ -77,6 +79,8 @@ type Ctx = {
   resolve?: { cache: ResolveCache };
   /** The repository's test rule, kept between runs while its config files stay the same. */
   tests?: { rule: TestRule | null };
+  /** Files sent to the parsers before this run (first-index.ts): their outcomes, by path, taken instead of parsing them again. */
+  preparsed?: Map<string, Promise<ParseOutcome>>;
 };
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -113,7 +117,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     | { kind: "write"; file: ScannedFile; hash: string; facts: StoredFacts; body: string; retry: boolean };
   /** Reads and hashes one batch, and sends its changed files to the parsers. */
   const prepare = async ([from, to]: [number, number]): Promise<Work[]> => {
-    const work: (Work | { kind: "parse"; file: ScannedFile; job: number })[] = [];
+    const work: (Work | { kind: "parse"; file: ScannedFile; job: number | Promise<ParseOutcome> })[] = [];
     const jobs: ParseJob[] = [];
     for (const file of changes.parse.slice(from, to)) {
       const old = known.get(file.path);
@@ -132,6 +136,12 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
         }
       }
       if (!old) fileSetChanged = true;
+      const early = ctx.preparsed?.get(file.path);
+      if (early) {
+        ctx.preparsed!.delete(file.path);
+        work.push({ kind: "parse", file, job: early });
+        continue;
+      }
       work.push({ kind: "parse", file, job: jobs.length });
       jobs.push({ path: file.path, file: join(root, file.path), size: file.size });
     }
@@ -140,7 +150,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     for (const w of work) {
       if (w.kind !== "parse") out.push(w);
       else {
-        const p = parsed[w.job]!;
+        const p = typeof w.job === "number" ? parsed[w.job]! : await w.job;
         // The parser read and hashed the file; one it could not read is dropped like a vanished file.
         if (p.hash === null) errors.push({ file: w.file.path, message: p.facts.error?.message ?? "could not read" });
         else out.push({ kind: "write", file: w.file, hash: p.hash, facts: p.facts, body: p.body, retry: p.retry === true });
@@ -168,7 +178,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   const bounds = batchBounds(total);
   let queued = 0;
   const fill = () => {
-    while (ahead.length < 2 && queued < bounds.length) {
+    while (ahead.length < AHEAD_BATCHES && queued < bounds.length) {
       const p = prepare(bounds[queued]!);
       p.catch(() => undefined); // awaited in turn (or dropped when cancelled)
       ahead.push(p);

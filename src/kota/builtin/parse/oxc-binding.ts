@@ -72,6 +72,20 @@ const OPTIONS: ParserOptions = { preserveParens: false };
 const RAW_MAX_LENGTH = 64 * 1024 * 1024;
 
 /**
+ * Loads the native binding and takes raw transfer's buffer now rather than at the first file (a
+ * parser process does it while its first request is still on the way: a compiled binary writes the
+ * addon out to a temporary file first). A failure is left to the first parse to report.
+ */
+export function preloadParser(): void {
+  try {
+    if (binding === undefined) binding = loadBinding();
+    if (binding && raw === undefined) raw = rawParser(binding);
+  } catch {
+    // parseSource tries again and says why
+  }
+}
+
+/**
  * Parses one file. A file with syntax errors still returns its module record (imports and exports
  * survive), its errors, and no program when the parser could not recover one. The tree comes by raw
  * transfer where that works (oxc-raw.ts), else as JSON: the same tree either way.

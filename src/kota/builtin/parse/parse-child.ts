@@ -14,6 +14,7 @@ import { lineSplitter } from "../../../json-lines.ts";
 import { extractFacts } from "./extract.ts";
 import { type FileFacts, groupRefs, type StoredFacts } from "./facts.ts";
 import { nestingProblem } from "./nesting.ts";
+import { preloadParser } from "./oxc-binding.ts";
 
 /** `file`: where to read it (the parser reads it itself: no file text crosses the pipe). */
 export type ParseRequest = { id: number; path: string; file: string };
@@ -71,6 +72,8 @@ export async function runParseChild(
     }
   });
   write(`${JSON.stringify({ ready: true })}\n`);
+  // The first requests arrive once the indexing process has listed the files: the binding loads meanwhile.
+  preloadParser();
   for await (const chunk of input) splitter.push(chunk);
   splitter.end();
   return 0;
