@@ -45,8 +45,21 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
 }
 
+let enUS: Intl.NumberFormat | undefined;
+
+/**
+ * `n.toLocaleString("en-US")` (12,345): whole numbers grouped here, anything else by one shared
+ * formatter; toLocaleString builds a new ICU formatter at every call (about 0.2 ms, a receipt has dozens).
+ */
 export function formatCount(n: number): string {
-  return n.toLocaleString("en-US");
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) {
+    const digits = String(Math.abs(n));
+    let out = digits.slice(0, ((digits.length - 1) % 3) + 1);
+    for (let i = out.length; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`;
+    return n < 0 ? `-${out}` : out;
+  }
+  enUS ??= new Intl.NumberFormat("en-US");
+  return enUS.format(n);
 }
 
 /** "120-180", "120:180" or "120" -> {from, to}; null unless 1 <= from <= to. */

@@ -55,12 +55,11 @@ function lineStartBefore(ctx: ScanContext, from: number, lines: number): number 
   return at;
 }
 
-function apply(ctx: ScanContext, rule: LineRule, pattern: RegExp, key: string, pos: number): void {
+function apply(ctx: ScanContext, rule: LineRule, pattern: RegExp, anchored: boolean, key: string, pos: number): void {
   // A window of the line around the hit, each stretch read once per rule: on a long line, later
   // hits read the next window; a rule anchored at the line's start reads only the first.
   if (pos < ((ctx.state.get(key) as number | undefined) ?? -1)) return;
   const lineStart = ctx.lineStart(pos);
-  const anchored = pattern.source.startsWith("^");
   if (anchored && pos - lineStart > 128) return;
   const windowStart = pos - lineStart > MAX_LINE / 2 ? pos - MAX_LINE / 4 : lineStart;
   const from = rule.before && windowStart === lineStart ? lineStartBefore(ctx, lineStart, rule.before) : windowStart;
@@ -94,6 +93,9 @@ export function lineRulesDetector(name: string, rules: readonly LineRule[]): Det
   // The hit as a protocol writes it, in capitals, for rules that ask for it (one per rule: one hint each).
   const uppers = rules.map((r) => (r.upper ? r.hints[0]!.replace(BOUNDARY, "").toUpperCase() : undefined));
   const patterns = rules.map((r) => new RegExp(r.pattern.source, `${r.pattern.flags.replace("g", "")}gd`));
+  // (Read once: RegExp#source builds a new string at every read.)
+  const anchored = rules.map((r) => r.pattern.source.startsWith("^"));
+  const keys = rules.map((_, i) => `${name}.${i}`);
   rules.forEach((rule, i) => {
     for (const hint of rule.hints) byHint.set(hint, [...(byHint.get(hint) ?? []), i]);
   });
@@ -104,7 +106,7 @@ export function lineRulesDetector(name: string, rules: readonly LineRule[]): Det
       for (const i of byHint.get(hint) ?? []) {
         const upper = uppers[i];
         if (upper !== undefined && !ctx.text.startsWith(upper, end - upper.length)) continue;
-        apply(ctx, rules[i]!, patterns[i]!, `${name}.${i}`, start);
+        apply(ctx, rules[i]!, patterns[i]!, anchored[i]!, keys[i]!, start);
       }
     },
   };

@@ -6,7 +6,7 @@
  * or before a markdown heading, so paragraphs and sections stay whole.
  */
 
-import { isAscii, utf8Length } from "../text.ts";
+import { isAscii } from "../text.ts";
 
 export type RawChunk = { lineStart: number; lineEnd: number; text: string };
 
@@ -42,6 +42,34 @@ function splitLine(line: string, capBytes: number, ascii: boolean): string[] {
   return pieces;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range starts at NUL on purpose
+const NON_ASCII = /[^\x00-\x7f]/g;
+
+/**
+ * UTF-8 bytes of text[from, to) as `utf8Length` counts them (a high surrogate and the character
+ * after it are 4 bytes, any other character past 0x7ff 3), from the character count plus what each
+ * non-ASCII character adds: the native regex skips the ASCII runs between them, so a mostly ASCII
+ * text is not read a character at a time in script. `next` is where the search starts (at or past
+ * `from`, no non-ASCII character between); the answer's `next` is the first non-ASCII character at
+ * or past `to` (text.length if none).
+ */
+function bytesOf(text: string, from: number, to: number, next: number): { bytes: number; next: number } {
+  let bytes = to - from;
+  let i = next;
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    let after = i + 1;
+    if (c < 0x800) bytes += 1;
+    else {
+      bytes += 2;
+      if (c >= 0xd800 && c <= 0xdbff && after < to) after++; // the pair's second half adds nothing
+    }
+    NON_ASCII.lastIndex = after;
+    i = NON_ASCII.exec(text)?.index ?? text.length;
+  }
+  return { bytes, next: i };
+}
+
 export function chunkText(text: string, capBytes: number): RawChunk[] {
   const chunks: RawChunk[] = [];
   const ascii = isAscii(text);
@@ -52,6 +80,12 @@ export function chunkText(text: string, capBytes: number): RawChunk[] {
   let prevBlank = false;
   let pos = 0;
   let line = 1;
+  // The first non-ASCII character at or past pos (text.length if none).
+  let next = text.length;
+  if (!ascii) {
+    NON_ASCII.lastIndex = 0;
+    next = NON_ASCII.exec(text)?.index ?? text.length;
+  }
   const flush = (end: number, lastLine: number) => {
     if (end > start) chunks.push({ lineStart: startLine, lineEnd: lastLine, text: text.slice(start, end) });
     start = end;
@@ -60,7 +94,12 @@ export function chunkText(text: string, capBytes: number): RawChunk[] {
   while (pos < text.length) {
     const nl = text.indexOf("\n", pos);
     const end = nl === -1 ? text.length : nl + 1;
-    const lineBytes = ascii ? end - pos : utf8Length(text, pos, end);
+    let lineBytes = end - pos;
+    if (next < end) {
+      const counted = bytesOf(text, pos, end, next);
+      lineBytes = counted.bytes;
+      next = counted.next;
+    }
     if (lineBytes > capBytes) {
       flush(pos, line - 1);
       for (const piece of splitLine(text.slice(pos, end), capBytes, ascii)) {

@@ -2,6 +2,7 @@
  * Type checkers and linters: tsc (plain and --pretty) and eslint's default (stylish) format.
  * They say how many errors, of which codes or rules, in which files, and show the first of each.
  */
+import { formatCount } from "../../units.ts";
 import { type Finding, SCORE } from "./line-score.ts";
 import { plural, type Recogniser, squeeze } from "./recogniser.ts";
 import type { Hit, TextView } from "./text-view.ts";
@@ -58,7 +59,7 @@ export const tsc: Recogniser = {
       },
       MAX_PARSED,
     );
-    const partial = parsed < counted ? ` (in the first ${parsed.toLocaleString("en-US")})` : "";
+    const partial = parsed < counted ? ` (in the first ${formatCount(parsed)})` : "";
     const found = v.scan("Found ", /^Found \d+ errors?\b/, 1).hits[0];
     const summary = [
       found

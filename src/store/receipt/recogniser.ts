@@ -2,6 +2,7 @@
  * A recogniser knows one kind of tool output: how to tell it from the head and tail windows, and
  * how to say what happened (a short summary, first) and which lines matter (scored findings).
  */
+import { formatCount } from "../../units.ts";
 import type { Finding } from "./line-score.ts";
 import type { TextView } from "./text-view.ts";
 
@@ -30,5 +31,5 @@ export function squeeze(text: string): string {
 }
 
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n.toLocaleString("en-US")} ${n === 1 ? word : many}`;
+  return `${formatCount(n)} ${n === 1 ? word : many}`;
 }
