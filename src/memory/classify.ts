@@ -24,7 +24,8 @@ export function clauses(text: string): string[] {
 export function sentences(text: string): string[] {
   return text
     .slice(0, 1200)
-    .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+/)
+    // A request tacked on with a comma is a sentence of its own: "we're moving to X, can you start with Y?"
+    .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+|,\s+(?=(?:can|could|would|will) you\b)/i)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
@@ -126,9 +127,14 @@ const CORRECTION_ANYWHERE = [
   /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
   /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
   // "X replaces Y": a verb of replacing in the present with its object.
-  /\b(?:replaces|supersedes)\s+\S|\b(?:ripped|tore|torn|pulled|took|taken) out\b|\bgot rid of\b/i,
+  /\b(?:replaces|supersedes)\s+\S|\b(?:ripped|rip|tore|tear|torn|pulled|pull|took|take|taken) out\b|\b(?:got|get) rid of\b/i,
   GONE,
 ];
+/** A verb of change in the imperative, then where to: "move X to Y", "switch to Y", "let's migrate X over to Y". */
+const DECIDES = new RegExp(
+  `^\\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please|let'?s)[\\s,!:]+)*(?:${BASES.join("|")})\\b[^.;!?]{0,60}?\\b(?:to|over to|with)\\s+\\S`,
+  "i",
+);
 /** A Conventional Commits header, `type(scope)!: ` (conventionalcommits.org). */
 const COMMIT_HEADER = /^\s*[a-z]+(?:\([^()\s]{1,40}\))?!?:\s+/i;
 /** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now". */
@@ -153,7 +159,10 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
     const body = s.replace(COMMIT_HEADER, "");
     const own = sentenceKind(body);
     const k = body !== s && own === "task" ? "fact" : own;
-    if (k === "question" || (k === "task" && kind === "prompt")) return [];
+    if (k === "question") return [];
+    // A task of change that says where to ("let's move the app state to X", "switch output to Y"):
+    // the user decides what holds from now on. Other tasks ("move parsing into auth.rs") change code.
+    if (k === "task" && kind === "prompt") return DECIDES.test(body) ? [{ text: s, strong: false }] : [];
     if (CORRECTION_ANYWHERE.some((re) => re.test(s)) || CHANGED.test(s) || NOW.test(s)) return [{ text: s, strong: true }];
     return CHANGING.test(s) ? [{ text: s, strong: false }] : [];
   });
