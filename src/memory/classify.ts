@@ -327,9 +327,12 @@ function makeStatement(text: string, kind: string): Statement {
   const asserted = assertedOf(said);
   // "default exports rather than named exports" asserts "default", not "exports".
   for (const w of words) asserted.delete(w);
-  // A weak cue (an action, "bump X to 1.79") changes something when it names a value.
+  // A weak cue (an action, "bump X to 1.79") changes something when it names a value, or when the
+  // sentence opens with the verb of change and says where to ("switch output to parallel writes").
   const changes =
-    kind === "correction" || changing.some((c) => c.strong) || (changing.length > 0 && (values.size > 0 || asserted.size > 0));
+    kind === "correction" ||
+    changing.some((c) => c.strong || DECIDES.test(c.text.replace(COMMIT_HEADER, ""))) ||
+    (changing.length > 0 && (values.size > 0 || asserted.size > 0));
   return {
     keys: tokenKeys(said),
     subject: subjectOf(said, new Set([...values, ...words, ...asserted])),
