@@ -320,6 +320,13 @@ export function statementOf(text: string, kind: string): Statement {
   return keptStatements(`${kind}\0${text}`, () => makeStatement(text, kind));
 }
 
+/**
+ * A label naming the kind of record ("decision: ...", "Note - ..."): what the record is, not what
+ * it is about. The names are the memory's own event kinds (types.ts).
+ */
+const KIND_LABEL = /^\s*(?:decision|correction|note)\s*(?::|\s[-–—])\s*/i;
+const withoutKindLabel = (text: string) => text.replace(KIND_LABEL, "");
+
 function makeStatement(text: string, kind: string): Statement {
   const changing = changeSentences(text, kind);
   const said = changing.length > 0 ? changing.map((c) => c.text).join(" ") : text;
@@ -336,7 +343,8 @@ function makeStatement(text: string, kind: string): Statement {
   return {
     keys: tokenKeys(said),
     subject: subjectOf(said, new Set([...values, ...words, ...asserted])),
-    first: firstWord(said),
+    // "decision: dropped crystal" speaks first of crystal.
+    first: firstWord(withoutKindLabel(said)),
     rejected: values,
     rejectedWords: words,
     removed,

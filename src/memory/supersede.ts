@@ -163,6 +163,22 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     perTerm: LOOKUP_ROWS,
     maxGroups: LOOKUP_WORDS + 2,
   });
+  // What it says is gone or rejected names the thing it replaces: the statements holding it are
+  // compared even when others share more of its common words ("dropped crystal. QuestPDF builds
+  // invoices and history documents now": "invoice" and "history" are in many statements).
+  const named = query.filter((q) => newer.rejected.has(q.word));
+  if (named.length > 0) {
+    const more = candidates(deps.db, "events", named, {
+      projectId: event.project_id,
+      single: deps.registry.single(),
+      beforeId: event.id,
+      keep: COMPARE,
+      kinds: [...STATEMENTS],
+      perTerm: LOOKUP_ROWS,
+      maxGroups: named.length,
+    });
+    for (const id of more.ids) if (!ids.includes(id)) ids.push(id);
+  }
   const total = Math.max(1, event.id);
   const df = new Map(groups.map((g) => [g.word, g.df]));
   const weigh: Weigh = (k) => (valueLike(k) ? idfOf(1, total) : idfOf(df.get(k) ?? 1, total));
