@@ -20,11 +20,13 @@ export function clauses(text: string): string[] {
     .filter((c) => c.trim() !== "");
 }
 
-/** Sentences (and lines) of a text's head. */
+/**
+ * Sentences (and lines) of a text's head. A request tacked on with a comma is a sentence of its
+ * own: "we're moving to X, can you start with Y?" states a change, then asks.
+ */
 export function sentences(text: string): string[] {
   return text
     .slice(0, 1200)
-    // A request tacked on with a comma is a sentence of its own: "we're moving to X, can you start with Y?"
     .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+|,\s+(?=(?:can|could|would|will) you\b)/i)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);

@@ -45,7 +45,11 @@ describe("an instruction of change replaces what it changes", () => {
     await chatter(m, 15, "Quarkbus");
     const old = await m.add("decision", "Decision: shared screen state lives in Quarkbus stores, one store per screen.", "s1");
     await chatter(m, 15, "Quarkbus");
-    const fix = await m.add("prompt", "let's move the screen state to Fluxlet atoms, one per screen, I'm tired of the store boilerplate", "s2");
+    const fix = await m.add(
+      "prompt",
+      "let's move the screen state to Fluxlet atoms, one per screen, I'm tired of the store boilerplate",
+      "s2",
+    );
     await changeFirst(m, "where does shared screen state live", old, fix);
   });
 
@@ -54,7 +58,11 @@ describe("an instruction of change replaces what it changes", () => {
     await chatter(m, 15, "gather script");
     const old = await m.add("note", "exports: each worker writes its own shard file, merged afterwards by the gather script", "s1");
     await chatter(m, 15, "gather script");
-    const fix = await m.add("prompt", "switch exports to parallel appends through a shared handle so every worker writes into the same file, no merging", "s2");
+    const fix = await m.add(
+      "prompt",
+      "switch exports to parallel appends through a shared handle so every worker writes into the same file, no merging",
+      "s2",
+    );
     await changeFirst(m, "how do workers write export files", old, fix);
   });
 
@@ -90,7 +98,11 @@ describe("an instruction of change replaces what it changes", () => {
   });
 
   test("'gets decommissioned' and 'will be decommissioned' say the thing is gone, as 'got decommissioned' does", () => {
-    for (const text of ["the Bramble box gets decommissioned", "the Bramble box will be decommissioned", "the Bramble box got decommissioned"])
+    for (const text of [
+      "the Bramble box gets decommissioned",
+      "the Bramble box will be decommissioned",
+      "the Bramble box got decommissioned",
+    ])
       expect([...statementOf(text, "note").removed]).toContain(keyOf("bramble"));
   });
 
