@@ -123,7 +123,7 @@ const CORRECTION_ANYWHERE = [
   /\b(?:use|it'?s|is|are|should be|must be|means?|wanted|want|meant|prefer)\s+[^.,;!?]{1,60}?,?\s+not\s+\S/i,
   /\binstead of\b|\brather than\b|\bno longer\b|\bnot any ?more\b|\banymore\b|\bno more\b/i,
   /\bfrom\b[^.;!?]{1,60}\bto\b/i,
-  /\b(?:from now on|going forward|henceforth|back to|as of)\b/i,
+  /\b(?:from now on|going forward|henceforth|back to)\b/i,
   /\b(?:don'?t|do not|never|stop)\s+(?:use|using|run|running|call|calling|add|adding)\b/i,
   /\bI (?:said|told you|asked for)\b|\byou should(?:'ve| have)\b/i,
   /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
