@@ -20,11 +20,14 @@ export function clauses(text: string): string[] {
     .filter((c) => c.trim() !== "");
 }
 
-/** Sentences (and lines) of a text's head. */
+/**
+ * Sentences (and lines) of a text's head. A request tacked on with a comma is a sentence of its
+ * own: "we're moving to X, can you start with Y?" states a change, then asks.
+ */
 export function sentences(text: string): string[] {
   return text
     .slice(0, 1200)
-    .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+/)
+    .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+|,\s+(?=(?:can|could|would|will) you\b)/i)
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
@@ -114,7 +117,7 @@ const CHANGING = new RegExp(
  * dropped", "the plan got cancelled", "X is gone". A clause of at most three words before it.
  */
 const GONE_WORDS = "dropped|removed|deleted|retired|cancell?ed|canceled|gone|dead|ditched|abandoned|deprecated|scrapped|decommissioned";
-const GONE_SOURCE = `(?:^|[,;:.!?(]\\s*|\\s-{1,2}\\s|\\s—\\s)((?:[^\\s,;:()]+\\s+){0,2}?[^\\s,;:()]+)\\s+(?:(?:is|was|were|are|got|has been|have been|been)\\s+)?(?:${GONE_WORDS})(?=\\s*(?:[,;:.!?)]|$|\\s+(?:after|since|as|because|in|for|last|this|now|entirely|completely)\\b|\\s+-{1,2}\\s|\\s+—\\s))`;
+const GONE_SOURCE = `(?:^|[,;:.!?(]\\s*|\\s-{1,2}\\s|\\s—\\s)((?:[^\\s,;:()]+\\s+){0,2}?[^\\s,;:()]+)\\s+(?:(?:is|was|were|are|got|gets|get|will be|has been|have been|been)\\s+)?(?:${GONE_WORDS})(?=\\s*(?:[,;:.!?)]|$|\\s+(?:after|since|as|because|in|for|last|this|now|entirely|completely)\\b|\\s+-{1,2}\\s|\\s+—\\s))`;
 const GONE = new RegExp(GONE_SOURCE, "i");
 const CORRECTION_ANYWHERE = [
   /\b(?:use|it'?s|is|are|should be|must be|means?|wanted|want|meant|prefer)\s+[^.,;!?]{1,60}?,?\s+not\s+\S/i,
@@ -126,9 +129,14 @@ const CORRECTION_ANYWHERE = [
   /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
   /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
   // "X replaces Y": a verb of replacing in the present with its object.
-  /\b(?:replaces|supersedes)\s+\S|\b(?:ripped|tore|torn|pulled|took|taken) out\b|\bgot rid of\b/i,
+  /\b(?:replaces|supersedes)\s+\S|\b(?:ripped|rip|tore|tear|torn|pulled|pull|took|take|taken) out\b|\b(?:got|get) rid of\b/i,
   GONE,
 ];
+/** A verb of change in the imperative, then where to: "move X to Y", "switch to Y", "let's migrate X over to Y". */
+const DECIDES = new RegExp(
+  `^\\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please|let'?s)[\\s,!:]+)*(?:${BASES.join("|")})\\b[^.;!?]{0,60}?\\b(?:to|over to|with)\\s+\\S`,
+  "i",
+);
 /** A Conventional Commits header, `type(scope)!: ` (conventionalcommits.org). */
 const COMMIT_HEADER = /^\s*[a-z]+(?:\([^()\s]{1,40}\))?!?:\s+/i;
 /** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now". */
@@ -153,7 +161,10 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
     const body = s.replace(COMMIT_HEADER, "");
     const own = sentenceKind(body);
     const k = body !== s && own === "task" ? "fact" : own;
-    if (k === "question" || (k === "task" && kind === "prompt")) return [];
+    if (k === "question") return [];
+    // A task of change that says where to ("let's move the app state to X", "switch output to Y"):
+    // the user decides what holds from now on. Other tasks ("move parsing into auth.rs") change code.
+    if (k === "task" && kind === "prompt") return DECIDES.test(body) ? [{ text: s, strong: false }] : [];
     if (CORRECTION_ANYWHERE.some((re) => re.test(s)) || CHANGED.test(s) || NOW.test(s)) return [{ text: s, strong: true }];
     return CHANGING.test(s) ? [{ text: s, strong: false }] : [];
   });
@@ -311,6 +322,13 @@ export function statementOf(text: string, kind: string): Statement {
   return keptStatements(`${kind}\0${text}`, () => makeStatement(text, kind));
 }
 
+/**
+ * A label naming the kind of record ("decision: ...", "Note - ..."): what the record is, not what
+ * it is about. The names are the memory's own event kinds (types.ts).
+ */
+const KIND_LABEL = /^\s*(?:decision|correction|note)\s*(?::|\s[-–—])\s*/i;
+const withoutKindLabel = (text: string) => text.replace(KIND_LABEL, "");
+
 function makeStatement(text: string, kind: string): Statement {
   const changing = changeSentences(text, kind);
   const said = changing.length > 0 ? changing.map((c) => c.text).join(" ") : text;
@@ -318,13 +336,17 @@ function makeStatement(text: string, kind: string): Statement {
   const asserted = assertedOf(said);
   // "default exports rather than named exports" asserts "default", not "exports".
   for (const w of words) asserted.delete(w);
-  // A weak cue (an action, "bump X to 1.79") changes something when it names a value.
+  // A weak cue (an action, "bump X to 1.79") changes something when it names a value, or when the
+  // sentence opens with the verb of change and says where to ("switch output to parallel writes").
   const changes =
-    kind === "correction" || changing.some((c) => c.strong) || (changing.length > 0 && (values.size > 0 || asserted.size > 0));
+    kind === "correction" ||
+    changing.some((c) => c.strong || DECIDES.test(c.text.replace(COMMIT_HEADER, ""))) ||
+    (changing.length > 0 && (values.size > 0 || asserted.size > 0));
   return {
     keys: tokenKeys(said),
     subject: subjectOf(said, new Set([...values, ...words, ...asserted])),
-    first: firstWord(said),
+    // "decision: dropped crystal" speaks first of crystal.
+    first: firstWord(withoutKindLabel(said)),
     rejected: values,
     rejectedWords: words,
     removed,

@@ -154,15 +154,26 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     if (!written.has(k)) written.set(k, w);
   }
   const query = words.map((word, group) => ({ group, word, forms: wordForms(written.get(word) ?? word) }));
-  const { ids, groups } = candidates(deps.db, "events", query, {
-    projectId: event.project_id,
-    single: deps.registry.single(),
-    beforeId: event.id,
-    keep: COMPARE,
-    kinds: [...STATEMENTS],
-    perTerm: LOOKUP_ROWS,
-    maxGroups: LOOKUP_WORDS + 2,
-  });
+  // The older statements holding the words, best first.
+  const lookup = (q: typeof query, maxGroups: number) =>
+    candidates(deps.db, "events", q, {
+      projectId: event.project_id,
+      single: deps.registry.single(),
+      beforeId: event.id,
+      keep: COMPARE,
+      kinds: [...STATEMENTS],
+      perTerm: LOOKUP_ROWS,
+      maxGroups,
+    });
+  const { ids, groups } = lookup(query, LOOKUP_WORDS + 2);
+  // What it says is gone or rejected names the thing it replaces: the statements holding it are
+  // compared even when others share more of its common words ("dropped crystal. QuestPDF builds
+  // invoices and history documents now": "invoice" and "history" are in many statements).
+  const named = query.filter((q) => newer.rejected.has(q.word));
+  if (named.length > 0) {
+    const more = lookup(named, named.length);
+    for (const id of more.ids) if (!ids.includes(id)) ids.push(id);
+  }
   const total = Math.max(1, event.id);
   const df = new Map(groups.map((g) => [g.word, g.df]));
   const weigh: Weigh = (k) => (valueLike(k) ? idfOf(1, total) : idfOf(df.get(k) ?? 1, total));
