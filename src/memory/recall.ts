@@ -151,15 +151,37 @@ function choose(items: Item[], budget: number): Item[] {
   return ordered.filter((i) => chosen.has(i));
 }
 
-function render(items: Item[]): string {
-  if (items.length === 0) return "";
+/** The lines of the text (none for no items). */
+function render(items: Item[]): string[] {
+  if (items.length === 0) return [];
   const out = [HEADER];
   for (const section of SECTIONS) {
     const mine = items.filter((i) => i.section === section);
     if (section === "session") mine.reverse(); // oldest first reads as a transcript
     if (mine.length > 0) out.push(TITLES[section], ...mine.map((i) => i.text));
   }
-  return out.join("\n");
+  return out;
+}
+
+/** Lines' real token counts, with the newline after them and as the last line (the same lines come back recall after recall). */
+const countedLines = remembered<number>(5000);
+const countedLast = remembered<number>(500);
+
+/**
+ * The real token count of the lines joined by newlines, from each line's own count (kept), not by
+ * counting the whole text again. Exact: the tokenizer's pieces (o200k's split) never run from a
+ * newline into a line that begins with "-", "[" or a letter (whitespace ending in a newline is a
+ * piece of its own, and punctuation takes up only the newlines and slashes after it), so the text
+ * splits into the same pieces as its lines do. Every line but the first begins so (the header,
+ * titles and "- " items); anything else is counted whole, as before.
+ */
+async function tokensOf(deps: MemoryDeps, lines: string[]): Promise<number> {
+  if (lines.length === 0) return 0;
+  if (!lines.every((l, i) => i === 0 || /^[-[\p{L}]/u.test(l))) return deps.count([lines.join("\n")]);
+  let n = 0;
+  for (const [i, line] of lines.entries())
+    n += i === lines.length - 1 ? countedLast(line, () => countTokens(line)) : countedLines(line, () => countTokens(`${line}\n`));
+  return n;
 }
 
 /** The working context within `budget` tokens; the count is the real tokenizer's, on the text returned. */
@@ -171,14 +193,14 @@ export async function recall(
   budget: number,
 ): Promise<Recalled> {
   let chosen = choose(candidateItems(deps, projectId, session, prompt), budget);
-  let text = render(chosen);
-  let tokens = text === "" ? 0 : await deps.count([text]);
-  // Lines counted one by one can merge at their joins: drop the least important items until the whole fits.
+  let lines = render(chosen);
+  let tokens = await tokensOf(deps, lines);
+  // Items' costs are estimates (a line's count plus one for its newline): drop the least important items until the whole fits.
   while (tokens > budget && chosen.length > 0) {
     const drop = Math.max(1, Math.ceil(chosen.length * ((tokens - budget) / tokens)));
     chosen = chosen.slice(0, chosen.length - drop);
-    text = render(chosen);
-    tokens = text === "" ? 0 : await deps.count([text]);
+    lines = render(chosen);
+    tokens = await tokensOf(deps, lines);
   }
-  return { text, tokens, items: chosen.map((i) => ({ id: i.key.split(":")[0]!, section: i.section })) };
+  return { text: lines.join("\n"), tokens, items: chosen.map((i) => ({ id: i.key.split(":")[0]!, section: i.section })) };
 }

@@ -92,6 +92,10 @@ function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: W
   return hits;
 }
 
+/** A summary's lines, folded: kept for the next time (a pure function of the text; the same summaries come back query after query). */
+const keptFolded = remembered<string[]>(500);
+const foldedLines = (text: string) => keptFolded(text, () => foldText(text).split("\n"));
+
 /** Summaries are found by their own index, and their lines scored with the events' weights (one scale for both). */
 function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[], looked: QueryGroup[]): SummaryHit[] {
   const now = deps.now();
@@ -102,7 +106,7 @@ function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], groups:
   for (const row of summariesById(deps, ids)) {
     if (row.project_id !== projectId) continue;
     const lines: Unit[] = [];
-    const folded = foldText(row.text).split("\n");
+    const folded = foldedLines(row.text);
     for (const [i, text] of row.text.split("\n").entries()) {
       if (i === 0 || !needles.some((n) => folded[i]?.includes(n))) continue;
       const match = textScore(text, groups);

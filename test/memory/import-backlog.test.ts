@@ -70,6 +70,39 @@ describe("the pass after an import", () => {
     m.db.close();
   });
 
+  test("a large batch that finds the checks behind is stored without a step of its own; the pass finds the same links", async () => {
+    const events = history(4500);
+    const stepped = testMemory((c) => {
+      c.memory.keepDays = 0;
+    });
+    const deferred = testMemory((c) => {
+      c.memory.keepDays = 0;
+    });
+    const through = (m: M) =>
+      Number(m.db.query<{ value: string }, []>("SELECT value FROM memory_state WHERE key LIKE 'superseded_through:%'").get()?.value ?? 0);
+    const behind = (m: M) => m.db.exec("UPDATE memory_state SET value = '0' WHERE key LIKE 'superseded_through:%'");
+    await importAll(stepped, events, 1500);
+    // The first batch takes its step; then the checks are set back, as a fast import leaves them.
+    await importAll(deferred, events.slice(0, 1500), 1500);
+    behind(deferred);
+    const second = await deferred.ok({ type: "addMany", project: PROJECT, events: events.slice(1500, 3000) }, "addMany");
+    expect(second.pending).toBe(true);
+    expect(through(deferred)).toBe(0);
+    // A small batch (a capture) takes its step even while the checks are behind.
+    const small = await deferred.ok({ type: "addMany", project: PROJECT, events: events.slice(3000, 3100) }, "addMany");
+    expect(small.added).toBe(100);
+    expect(through(deferred)).toBeGreaterThan(0);
+    behind(deferred);
+    await importAll(deferred, events.slice(3100), 1400);
+    expect(through(deferred)).toBe(0);
+    await workOff(stepped, 200);
+    await workOff(deferred, 200);
+    expect(outcome(deferred)).toEqual(outcome(stepped));
+    expect(outcome(deferred).supersessions.length).toBeGreaterThan(0);
+    stepped.db.close();
+    deferred.db.close();
+  });
+
   test("windows written several to a transaction: the same summaries and links as one window per call", async () => {
     const events = history(1500);
     const together = testMemory((c) => {
