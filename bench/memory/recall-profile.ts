@@ -109,30 +109,13 @@ const summary = (set: Run[]) => {
       })),
   };
 };
+const quantiles = (xs: number[]) => ({ p50: q(xs, 0.5), p95: q(xs, 0.95) });
 console.log(
   JSON.stringify(
     {
       prompts,
-      cpuMs: {
-        p50: q(
-          runs.map((r) => r.ms),
-          0.5,
-        ),
-        p95: q(
-          runs.map((r) => r.ms),
-          0.95,
-        ),
-      },
-      wallMs: {
-        p50: q(
-          runs.map((r) => r.wall),
-          0.5,
-        ),
-        p95: q(
-          runs.map((r) => r.wall),
-          0.95,
-        ),
-      },
+      cpuMs: quantiles(runs.map((r) => r.ms)),
+      wallMs: quantiles(runs.map((r) => r.wall)),
       slowest: { ...summary(slow), prompts: slow.slice(0, 8).map((r) => `${Math.round(r.ms * 10) / 10} ms: ${r.prompt.slice(0, 90)}`) },
       all: summary(runs),
     },
