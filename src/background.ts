@@ -89,6 +89,8 @@ type Pending = { resolve: (v: unknown) => void; reject: (e: Error) => void };
 /** The worker thread for `path`, falling back to inline work on `db` when it cannot run. */
 export function workerBackground(db: Db, path: string, assets: Assets | null = null, log = debugLog()): Background {
   const inline = inlineBackground(db);
+  /** The worker's code: the background worker's, and the helper thread's it starts (prep-helper.ts). */
+  const url = workerUrl(assets);
   let worker: Worker | null = null;
   let broken = path === ":memory:"; // another connection would see another database
   let nextId = 0;
@@ -105,7 +107,7 @@ export function workerBackground(db: Db, path: string, assets: Assets | null = n
   const start = (): Worker | null => {
     if (worker || broken) return worker;
     try {
-      worker = new Worker(workerUrl(assets));
+      worker = new Worker(url);
       worker.unref(); // an idle worker never keeps the process alive
       worker.onmessage = (event: MessageEvent<WorkerReply>) => {
         const p = pending.get(event.data.id);
@@ -155,8 +157,10 @@ export function workerBackground(db: Db, path: string, assets: Assets | null = n
       return asked ? asked.catch(() => inline.count(texts)) : inline.count(texts);
     },
     async settle(indexOnly = false, detached = false, merge = 0) {
-      const helper = workerUrl(assets);
-      const asked = ask<SettleResult>({ op: "settle", path, indexOnly, merge, tokenizer: assets?.tokenizer ?? null, helper }, detached);
+      const asked = ask<SettleResult>(
+        { op: "settle", path, indexOnly, merge, tokenizer: assets?.tokenizer ?? null, helper: url },
+        detached,
+      );
       // A worker that failed mid-way leaves its queue rows: the inline pass finishes them.
       return asked ? asked.catch(() => inline.settle(indexOnly, detached, merge)) : inline.settle(indexOnly, detached, merge);
     },

@@ -9,7 +9,7 @@
  */
 import { units } from "./conflicts.ts";
 import { lineBody } from "./summary-line.ts";
-import type { Hit, Unit } from "./units.ts";
+import { type Hit, keepLines, type Unit } from "./units.ts";
 
 const OPEN = /\?|\b(?:todo|fixme|xxx)\b/i;
 
@@ -25,13 +25,7 @@ export function belowOpenMatter(hits: Hit[], known: number): Hit[] {
   for (const h of hits) {
     const own = units([h]);
     if (open) {
-      if (h.type === "event") {
-        if (!whole(h.unit)) continue;
-      } else {
-        h.lines = h.lines.filter(whole);
-        if (h.lines.length === 0) continue;
-        h.score = Math.max(...h.lines.map((l) => l.score));
-      }
+      if (h.type === "event" ? !whole(h.unit) : !keepLines(h, whole)) continue;
     }
     kept.push(h);
     if (own.some((u) => whole(u) && readsOpen(u.text))) open = true;

@@ -5,7 +5,7 @@
  * hit is one of the many things said about that word, not the statement on the question: an
  * answer stands out, and a line that does not is left out.
  */
-import { type Hit, hitScore } from "./units.ts";
+import { type Hit, hitScore, keepLines } from "./units.ts";
 
 /** A thin summary line is kept when it scores at least this share of the best hit. */
 export const THIN_MARGIN = 0.5;
@@ -13,11 +13,5 @@ export const THIN_MARGIN = 0.5;
 /** The hits (best first), less summary lines holding less than `enough` of the query's weight far below the best hit. */
 export function dropThinLines(hits: Hit[], enough: number): Hit[] {
   const best = hits[0] ? hitScore(hits[0]) : 0;
-  return hits.filter((h) => {
-    if (h.type === "event") return true;
-    h.lines = h.lines.filter((l) => l.match.held >= enough || l.score >= THIN_MARGIN * best);
-    if (h.lines.length === 0) return false;
-    h.score = Math.max(...h.lines.map((l) => l.score));
-    return true;
-  });
+  return hits.filter((h) => h.type === "event" || keepLines(h, (l) => l.match.held >= enough || l.score >= THIN_MARGIN * best));
 }

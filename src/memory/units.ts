@@ -30,6 +30,14 @@ export const isRecord = (kind: string) => kind === "decision" || kind === "note"
 
 export const hitScore = (h: Hit) => (h.type === "event" ? h.unit.score : h.score);
 
+/** A summary hit less the lines `keep` refuses, scored by its best line left; false when none is left. */
+export function keepLines(h: SummaryHit, keep: (line: Unit) => boolean): boolean {
+  h.lines = h.lines.filter(keep);
+  if (h.lines.length === 0) return false;
+  h.score = Math.max(...h.lines.map((l) => l.score));
+  return true;
+}
+
 /** The text an event is scored on: its content and the extra words it is indexed by. */
 export const indexedText = (row: { content: string; terms: string | null }) => (row.terms ? `${row.content}\n${row.terms}` : row.content);
 
