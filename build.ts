@@ -3,8 +3,11 @@
  *   dist/extension/  the pi extension:
  *     index.js               the file pi loads (and transpiles): a few lines that hand pi's own modules over
  *                            (transpiled only: it names pi's packages in dynamic imports that pi's loader maps)
- *     sidecar.cjs            the extension itself, loaded with the runtime's own require (Node or Bun)
- *     engine.cjs             the in-process engine (Bun only: bun:sqlite), loaded on first use
+ *     sidecar.cjs            the extension itself, loaded with the runtime's own require (Node)
+ *     sidecar-bun.cjs        the same for Bun, with its bytecode (sidecar-bun.cjs.jsc): no parse at pi's start
+ *     engine.cjs             the in-process engine (Bun only: bun:sqlite), loaded on first use, with its
+ *                            bytecode (engine.cjs.jsc); Bun uses a .jsc only when it was made by the same
+ *                            Bun version for the same source, and parses the source otherwise
  *     background-worker.js   indexing and token counting on a worker thread (Bun)
  *     tokenizer.cjs          the o200k tables, loaded only by what counts tokens
  *   dist/pi-sidecar  one executable (scripts/compile.ts): SQL, worker, tokenizer tables and the extension
@@ -19,7 +22,16 @@ const OUTFILE = "dist/pi-sidecar";
 const EXTENSION_DIR = "dist/extension";
 /** What pi provides to its extensions (its own copies): never bundled, never resolved elsewhere. */
 const PI_MODULES = ["typebox", "@sinclair/typebox", "@earendil-works/*", "@mariozechner/*"];
-export const EXTENSION_FILES = ["index.js", "sidecar.cjs", "engine.cjs", "background-worker.js", "tokenizer.cjs"] as const;
+export const EXTENSION_FILES = [
+  "index.js",
+  "sidecar.cjs",
+  "sidecar-bun.cjs",
+  "sidecar-bun.cjs.jsc",
+  "engine.cjs",
+  "engine.cjs.jsc",
+  "background-worker.js",
+  "tokenizer.cjs",
+] as const;
 
 function check(result: Awaited<ReturnType<typeof Bun.build>>, what: string): void {
   if (!result.success) {
@@ -28,7 +40,15 @@ function check(result: Awaited<ReturnType<typeof Bun.build>>, what: string): voi
   }
 }
 
-type Bundle = { entry: string; name: (typeof EXTENSION_FILES)[number]; target: "node" | "bun"; format: "esm" | "cjs"; external?: string[] };
+type Bundle = {
+  entry: string;
+  name: (typeof EXTENSION_FILES)[number];
+  target: "node" | "bun";
+  format: "esm" | "cjs";
+  external?: string[];
+  /** Precompiled bytecode beside the bundle (`<name>.jsc`; Bun, CommonJS only). */
+  bytecode?: boolean;
+};
 
 async function bundle(b: Bundle): Promise<void> {
   const result = await Bun.build({
@@ -39,10 +59,14 @@ async function bundle(b: Bundle): Promise<void> {
     format: b.format,
     external: [...PI_MODULES, ...(b.external ?? [])],
     minify: { syntax: true, whitespace: true, identifiers: false },
+    bytecode: b.bytecode ?? false,
   });
   check(result, b.name);
-  // A text copy for the binary to embed (`install pi` writes these files out).
+  // A text copy for the binary to embed (`install pi` writes these files out); the bytecode is
+  // embedded as it is (not code the bundler could take for a module).
   copyFileSync(`${EXTENSION_DIR}/${b.name}`, `${EXTENSION_DIR}/${b.name}.txt`);
+  if (b.bytecode && !existsSync(`${EXTENSION_DIR}/${b.name}.jsc`))
+    throw new Error(`${b.name}: the build wrote no bytecode (${b.name}.jsc)`);
 }
 
 /**
@@ -69,6 +93,15 @@ export async function buildExtension(): Promise<void> {
     format: "cjs",
     external: ["gpt-tokenizer"],
   });
+  // The same extension for pi on Bun, which loads it from its bytecode instead of parsing ~850 KB.
+  await bundle({
+    entry: "./src/surfaces/pi/extension.ts",
+    name: "sidecar-bun.cjs",
+    target: "bun",
+    format: "cjs",
+    external: ["gpt-tokenizer"],
+    bytecode: true,
+  });
   await bundle({
     entry: "./src/surfaces/pi/in-process-engine.ts",
     name: "engine.cjs",
@@ -77,6 +110,7 @@ export async function buildExtension(): Promise<void> {
     // oxc's native binding is required at run time from the package's node_modules (an optional
     // dependency per platform), not copied from this machine's: the engine runs on the user's.
     external: ["gpt-tokenizer", "@oxc-parser/*"],
+    bytecode: true,
   });
   await bundle({
     entry: "./src/background-worker.ts",

@@ -7,3 +7,8 @@ declare module "*.txt" {
   const text: string;
   export default text;
 }
+// Bun's precompiled bytecode of a bundle (build.ts), embedded as a file.
+declare module "*.jsc" {
+  const path: string;
+  export default path;
+}

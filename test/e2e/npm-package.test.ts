@@ -134,7 +134,10 @@ describe("the npm package", () => {
         "bin/pi-sidecar.js",
         "dist/extension/index.js",
         "dist/extension/sidecar.cjs",
+        "dist/extension/sidecar-bun.cjs",
+        "dist/extension/sidecar-bun.cjs.jsc",
         "dist/extension/engine.cjs",
+        "dist/extension/engine.cjs.jsc",
         "dist/extension/background-worker.js",
         "dist/extension/tokenizer.cjs",
       ]
@@ -295,10 +298,30 @@ describe.skipIf(!HOST)("in pi", () => {
     expect(install.code).toBe(0);
     const dir = join(agent, "extensions", "pi-sidecar");
     expect(readdirSync(dir).sort()).toEqual(
-      ["background-worker.js", "engine.cjs", "index.js", "install.json", "node_modules", "sidecar.cjs", "tokenizer.cjs"].sort(),
+      [
+        "background-worker.js",
+        "engine.cjs",
+        "engine.cjs.jsc",
+        "index.js",
+        "install.json",
+        "node_modules",
+        "sidecar.cjs",
+        "sidecar-bun.cjs",
+        "sidecar-bun.cjs.jsc",
+        "tokenizer.cjs",
+      ].sort(),
     );
-    // The files are the build's, byte for byte, taken from inside the binary; so is the binding.
-    for (const f of ["index.js", "sidecar.cjs", "engine.cjs", "background-worker.js", "tokenizer.cjs"]) {
+    // The files are the build's, byte for byte, taken from inside the binary (the bytecode too); so is the binding.
+    for (const f of [
+      "index.js",
+      "sidecar.cjs",
+      "sidecar-bun.cjs",
+      "sidecar-bun.cjs.jsc",
+      "engine.cjs",
+      "engine.cjs.jsc",
+      "background-worker.js",
+      "tokenizer.cjs",
+    ]) {
       expect(readFileSync(join(dir, f))).toEqual(readFileSync(join(ROOT, "dist", "extension", f)));
     }
     const binding = `binding-${oxcPlatform()}`;

@@ -1,7 +1,8 @@
 /**
  * The file pi loads (dist/extension/index.js). pi transpiles it on every start, so it is tiny: it
  * takes pi's own modules and hands them to the real extension, which the runtime's own require
- * loads as it is (sidecar.cjs), with no transpiler walking it.
+ * loads as it is (sidecar.cjs; on Bun sidecar-bun.cjs, which Bun loads from its precompiled bytecode),
+ * with no transpiler walking it.
  *
  * It names no package that the runtime could resolve by itself. pi's loader (jiti) maps
  * `@earendil-works/pi-coding-agent` and `typebox` to the running pi's own modules (virtual modules
@@ -32,6 +33,6 @@ export default async function piSidecar(pi: ExtensionAPI): Promise<void> {
     import("typebox"),
   ]);
   const load = createRequire(import.meta.url);
-  const extension = load("./sidecar.cjs") as { activate: typeof activate };
+  const extension = load(process.versions.bun ? "./sidecar-bun.cjs" : "./sidecar.cjs") as { activate: typeof activate };
   return extension.activate(pi, { Type, createReadToolDefinition, piVersion: VERSION, dir: dirname(fileURLToPath(import.meta.url)) });
 }

@@ -5,7 +5,7 @@
  * loaded (a require hook on Node, the extension's debug log on Bun), not on time.
  */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../../helpers.ts";
 import { agentDir, runPi, stepsScript, writeScript } from "./harness.ts";
@@ -72,5 +72,31 @@ describe("pi's start path", () => {
       agentDir: agentDir(),
     });
     expect(busy.stderr).toContain("engine: in-process");
+  }, 120_000);
+
+  test("Bun loads sidecar-bun.cjs and the engine with their bytecode beside them; Node loads sidecar.cjs", () => {
+    const agent = agentDir();
+    const dir = join(agent, "extensions", "pi-sidecar");
+    for (const f of ["sidecar-bun.cjs.jsc", "engine.cjs.jsc"]) expect(statSync(join(dir, f)).size).toBeGreaterThan(100_000);
+    // Without Node's bundle pi on Bun still stores an output: it never needed it.
+    rmSync(join(dir, "sidecar.cjs"));
+    const onBun = runPi({
+      runtime: "bun",
+      script: stepsScript([{ name: "bash", arguments: { command: "seq 1 30000" } }]),
+      prompt: "go",
+      agentDir: agent,
+    });
+    expect(onBun.stdout).toContain("was stored instead of shown");
+    expect(onBun.stderr).toContain("engine: in-process");
+    // And Node never reads Bun's.
+    const other = agentDir();
+    rmSync(join(other, "extensions", "pi-sidecar", "sidecar-bun.cjs"));
+    const onNode = runPi({
+      runtime: "node",
+      script: stepsScript([{ name: "bash", arguments: { command: "seq 1 30000" } }]),
+      prompt: "go",
+      agentDir: other,
+    });
+    expect(onNode.stdout).toContain("was stored instead of shown");
   }, 120_000);
 });
