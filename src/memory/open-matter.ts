@@ -16,19 +16,31 @@ const OPEN = /\?|\b(?:todo|fixme|xxx)\b/i;
 /** Whether a statement reads as an open matter: a question, or work marked as still to do. */
 export const readsOpen = (text: string) => OPEN.test(lineBody(text));
 
-/** The hits (best first), less those below an open matter on the whole query that hold only part of it. */
+/**
+ * The hits (best first), less those below an open matter on the whole query that hold only part
+ * of it. What replaced a statement that stays, stays with it (a replaced statement and what
+ * replaced it stand or fall together, search.ts): the correction of a statement on the whole
+ * question is the answer to it, whatever words it says it in.
+ */
 export function belowOpenMatter(hits: Hit[], known: number): Hit[] {
   if (known < 2) return hits;
   const whole = (u: Unit) => u.match.matched >= known;
   let open = false;
   const kept: Hit[] = [];
+  const later: Hit[] = [];
   for (const h of hits) {
     const own = units([h]);
     if (open) {
-      if (h.type === "event" ? !whole(h.unit) : !keepLines(h, whole)) continue;
+      if (h.type === "event" && !whole(h.unit)) {
+        later.push(h);
+        continue;
+      }
+      if (h.type === "summary" && !keepLines(h, whole)) continue;
     }
     kept.push(h);
     if (own.some((u) => whole(u) && readsOpen(u.text))) open = true;
   }
-  return kept;
+  const replacing = new Set(units(kept).flatMap((u) => (u.replacedBy === null ? [] : [u.replacedBy])));
+  const back = new Set(later.filter((h) => h.type === "event" && replacing.has(h.row.id)));
+  return back.size === 0 ? kept : hits.filter((h) => kept.includes(h) || back.has(h));
 }
