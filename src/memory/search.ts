@@ -296,10 +296,23 @@ const narrower = (older: Unit, newer: Unit, rare: Set<number>) =>
   [...older.match.groups.keys()].some((g) => rare.has(g) && !newer.match.groups.has(g));
 
 /**
+ * The earlier record holds a word of the query more specific than the subject the two share (rarer
+ * in this memory than the rarest shared subject word) that the later one does not: it answers the
+ * narrower question the query asks ("cache key"), the later one speaks of the subject at large
+ * ("cache"). A word more common than the subject ("nightly" beside "backups") narrows nothing.
+ */
+function moreSpecific(older: Unit, newer: Unit, shared: number[]): boolean {
+  const subject = Math.max(...shared.map((g) => older.match.groups.get(g) ?? 0));
+  return [...older.match.groups].some(([g, idf]) => !newer.match.groups.has(g) && idf > subject);
+}
+
+/**
  * Of two records (decisions, notes, corrections) about the same word of the query (aboutQuery), the
  * later ranks right above the earlier: the later record is what holds now, whether or not it said
  * it replaces the other (a link made when it was written marks the earlier one as well,
- * conflicts.ts). Chatter is not a record and is left as it ranks.
+ * conflicts.ts), unless the earlier one is more specific (moreSpecific): then the later one is
+ * about another part of the subject, and is left as it ranks. Chatter is not a record and is left
+ * as it ranks.
  */
 function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>): void {
   const records = units(hits)
@@ -309,7 +322,16 @@ function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>):
     .sort((a, b) => a.u.order - b.u.order);
   for (const [i, older] of records.entries())
     for (const newer of records.slice(i + 1))
-      if (newer.u.order !== older.u.order && newer.about.some((g) => older.about.includes(g)) && !narrower(older.u, newer.u, rare))
+      if (
+        newer.u.order !== older.u.order &&
+        newer.about.some((g) => older.about.includes(g)) &&
+        !narrower(older.u, newer.u, rare) &&
+        !moreSpecific(
+          older.u,
+          newer.u,
+          newer.about.filter((g) => older.about.includes(g)),
+        )
+      )
         newer.u.score = Math.max(newer.u.score, older.u.score * ABOVE);
 }
 
