@@ -12,9 +12,17 @@ import { lineBody } from "./summary-line.ts";
 import { type Hit, keepLines, type Unit } from "./units.ts";
 
 const OPEN = /\?|\b(?:todo|fixme|xxx)\b/i;
+/**
+ * A question said without its question mark: a text that begins the way English asks, a wh-word
+ * and then an auxiliary verb before the subject ("where's the signing key for ...", "what is the
+ * ...", "whats the ...", "how do we ..."). A wh-word followed by a subject ("when the cache misses,
+ * ...", "how we deploy: ...") begins a statement.
+ */
+const ASKS =
+  /^\W*(?:who|what|which|where|when|why|how)(?:['’]?(?:s|re)\b|\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have)\b)/i;
 
-/** Whether a statement reads as an open matter: a question, or work marked as still to do. */
-export const readsOpen = (text: string) => OPEN.test(lineBody(text));
+/** Whether a statement reads as an open matter: a question (with its mark, or begun as one: ASKS), or work marked as still to do. */
+export const readsOpen = (text: string) => OPEN.test(lineBody(text)) || ASKS.test(lineBody(text));
 
 /**
  * The hits (best first), less those below an open matter on the whole query that hold only part

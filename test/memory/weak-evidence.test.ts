@@ -9,6 +9,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { WeightedGroup } from "../../src/memory/candidates.ts";
 import { idfOf } from "../../src/memory/candidates.ts";
+import { readsOpen } from "../../src/memory/open-matter.ts";
 import { queryGroups } from "../../src/memory/query.ts";
 import { textScore } from "../../src/memory/rank.ts";
 import { holdsRareWord } from "../../src/memory/search.ts";
@@ -61,6 +62,22 @@ describe("a question mostly unknown to the memory", () => {
 });
 
 describe("below an open matter on the whole question", () => {
+  test("a question without its mark reads as open when begun as English asks: a wh-word, then an auxiliary", () => {
+    for (const t of [
+      "where's the deploy token for the kiosk",
+      "whats the kiosk timeout rn",
+      "- e12 prompt: how do we reset the kiosk",
+      "Who is on the kiosk rota",
+    ])
+      expect(readsOpen(t)).toBe(true);
+    for (const t of [
+      "when the kiosk sleeps, the badge reader restarts",
+      "how we reset the kiosk: hold power for ten seconds",
+      "where it says kiosk, read terminal",
+    ])
+      expect(readsOpen(t)).toBe(false);
+  });
+
   test("the correction of a statement that stays is shown with it, though it holds few of the question's words", async () => {
     const m = testMemory();
     for (let i = 0; i < 6; i++) {
