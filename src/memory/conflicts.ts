@@ -41,7 +41,7 @@ export function resolveReplacements(deps: MemoryDeps, projectId: number, hits: H
       order: row.id,
       text: row.content,
       score: 0,
-      match: { score: 0, matched: 0, groups: new Map<number, number>(), held: 0, total: 0 },
+      match: { score: 0, matched: 0, groups: new Map<number, number>(), held: 0, total: 0, forms: new Map<number, number>() },
       claim: true,
       record: isRecord(row.kind),
       replacedBy: null,

@@ -12,23 +12,43 @@ import { lineBody } from "./summary-line.ts";
 import { type Hit, keepLines, type Unit } from "./units.ts";
 
 const OPEN = /\?|\b(?:todo|fixme|xxx)\b/i;
+/**
+ * A question said without its question mark: a text that begins the way English asks, a wh-word
+ * and then an auxiliary verb before the subject ("where's the signing key for ...", "what is the
+ * ...", "whats the ...", "how do we ..."). A wh-word followed by a subject ("when the cache misses,
+ * ...", "how we deploy: ...") begins a statement.
+ */
+const ASKS =
+  /^\W*(?:who|what|which|where|when|why|how)(?:['’]?(?:s|re)\b|\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have)\b)/i;
 
-/** Whether a statement reads as an open matter: a question, or work marked as still to do. */
-export const readsOpen = (text: string) => OPEN.test(lineBody(text));
+/** Whether a statement reads as an open matter: a question (with its mark, or begun as one: ASKS), or work marked as still to do. */
+export const readsOpen = (text: string) => OPEN.test(lineBody(text)) || ASKS.test(lineBody(text));
 
-/** The hits (best first), less those below an open matter on the whole query that hold only part of it. */
+/**
+ * The hits (best first), less those below an open matter on the whole query that hold only part
+ * of it. What replaced a statement that stays, stays with it (a replaced statement and what
+ * replaced it stand or fall together, search.ts): the correction of a statement on the whole
+ * question is the answer to it, whatever words it says it in.
+ */
 export function belowOpenMatter(hits: Hit[], known: number): Hit[] {
   if (known < 2) return hits;
   const whole = (u: Unit) => u.match.matched >= known;
   let open = false;
   const kept: Hit[] = [];
+  const later: Hit[] = [];
   for (const h of hits) {
     const own = units([h]);
     if (open) {
-      if (h.type === "event" ? !whole(h.unit) : !keepLines(h, whole)) continue;
+      if (h.type === "event" && !whole(h.unit)) {
+        later.push(h);
+        continue;
+      }
+      if (h.type === "summary" && !keepLines(h, whole)) continue;
     }
     kept.push(h);
     if (own.some((u) => whole(u) && readsOpen(u.text))) open = true;
   }
-  return kept;
+  const replacing = new Set(units(kept).flatMap((u) => (u.replacedBy === null ? [] : [u.replacedBy])));
+  const back = new Set(later.filter((h) => h.type === "event" && replacing.has(h.row.id)));
+  return back.size === 0 ? kept : hits.filter((h) => kept.includes(h) || back.has(h));
 }

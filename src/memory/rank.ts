@@ -80,14 +80,22 @@ export function lineWeight(line: string): Weighed {
 }
 
 /** score: BM25 scaled by coverage; groups: the query groups matched, with their weight; held: their sum; total: the query's weight. */
-export type TextScore = { score: number; matched: number; groups: Map<number, number>; held: number; total: number };
+export type TextScore = {
+  score: number;
+  matched: number;
+  groups: Map<number, number>;
+  held: number;
+  total: number;
+  /** The weight of the best form each matched group is held in (1: the word itself; less: a derived or short form). */
+  forms: Map<number, number>;
+};
 
 /**
  * BM25 of one text for the query groups, scaled by the share of the groups it holds (squared) and
  * of their weight. A group counts once, by its best-matching form.
  */
 export function textScore(text: string, groups: WeightedGroup[]): TextScore {
-  if (groups.length === 0) return { score: 0, matched: 0, groups: new Map(), held: 0, total: 0 };
+  if (groups.length === 0) return { score: 0, matched: 0, groups: new Map(), held: 0, total: 0, forms: new Map() };
   const counts = stemCounts(text);
   let words = 0;
   for (const n of counts.values()) words += n;
@@ -96,6 +104,7 @@ export function textScore(text: string, groups: WeightedGroup[]): TextScore {
   let held = 0;
   let total = 0;
   const matched = new Map<number, number>();
+  const forms = new Map<number, number>();
   for (const g of groups) {
     total += g.idf;
     let best = 0;
@@ -111,10 +120,11 @@ export function textScore(text: string, groups: WeightedGroup[]): TextScore {
     // A word held only in a lesser form (a short form, a derived word) holds that much of its weight.
     held += g.idf * Math.min(1, form);
     matched.set(g.group, g.idf);
+    forms.set(g.group, form);
   }
   const share = matched.size / groups.length;
   const coverage = total > 0 ? held / total : 0;
-  return { score: score * share * share * (0.5 + 0.5 * coverage), matched: matched.size, groups: matched, held, total };
+  return { score: score * share * share * (0.5 + 0.5 * coverage), matched: matched.size, groups: matched, held, total, forms };
 }
 
 /** Newer is likelier current, but only just: recency breaks near ties, it never outranks a better match. */

@@ -17,7 +17,7 @@ import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { lineEvent } from "./extractive.ts";
-import { familyKey } from "./morphology.ts";
+import { DERIVED_WEIGHT, familyKey } from "./morphology.ts";
 import { belowOpenMatter } from "./open-matter.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
 import { lineWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
@@ -74,6 +74,16 @@ function aboutGroups(u: Unit, groups: QueryGroup[]): number[] {
   const subject = subjectOf(lineBody(u.text));
   if (subject.length === 0) return [];
   return groups.filter((g) => u.match.groups.has(g.group) && g.forms.some((f) => subject.includes(familyKey(f.word)))).map((g) => g.group);
+}
+
+/**
+ * Whether a match holds a rare word of the query (isRare) in its own form or one of its family
+ * (morphology.ts: DERIVED_WEIGHT and up), not only as a short form or initials (abbreviations.ts,
+ * phrases.ts): "lts" in a text is no evidence of "lighthouse" in the query, and a short form
+ * that happens to be in one or two rows makes the word look rare without being so.
+ */
+export function holdsRareWord(m: TextScore, rare: Set<number>): boolean {
+  return [...m.groups.keys()].some((g) => rare.has(g) && (m.forms.get(g) ?? 0) >= DERIVED_WEIGHT);
 }
 
 /** Whether a match holds every one of the query's words the memory knows, two or more of them. */
@@ -249,8 +259,11 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
  * MIN_SHARE of them is a guess. A word no event or summary of the project holds says nothing about
  * which hit is better (a paraphrase: the memory says it otherwise), but a query mostly unknown to
  * the memory is likely about something it never heard of: counting each unknown word as a typical
- * one of the query, a hit holding less than MIN_SHARE of that must hold a rare word (isRare), or
- * every one of two or more words it knows. A question asking for a quantity ("how long ...",
+ * one of the query, a hit holding less than MIN_SHARE of that must hold a rare word (isRare, in its
+ * own form: holdsRareWord), or every one of two or more words it knows; and when more than two of
+ * every three of the query's words are unknown (MOSTLY_UNKNOWN), one rare word is not enough
+ * either: the question is likely about something never said, and what the memory holds of it is
+ * the neighbourhood (the tool's other settings, the service's other parts), not the answer. A question asking for a quantity ("how long ...",
  * "which version ...") is not answered by a text without one, and a text with one is typed
  * evidence of its own (answer-type.ts). A record (a decision, note or correction) about one of
  * the query's words, said the way English puts what a sentence is about, first, is the memory's
@@ -268,7 +281,7 @@ export const relevant: Gate =
     ((u.match.held >= MIN_SHARE * knownWeight &&
       (quantity ||
         u.match.held >= MIN_SHARE * asked ||
-        [...u.match.groups.keys()].some((g) => rare.has(g)) ||
+        (MOSTLY_UNKNOWN * scoring.length >= groups.length && holdsRareWord(u.match, rare)) ||
         holdsAllKnown(u.match, scoring.length))) ||
       (u.record &&
         u.match.held >= RECORD_SHARE * knownWeight &&
@@ -283,10 +296,23 @@ const narrower = (older: Unit, newer: Unit, rare: Set<number>) =>
   [...older.match.groups.keys()].some((g) => rare.has(g) && !newer.match.groups.has(g));
 
 /**
+ * The earlier record holds a word of the query more specific than the subject the two share (rarer
+ * in this memory than the rarest shared subject word) that the later one does not: it answers the
+ * narrower question the query asks ("cache key"), the later one speaks of the subject at large
+ * ("cache"). A word more common than the subject ("nightly" beside "backups") narrows nothing.
+ */
+function moreSpecific(older: Unit, newer: Unit, shared: number[]): boolean {
+  const subject = Math.max(...shared.map((g) => older.match.groups.get(g) ?? 0));
+  return [...older.match.groups].some(([g, idf]) => !newer.match.groups.has(g) && idf > subject);
+}
+
+/**
  * Of two records (decisions, notes, corrections) about the same word of the query (aboutQuery), the
  * later ranks right above the earlier: the later record is what holds now, whether or not it said
  * it replaces the other (a link made when it was written marks the earlier one as well,
- * conflicts.ts). Chatter is not a record and is left as it ranks.
+ * conflicts.ts), unless the earlier one is more specific (moreSpecific): then the later one is
+ * about another part of the subject, and is left as it ranks. Chatter is not a record and is left
+ * as it ranks.
  */
 function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>): void {
   const records = units(hits)
@@ -296,7 +322,16 @@ function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>):
     .sort((a, b) => a.u.order - b.u.order);
   for (const [i, older] of records.entries())
     for (const newer of records.slice(i + 1))
-      if (newer.u.order !== older.u.order && newer.about.some((g) => older.about.includes(g)) && !narrower(older.u, newer.u, rare))
+      if (
+        newer.u.order !== older.u.order &&
+        newer.about.some((g) => older.about.includes(g)) &&
+        !narrower(older.u, newer.u, rare) &&
+        !moreSpecific(
+          older.u,
+          newer.u,
+          newer.about.filter((g) => older.about.includes(g)),
+        )
+      )
         newer.u.score = Math.max(newer.u.score, older.u.score * ABOVE);
 }
 

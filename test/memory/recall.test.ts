@@ -180,7 +180,9 @@ describe("what a search leaves out, and what it keeps", () => {
     const note = await m.add("note", "Container images are scanned with trivy before every push.");
     // In a memory of some size (here 200 events), a word in one event is rare.
     for (let i = 0; i < 200; i++) await m.add("answer", `Pushed branch feature-${i} and the checks went green.`);
-    const hits = await search(m, "trivy or grype for vulnerability audits");
+    // Two of three words unknown: still a paraphrase (more than two of every three unknown is a
+    // question about something never said, search.ts MOSTLY_UNKNOWN: weak-evidence.test.ts).
+    const hits = await search(m, "trivy or grype for audits");
     expect(hits[0]!.id).toBe(note);
   });
 
