@@ -30,8 +30,8 @@ export type Structure = {
 export const MAX_RECORD = 40;
 
 const HEADING = /^(?:[=_\-*#~+@]{2,}\s+\S|\S.*?\s[=_\-*#~]{3,}\s*$)/;
-/** Characters a heading starts or ends with (a cheap test before the pattern). */
-const RULE_CHARS = new Set([61, 95, 45, 42, 35, 126, 43, 64]);
+/** Characters a heading starts or ends with (a cheap test before the pattern): `= _ - * # ~ + @`. */
+const isRuleChar = (c: number) => c === 61 || c === 95 || c === 45 || c === 42 || c === 35 || c === 126 || c === 43 || c === 64;
 
 /** Whether a character is white space as `\s` in a pattern reads it (and as `trim` does). */
 export function isSpace(c: number): boolean {
@@ -135,7 +135,7 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
     indent[r] = blank ? -1 : i;
     col2[r] = blank ? -1 : secondColumn(body, i);
     numEnd[r] = blank ? -1 : numberEnd(body, i);
-    const ruled = !blank && (RULE_CHARS.has(body.charCodeAt(i)) || RULE_CHARS.has(body.charCodeAt(last)));
+    const ruled = !blank && (isRuleChar(body.charCodeAt(i)) || isRuleChar(body.charCodeAt(last)));
     isHeading[r] = ruled && body.length < 400 && HEADING.test(body.slice(i)) ? 1 : 0;
   }
   // A row of rule characters alone, not indented under the row above, and much wider or narrower

@@ -1,0 +1,62 @@
+/**
+ * The character tests search runs per row and per occurrence, written without sets, patterns or
+ * strings made for the purpose: they must say what the forms they replaced said.
+ */
+import { describe, expect, test } from "bun:test";
+import { decimalWidth } from "../../src/store/search/draft.ts";
+import { makeTerm, occurrences } from "../../src/store/search/lines.ts";
+import { structureOf } from "../../src/store/search/structure.ts";
+
+describe("decimalWidth", () => {
+  test("is the length of the integer written out", () => {
+    const samples = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 65535, 99999, 100000, 1234567, 2 ** 31, 10 ** 15 - 1, 10 ** 15];
+    for (const n of [...samples, ...samples.map((x) => -x)]) expect(decimalWidth(n)).toBe(String(n).length);
+  });
+});
+
+describe("headings: a row led or ended by a run of rule characters", () => {
+  const headingRows = (rows: string[]) => {
+    const s = structureOf(rows, true);
+    return rows.flatMap((_, r) => (s.heading[r] === r ? [r] : []));
+  };
+
+  test("each of = _ - * # ~ + @ leads a heading; other punctuation does not", () => {
+    for (const c of ["=", "_", "-", "*", "#", "~", "+", "@"]) {
+      const rows = ["intro line", `${c}${c}${c} Section two`, "body of the section", "more of it"];
+      expect(headingRows(rows)).toEqual([1]);
+    }
+    for (const c of ["!", "%", "&", "/", ":", "^"]) {
+      const rows = ["intro line", `${c}${c}${c} Section two`, "body of the section", "more of it"];
+      expect(headingRows(rows)).toEqual([]);
+    }
+  });
+
+  test("a row ending with a run of rule characters is one too", () => {
+    expect(headingRows(["intro line", "Results ====", "a row", "another row"])).toEqual([1]);
+    expect(headingRows(["intro line", "Results !!!!", "a row", "another row"])).toEqual([]);
+  });
+});
+
+describe("occurrences: whole tokens, keys and numbers", () => {
+  const found = (line: string, word: string) => {
+    const lower = line.toLowerCase();
+    return occurrences(line, lower, [makeTerm("concept", [word], /^\d+$/.test(word), 0)], 10);
+  };
+
+  test("a word before a sentence's or a list's punctuation is a whole token; before a dot inside a name it is not", () => {
+    for (const end of [",", ".", ";", ":", ")", "]", "}"]) expect(found(`saw quokka${end} then`, "quokka")[0]?.whole).toBe(true);
+    expect(found("saw quokka.js then", "quokka")[0]?.whole).toBe(false);
+    expect(found("saw quokka! then", "quokka")[0]?.whole).toBe(false);
+  });
+
+  test("a key is what a value follows, past closing quotes and brackets", () => {
+    for (const line of ['{"quokka": 3}', "['quokka']= 3", "fn(quokka) = 3", "`quokka`: 3"]) expect(found(line, "quokka")[0]?.key).toBe(true);
+    expect(found("a quokka} = 3", "quokka")[0]?.key).toBe(false);
+  });
+
+  test("a number is matched whole: not as the start of a longer number", () => {
+    expect(found("exit 42", "42").map((o) => o.at)).toEqual([5]);
+    expect(found("exit 421 and 42.5", "42")).toEqual([]);
+    expect(found("exit 42, 42a", "42").map((o) => o.at)).toEqual([5, 9]);
+  });
+});
