@@ -252,6 +252,16 @@ const INSIDE_MIN = 5;
 const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero) $/;
 
 /**
+ * ZERO_BEFORE on the few characters before i: it can only match text ending in `0 ` or `o `, so
+ * that is looked at first (most words have neither before them), and the pattern run only then.
+ */
+function zeroBefore(lower: string, i: number): boolean {
+  if (i < 2 || lower.charCodeAt(i - 1) !== 32) return false;
+  const c = lower.charCodeAt(i - 2);
+  return (c === 48 || c === 111) && ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i));
+}
+
+/**
  * Every occurrence of every term on the line, by position; at most `max` per term (a long
  * line has many).
  */
@@ -274,7 +284,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
           whole: wholeToken(lower, i, end),
           exact: lower.startsWith(last, end - last.length),
           key: isKey(lower, i, end),
-          zero: ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
+          zero: zeroBefore(lower, i),
         };
         if (inLeaf(lower, i, end)) o.leaf = true;
         if (t.count && countedAt(lower, i, end)) o.counted = true;
