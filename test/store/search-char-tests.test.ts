@@ -59,4 +59,11 @@ describe("occurrences: whole tokens, keys and numbers", () => {
     expect(found("exit 421 and 42.5", "42")).toEqual([]);
     expect(found("exit 42, 42a", "42").map((o) => o.at)).toEqual([5, 9]);
   });
+
+  test("a word after 0, no or zero is there to say there is none; after 10, v.0 or piano it is not", () => {
+    for (const line of ["0 quokkas", "tests: 0 quokkas", "(0 quokkas", "no quokkas", "zero quokkas", "found no quokkas"])
+      expect(found(line, "quokka")[0]?.zero).toBe(true);
+    for (const line of ["10 quokkas", "v.0 quokkas", "piano quokkas", "zero  quokkas", "no\tquokkas", "0quokkas"])
+      expect(found(line, "quokka")[0]?.zero ?? false).toBe(false);
+  });
 });
