@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { decimalWidth } from "../../src/store/search/draft.ts";
 import { makeTerm, occurrences } from "../../src/store/search/lines.ts";
-import { structureOf } from "../../src/store/search/structure.ts";
+import { headersOf, structureOf } from "../../src/store/search/structure.ts";
 
 describe("decimalWidth", () => {
   test("is the length of the integer written out", () => {
@@ -50,7 +50,8 @@ describe("occurrences: whole tokens, keys and numbers", () => {
   });
 
   test("a key is what a value follows, past closing quotes and brackets", () => {
-    for (const line of ['{"quokka": 3}', "['quokka']= 3", "fn(quokka) = 3", "`quokka`: 3"]) expect(found(line, "quokka")[0]?.key).toBe(true);
+    for (const line of ['{"quokka": 3}', "['quokka']= 3", "fn(quokka) = 3", "`quokka`: 3"])
+      expect(found(line, "quokka")[0]?.key).toBe(true);
     expect(found("a quokka} = 3", "quokka")[0]?.key).toBe(false);
   });
 
@@ -65,5 +66,25 @@ describe("occurrences: whole tokens, keys and numbers", () => {
       expect(found(line, "quokka")[0]?.zero).toBe(true);
     for (const line of ["10 quokkas", "v.0 quokkas", "piano quokkas", "zero  quokkas", "no\tquokkas", "0quokkas"])
       expect(found(line, "quokka")[0]?.zero ?? false).toBe(false);
+  });
+});
+
+describe("structure: what is worked out only when asked", () => {
+  test("right-aligned columns are siblings, an indented line under a row is its child", () => {
+    const numbers = structureOf(["12577 root   ssh", "    1 root   init", "        sub detail of init"], true);
+    expect([...numbers.owner]).toEqual([-1, -1, 1]);
+    const fields = structureOf(["struct point {", "   size_t Name;", "     bool Flag;", "}"], true);
+    expect([...fields.owner]).toEqual([-1, 0, 0, -1]);
+    const nested = structureOf(["parent line", "  child line", "    grandchild line"], true);
+    expect([...nested.owner]).toEqual([-1, 0, 1]);
+  });
+
+  test("a table's column names are found over a rule for every row under it, asked in any order", () => {
+    const rows = ["Intro text", "", "Name    Count", "------  -----", "alpha   3", "beta    4", "gamma   5", "delta   6"];
+    const s = structureOf(rows, true);
+    for (const r of [7, 4, 6, 5]) expect(headersOf(s, r, rows)).toContain(2);
+    const other = ["Intro text", "", "Name    Count", "-------------------------------", "alpha   3", "beta    4"];
+    const t = structureOf(other, true);
+    for (const r of [5, 4]) expect(headersOf(t, r, other)).not.toContain(2);
   });
 });
