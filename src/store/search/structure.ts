@@ -295,7 +295,8 @@ export function headersOf(s: Structure, r: number, rows: string[]): number[] {
   // A table's column names over a rule (`Event Type  Count` over `=====`, `status  n` over
   // `------  --`): the nearest such rule above the row, in its block.
   // Asked of the same rows for every row below them: each answer is kept with the structure.
-  const underline = (s.underline ??= new Int8Array(rows.length));
+  if (!s.underline) s.underline = new Int8Array(rows.length);
+  const underline = s.underline;
   for (let k = r - 1; k > 0 && k >= r - HEADER_REACH && s.indent[k]! >= 0; k--) {
     if (underline[k] === 0) underline[k] = isRule(rows[k]!) && underlines(rows, k) ? 2 : 1;
     if (underline[k] === 2) {
