@@ -108,3 +108,30 @@ describe("search: what is looked up once and remembered", () => {
     expect(only.hits[0]!.lines.some((l) => l.line === at + 1)).toBe(true);
   });
 });
+
+describe("search: one source's chunks as a row-id range", () => {
+  test("the range holds the source's first and last chunks, and no other text's", async () => {
+    const store = testStore();
+    const lines = (seed: number) => {
+      const log = noisyLog(600, seed).split("\n");
+      log[0] = `[w0] tamarisk opened ${seed}`;
+      log[log.length - 1] = `[w0] tamarisk closed ${seed}`;
+      return log.join("\n");
+    };
+    const before = await stored(store, lines(1), "bash");
+    const mine = await stored(store, lines(2), "bash");
+    const after = await stored(store, lines(3), "bash");
+    const chunks = store.db
+      .query<{ n: number }, [string]>("SELECT b.chunk_count AS n FROM sources s JOIN blobs b ON b.id = s.blob_id WHERE s.handle = ?")
+      .get(mine)!.n;
+    expect(chunks).toBeGreaterThan(2);
+    const r = ok(search(store, { query: "tamarisk", source: mine, limit: 10 }));
+    expect(new Set(r.hits.map((h) => h.sourceId))).toEqual(new Set([mine]));
+    expect(r.text).toContain("tamarisk opened 2");
+    expect(r.text).toContain("tamarisk closed 2");
+    for (const other of [before, after])
+      expect(new Set(ok(search(store, { query: "tamarisk", source: other, limit: 10 })).hits.map((h) => h.sourceId))).toEqual(
+        new Set([other]),
+      );
+  });
+});

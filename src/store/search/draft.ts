@@ -177,7 +177,7 @@ function filledIn(d: Draft, r: number): boolean {
  */
 export function leastGrowth(d: Draft, r: number): number {
   if (filledIn(d, r)) return 0;
-  return String(d.w.region.first + r).length + 2 + leastRowBytes(d, r);
+  return decimalWidth(d.w.region.first + r) + 2 + leastRowBytes(d, r);
 }
 
 /** No more than rowBytes(d, r), without cutting the row: a row not matched shows all of it, or CONTEXT_WIDTH characters of it (each a byte or more). */
@@ -196,6 +196,14 @@ export function setWidth(d: Draft, r: number, width: number | undefined): void {
   d.texts.delete(r);
   d.bytes.delete(r);
   d.edits++;
+}
+
+/** How many characters an integer takes written out (`String(n).length`), without writing it. */
+export function decimalWidth(n: number): number {
+  if (n < 0) return 1 + decimalWidth(-n);
+  let width = 1;
+  for (let k = n; k >= 10; k = Math.floor(k / 10)) width++;
+  return width;
 }
 
 const where = (from: number, to: number) => (from === to ? `line ${from}` : `lines ${from}-${to}`);
@@ -246,11 +254,11 @@ export function measure(d: Draft, index: number, calls: NextCalls): number {
   const first = d.w.region.first;
   const from = first + (rows[0] ?? 0);
   const to = first + (rows.at(-1) ?? 0);
-  const width = String(to).length;
+  const width = decimalWidth(to);
   const fixed = fixedBytes(d, calls);
   // The header: "[index" and its fixed part, then where (ASCII digits), then its newline.
-  const whereBytes = (from === to ? 5 : 7 + String(from).length) + String(to).length; // where(from, to): ASCII
-  let bytes = 1 + String(index).length + fixed.head + whereBytes + 1;
+  const whereBytes = (from === to ? 5 : 7 + decimalWidth(from)) + width; // where(from, to): ASCII
+  let bytes = 1 + decimalWidth(index) + fixed.head + whereBytes + 1;
   for (let k = 0; k < rows.length; k++) {
     const r = rows[k]!;
     if (k > 0 && r - rows[k - 1]! > 1) bytes += width + 4 + 1; // "  …" is 2 + 3 bytes

@@ -121,6 +121,13 @@ export function findWordStart(lower: string, needle: string, from = 0, orig = lo
 const isJoiner = (c: number) =>
   c === 45 || c === 95 || c === 46 || c === 32 || c === 64 || c === 47 || c === 58 || c === 40 || c === 91 || c === 35;
 
+/** Whether a word is digits alone (`^\d+$`). */
+function allDigits(word: string): boolean {
+  if (word.length === 0) return false;
+  for (let k = 0; k < word.length; k++) if (!isDigit(word.charCodeAt(k))) return false;
+  return true;
+}
+
 /** The end of a concept whose first word starts at i, or -1 when its other words do not follow. */
 function conceptEnd(lower: string, orig: string, t: Term, i: number): number {
   let end = i;
@@ -135,7 +142,7 @@ function conceptEnd(lower: string, orig: string, t: Term, i: number): number {
     }
     end += part.length;
     // Numbers are whole: "1" is not the start of "10", nor of "1.5".
-    if (/^\d+$/.test(part) && (isDigit(lower.charCodeAt(end)) || (lower[end] === "." && isDigit(lower.charCodeAt(end + 1))))) return -1;
+    if (allDigits(part) && (isDigit(lower.charCodeAt(end)) || (lower[end] === "." && isDigit(lower.charCodeAt(end + 1))))) return -1;
   }
   // The rest of the last word ("failed" for the stem "fail"), but not past a camelCase edge.
   while (end < lower.length && isWordChar(lower.charCodeAt(end)) && !wordStart(orig, end)) end++;
@@ -148,7 +155,10 @@ function numberBefore(lower: string, i: number): boolean {
 }
 
 const isSpace = (c: number) => Number.isNaN(c) || c === 32 || c === 9 || c === 34 || c === 39 || c === 96;
-const CLOSERS = new Set([34, 39, 96, 41, 93]);
+/** Quotes and brackets that close a key before its `:` or `=`: `"` `'` `` ` `` `)` `]`. */
+const isCloser = (c: number) => c === 34 || c === 39 || c === 96 || c === 41 || c === 93;
+/** Punctuation that ends a sentence or a list: `, . ; : ) ] }`. */
+const isEnding = (c: number) => c === 44 || c === 46 || c === 59 || c === 58 || c === 41 || c === 93 || c === 125;
 
 /** The token around [at, end) is a whole token of the line ("openssl" alone, not in "libssl-openssl:amd64"). */
 function wholeToken(lower: string, at: number, end: number): boolean {
@@ -156,13 +166,13 @@ function wholeToken(lower: string, at: number, end: number): boolean {
   const c = lower.charCodeAt(end);
   if (isSpace(c)) return true;
   // Punctuation that ends a sentence or a list, not a dot or colon inside a longer token.
-  return /[,.;:)\]}]/.test(lower[end] ?? "") && !isWordChar(lower.charCodeAt(end + 1));
+  return isEnding(c) && !isWordChar(lower.charCodeAt(end + 1));
 }
 
 /** A key: what a value follows (`Key:`, `"key":`, `key=`, `--name:`), or the first word of the line. */
 function isKey(lower: string, at: number, end: number): boolean {
   let j = end;
-  while (j < lower.length && CLOSERS.has(lower.charCodeAt(j))) j++;
+  while (j < lower.length && isCloser(lower.charCodeAt(j))) j++;
   while (j < lower.length && j - end < 4 && (lower.charCodeAt(j) === 32 || lower.charCodeAt(j) === 9)) j++;
   const c = lower[j];
   if (c === ":" && lower[j + 1] !== "/" && lower[j + 1] !== ":") return true;
@@ -242,6 +252,16 @@ const INSIDE_MIN = 5;
 const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero) $/;
 
 /**
+ * ZERO_BEFORE on the few characters before i: it can only match text ending in `0 ` or `o `, so
+ * that is looked at first (most words have neither before them), and the pattern run only then.
+ */
+function zeroBefore(lower: string, i: number): boolean {
+  if (i < 2 || lower.charCodeAt(i - 1) !== 32) return false;
+  const c = lower.charCodeAt(i - 2);
+  return (c === 48 || c === 111) && ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i));
+}
+
+/**
  * Every occurrence of every term on the line, by position; at most `max` per term (a long
  * line has many).
  */
@@ -264,7 +284,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
           whole: wholeToken(lower, i, end),
           exact: lower.startsWith(last, end - last.length),
           key: isKey(lower, i, end),
-          zero: ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
+          zero: zeroBefore(lower, i),
         };
         if (inLeaf(lower, i, end)) o.leaf = true;
         if (t.count && countedAt(lower, i, end)) o.counted = true;

@@ -24,14 +24,16 @@ export type Structure = {
   /** The nearest heading at or above each row (-1: none), and where its section ends. */
   heading: Int32Array;
   sectionEnd: Int32Array;
+  /** Whether each row is a rule under a table's column names (0: not asked yet, 1: no, 2: yes), filled as headersOf asks. */
+  underline?: Int8Array;
 };
 
 /** A record larger than this is not shown whole: only around its matches, with its head. */
 export const MAX_RECORD = 40;
 
 const HEADING = /^(?:[=_\-*#~+@]{2,}\s+\S|\S.*?\s[=_\-*#~]{3,}\s*$)/;
-/** Characters a heading starts or ends with (a cheap test before the pattern). */
-const RULE_CHARS = new Set([61, 95, 45, 42, 35, 126, 43, 64]);
+/** Characters a heading starts or ends with (a cheap test before the pattern): `= _ - * # ~ + @`. */
+const isRuleChar = (c: number) => c === 61 || c === 95 || c === 45 || c === 42 || c === 35 || c === 126 || c === 43 || c === 64;
 
 /** Whether a character is white space as `\s` in a pattern reads it (and as `trim` does). */
 export function isSpace(c: number): boolean {
@@ -115,27 +117,42 @@ function secondColumn(body: string, indent: number): number {
   return i < body.length ? i : -1;
 }
 
+/** Work arrays of structureOf that do not outlive a call, kept for the next (grown as needed). */
+let scratch = new Int32Array(0);
+const NOT_YET = -2;
+
 export function structureOf(rows: string[], startsText: boolean): Structure {
   const n = rows.length;
   const prefix = sharedPrefix(rows);
+  /** A row without the shared prefix (and the space after it). */
+  const bodyOf = (r: number) => {
+    const row = rows[r]!;
+    return prefix && row.startsWith(prefix) && (row.length === prefix.length || row.charCodeAt(prefix.length) <= 32)
+      ? row.slice(prefix.length + 1)
+      : row;
+  };
   const indent = new Int32Array(n);
-  const col2 = new Int32Array(n);
-  const numEnd = new Int32Array(n);
   const isHeading = new Uint8Array(n);
+  if (scratch.length < 5 * n) scratch = new Int32Array(Math.max(5 * n, 2 * scratch.length));
+  // Where each row's second token starts and its leading number ends (secondColumn, numberEnd):
+  // asked only of a row more indented than the one it would nest under, and of that one.
+  const col2 = scratch.subarray(0, n).fill(NOT_YET);
+  const numEnd = scratch.subarray(n, 2 * n);
+  const columnsOf = (r: number) => {
+    if (col2[r] !== NOT_YET) return;
+    const body = bodyOf(r);
+    col2[r] = secondColumn(body, indent[r]!);
+    numEnd[r] = numberEnd(body, indent[r]!);
+  };
   for (let r = 0; r < n; r++) {
-    let body = rows[r]!;
-    if (prefix && body.startsWith(prefix) && (body.length === prefix.length || body.charCodeAt(prefix.length) <= 32)) {
-      body = body.slice(prefix.length + 1);
-    }
+    const body = bodyOf(r);
     let i = 0;
     while (i < body.length && body.charCodeAt(i) <= 32) i++;
     let last = body.length - 1;
     while (last >= i && body.charCodeAt(last) <= 32) last--;
     const blank = i >= body.length;
     indent[r] = blank ? -1 : i;
-    col2[r] = blank ? -1 : secondColumn(body, i);
-    numEnd[r] = blank ? -1 : numberEnd(body, i);
-    const ruled = !blank && (RULE_CHARS.has(body.charCodeAt(i)) || RULE_CHARS.has(body.charCodeAt(last)));
+    const ruled = !blank && (isRuleChar(body.charCodeAt(i)) || isRuleChar(body.charCodeAt(last)));
     isHeading[r] = ruled && body.length < 400 && HEADING.test(body.slice(i)) ? 1 : 0;
   }
   // A row of rule characters alone, not indented under the row above, and much wider or narrower
@@ -156,9 +173,9 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
   let start = 0;
   // The rows open above (a stack of `depth`): each row, the level it nests at (lowered for a
   // right-aligned column), and where it really starts.
-  const stackRow = new Int32Array(n);
-  const stackLevel = new Int32Array(n);
-  const stackReal = new Int32Array(n);
+  const stackRow = scratch.subarray(2 * n, 3 * n);
+  const stackLevel = scratch.subarray(3 * n, 4 * n);
+  const stackReal = scratch.subarray(4 * n, 5 * n);
   let depth = 0;
   const closeAll = (end: number) => {
     for (let k = 0; k < depth; k++) childEnd[stackRow[k]!] = end;
@@ -189,10 +206,12 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
     }
     // Right-aligned columns (`   size_t Name` over `     bool Name`, `    1 root` under `12577 root`) are siblings, not children.
     let level = indent[r]!;
-    if (depth > 0) {
+    if (depth > 0 && level > stackLevel[depth - 1]!) {
       const prev = stackRow[depth - 1]!;
+      columnsOf(r);
+      columnsOf(prev);
       const aligned = (col2[r]! >= 0 && col2[r] === col2[prev]) || (numEnd[r]! >= 0 && numEnd[r] === numEnd[prev]);
-      if (level > stackLevel[depth - 1]! && aligned) level = stackLevel[depth - 1]!;
+      if (aligned) level = stackLevel[depth - 1]!;
     }
     // A row starting where a right-aligned one does is its sibling too (a table's rows under its header).
     while (depth > 0 && (stackLevel[depth - 1]! >= level || stackReal[depth - 1] === indent[r]))
@@ -275,8 +294,12 @@ export function headersOf(s: Structure, r: number, rows: string[]): number[] {
   add(s.heading[r]!);
   // A table's column names over a rule (`Event Type  Count` over `=====`, `status  n` over
   // `------  --`): the nearest such rule above the row, in its block.
+  // Asked of the same rows for every row below them: each answer is kept with the structure.
+  if (!s.underline) s.underline = new Int8Array(rows.length);
+  const underline = s.underline;
   for (let k = r - 1; k > 0 && k >= r - HEADER_REACH && s.indent[k]! >= 0; k--) {
-    if (isRule(rows[k]!) && underlines(rows, k)) {
+    if (underline[k] === 0) underline[k] = isRule(rows[k]!) && underlines(rows, k) ? 2 : 1;
+    if (underline[k] === 2) {
       add(k - 1);
       break;
     }
