@@ -4,6 +4,7 @@
  * from a checkout it is run directly (`bun src/kota/helper-entry.ts` with PI_SIDECAR_HELPER set).
  */
 import { HELPER_ENV, HELPER_ROLES, type HelperRole } from "./helper-process.ts";
+import { PARSER_JIT_SCALE, scaleJit } from "./jit-policy.ts";
 
 export function helperRole(env: Record<string, string | undefined> = process.env): HelperRole | null {
   const role = env[HELPER_ENV];
@@ -14,6 +15,7 @@ export function helperRole(env: Record<string, string | undefined> = process.env
 export async function runHelper(role: HelperRole): Promise<number> {
   switch (role) {
     case "kota-parser":
+      scaleJit(PARSER_JIT_SCALE);
       return (await import("./builtin/parse/parse-child.ts")).runParseChild();
     case "kotadb-watchdog":
       return (await import("./kotadb/watchdog.ts")).runWatchdog();

@@ -9,6 +9,7 @@ export { isCodeRepo } from "./code-repo.ts";
 export { KOTA_ERRORS, type KotaBackendName } from "./contract.ts";
 export { helperRole, runHelper } from "./helper-entry.ts";
 export type { CodeIndexStats } from "./index-stats.ts";
+export { COMMAND_JIT_SCALE, scaleJit } from "./jit-policy.ts";
 export { promptPaths } from "./prompt-paths.ts";
 export { DEPS_LEVELS, DEPS_NARROW, renderDeps } from "./render-deps.ts";
 export { IMPACT_LEVELS, IMPACT_NARROW, renderImpact, renderTaskContext, TASK_LEVELS, TASK_NARROW } from "./render-impact.ts";

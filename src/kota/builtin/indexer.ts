@@ -90,6 +90,8 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   // Many files: one map of all rows; a few (the usual re-index): a lookup each.
   const allRows = changes.parse.length > 100 ? new Map(store.files(repo.id).map((f) => [f.path, f])) : null;
   const known = { get: (path: string) => (allRows ? allRows.get(path) : (store.file(repo.id, path) ?? undefined)) };
+  // A repository with no files stored yet (a first index): every file this run stores is marked by its rule.
+  const emptyBefore = allRows ? allRows.size === 0 : !store.hasFiles(repo.id);
   const needsResolveBefore = repo.needs_resolve === 1;
   immediate(db, () => store.markWriting(repo.id));
   const errors: IndexFileError[] = [];
@@ -223,8 +225,9 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   }
   immediate(db, () => {
     store.setWatch(repo.id, changes.watch, changes.replaceWatch, changes.removedWatch);
-    // A test pattern may have changed: files parsed before keep the mark of the old rule otherwise.
-    if (testRuleChanged && (changes.configsChanged || needsResolveBefore)) applyTestRule(db, repo.id, tests);
+    // A test pattern may have changed: files parsed before keep the mark of the old rule otherwise
+    // (none on a first index: each file was marked by this run's rule as it was written).
+    if (testRuleChanged && (changes.configsChanged || needsResolveBefore) && !emptyBefore) applyTestRule(db, repo.id, tests);
   });
   const all = fileSetChanged || changes.configsChanged || needsResolveBefore;
   // The cached context holds when this run started where our last one ended (no one else wrote).

@@ -76,6 +76,10 @@ export function createCodeStore(db: Db) {
     files(repoId: number): FileRow[] {
       return db.query<FileRow, [number]>("SELECT id, path, size, mtime_ms, hash FROM code_files WHERE repo_id = ?").all(repoId);
     },
+    /** Whether the repository has any file stored. */
+    hasFiles(repoId: number): boolean {
+      return db.query<{ one: number }, [number]>("SELECT 1 AS one FROM code_files WHERE repo_id = ? LIMIT 1").get(repoId) !== null;
+    },
     /** One file's row (a few changed files need no map of all of them). */
     file(repoId: number, path: string): FileRow | null {
       return fileByPath.get(repoId, path);

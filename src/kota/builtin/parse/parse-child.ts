@@ -72,9 +72,12 @@ export async function runParseChild(
     }
   });
   write(`${JSON.stringify({ ready: true })}\n`);
-  // The first requests arrive once the indexing process has listed the files: the binding loads meanwhile.
+  // The first requests arrive once the indexing process has listed the files: the binding loads
+  // meanwhile, with the first read of the input already asked for (the stream's start overlaps it).
+  const chunks = input[Symbol.asyncIterator]();
+  const first = chunks.next();
   preloadParser();
-  for await (const chunk of input) splitter.push(chunk);
+  for (let r = await first; !r.done; r = await chunks.next()) splitter.push(r.value);
   splitter.end();
   return 0;
 }

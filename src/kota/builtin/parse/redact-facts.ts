@@ -12,15 +12,44 @@ import type { StoredFacts } from "./facts.ts";
 const clean = (s: string): string => redact(s).text;
 const cleanOrNull = (s: string | null): string | null => (s === null ? null : clean(s));
 
-export function redactFacts(f: StoredFacts): StoredFacts {
-  const strings: string[] = [];
-  for (const s of f.symbols) strings.push(s.name, s.signature, s.parent ?? "");
-  for (const i of f.imports) strings.push(i.specifier);
-  for (const e of f.exports) strings.push(e.name, e.local ?? "", e.imported ?? "");
-  for (const r of f.refs) strings.push(r[1], r[2] ?? "");
-  if (f.error) strings.push(f.error.message);
-  // One look over all of them; only a file with a secret somewhere pays for redacting each string.
-  if (!hasSecrets(strings.join("\n"))) return f;
+/**
+ * Strings of facts already looked at and found clean, in earlier files of this process: the names a
+ * repository uses (`z`, `ZodType`, `parse`) come back in file after file, and each is looked at once,
+ * not once per file (on a cold index about half the text looked at). A string is only ever added
+ * after a look found nothing; the set starts over past CLEAN_MAX strings, so memory stays bounded.
+ */
+const knownClean = new Set<string>();
+const CLEAN_MAX = 200_000;
+
+/** `known`: the strings found clean before (default: this process's set; tests pass their own). */
+export function redactFacts(f: StoredFacts, known: Set<string> = knownClean): StoredFacts {
+  const strings = new Set<string>();
+  const fresh = (s: string) => {
+    if (!known.has(s)) strings.add(s);
+  };
+  for (const s of f.symbols) {
+    fresh(s.name);
+    fresh(s.signature);
+    if (s.parent !== null) fresh(s.parent);
+  }
+  for (const i of f.imports) fresh(i.specifier);
+  for (const e of f.exports) {
+    fresh(e.name);
+    if (e.local !== null) fresh(e.local);
+    if (e.imported !== null) fresh(e.imported);
+  }
+  for (const r of f.refs) {
+    fresh(r[1]);
+    if (r[2] !== null) fresh(r[2]);
+  }
+  if (f.error) fresh(f.error.message);
+  // One look over the strings not known to be clean; only a file with a secret somewhere pays for
+  // redacting each string. A file whose strings are all clean teaches the set its new ones.
+  if (!hasSecrets([...strings].join("\n"))) {
+    if (known.size + strings.size > CLEAN_MAX) known.clear();
+    for (const s of strings) known.add(s);
+    return f;
+  }
   return {
     symbols: f.symbols.map((s) => ({ ...s, name: clean(s.name), signature: clean(s.signature), parent: cleanOrNull(s.parent) })),
     imports: f.imports.map((i) => ({ ...i, specifier: clean(i.specifier) })),

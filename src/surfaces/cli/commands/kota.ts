@@ -5,6 +5,7 @@
  */
 import type { KotaAnswer, KotaBackendName, KotaRequest } from "../../../kota/index.ts";
 import {
+  COMMAND_JIT_SCALE,
   loadKotaService,
   renderDeps,
   renderImpact,
@@ -13,6 +14,7 @@ import {
   renderStatus,
   renderTaskContext,
   renderUsages,
+  scaleJit,
 } from "../../../kota/index.ts";
 import { type Command, type CommandContext, positiveInt, printJson, str, UsageError } from "../command.ts";
 
@@ -174,6 +176,8 @@ export const kotaCommand: Command = {
     const { resolve } = await import("node:path");
     const repo = resolve(ctx.cwd, str(ctx.values.repo) ?? ".");
     const req = request(sub as Sub, ctx, repo, backend);
+    // One command per process: its burst of cold code is not worth compiling hot (kota/jit-policy.ts).
+    scaleJit(COMMAND_JIT_SCALE);
     const { createKotaService } = await loadKotaService();
     const { debugLog } = await import("../../../debug.ts");
     const service = createKotaService({
