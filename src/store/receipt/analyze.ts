@@ -4,10 +4,11 @@
  * get no summary and the generic failure lines. Cheap on huge outputs: see text-view.ts.
  */
 import { genericFindings } from "./generic.ts";
-import type { Finding } from "./line-score.ts";
+import { distinct, type Finding } from "./line-score.ts";
 import { fileListing } from "./recognise-files.ts";
 import { bunTest, jest, mocha, vitest } from "./recognise-js-tests.ts";
 import { json } from "./recognise-json.ts";
+import { junit } from "./recognise-junit.ts";
 import { eslint, tsc } from "./recognise-lint.ts";
 import { docker, kubectl } from "./recognise-ops.ts";
 import { npm, pnpm, yarn } from "./recognise-packages.ts";
@@ -22,6 +23,7 @@ export type OutputAnalysis = { kind: string | null; summary: string[]; important
 /** In order: the first whose detect() holds wins (test runners before the package manager that ran them). */
 export const RECOGNISERS: Recogniser[] = [
   json,
+  junit,
   mocha,
   jest,
   vitest,
@@ -58,7 +60,7 @@ function byScore(findings: Finding[]): Finding[] {
     const seen = best.get(f.line);
     if (!seen || seen.score < f.score) best.set(f.line, f);
   }
-  return [...best.values()].sort((a, b) => b.score - a.score || a.line - b.line).slice(0, MAX_IMPORTANT);
+  return distinct([...best.values()].sort((a, b) => b.score - a.score || a.line - b.line)).slice(0, MAX_IMPORTANT);
 }
 
 export function analyzeView(view: TextView): OutputAnalysis {

@@ -3,6 +3,7 @@
  * are, from a bounded scan of the whole text plus the tail window (where tools print their verdict).
  */
 import { CANDIDATES, type Finding, pick, scoreLine } from "./line-score.ts";
+import { tallyFindings } from "./tally.ts";
 import type { TextView } from "./text-view.ts";
 
 /** Candidate lines kept per pre-filter; enough for any real log, bounded for a pathological one. */
@@ -20,5 +21,7 @@ export function genericFindings(view: TextView, max: number): Finding[] {
     const score = scoreLine(text);
     if (score > 1) found.push({ line, text, score });
   }
+  // Totals and counts: where tools say how it went, the last lines (and the first few).
+  found.push(...tallyFindings(view));
   return pick(found, max, "spread");
 }

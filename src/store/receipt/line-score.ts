@@ -36,7 +36,8 @@ const RULES: [RegExp, number][] = [
   [/\b(?:Command|Build|Compilation|Installation) failed\b|\bnon-zero (?:exit|code|status)\b/i, SCORE.exit],
   // make: "make: *** [Makefile:12: main.o] Error 1"
   [/\*\*\* .*\bError [1-9]\d*\b/, SCORE.exit],
-  [/^\s*(?:FAIL(?:ED)?|ERROR|FATAL|PANIC)\b|^\s*(?:[✗✕×✖]|\(fail\))\s|--- FAIL\b/, SCORE.failure],
+  // TAP (testanything.org): "not ok 6 - name" is a failed test point.
+  [/^\s*(?:FAIL(?:ED)?|ERROR|FATAL|PANIC)\b|^\s*(?:[✗✕×✖]|\(fail\))\s|--- FAIL\b|^\s*not ok \d/, SCORE.failure],
   [/Traceback \(most recent call last\)|\bpanicked at\b|^panic: |Segmentation fault|core dumped|\bout of memory\b/, SCORE.failure],
   [new RegExp(`${ALONE_BEFORE}(?:[A-Z]\\w*)?(?:Error|Exception)(?: \\[\\w+\\])?: `), SCORE.errorLine],
   [new RegExp(`${ALONE_BEFORE}(?:error|fatal)(?:\\[\\w+\\])?(?::|\\s+TS\\d+)`, "i"), SCORE.errorLine],
@@ -75,6 +76,7 @@ export const CANDIDATES: RegExp[] = [
   /killed|out of memory/gi,
   /\bE(?:NOENT|ACCES|PERM|EXIST|CONN|ADDR|TIMEDOUT|NOTFOUND|AI_AGAIN|NOSPC|MFILE|NOMEM|PIPE|LIFECYCLE|RESOLVE|INTEGRITY|RR_)/g,
   /[✗✕×✖]/g,
+  /not ok \d/g,
 ];
 
 export function scoreLine(text: string): number {
@@ -90,6 +92,30 @@ export function isProjectFrame(text: string): boolean {
 }
 
 /**
+ * What a line says once its numbers, addresses and spacing are set aside: lines of the same shape
+ * ("error: '2 subtests failed'" and "error: '3 subtests failed'") repeat one another in a receipt.
+ * A number after a colon stays: it is where ("lib.rs:8:57"), and places are worth telling apart.
+ */
+export function shapeOf(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/0x[0-9a-f]+|(?<![:\d])\d+/g, "#")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The first finding of each shape, in order. */
+export function distinct(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const shape = shapeOf(f.text);
+    if (seen.has(shape)) return false;
+    seen.add(shape);
+    return true;
+  });
+}
+
+/**
  * The best `max` findings, at most one per line: higher scores first; within a score, either the
  * earliest lines (a tool's first error is usually the cause) or spread over the text (first, last,
  * middle...) so a few picks cover a long log.
@@ -100,7 +126,7 @@ export function pick(findings: Finding[], max: number, order: "first" | "spread"
     const seen = byLine.get(f.line);
     if (!seen || seen.score < f.score) byLine.set(f.line, f);
   }
-  const sorted = [...byLine.values()].sort((a, b) => b.score - a.score || a.line - b.line);
+  const sorted = distinct([...byLine.values()].sort((a, b) => b.score - a.score || a.line - b.line));
   if (order === "first") return sorted.slice(0, max);
   const out: Finding[] = [];
   for (let i = 0; i < sorted.length && out.length < max; ) {

@@ -1,0 +1,67 @@
+/**
+ * Lines that state totals and counts: what a tool prints last to say how it went ("9 runs, 2
+ * failures, 1 skips", "# fail 8", "6 files changed, 50 insertions(+)", "Total time: 7.94s",
+ * "101329 total"). Three general forms, no tool's vocabulary:
+ * - a count of a test outcome, the outcome words of the JUnit XML report attributes (tests,
+ *   failures, errors, skipped) and of TAP's final comments (pass, fail, skip, todo, cancelled),
+ *   matched by stem so "failures", "failed", "fail" and "errored" all count;
+ * - a list of at least two counted things ("N word, N word");
+ * - a number on a line that says it is a total or a summary.
+ * A count of a bad outcome (fail, error, cancelled...) that is not zero weighs more than the rest.
+ */
+import { type Finding, shapeOf } from "./line-score.ts";
+import type { TextView } from "./text-view.ts";
+
+/** Lines looked at for totals and counts: the first few and the last. */
+const TALLY_HEAD = 20;
+const TALLY_TAIL = 60;
+/** Lines of one shape in those windows that make them records, not a summary. */
+const RECORD_REPEATS = 3;
+
+/** Outcome stems: JUnit attributes and TAP comments, stemmed (Porter-style suffix stripping). */
+const BAD = "fail|error|err|broken|cancel|abort|crash|timeout|timed out|violat";
+const OTHER = "pass|succe|skip|todo|pend|ignor|xfail|xpass|disabled|flaky|tests?|runs?|assertions?|checks?";
+const NUM = "\\d[\\d,.]*";
+
+/** A stem's inflections ("fail" → failed, failures, failing), as a whole word. */
+const WORD = (stems: string) => `(?<![\\w/.:-])(?:${stems})[a-z]{0,5}(?![\\w/.-])`;
+/** "8 failed", "fail 8", "failures=13", "Failures: 9", "errors: 2" (the count is group 1 or 2). */
+const BAD_COUNT = new RegExp(`(?<![\\w.=:-])(${NUM})\\s+${WORD(BAD)}|${WORD(BAD)}(?: count)?\\s*[:=]?\\s*(${NUM})(?![\\w.]|:\\d)`, "gi");
+const OTHER_COUNT = new RegExp(`(?<![\\w.=:-])${NUM}\\s+${WORD(OTHER)}|${WORD(OTHER)}\\s*[:=]?\\s*${NUM}(?![\\w.]|:\\d)`, "i");
+/** "9 runs, 7 assertions": two counted words in a list. */
+const COUNT_LIST = /(?<![\w.-])\d[\d,.]*%? \(?[A-Za-z]\w*\b[^,;\n]{0,24}[,;] +\d[\d,.]*%? \(?[A-Za-z]/;
+/** A line that says it is a total or a summary (not a call or an identifier: "total(", "sub_total"). */
+const TOTAL = /(?<![\w/.:-])(?:totals?|summary|overall)(?![\w(/.-])/i;
+const HAS_DIGIT = /\d/;
+
+export const TALLY = { bad: 9, count: 3 } as const;
+
+/** What a line's counts are worth: TALLY.bad, TALLY.count, or 0 when it states none (zero failures alone are none). */
+export function tallyScore(text: string): number {
+  if (!HAS_DIGIT.test(text) || text.length > 300) return 0;
+  for (const m of text.matchAll(BAD_COUNT)) if (Number((m[1] ?? m[2]!).replace(/,/g, "")) > 0) return TALLY.bad;
+  if (OTHER_COUNT.test(text) || COUNT_LIST.test(text) || TOTAL.test(text)) return TALLY.count;
+  return 0;
+}
+
+/** The lines of the first and last windows that state totals or counts, scored. */
+export function tallyFindings(view: TextView): Finding[] {
+  const head = view.head().slice(0, TALLY_HEAD);
+  const last = head.at(-1)?.line ?? 0;
+  const lines = [
+    ...head,
+    ...view
+      .tail()
+      .slice(-TALLY_TAIL)
+      .filter((t) => t.line > last),
+  ];
+  // A summary is said once: a line shaped like several others is a record of a listing ("row 7: 0 errors").
+  const shapes = new Map<string, number>();
+  for (const l of lines) shapes.set(shapeOf(l.text), (shapes.get(shapeOf(l.text)) ?? 0) + 1);
+  const found: Finding[] = [];
+  for (const l of lines) {
+    const score = shapes.get(shapeOf(l.text))! >= RECORD_REPEATS ? 0 : tallyScore(l.text);
+    if (score > 0) found.push({ ...l, score });
+  }
+  return found;
+}

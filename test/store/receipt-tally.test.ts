@@ -1,0 +1,81 @@
+/**
+ * Totals and counts in a generic receipt: the lines a tool prints last to say how it went, found by
+ * their form (a counted outcome, a list of counts, a total), never the per-record zero counts; TAP's
+ * "not ok" points; lines of one shape shown once so more distinct lines fit.
+ */
+import { describe, expect, test } from "bun:test";
+import { analyzeOutput } from "../../src/store/receipt/analyze.ts";
+import { distinct, shapeOf } from "../../src/store/receipt/line-score.ts";
+import { TALLY, tallyScore } from "../../src/store/receipt/tally.ts";
+
+describe("tallyScore", () => {
+  test("a non-zero count of a bad outcome, in either order, weighs most", () => {
+    for (const t of ["# fail 3", "12 runs, 4 failures, 0 errors", "Failed: 2", "errored=1", "  <!-- cancelled 2 -->"])
+      expect([t, tallyScore(t)]).toEqual([t, TALLY.bad]);
+  });
+  test("other counts, lists of counts and totals count for less", () => {
+    for (const t of ["# pass 40", "3 files changed, 10 insertions(+), 2 deletions(-)", "Total elapsed: 3.2s", "1200 total", "skipped 4"])
+      expect([t, tallyScore(t)]).toEqual([t, TALLY.count]);
+  });
+  test("zero failures alone, identifiers, calls and paths state no count", () => {
+    for (const t of [
+      "Found 0 errors",
+      "item 4: qty=1 errors=0",
+      "TestCart#test_total_price = 0.01 s = .",
+      "  sum = total(xs, 3)",
+      "    at run (node:internal/test_runner/test:796:25)",
+      "no digits here: total failure",
+    ])
+      expect([t, tallyScore(t)]).toEqual([t, 0]);
+  });
+});
+
+describe("generic receipts", () => {
+  const rows = (n: number) => Array.from({ length: n }, (_, i) => `processing shard ${i}: fetched page ${i * 7}`);
+
+  test("the closing totals make the important lines even when failures fill them", () => {
+    const failures = Array.from({ length: 20 }, (_, i) => [
+      `not ok ${i + 1} - case number ${i} of the widget suite`,
+      "  ---",
+      "  ...",
+    ]).flat();
+    const text = [...rows(50), ...failures, "1..20", "# tests 31", "# pass 11", "# fail 20", "# duration_ms 12.5"].join("\n");
+    const a = analyzeOutput(text);
+    const shown = a.important.map((l) => l.text);
+    expect(shown).toContain("# fail 20");
+    expect(shown).toContain("not ok 1 - case number 0 of the widget suite");
+  });
+
+  test("a summary stanza after a listing: its totals, not the listing's rows", () => {
+    const text = [...rows(80), "", "Summary:", "  Files scanned: 80", "  Total bytes: 91234", "  Elapsed: 1.5s"].join("\n");
+    const shown = analyzeOutput(text).important.map((l) => l.text);
+    expect(shown).toContain("  Total bytes: 91234");
+    expect(shown.some((t) => t.startsWith("processing shard"))).toBe(false);
+  });
+
+  test("per-record counts repeated down a listing are records, not a summary", () => {
+    const text = Array.from({ length: 90 }, (_, i) => `batch ${i}: 3 failed, 9 passed`).join("\n");
+    const shown = analyzeOutput(text).important.filter((l) => l.score === TALLY.bad);
+    expect(shown).toEqual([]);
+  });
+});
+
+describe("lines of one shape", () => {
+  test("numbers and addresses are set aside, places after a colon are kept", () => {
+    expect(shapeOf("error: '2 subtests failed' at 0x7ffd")).toBe(shapeOf("error:  '3 subtests failed' at 0x1a2b"));
+    expect(shapeOf(" --> src/lib.rs:8:57")).not.toBe(shapeOf(" --> src/lib.rs:16:15"));
+  });
+  test("distinct keeps the first of each shape", () => {
+    const f = (line: number, text: string) => ({ line, text, score: 8 });
+    expect(distinct([f(1, "  error: |-"), f(9, "  error: |-"), f(12, "error: 'x'")]).map((x) => x.line)).toEqual([1, 12]);
+  });
+  test("a receipt's important lines show each repeated failure once", () => {
+    const blocks = Array.from({ length: 15 }, (_, i) => [
+      `case ${i}`,
+      "    error: |-",
+      `      widget ${i} broke because of reason ${String.fromCharCode(97 + i)}`,
+    ]).flat();
+    const important = analyzeOutput(blocks.join("\n")).important;
+    expect(important.filter((l) => l.text.trim() === "error: |-")).toHaveLength(1);
+  });
+});
