@@ -10,6 +10,7 @@ import { bunTest, jest, mocha, vitest } from "./recognise-js-tests.ts";
 import { json } from "./recognise-json.ts";
 import { junit } from "./recognise-junit.ts";
 import { eslint, tsc } from "./recognise-lint.ts";
+import { ndjson } from "./recognise-ndjson.ts";
 import { docker, kubectl } from "./recognise-ops.ts";
 import { npm, pnpm, yarn } from "./recognise-packages.ts";
 import { apt, dpkg, gitLog } from "./recognise-system.ts";
@@ -23,6 +24,7 @@ export type OutputAnalysis = { kind: string | null; summary: string[]; important
 /** In order: the first whose detect() holds wins (test runners before the package manager that ran them). */
 export const RECOGNISERS: Recogniser[] = [
   json,
+  ndjson,
   junit,
   mocha,
   jest,
