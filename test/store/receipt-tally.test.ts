@@ -17,6 +17,13 @@ describe("tallyScore", () => {
     for (const t of ["# pass 40", "3 files changed, 10 insertions(+), 2 deletions(-)", "Total elapsed: 3.2s", "1200 total", "skipped 4"])
       expect([t, tallyScore(t)]).toEqual([t, TALLY.count]);
   });
+  test("the version a tool reports counts; an XML declaration's does not", () => {
+    expect(tallyScore("engine version: 4.12.1")).toBe(TALLY.count);
+    expect(tallyScore('-- Found Foo: /usr/lib/libfoo.so (found version "2.3.4")')).toBe(TALLY.count);
+    expect(tallyScore('<?xml version="1.0" encoding="UTF-8"?>')).toBe(0);
+    expect(tallyScore("see the versions page, item 4")).toBe(0);
+  });
+
   test("zero failures alone, identifiers, calls and paths state no count", () => {
     for (const t of [
       "Found 0 errors",

@@ -6,7 +6,8 @@
  *   failures, errors, skipped) and of TAP's final comments (pass, fail, skip, todo, cancelled),
  *   matched by stem so "failures", "failed", "fail" and "errored" all count;
  * - a list of at least two counted things ("N word, N word");
- * - a number on a line that says it is a total or a summary.
+ * - a number on a line that says it is a total or a summary;
+ * - the version a tool reports ("version: 3.0.19", "found version \"1.2.13\"").
  * A count of a bad outcome (fail, error, cancelled...) that is not zero weighs more than the rest.
  */
 import { type Finding, shapeOf } from "./line-score.ts";
@@ -33,14 +34,18 @@ const COUNT_LIST = /(?<![\w.-])\d[\d,.]*%? \(?[A-Za-z]\w*\b[^,;\n]{0,24}[,;] +\d
 /** A line that says it is a total or a summary (not a call or an identifier: "total(", "sub_total"). */
 const TOTAL = /(?<![\w/.:-])(?:totals?|summary|overall)(?![\w(/.-])/i;
 const HAS_DIGIT = /\d/;
+/** `<?xml version="1.0"?>` names the XML format's version, not the tool's. */
+const XML_DECLARATION = /^\s*<\?xml /;
+/** The version a tool reports: the word, then a dotted number (as semantic versioning writes it). */
+const VERSION = /(?<![\w/.-])version\b[^\d\n]{0,20}(?<![\w.-])v?\d+\.\d+(?:\.\d+)?/i;
 
 export const TALLY = { bad: 9, count: 3 } as const;
 
 /** What a line's counts are worth: TALLY.bad, TALLY.count, or 0 when it states none (zero failures alone are none). */
 export function tallyScore(text: string): number {
-  if (!HAS_DIGIT.test(text) || text.length > 300) return 0;
+  if (!HAS_DIGIT.test(text) || text.length > 300 || XML_DECLARATION.test(text)) return 0;
   for (const m of text.matchAll(BAD_COUNT)) if (Number((m[1] ?? m[2]!).replace(/,/g, "")) > 0) return TALLY.bad;
-  if (OTHER_COUNT.test(text) || COUNT_LIST.test(text) || TOTAL.test(text)) return TALLY.count;
+  if (OTHER_COUNT.test(text) || COUNT_LIST.test(text) || TOTAL.test(text) || VERSION.test(text)) return TALLY.count;
   return 0;
 }
 
