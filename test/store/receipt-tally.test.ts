@@ -60,6 +60,32 @@ describe("generic receipts", () => {
     expect(shown.some((t) => t.startsWith("processing shard"))).toBe(false);
   });
 
+  test("the numbers under a heading that announces totals, indented under it or up to a blank line", () => {
+    const text = [
+      ...rows(80),
+      "==42== HEAP REPORT SUMMARY:",
+      "==42==    kept alive: 512 bytes in 3 blocks",
+      "==42==    released: 9 bytes in 1 blocks",
+      "==42== ",
+      "Scan statistics",
+      "Widgets seen: 41",
+      "Gadgets seen: 7",
+      "",
+      "done",
+    ].join("\n");
+    const shown = analyzeOutput(text).important.map((l) => l.text);
+    expect(shown).toContain("==42==    kept alive: 512 bytes in 3 blocks");
+    expect(shown).toContain("==42==    released: 9 bytes in 1 blocks");
+    expect(shown).toContain("Widgets seen: 41");
+    expect(shown).toContain("Gadgets seen: 7");
+  });
+
+  test("a line that states its own total is not a heading: ls -l's rows stay out", () => {
+    const listing = Array.from({ length: 60 }, (_, i) => `-rw-r--r-- 1 root root ${1000 + i * 37} Jan  ${(i % 28) + 1} 2024 file-${i}.txt`);
+    const shown = analyzeOutput(["total 2756", ...listing].join("\n")).important.map((l) => l.text);
+    expect(shown.some((t) => t.startsWith("-rw-r--r--"))).toBe(false);
+  });
+
   test("per-record counts repeated down a listing are records, not a summary", () => {
     const text = Array.from({ length: 90 }, (_, i) => `batch ${i}: 3 failed, 9 passed`).join("\n");
     const shown = analyzeOutput(text).important.filter((l) => l.score === TALLY.bad);

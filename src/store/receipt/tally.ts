@@ -11,7 +11,7 @@
  * A count of a bad outcome (fail, error, cancelled...) that is not zero weighs more than the rest.
  */
 import { type Finding, shapeOf } from "./line-score.ts";
-import type { TextView } from "./text-view.ts";
+import { isBlank, type Line, type TextView } from "./text-view.ts";
 
 /** Lines looked at for totals and counts: the first few and the last. */
 const TALLY_HEAD = 20;
@@ -64,9 +64,43 @@ export function tallyFindings(view: TextView): Finding[] {
   const shapes = new Map<string, number>();
   for (const l of lines) shapes.set(shapeOf(l.text), (shapes.get(shapeOf(l.text)) ?? 0) + 1);
   const found: Finding[] = [];
+  const stanza = stanzaLines(lines);
   for (const l of lines) {
-    const score = shapes.get(shapeOf(l.text))! >= RECORD_REPEATS ? 0 : tallyScore(l.text);
+    const own = shapes.get(shapeOf(l.text))! >= RECORD_REPEATS ? 0 : tallyScore(l.text);
+    const score = Math.max(own, stanza.has(l.line) ? TALLY.count : 0);
     if (score > 0) found.push({ ...l, score });
   }
   return found;
+}
+
+/** A heading that announces totals: "LEAK SUMMARY:", "Total issues (by severity):", "Summary"; not a quoted name ("In function ‘total’:"). */
+const STANZA_HEADING = /(?<![\w/.'"`‘-])(?:totals?|summary|overall|statistics)(?![\w(/.'"`’-])[^:\n]{0,40}:?\s*$/i;
+const MAX_STANZA = 6;
+
+/** Where a line's words start: its indentation, counting a log prefix of non-letters ("==123== ") as indentation. */
+function indentOf(text: string): number {
+  const m = /^[^\p{L}]*/u.exec(text)!;
+  return m[0].length;
+}
+
+/**
+ * The lines under a heading that announces totals, with a number on them: the lines indented under
+ * it, or (when the next line is not indented deeper) the lines up to the next blank one.
+ */
+function stanzaLines(lines: Line[]): Set<number> {
+  const out = new Set<number>();
+  for (let i = 0; i < lines.length; i++) {
+    const heading = lines[i]!;
+    // A heading announces the numbers below it; "total 2756" (ls -l) states its own.
+    if (!STANZA_HEADING.test(heading.text) || heading.text.length > 80 || /\d/.test(heading.text.replace(/^[^\p{L}]*/u, ""))) continue;
+    const indent = indentOf(heading.text);
+    const deeper = i + 1 < lines.length && indentOf(lines[i + 1]!.text) > indent;
+    for (let j = i + 1; j < lines.length && j <= i + MAX_STANZA; j++) {
+      const l = lines[j]!;
+      if (l.line !== lines[j - 1]!.line + 1 || isBlank(l.text.replace(/^[^\p{L}]*/u, ""))) break;
+      if (deeper && indentOf(l.text) <= indent) break;
+      if (/\d/.test(l.text)) out.add(l.line);
+    }
+  }
+  return out;
 }
