@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { analyzeOutput } from "../../src/store/receipt/analyze.ts";
-import { distinct, shapeOf } from "../../src/store/receipt/line-score.ts";
+import { distinct, SCORE, scoreLine, shapeOf } from "../../src/store/receipt/line-score.ts";
 import { TALLY, tallyScore } from "../../src/store/receipt/tally.ts";
 
 describe("tallyScore", () => {
@@ -110,5 +110,13 @@ describe("lines of one shape", () => {
     ]).flat();
     const important = analyzeOutput(blocks.join("\n")).important;
     expect(important.filter((l) => l.text.trim() === "error: |-")).toHaveLength(1);
+  });
+});
+
+describe("GNU-format diagnostics", () => {
+  test("file:line:column: message without a severity word is an error; a note is not", () => {
+    expect(scoreLine("pkg/cache/lru.go:88:3: missing return")).toBe(SCORE.cause);
+    expect(scoreLine("pkg/cache/lru.go:12:2: note: declared here")).toBe(0);
+    expect(scoreLine("see docs/a.md line 4: intro")).toBe(0);
   });
 });

@@ -52,6 +52,9 @@ const RULES: [RegExp, number][] = [
   ],
   [new RegExp(`${ALONE_BEFORE}(?:errors?|exception|fatal)${ALONE_AFTER}`, "i"), SCORE.errorWord],
   [new RegExp(`${ALONE_BEFORE}warn(?:ing)?s?${ALONE_AFTER}`, "i"), SCORE.warning],
+  // A compiler's diagnostic in the GNU format ("file:line:column: message", GNU Coding Standards,
+  // "Formatting Error Messages") without a severity word is an error (go vet, go build); notes are not.
+  [/^\S+:\d+:\d+: (?!note\b|info\b|remark\b)\S/i, SCORE.cause],
 ];
 
 /** A stack frame in the project's own code (not node internals, node_modules or the stdlib). */
@@ -77,6 +80,7 @@ export const CANDIDATES: RegExp[] = [
   /\bE(?:NOENT|ACCES|PERM|EXIST|CONN|ADDR|TIMEDOUT|NOTFOUND|AI_AGAIN|NOSPC|MFILE|NOMEM|PIPE|LIFECYCLE|RESOLVE|INTEGRITY|RR_)/g,
   /[✗✕×✖]/g,
   /not ok \d/g,
+  /:\d+:\d+: /g,
 ];
 
 export function scoreLine(text: string): number {
