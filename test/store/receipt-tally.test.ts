@@ -24,6 +24,12 @@ describe("tallyScore", () => {
     expect(tallyScore("see the versions page, item 4")).toBe(0);
   });
 
+  test("a labelled date counts, in RFC 5322 or ISO 8601 form; a log line's own timestamp does not", () => {
+    expect(tallyScore("    Valid Until: Mar  4 10:11:12 2031 GMT")).toBe(TALLY.count);
+    expect(tallyScore("renewal due: 2031-03-04")).toBe(TALLY.count);
+    expect(tallyScore("2031-03-04 10:11:12 INFO worker: started")).toBe(0);
+  });
+
   test("zero failures alone, identifiers, calls and paths state no count", () => {
     for (const t of [
       "Found 0 errors",

@@ -7,7 +7,7 @@
  *   matched by stem so "failures", "failed", "fail" and "errored" all count;
  * - a list of at least two counted things ("N word, N word");
  * - a number on a line that says it is a total or a summary;
- * - the version a tool reports ("version: 3.0.19", "found version \"1.2.13\"").
+ * - the version a tool reports ("version: 3.0.19", "found version \"1.2.13\""), and a labelled date.
  * A count of a bad outcome (fail, error, cancelled...) that is not zero weighs more than the rest.
  */
 import { type Finding, shapeOf } from "./line-score.ts";
@@ -39,13 +39,20 @@ const XML_DECLARATION = /^\s*<\?xml /;
 /** The version a tool reports: the word, then a dotted number (as semantic versioning writes it). */
 const VERSION = /(?<![\w/.-])version\b[^\d\n]{0,20}(?<![\w.-])v?\d+\.\d+(?:\.\d+)?/i;
 
+/**
+ * A labelled date ("Next Update: Dec  2 22:00:18 2026 GMT", "Not After : ...", "expires: 2027-01-31"):
+ * a label, a colon, then a date as RFC 5322 (month name, day) or ISO 8601 (year-month-day) write it.
+ */
+const DATED =
+  /^\s*[A-Za-z][\w .-]{1,30}?\s*:\s*(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)[a-z]*,?\s+)?(?:(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.?\s+\d{1,2}\b|\d{1,2}\s+(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)\b|\d{4}-\d\d-\d\d\b)/;
+
 export const TALLY = { bad: 9, count: 3 } as const;
 
 /** What a line's counts are worth: TALLY.bad, TALLY.count, or 0 when it states none (zero failures alone are none). */
 export function tallyScore(text: string): number {
   if (!HAS_DIGIT.test(text) || text.length > 300 || XML_DECLARATION.test(text)) return 0;
   for (const m of text.matchAll(BAD_COUNT)) if (Number((m[1] ?? m[2]!).replace(/,/g, "")) > 0) return TALLY.bad;
-  if (OTHER_COUNT.test(text) || COUNT_LIST.test(text) || TOTAL.test(text) || VERSION.test(text)) return TALLY.count;
+  if (OTHER_COUNT.test(text) || COUNT_LIST.test(text) || TOTAL.test(text) || VERSION.test(text) || DATED.test(text)) return TALLY.count;
   return 0;
 }
 
