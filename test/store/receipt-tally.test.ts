@@ -126,3 +126,26 @@ describe("GNU-format diagnostics", () => {
     expect(scoreLine("see docs/a.md line 4: intro")).toBe(0);
   });
 });
+
+describe("why an error happened", () => {
+  test("an error's labelled continuation line is kept with it; an unlabelled next line is not", () => {
+    const filler = Array.from({ length: 40 }, (_, i) => `step ${i} done`);
+    const text = [
+      ...filler,
+      "store.sql:12: ERROR:  duplicate key value in index widgets_name_key",
+      "DETAIL:  Key (name)=(sprocket) already exists.",
+      ...filler,
+      "Error: upload rejected",
+      "the server said no",
+      ...filler,
+    ].join("\n");
+    const shown = analyzeOutput(text).important.map((l) => l.text);
+    expect(shown).toContain("DETAIL:  Key (name)=(sprocket) already exists.");
+    expect(shown).not.toContain("the server said no");
+  });
+
+  test("a violation is a failure's cause", () => {
+    expect(scoreLine('Thread #3: lock order "0xA before 0xB" violated')).toBe(SCORE.cause);
+    expect(scoreLine("policy violations: 2")).toBe(SCORE.cause);
+  });
+});

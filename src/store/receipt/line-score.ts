@@ -47,7 +47,7 @@ const RULES: [RegExp, number][] = [
   ],
   [new RegExp(`${ALONE_BEFORE}(?:failed|failure|failures|failing|fails)${ALONE_AFTER}`, "i"), SCORE.failedWord],
   [
-    /\b(?:cannot|can't|could not|couldn't|unable to|not found|no such file|permission denied|refused|timed out|unreachable|undefined reference|unresolved)\b/i,
+    /\b(?:cannot|can't|could not|couldn't|unable to|not found|no such file|permission denied|refused|timed out|unreachable|undefined reference|unresolved|violat(?:ed|es|ions?))\b/i,
     SCORE.cause,
   ],
   [new RegExp(`${ALONE_BEFORE}(?:errors?|exception|fatal)${ALONE_AFTER}`, "i"), SCORE.errorWord],
@@ -74,6 +74,7 @@ export const CANDIDATES: RegExp[] = [
   /couldn't|could not/gi,
   /unable to|timed out/gi,
   /denied|refused/gi,
+  /violat/gi,
   /exit|code: [1-9]/gi,
   /segmentation|core dumped/gi,
   /killed|out of memory/gi,
