@@ -144,6 +144,17 @@ describe("why an error happened", () => {
     expect(shown).not.toContain("the server said no");
   });
 
+  test("a log record at the WARN level shows when there is room; a lower-case 'warning' word alone does not", () => {
+    expect(scoreLine("2031-01-02 10:00:00,1 WARNING billing: invoice 7 has no lines, skipped")).toBe(SCORE.logWarning);
+    expect(scoreLine("[WARN] cache cold")).toBe(SCORE.logWarning);
+    expect(scoreLine("see the warning section")).toBe(SCORE.warning);
+    const text = [
+      ...Array.from({ length: 60 }, (_, i) => `2031-01-02 10:00:${i} INFO billing: invoice ${i} ok`),
+      "2031-01-02 10:01:00 WARNING billing: invoice 61 has no lines, skipped",
+    ].join("\n");
+    expect(analyzeOutput(text).important.map((l) => l.line)).toContain(61);
+  });
+
   test("a violation is a failure's cause", () => {
     expect(scoreLine('Thread #3: lock order "0xA before 0xB" violated')).toBe(SCORE.cause);
     expect(scoreLine("policy violations: 2")).toBe(SCORE.cause);

@@ -17,6 +17,7 @@ export const SCORE = {
   cause: 3,
   frame: 2,
   errorWord: 2,
+  logWarning: 2,
   warning: 1,
 } as const;
 
@@ -51,6 +52,8 @@ const RULES: [RegExp, number][] = [
     SCORE.cause,
   ],
   [new RegExp(`${ALONE_BEFORE}(?:errors?|exception|fatal)${ALONE_AFTER}`, "i"), SCORE.errorWord],
+  // A log record at the WARN level (the upper-case level names of syslog, log4j and Python's logging).
+  [/(?<![\w.-])(?:WARN|WARNING)(?![\w-])/, SCORE.logWarning],
   [new RegExp(`${ALONE_BEFORE}warn(?:ing)?s?${ALONE_AFTER}`, "i"), SCORE.warning],
   // A compiler's diagnostic in the GNU format ("file:line:column: message", GNU Coding Standards,
   // "Formatting Error Messages") without a severity word is an error (go vet, go build); notes are not.
@@ -75,6 +78,7 @@ export const CANDIDATES: RegExp[] = [
   /unable to|timed out/gi,
   /denied|refused/gi,
   /violat/gi,
+  /WARN/g,
   /exit|code: [1-9]/gi,
   /segmentation|core dumped/gi,
   /killed|out of memory/gi,
