@@ -19,6 +19,7 @@ describe("tallyScore", () => {
   });
   test("the version a tool reports counts; an XML declaration's does not", () => {
     expect(tallyScore("engine version: 4.12.1")).toBe(TALLY.count);
+    expect(tallyScore("Version: 1:2.36-9+deb12u4")).toBe(TALLY.count);
     expect(tallyScore('-- Found Foo: /usr/lib/libfoo.so (found version "2.3.4")')).toBe(TALLY.count);
     expect(tallyScore('<?xml version="1.0" encoding="UTF-8"?>')).toBe(0);
     expect(tallyScore("see the versions page, item 4")).toBe(0);

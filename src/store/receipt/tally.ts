@@ -37,7 +37,7 @@ const HAS_DIGIT = /\d/;
 /** `<?xml version="1.0"?>` names the XML format's version, not the tool's. */
 const XML_DECLARATION = /^\s*<\?xml /;
 /** The version a tool reports: the word, then a dotted number (as semantic versioning writes it). */
-const VERSION = /(?<![\w/.-])version\b[^\d\n]{0,20}(?<![\w.-])v?\d+\.\d+(?:\.\d+)?/i;
+const VERSION = /(?<![\w/.-])version\b[^\d\n]{0,20}(?<![\w.-])(?:\d+:)?v?\d+\.\d+(?:\.\d+)?/i;
 
 /**
  * A labelled date ("Next Update: Dec  2 22:00:18 2026 GMT", "Not After : ...", "expires: 2027-01-31"):
