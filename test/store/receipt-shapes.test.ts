@@ -37,3 +37,16 @@ test("head lines of different shapes are all kept", () => {
   const r = receipt(["alpha: one", "beta two three", "gamma (four)", ...Array.from({ length: 100 }, (_, i) => `row ${i}`)].join("\n"));
   for (const l of ["alpha: one", "beta two three", "gamma (four)"]) expect(r).toContain(l);
 });
+
+test("a long important line whose error lies past the width shows its start and, after …, the error", () => {
+  const line = `request id=42 route=/v2/widgets/lookup ${"k=v ".repeat(80)}status=done Error: widget store unreachable at shard 9`;
+  const text = [...Array.from({ length: 50 }, (_, i) => `tick ${i}`), line, ...Array.from({ length: 50 }, (_, i) => `tock ${i}`)].join(
+    "\n",
+  );
+  const r = receipt(text);
+  const shown = r.split("\n").find((l) => l.startsWith(" 51  "))!;
+  expect(shown).toContain("request id=42 route=/v2/widgets/lookup");
+  expect(shown).toContain("…");
+  expect(shown).toContain("Error: widget store unreachable at shard 9");
+  expect(shown.length).toBeLessThanOrEqual(5 + 140);
+});

@@ -5,7 +5,7 @@
  */
 import { clipLine, headLines, numbered, type PreviewLine, tailLines } from "../preview.ts";
 import type { OutputAnalysis } from "./analyze.ts";
-import { shapeOf } from "./line-score.ts";
+import { salientAt, shapeOf } from "./line-score.ts";
 import type { Line } from "./text-view.ts";
 
 type Section = "summary" | "head" | "important" | "tail";
@@ -62,8 +62,25 @@ function priorities(p: PreviewInput): Part[] {
   ];
 }
 
+/** Characters kept before the words that make a long line important, for their context. */
+const LEAD = 8;
+
+/**
+ * An important line too long to show whole, whose important words lie past what fits (one-line
+ * XML or JSON, a long log record): its start (what the line is about) and, after "…", the words
+ * that made it important.
+ */
+function focused(line: PreviewLine, maxChars: number): PreviewLine {
+  if (line.text.length <= maxChars) return line;
+  const at = salientAt(line.text);
+  if (at + 20 <= maxChars - 1) return line;
+  const start = Math.floor(maxChars * 0.45);
+  return { line: line.line, text: `${line.text.slice(0, start)}…${line.text.slice(Math.max(start, at - LEAD))}` };
+}
+
 function render(part: Part, width: number, maxChars: number): string {
-  return part.line ? numbered(part.line, width, maxChars) : `  ${clipLine(part.text!, maxChars)}`;
+  if (!part.line) return `  ${clipLine(part.text!, maxChars)}`;
+  return numbered(part.section === "important" ? focused(part.line, maxChars) : part.line, width, maxChars);
 }
 
 /** The preview lines to append to the fixed part of a receipt, within `budget` bytes in all. */

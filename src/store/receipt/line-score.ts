@@ -96,6 +96,17 @@ export function scoreLine(text: string): number {
   return 0;
 }
 
+/** Where on the line the words that make it score start (0 when none do): a long line is shown from there. */
+export function salientAt(text: string): number {
+  if (PASSING.test(text)) return 0;
+  const t = text.includes("0") || /\bno\b/i.test(text) ? text.replace(ZERO_COUNT, "") : text;
+  for (const [re] of RULES) {
+    const m = re.exec(t);
+    if (m) return Math.max(0, text.indexOf(m[0]));
+  }
+  return 0;
+}
+
 export function isProjectFrame(text: string): boolean {
   return PROJECT_FRAME.test(text);
 }
