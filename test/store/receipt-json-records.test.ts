@@ -53,6 +53,18 @@ describe("JSON lines", () => {
     expect(a.important[0]!.line).toBe(18);
   });
 
+  test("a JSON-lines log too big to parse as one document is still read as records", () => {
+    const big = Array.from({ length: 60_000 }, (_, i) =>
+      JSON.stringify({ level: i === 40_000 ? 60 : 30, seq: i, msg: `step ${i % 9}` }),
+    ).join("\n");
+    expect(big.length).toBeGreaterThan(2 * 1024 * 1024);
+    const a = analyzeOutput(big);
+    expect(a.kind).toBe("json-lines");
+    // Counts past the cap would be guesses: the summary says how far it read.
+    expect(a.summary[0]).toBe("50,000 JSON records in the first 50,000 lines of 60,000");
+    expect(a.summary).toContain('line 40001: {"level":60,"msg":"step 4"}');
+  });
+
   test("a log with a few plain lines among the records is still read; one that starts with plain lines is not JSON lines", () => {
     expect(analyzeOutput(`${text}\nshutdown complete`).summary[0]).toBe("40 JSON records and 1 other line");
     expect(analyzeOutput(`starting\n${text}`).kind).not.toBe("json-lines");

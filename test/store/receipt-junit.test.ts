@@ -48,3 +48,19 @@ describe("junit-xml", () => {
     expect(analyzeOutput('<?xml version="1.0"?>\n<project>\n  <testsuite-config/>\n</project>').kind).toBeNull();
   });
 });
+
+describe("cost", () => {
+  const TEN_MIB = 10 * 1024 * 1024;
+  // Generous: catches quadratic work (seconds), not a busy machine's jitter.
+  const BOUND_MS = 1500;
+  for (const [name, text] of [
+    ["tags never closed", `<?xml version="1.0"?>\n<testsuite tests="1">\n${'<testcase a="b\n'.repeat(TEN_MIB / 16)}</testsuite>`],
+    ["a quote never closed", `<?xml version="1.0"?>\n<testsuite tests="1">\n<testcase name="x${"a".repeat(TEN_MIB)}\n</testsuite>`],
+  ] as const) {
+    test(`10 MiB: ${name}`, () => {
+      const t0 = performance.now();
+      expect(analyzeOutput(text).kind).toBe("junit-xml");
+      expect(performance.now() - t0).toBeLessThan(BOUND_MS);
+    });
+  }
+});

@@ -23,8 +23,9 @@ export type OutputAnalysis = { kind: string | null; summary: string[]; important
 
 /** In order: the first whose detect() holds wins (test runners before the package manager that ran them). */
 export const RECOGNISERS: Recogniser[] = [
-  json,
+  // JSON lines before JSON: a big log of one object a line is not parsed as one document.
   ndjson,
+  json,
   junit,
   mocha,
   jest,

@@ -9,8 +9,11 @@ import { tallyFindings } from "./tally.ts";
 
 const MAX_CASES = 5000;
 const MAX_LISTED = 8;
-/** An element's attributes: ">" may stand unescaped inside a quoted value. */
-const ATTRS = `((?:[^>"]|"[^"]*")*?)`;
+/**
+ * An element's attributes: ">" may stand unescaped inside a quoted value, "<" never may (XML 1.0,
+ * AttValue), so a tag's attributes end at the next "<" at the latest: every scan stays linear.
+ */
+const ATTRS = `((?:[^<>"]|"[^"<]*")*?)`;
 /** The first suite element that carries counts (a bare <testsuites> root does not). */
 const SUITE = new RegExp(`<(testsuites|testsuite)\\b${ATTRS}\\s*(/?>)`, "g");
 const CASE = new RegExp(`<testcase\\b${ATTRS}\\s*(/>|>)`, "g");

@@ -3,6 +3,7 @@
  * `go test -json` write): how many records, the counts of their low-cardinality fields (a level,
  * an action) and the records that stand out (errors), shown by their own fields.
  */
+import { formatCount } from "../../units.ts";
 import { describeRecords, isObj } from "./json-records.ts";
 import { SCORE } from "./line-score.ts";
 import { plural, type Recogniser } from "./recogniser.ts";
@@ -46,19 +47,23 @@ export const ndjson: Recogniser = {
     const lineOf: number[] = [];
     let other = 0;
     let offset = 0;
+    let read = 0;
     for (let line = 1; offset <= v.text.length && records.length < MAX_RECORDS; line++) {
       const nl = v.text.indexOf("\n", offset);
       const text = v.text.slice(offset, nl === -1 ? v.text.length : nl);
       const r = parseLine(text);
+      read = line;
       if (r) {
         records.push(r);
         lineOf.push(line);
       } else if (text.trim() !== "") other++;
+      offset = nl === -1 ? v.text.length + 1 : nl + 1;
       if (nl === -1) break;
-      offset = nl + 1;
     }
     const { counts, standouts } = describeRecords(records, "");
-    const summary = [`${plural(records.length, "JSON record")}${other > 0 ? ` and ${plural(other, "other line")}` : ""}`, ...counts];
+    const what = `${plural(records.length, "JSON record")}${other > 0 ? ` and ${plural(other, "other line")}` : ""}`;
+    // Past the cap the counts are of the first lines only: say so.
+    const summary = [read < v.lineCount ? `${what} in the first ${plural(read, "line")} of ${formatCount(v.lineCount)}` : what, ...counts];
     summary.push(...standouts.map((s) => `line ${lineOf[s.index]}: ${s.text}`));
     // The worst record's line: where the receipt's "or:" call looks.
     const important = standouts
