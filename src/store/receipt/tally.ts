@@ -1,13 +1,16 @@
 /**
  * Lines that state totals and counts: what a tool prints last to say how it went ("9 runs, 2
  * failures, 1 skips", "# fail 8", "6 files changed, 50 insertions(+)", "Total time: 7.94s",
- * "101329 total"). Three general forms, no tool's vocabulary:
+ * "101329 total"), and the few facts a tool states once (its version, a labelled date). General
+ * forms, no tool's vocabulary:
  * - a count of a test outcome, the outcome words of the JUnit XML report attributes (tests,
  *   failures, errors, skipped) and of TAP's final comments (pass, fail, skip, todo, cancelled),
  *   matched by stem so "failures", "failed", "fail" and "errored" all count;
  * - a list of at least two counted things ("N word, N word");
  * - a number on a line that says it is a total or a summary;
- * - the version a tool reports ("version: 3.0.19", "found version \"1.2.13\""), and a labelled date.
+ * - the version a tool reports ("version: 3.0.19", "found version \"1.2.13\""), and a labelled date;
+ * - the numbered lines under a heading that announces totals ("LEAK SUMMARY:").
+ * A line shaped like several others in the same window is a record of a listing, not a summary.
  * A count of a bad outcome (fail, error, cancelled...) that is not zero weighs more than the rest.
  */
 import { type Finding, shapeOf } from "./line-score.ts";
