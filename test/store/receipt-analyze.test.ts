@@ -146,7 +146,7 @@ describe("test runners", () => {
     expect(a.kind).toBe("go-test");
     expect(a.summary[0]).toBe("packages: 2 failed, 1 ok; tests: 3 failed");
     expect(a.summary).toContain("FAIL example.com/shop/broken [build failed]");
-    expect(a.summary).toContain("✗ TestFormatCents/-0.05");
+    expect(a.summary).toContain("--- FAIL: TestFormatCents/-0.05 (0.00s)");
     expect(a.summary).toContain("panic: assignment to entry in nil map [recovered]");
     expect(importantText(a)).toContain("broken/broken.go:5:3: undefined: sum");
     const verbose = ours("go-test-v.txt");

@@ -4,11 +4,13 @@
  * get no summary and the generic failure lines. Cheap on huge outputs: see text-view.ts.
  */
 import { genericFindings } from "./generic.ts";
-import type { Finding } from "./line-score.ts";
+import { distinct, type Finding } from "./line-score.ts";
 import { fileListing } from "./recognise-files.ts";
 import { bunTest, jest, mocha, vitest } from "./recognise-js-tests.ts";
 import { json } from "./recognise-json.ts";
+import { junit } from "./recognise-junit.ts";
 import { eslint, tsc } from "./recognise-lint.ts";
+import { ndjson } from "./recognise-ndjson.ts";
 import { docker, kubectl } from "./recognise-ops.ts";
 import { npm, pnpm, yarn } from "./recognise-packages.ts";
 import { apt, dpkg, gitLog } from "./recognise-system.ts";
@@ -21,7 +23,10 @@ export type OutputAnalysis = { kind: string | null; summary: string[]; important
 
 /** In order: the first whose detect() holds wins (test runners before the package manager that ran them). */
 export const RECOGNISERS: Recogniser[] = [
+  // JSON lines before JSON: a big log of one object a line is not parsed as one document.
+  ndjson,
   json,
+  junit,
   mocha,
   jest,
   vitest,
@@ -58,7 +63,7 @@ function byScore(findings: Finding[]): Finding[] {
     const seen = best.get(f.line);
     if (!seen || seen.score < f.score) best.set(f.line, f);
   }
-  return [...best.values()].sort((a, b) => b.score - a.score || a.line - b.line).slice(0, MAX_IMPORTANT);
+  return distinct([...best.values()].sort((a, b) => b.score - a.score || a.line - b.line)).slice(0, MAX_IMPORTANT);
 }
 
 export function analyzeView(view: TextView): OutputAnalysis {

@@ -5,6 +5,7 @@
  */
 import { clipLine, headLines, numbered, type PreviewLine, tailLines } from "../preview.ts";
 import type { OutputAnalysis } from "./analyze.ts";
+import { salientAt, shapeOf } from "./line-score.ts";
 import type { Line } from "./text-view.ts";
 
 type Section = "summary" | "head" | "important" | "tail";
@@ -32,8 +33,19 @@ function priorities(p: PreviewInput): Part[] {
   const flat = (t: string) => t.trim().replace(/\s+/g, " ");
   const summaryText = analysis.summary.map(flat).filter((s) => s.length >= 12);
   const fresh = (l: Line) => !shownImportant.has(l.line) && !summaryText.some((s) => flat(l.text).includes(s));
-  const head = headLines(p.head.filter(fresh), HEAD_TAIL);
-  const tail = tailLines(p.tail.filter(fresh), HEAD_TAIL).filter((t) => t.line > (head.at(-1)?.line ?? 0));
+  // A head or tail line shaped like one already shown (the next row of a listing) says little more.
+  const shapes = new Set(important.map((l) => shapeOf(l.text)));
+  const once = (l: Line) => {
+    const shape = shapeOf(l.text);
+    if (shapes.has(shape)) return false;
+    shapes.add(shape);
+    return true;
+  };
+  const head = headLines(p.head.filter(fresh), HEAD_TAIL).filter(once);
+  const tail = tailLines(p.tail.filter(fresh), HEAD_TAIL)
+    .reverse()
+    .filter((t) => t.line > (head.at(-1)?.line ?? 0) && once(t))
+    .reverse();
   const imp = (from: number, to: number): Part[] => important.slice(from, to).map((line) => ({ section: "important", line }));
   return [
     ...analysis.summary.map((text): Part => ({ section: "summary", text })),
@@ -50,8 +62,25 @@ function priorities(p: PreviewInput): Part[] {
   ];
 }
 
+/** Characters kept before the words that make a long line important, for their context. */
+const LEAD = 8;
+
+/**
+ * An important line too long to show whole, whose important words lie past what fits (one-line
+ * XML or JSON, a long log record): its start (what the line is about) and, after "…", the words
+ * that made it important.
+ */
+function focused(line: PreviewLine, maxChars: number): PreviewLine {
+  if (line.text.length <= maxChars) return line;
+  const at = salientAt(line.text);
+  if (at + 20 <= maxChars - 1) return line;
+  const start = Math.floor(maxChars * 0.45);
+  return { line: line.line, text: `${line.text.slice(0, start)}…${line.text.slice(Math.max(start, at - LEAD))}` };
+}
+
 function render(part: Part, width: number, maxChars: number): string {
-  return part.line ? numbered(part.line, width, maxChars) : `  ${clipLine(part.text!, maxChars)}`;
+  if (!part.line) return `  ${clipLine(part.text!, maxChars)}`;
+  return numbered(part.section === "important" ? focused(part.line, maxChars) : part.line, width, maxChars);
 }
 
 /** The preview lines to append to the fixed part of a receipt, within `budget` bytes in all. */

@@ -17,6 +17,7 @@ export const SCORE = {
   cause: 3,
   frame: 2,
   errorWord: 2,
+  logWarning: 2,
   warning: 1,
 } as const;
 
@@ -36,7 +37,8 @@ const RULES: [RegExp, number][] = [
   [/\b(?:Command|Build|Compilation|Installation) failed\b|\bnon-zero (?:exit|code|status)\b/i, SCORE.exit],
   // make: "make: *** [Makefile:12: main.o] Error 1"
   [/\*\*\* .*\bError [1-9]\d*\b/, SCORE.exit],
-  [/^\s*(?:FAIL(?:ED)?|ERROR|FATAL|PANIC)\b|^\s*(?:[✗✕×✖]|\(fail\))\s|--- FAIL\b/, SCORE.failure],
+  // TAP (testanything.org): "not ok 6 - name" is a failed test point.
+  [/^\s*(?:FAIL(?:ED)?|ERROR|FATAL|PANIC)\b|^\s*(?:[✗✕×✖]|\(fail\))\s|--- FAIL\b|^\s*not ok \d/, SCORE.failure],
   [/Traceback \(most recent call last\)|\bpanicked at\b|^panic: |Segmentation fault|core dumped|\bout of memory\b/, SCORE.failure],
   [new RegExp(`${ALONE_BEFORE}(?:[A-Z]\\w*)?(?:Error|Exception)(?: \\[\\w+\\])?: `), SCORE.errorLine],
   [new RegExp(`${ALONE_BEFORE}(?:error|fatal)(?:\\[\\w+\\])?(?::|\\s+TS\\d+)`, "i"), SCORE.errorLine],
@@ -46,11 +48,16 @@ const RULES: [RegExp, number][] = [
   ],
   [new RegExp(`${ALONE_BEFORE}(?:failed|failure|failures|failing|fails)${ALONE_AFTER}`, "i"), SCORE.failedWord],
   [
-    /\b(?:cannot|can't|could not|couldn't|unable to|not found|no such file|permission denied|refused|timed out|unreachable|undefined reference|unresolved)\b/i,
+    /\b(?:cannot|can't|could not|couldn't|unable to|not found|no such file|permission denied|refused|timed out|unreachable|undefined reference|unresolved|violat(?:ed|es|ions?))\b/i,
     SCORE.cause,
   ],
   [new RegExp(`${ALONE_BEFORE}(?:errors?|exception|fatal)${ALONE_AFTER}`, "i"), SCORE.errorWord],
+  // A log record at the WARN level (the upper-case level names of syslog, log4j and Python's logging).
+  [/(?<![\w.-])(?:WARN|WARNING)(?![\w-])/, SCORE.logWarning],
   [new RegExp(`${ALONE_BEFORE}warn(?:ing)?s?${ALONE_AFTER}`, "i"), SCORE.warning],
+  // A compiler's diagnostic in the GNU format ("file:line:column: message", GNU Coding Standards,
+  // "Formatting Error Messages") without a severity word is an error (go vet, go build); notes are not.
+  [/^\S+:\d+:\d+: (?!note\b|info\b|remark\b)\S/i, SCORE.cause],
 ];
 
 /** A stack frame in the project's own code (not node internals, node_modules or the stdlib). */
@@ -70,11 +77,15 @@ export const CANDIDATES: RegExp[] = [
   /couldn't|could not/gi,
   /unable to|timed out/gi,
   /denied|refused/gi,
+  /violat/gi,
+  /WARN/g,
   /exit|code: [1-9]/gi,
   /segmentation|core dumped/gi,
   /killed|out of memory/gi,
   /\bE(?:NOENT|ACCES|PERM|EXIST|CONN|ADDR|TIMEDOUT|NOTFOUND|AI_AGAIN|NOSPC|MFILE|NOMEM|PIPE|LIFECYCLE|RESOLVE|INTEGRITY|RR_)/g,
   /[✗✕×✖]/g,
+  /not ok \d/g,
+  /:\d+:\d+: /g,
 ];
 
 export function scoreLine(text: string): number {
@@ -85,8 +96,43 @@ export function scoreLine(text: string): number {
   return 0;
 }
 
+/** Where on the line the words that make it score start (0 when none do): a long line is shown from there. */
+export function salientAt(text: string): number {
+  if (PASSING.test(text)) return 0;
+  const t = text.includes("0") || /\bno\b/i.test(text) ? text.replace(ZERO_COUNT, "") : text;
+  for (const [re] of RULES) {
+    const m = re.exec(t);
+    if (m) return Math.max(0, text.indexOf(m[0]));
+  }
+  return 0;
+}
+
 export function isProjectFrame(text: string): boolean {
   return PROJECT_FRAME.test(text);
+}
+
+/**
+ * What a line says once its numbers, addresses and spacing are set aside: lines of the same shape
+ * ("error: '2 subtests failed'" and "error: '3 subtests failed'") repeat one another in a receipt.
+ * A number after a colon stays: it is where ("lib.rs:8:57"), and places are worth telling apart.
+ */
+export function shapeOf(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/0x[0-9a-f]+|(?<![:\d])\d+/g, "#")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The first finding of each shape, in order. */
+export function distinct(findings: Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((f) => {
+    const shape = shapeOf(f.text);
+    if (seen.has(shape)) return false;
+    seen.add(shape);
+    return true;
+  });
 }
 
 /**
@@ -100,7 +146,7 @@ export function pick(findings: Finding[], max: number, order: "first" | "spread"
     const seen = byLine.get(f.line);
     if (!seen || seen.score < f.score) byLine.set(f.line, f);
   }
-  const sorted = [...byLine.values()].sort((a, b) => b.score - a.score || a.line - b.line);
+  const sorted = distinct([...byLine.values()].sort((a, b) => b.score - a.score || a.line - b.line));
   if (order === "first") return sorted.slice(0, max);
   const out: Finding[] = [];
   for (let i = 0; i < sorted.length && out.length < max; ) {

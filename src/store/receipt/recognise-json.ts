@@ -2,6 +2,7 @@
  * JSON documents (after a few leading non-JSON lines such as an npm warning): the top-level shape
  * and keys, and what npm's JSON says went wrong ("error", "problems").
  */
+import { describeRecords, isObj } from "./json-records.ts";
 import { type Finding, SCORE } from "./line-score.ts";
 import { plural, type Recogniser } from "./recogniser.ts";
 import type { TextView } from "./text-view.ts";
@@ -43,10 +44,19 @@ function keyList(keys: string[], max = 10): string {
   return `${keys.slice(0, max).join(", ")}${keys.length > max ? ", …" : ""}`;
 }
 
+/** Value counts and the entries that stand out, for an array of objects at `label`. */
+function records(items: unknown[], label: string, summary: string[]): void {
+  const objects = items.filter(isObj);
+  if (objects.length < 2) return;
+  const { counts, standouts } = describeRecords(objects, label);
+  summary.push(...counts, ...standouts.map((x) => x.text));
+}
+
 function describe(value: unknown, summary: string[]): void {
   if (Array.isArray(value)) {
-    const first = value.find((x) => x && typeof x === "object" && !Array.isArray(x)) as Record<string, unknown> | undefined;
+    const first = value.find(isObj);
     summary.push(`JSON array of ${plural(value.length, "item")}${first ? `; items have keys: ${keyList(Object.keys(first))}` : ""}`);
+    records(value, "[].", summary);
     return;
   }
   if (!value || typeof value !== "object") {
@@ -66,6 +76,9 @@ function describe(value: unknown, summary: string[]): void {
   if (o.packages && typeof o.packages === "object" && "lockfileVersion" in o) {
     summary.push(`lockfileVersion ${o.lockfileVersion}: ${plural(Object.keys(o.packages).length, "package entry", "package entries")}`);
   }
+  // The first arrays of objects under the top-level keys: a report's results, a test run's cases.
+  for (const k of keys.filter((key) => Array.isArray(o[key]) && (o[key] as unknown[]).some(isObj)).slice(0, 2))
+    records(o[k] as unknown[], `${k}[].`, summary);
 }
 
 export const json: Recogniser = {

@@ -52,11 +52,12 @@ export const goTest: Recogniser = {
     let passed = 0;
     let failedTop = 0;
     const failed: string[] = [];
-    v.scan("--- ", /^( *)--- (FAIL|PASS): (\S+)/, 0, ({ m }) => {
+    // Failed tests as go prints them ("--- FAIL: TestX/case (0.00s)"): quoted, so a search for the line finds it.
+    v.scan("--- ", /^( *)--- (FAIL|PASS): (\S+)/, 0, ({ m, text }) => {
       if (m[2] === "PASS") passed += m[1] === "" ? 1 : 0;
       else {
         failedTop += m[1] === "" ? 1 : 0;
-        if (failed.length < MAX_FAILURES) failed.push(m[3]!);
+        if (failed.length < MAX_FAILURES) failed.push(text.trim());
       }
     });
     const summary: string[] = [];
@@ -64,7 +65,7 @@ export const goTest: Recogniser = {
     if (packages.length > 0) summary.push(`packages: ${failedPkgs.length} failed, ${okPkgs} ok${tests ? `; ${tests}` : ""}`);
     else if (tests) summary.push(tests);
     for (const p of failedPkgs.slice(0, 4)) summary.push(`FAIL ${p}`);
-    summary.push(...failedList(failed));
+    summary.push(...failedList(failed, 10, "").map((f) => f.trim()));
     const panics = v.scan("panic: ", /^panic: /, 4).hits;
     summary.push(...panics.slice(0, 2).map((p) => p.text));
     const important = [
