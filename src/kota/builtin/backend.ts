@@ -14,6 +14,7 @@ import {
   notIndexedStatus,
   type StatusResult,
 } from "../contract.ts";
+import { restoreIndexes } from "./bulk-indexes.ts";
 import { type Detected, detectChanges } from "./files/freshness.ts";
 import { detectFromEvents } from "./files/freshness-events.ts";
 import { createDirWatcher, type DirWatcher, defaultWatchLimit, watchesFit } from "./files/inotify.ts";
@@ -59,6 +60,8 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
   const now = deps.now ?? Date.now;
   const freshnessMs = deps.freshnessMs ?? 500;
   const store = createCodeStore(db);
+  // A first index that stopped with its indexes set aside (bulk-indexes.ts) left them missing.
+  restoreIndexes(db);
   const view = () => fileView(root, deps.sensitive ?? []);
   const ownParser = deps.parser ? null : createParsePool({ log: deps.log });
   const parser = deps.parser ?? ownParser!;

@@ -14,13 +14,7 @@
  */
 
 import type { Comment, EcmaScriptModule, OxcError, ParserOptions, Program } from "oxc-parser";
-import {
-  ACTIVE_SIZE,
-  BLOCK_SIZE,
-  BUFFER_SIZE,
-  DATA_POINTER_POS_32,
-  IS_TS_FLAG_POS,
-} from "oxc-parser/src-js/generated/constants.js";
+import { ACTIVE_SIZE, BLOCK_SIZE, BUFFER_SIZE, DATA_POINTER_POS_32, IS_TS_FLAG_POS } from "oxc-parser/src-js/generated/constants.js";
 import { deserialize as deserializeJs } from "oxc-parser/src-js/generated/deserialize/js.js";
 import { deserialize as deserializeTs } from "oxc-parser/src-js/generated/deserialize/ts.js";
 
