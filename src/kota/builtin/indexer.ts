@@ -195,7 +195,8 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
       }
     };
     fill();
-    for (const [, to] of bounds) {
+    let aside = bulk;
+    for (const [j, [, to]] of bounds.entries()) {
       const work = await ahead.shift()!;
       if (opts.signal?.aborted) {
         cancelled = true;
@@ -218,6 +219,12 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
         }
         changedIds.push(...store.writeFiles(repo.id, writes));
         changed += writes.length;
+        // Built while the parsers still work on the last batches (sent ahead), not after them:
+        // the rows of those few batches then go in with the indexes there.
+        if (aside && bounds.length - (j + 1) <= AHEAD_BATCHES) {
+          putIndexesBack(db);
+          aside = false;
+        }
       });
       if (warm)
         for (const w of work) if (w.kind === "write") for (const imp of w.facts.imports) warm.warmUp(w.file.path, imp.specifier, imp.kind);
