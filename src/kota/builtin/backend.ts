@@ -258,7 +258,10 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
           "Run kota index again (or just query) to finish the rest.",
       );
     }
-    const totals = totalsOf.get(store.repo(root) ?? repo);
+    const after = store.repo(root) ?? repo;
+    // A run into an empty repository counted what it wrote: those are the totals, if no one else wrote meanwhile.
+    if (outcome.written && after.generation === repo.generation + 2) totalsOf.set(after, outcome.written);
+    const totals = totalsOf.get(after);
     const result: IndexResult = {
       repository: root,
       files: totals.files,

@@ -23,6 +23,7 @@ import {
 } from "./resolve/resolve-imports.ts";
 import type { CodeStore, FileRow, FileWrite, RepoRow, WatchRow } from "./store.ts";
 import { applyTestRule, type TestRule, testRule } from "./test-rule.ts";
+import type { Totals } from "./totals.ts";
 
 const BATCH = 100;
 /** Batches sent to the parsers ahead of the one being written. */
@@ -65,6 +66,11 @@ export type ApplyOutcome = {
   cancelled: boolean;
   /** Files whose imports were resolved again, or "all" (the file set or a config changed). */
   resolved?: number[] | "all";
+  /**
+   * A completed run into a repository that had no files: the totals of what it wrote (then the
+   * repository's totals), counted as written instead of over every row afterwards.
+   */
+  written?: Totals;
 };
 
 type Ctx = {
@@ -196,6 +202,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     };
     fill();
     let aside = bulk;
+    const written: Totals = { files: 0, symbols: 0, references: 0, errors: 0 };
     for (const [j, [, to]] of bounds.entries()) {
       const work = await ahead.shift()!;
       if (opts.signal?.aborted) {
@@ -215,10 +222,14 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
             const mtimeMs = w.retry ? -1 : f.mtimeMs;
             const hash = w.retry ? "" : w.hash;
             writes.push({ file: { ...f, mtimeMs, hash, isTest: tests.match(f.path) }, facts: w.facts, body: w.body });
+            written.symbols += w.facts.symbols.length;
+            for (const r of w.facts.refs) if (r[3] === 0) written.references += r[4];
+            if (e) written.errors++;
           }
         }
         changedIds.push(...store.writeFiles(repo.id, writes));
         changed += writes.length;
+        written.files += writes.length;
         // Built while the parsers still work on the last batches (sent ahead), not after them:
         // the rows of those few batches then go in with the indexes there.
         if (aside && bounds.length - (j + 1) <= AHEAD_BATCHES) {
@@ -259,7 +270,14 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     });
     // markWriting and markDone: our run moved the generation by exactly two.
     if (ctx.resolve) ctx.resolve.cache = context ? { generation: repo.generation + 2, context } : null;
-    return { changed, removed: changes.remove.length, errors, cancelled, resolved: all ? "all" : changedIds };
+    return {
+      changed,
+      removed: changes.remove.length,
+      errors,
+      cancelled,
+      resolved: all ? "all" : changedIds,
+      ...(emptyBefore && changes.remove.length === 0 ? { written } : {}),
+    };
   } finally {
     // Put back already, unless the run stopped on the way (cancelled, or a fault).
     if (bulk) restoreIndexes(db);
