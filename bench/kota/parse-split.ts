@@ -62,7 +62,7 @@ function pass(root: string, files: string[]): Record<Stage, number> {
       if (raw.errors.length > 0) continue;
       parsed = { program, comments: raw.comments };
     } else {
-      const p = parseSource(path, text);
+      const p = parseSource(path, text, { comments: text.includes("/**") });
       lap("oxc parse");
       if (!p.program) continue;
       parsed = p;

@@ -7,6 +7,7 @@ import { openDatabase } from "../../src/db/open.ts";
 import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
 import { startFirstIndex } from "../../src/kota/builtin/first-index.ts";
 import { createParsePool } from "../../src/kota/builtin/parse/parse-pool.ts";
+import { createCodeStore } from "../../src/kota/builtin/store.ts";
 import { createKotaService } from "../../src/kota/service.ts";
 import { cleanupTempDirs, ok, tempDir, writeRepo } from "./fixture-repo.ts";
 
@@ -49,6 +50,31 @@ describe("kota first index", () => {
       expect(dump(db)).toEqual(dump(plain));
       db.close();
       plain.close();
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("a first index answers the totals it counted as it wrote: the same as counting the stored rows", async () => {
+    const files: Record<string, string> = { "package.json": '{"name":"counted"}\n' };
+    for (let i = 0; i < 150; i++)
+      files[`src/c${i}.ts`] =
+        `import { helper } from "./shared";\nexport class C${i} {\n  n = 0;\n  bump() { this.n++; return helper(this.n) + helper(${i}); }\n}\n` +
+        `const local${i} = () => new C${i}().bump();\nexport const v${i} = local${i}() + local${i}();\n`;
+    files["src/shared.ts"] = "export function helper(n: number): number {\n  return n * 2;\n}\n";
+    files["src/broken.ts"] = "export const = (;\n";
+    const root = writeRepo(files);
+    const pool = createParsePool();
+    try {
+      const db = openDatabase(join(tempDir("kota-db-"), "sidecar.db"), { migrations: [schemaSql] });
+      const r = ok(
+        await createBuiltinIndex({ db, root, parser: pool, firstIndex: startFirstIndex(root, [], pool)!, watch: false }).index(),
+      );
+      const counted = createCodeStore(db).totals(1);
+      expect(counted.references).toBeGreaterThan(600);
+      expect(counted.errors).toBe(1);
+      expect({ files: r.files, symbols: r.symbols, references: r.references, errors: r.errors?.length }).toEqual(counted);
+      db.close();
     } finally {
       await pool.close();
     }

@@ -43,6 +43,29 @@ describe("oxc raw transfer", () => {
     }
   });
 
+  test.skipIf(!binding)("leaves out the comments when not wanted, and the module record of a file that parsed cleanly", () => {
+    const parse = rawParser(binding!)!;
+    const clean = "/** doc */\nimport { q } from './q';\nexport * from './r';\nexport const v = q(import.meta.url, import('./s'));\n";
+    const full = parse("clean.ts", clean, OPTIONS); // nothing said: every list built
+    expect(full.comments).toHaveLength(1);
+    expect(full.module.staticImports).toHaveLength(1);
+    const lean = parse("clean.ts", clean, OPTIONS, { comments: false });
+    expect(JSON.stringify(lean.program)).toBe(JSON.stringify(full.program));
+    expect(lean.comments).toEqual([]);
+    expect(lean.module).toEqual({ hasModuleSyntax: true, staticImports: [], staticExports: [], dynamicImports: [], importMetas: [] });
+    // Comments wanted, no errors: the comments only.
+    const docs = parse("clean.ts", clean, OPTIONS, { comments: true });
+    expect(docs.comments).toEqual(full.comments);
+    expect(docs.module.staticImports).toEqual([]);
+    // A file with errors keeps its module record (its imports are salvaged from it).
+    const broken = "/* c */ import { a } from './a';\nexport * from './b';\nexport const = ;\n";
+    const kept = parse("broken.ts", broken, OPTIONS, { comments: false });
+    const json = binding!.parseSync("broken.ts", broken, OPTIONS);
+    expect(kept.errors.length).toBeGreaterThan(0);
+    expect(kept.module).toEqual(json.module);
+    expect(kept.comments).toEqual([]);
+  });
+
   test.skipIf(!binding)("reuses its buffer: a long file then a short one leaves nothing of the first", () => {
     const parse = rawParser(binding!)!;
     const long = `export const a = [${"1,".repeat(20000)}];\n`;

@@ -14,6 +14,7 @@ import {
   notIndexedStatus,
   type StatusResult,
 } from "../contract.ts";
+import { restoreIndexes } from "./bulk-indexes.ts";
 import { type Detected, detectChanges } from "./files/freshness.ts";
 import { detectFromEvents } from "./files/freshness-events.ts";
 import { createDirWatcher, type DirWatcher, defaultWatchLimit, watchesFit } from "./files/inotify.ts";
@@ -59,6 +60,8 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
   const now = deps.now ?? Date.now;
   const freshnessMs = deps.freshnessMs ?? 500;
   const store = createCodeStore(db);
+  // A first index that stopped with its indexes set aside (bulk-indexes.ts) left them missing.
+  restoreIndexes(db);
   const view = () => fileView(root, deps.sensitive ?? []);
   const ownParser = deps.parser ? null : createParsePool({ log: deps.log });
   const parser = deps.parser ?? ownParser!;
@@ -255,7 +258,10 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
           "Run kota index again (or just query) to finish the rest.",
       );
     }
-    const totals = totalsOf.get(store.repo(root) ?? repo);
+    const after = store.repo(root) ?? repo;
+    // A run into an empty repository counted what it wrote: those are the totals, if no one else wrote meanwhile.
+    if (outcome.written && after.generation === repo.generation + 2) totalsOf.set(after, outcome.written);
+    const totals = totalsOf.get(after);
     const result: IndexResult = {
       repository: root,
       files: totals.files,

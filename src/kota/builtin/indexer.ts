@@ -9,6 +9,7 @@ import { type Db, immediate } from "../../db/open.ts";
 import { errorMessage } from "../../errors.ts";
 import { sha256 } from "../../hash.ts";
 import type { IndexFileError } from "../contract.ts";
+import { putIndexesBack, restoreIndexes, setIndexesAside } from "./bulk-indexes.ts";
 import type { ScannedFile } from "./files/scan.ts";
 import type { StoredFacts } from "./parse/facts.ts";
 import type { ParseJob, ParseOutcome, ParsePool } from "./parse/parse-pool.ts";
@@ -22,6 +23,7 @@ import {
 } from "./resolve/resolve-imports.ts";
 import type { CodeStore, FileRow, FileWrite, RepoRow, WatchRow } from "./store.ts";
 import { applyTestRule, type TestRule, testRule } from "./test-rule.ts";
+import type { Totals } from "./totals.ts";
 
 const BATCH = 100;
 /** Batches sent to the parsers ahead of the one being written. */
@@ -64,6 +66,11 @@ export type ApplyOutcome = {
   cancelled: boolean;
   /** Files whose imports were resolved again, or "all" (the file set or a config changed). */
   resolved?: number[] | "all";
+  /**
+   * A completed run into a repository that had no files: the totals of what it wrote (then the
+   * repository's totals), counted as written instead of over every row afterwards.
+   */
+  written?: Totals;
 };
 
 type Ctx = {
@@ -93,153 +100,186 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   // A repository with no files stored yet (a first index): every file this run stores is marked by its rule.
   const emptyBefore = allRows ? allRows.size === 0 : !store.hasFiles(repo.id);
   const needsResolveBefore = repo.needs_resolve === 1;
-  immediate(db, () => store.markWriting(repo.id));
-  const errors: IndexFileError[] = [];
-  let changed = 0;
-  let cancelled = false;
-  let fileSetChanged = changes.remove.length > 0;
-  const changedIds: number[] = [];
-
-  for (let i = 0; i < changes.remove.length; i += 500) {
-    immediate(db, () => store.deleteFiles(changes.remove.slice(i, i + 500).map((f) => f.id)));
-  }
-
-  // The config files after this run: those watched now, changed by this run's list.
-  const configs = new Map<string, number>();
-  if (!changes.replaceWatch) for (const w of store.watch(repo.id)) if (w.is_dir === 0) configs.set(w.path, w.mtime_ms);
-  for (const p of changes.removedWatch) configs.delete(p);
-  for (const w of changes.watch) if (w.is_dir === 0) configs.set(w.path, w.mtime_ms);
-  const tests = testRule(root, configs, ctx.tests?.rule ?? null);
-  const testRuleChanged = tests !== ctx.tests?.rule;
-  if (ctx.tests) ctx.tests.rule = tests;
-  const total = changes.parse.length;
-  opts.onProgress?.(0, total);
-  type Work =
-    | { kind: "touch"; id: number; file: ScannedFile }
-    | { kind: "write"; file: ScannedFile; hash: string; facts: StoredFacts; body: string; retry: boolean };
-  /** Reads and hashes one batch, and sends its changed files to the parsers. */
-  const prepare = async ([from, to]: [number, number]): Promise<Work[]> => {
-    const work: (Work | { kind: "parse"; file: ScannedFile; job: number | Promise<ParseOutcome> })[] = [];
-    const jobs: ParseJob[] = [];
-    for (const file of changes.parse.slice(from, to)) {
-      const old = known.get(file.path);
-      // A known file whose content is unchanged (only touched) is not parsed again: that takes its hash here.
-      if (old && !opts.full) {
-        let bytes: Buffer;
-        try {
-          bytes = readFileSync(join(root, file.path));
-        } catch (error) {
-          errors.push({ file: file.path, message: `could not read: ${errorMessage(error)}` });
-          continue;
-        }
-        if (old.hash === sha256(bytes)) {
-          work.push({ kind: "touch", id: old.id, file });
-          continue;
-        }
-      }
-      if (!old) fileSetChanged = true;
-      const early = ctx.preparsed?.get(file.path);
-      if (early) {
-        ctx.preparsed!.delete(file.path);
-        work.push({ kind: "parse", file, job: early });
-        continue;
-      }
-      work.push({ kind: "parse", file, job: jobs.length });
-      jobs.push({ path: file.path, file: join(root, file.path), size: file.size });
-    }
-    const parsed = await ctx.parser.parse(jobs);
-    const out: Work[] = [];
-    for (const w of work) {
-      if (w.kind !== "parse") out.push(w);
-      else {
-        const p = typeof w.job === "number" ? parsed[w.job]! : await w.job;
-        // The parser read and hashed the file; one it could not read is dropped like a vanished file.
-        if (p.hash === null) errors.push({ file: w.file.path, message: p.facts.error?.message ?? "could not read" });
-        else out.push({ kind: "write", file: w.file, hash: p.hash, facts: p.facts, body: p.body, retry: p.retry === true });
-      }
-    }
-    return out;
-  };
-  // A full run over many files: the resolver is built from the listing, and warmed up on the stored
-  // files' imports while the parsers work (reading and parsing the configs), instead of after them.
-  const configText = ctx.configText ?? new Map();
-  let warm: WarmResolver | undefined;
-  if (changes.replaceWatch && allRows) {
-    const paths = new Set(allRows.keys());
-    for (const f of changes.remove) paths.delete(f.path);
-    for (const f of changes.parse) paths.add(f.path);
-    warm = warmResolver(
-      root,
-      paths,
-      changes.watch.filter((w) => w.is_dir === 0),
-      configText,
-    );
-  }
-  // The parsers work on the next batches while this process writes the current one.
-  const ahead: Promise<Work[]>[] = [];
-  const bounds = batchBounds(total);
-  let queued = 0;
-  const fill = () => {
-    while (ahead.length < AHEAD_BATCHES && queued < bounds.length) {
-      const p = prepare(bounds[queued]!);
-      p.catch(() => undefined); // awaited in turn (or dropped when cancelled)
-      ahead.push(p);
-      queued++;
-    }
-  };
-  fill();
-  for (const [, to] of bounds) {
-    const work = await ahead.shift()!;
-    if (opts.signal?.aborted) {
-      cancelled = true;
-      break;
-    }
-    fill();
-    immediate(db, () => {
-      const writes: FileWrite[] = [];
-      for (const w of work) {
-        if (w.kind === "touch") store.touchFile(w.id, w.file.mtimeMs, w.file.size);
-        else {
-          const f = w.file;
-          const e = w.facts.error;
-          if (e) errors.push({ file: f.path, line: e.line, message: e.message });
-          // A file left unparsed for now keeps no mtime: the next check sends it to the parser again.
-          const mtimeMs = w.retry ? -1 : f.mtimeMs;
-          const hash = w.retry ? "" : w.hash;
-          writes.push({ file: { ...f, mtimeMs, hash, isTest: tests.match(f.path) }, facts: w.facts, body: w.body });
-        }
-      }
-      changedIds.push(...store.writeFiles(repo.id, writes));
-      changed += writes.length;
-    });
-    if (warm)
-      for (const w of work) if (w.kind === "write") for (const imp of w.facts.imports) warm.warmUp(w.file.path, imp.specifier, imp.kind);
-    opts.onProgress?.(to, total);
-    await yieldToLoop();
-  }
-
-  if (cancelled) {
-    // Folder mtimes are not recorded, so the next check still sees the files not reached yet;
-    // imports of the stored files stay unresolved until needs_resolve makes the next run finish them.
-    return { changed, removed: changes.remove.length, errors, cancelled };
-  }
+  // A first index into a new database writes its rows with the secondary indexes set aside (bulk-indexes.ts).
+  const bulk = ctx.preparsed !== undefined && emptyBefore && allRows !== null;
   immediate(db, () => {
-    store.setWatch(repo.id, changes.watch, changes.replaceWatch, changes.removedWatch);
-    // A test pattern may have changed: files parsed before keep the mark of the old rule otherwise
-    // (none on a first index: each file was marked by this run's rule as it was written).
-    if (testRuleChanged && (changes.configsChanged || needsResolveBefore) && !emptyBefore) applyTestRule(db, repo.id, tests);
+    store.markWriting(repo.id);
+    if (bulk) setIndexesAside(db);
   });
-  const all = fileSetChanged || changes.configsChanged || needsResolveBefore;
-  // The cached context holds when this run started where our last one ended (no one else wrote).
-  const cached = !all && ctx.resolve?.cache?.generation === repo.generation ? ctx.resolve.cache.context : undefined;
-  let context: ReturnType<typeof resolveImports> | null = null;
-  if (all) {
-    const fresh = resolveContext(db, root, repo.id, configText, warm);
-    context = resolveImports(db, root, repo.id, undefined, configText, fresh, warm?.taken ? warm.answers : undefined);
-  } else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, configText, cached);
-  else context = cached ?? null;
-  immediate(db, () => store.markDone(repo.id, ctx.now(), true));
-  // markWriting and markDone: our run moved the generation by exactly two.
-  if (ctx.resolve) ctx.resolve.cache = context ? { generation: repo.generation + 2, context } : null;
-  return { changed, removed: changes.remove.length, errors, cancelled, resolved: all ? "all" : changedIds };
+  try {
+    const errors: IndexFileError[] = [];
+    let changed = 0;
+    let cancelled = false;
+    let fileSetChanged = changes.remove.length > 0;
+    const changedIds: number[] = [];
+
+    for (let i = 0; i < changes.remove.length; i += 500) {
+      immediate(db, () => store.deleteFiles(changes.remove.slice(i, i + 500).map((f) => f.id)));
+    }
+
+    // The config files after this run: those watched now, changed by this run's list.
+    const configs = new Map<string, number>();
+    if (!changes.replaceWatch) for (const w of store.watch(repo.id)) if (w.is_dir === 0) configs.set(w.path, w.mtime_ms);
+    for (const p of changes.removedWatch) configs.delete(p);
+    for (const w of changes.watch) if (w.is_dir === 0) configs.set(w.path, w.mtime_ms);
+    const tests = testRule(root, configs, ctx.tests?.rule ?? null);
+    const testRuleChanged = tests !== ctx.tests?.rule;
+    if (ctx.tests) ctx.tests.rule = tests;
+    const total = changes.parse.length;
+    opts.onProgress?.(0, total);
+    type Work =
+      | { kind: "touch"; id: number; file: ScannedFile }
+      | { kind: "write"; file: ScannedFile; hash: string; facts: StoredFacts; body: string; retry: boolean };
+    /** Reads and hashes one batch, and sends its changed files to the parsers. */
+    const prepare = async ([from, to]: [number, number]): Promise<Work[]> => {
+      const work: (Work | { kind: "parse"; file: ScannedFile; job: number | Promise<ParseOutcome> })[] = [];
+      const jobs: ParseJob[] = [];
+      for (const file of changes.parse.slice(from, to)) {
+        const old = known.get(file.path);
+        // A known file whose content is unchanged (only touched) is not parsed again: that takes its hash here.
+        if (old && !opts.full) {
+          let bytes: Buffer;
+          try {
+            bytes = readFileSync(join(root, file.path));
+          } catch (error) {
+            errors.push({ file: file.path, message: `could not read: ${errorMessage(error)}` });
+            continue;
+          }
+          if (old.hash === sha256(bytes)) {
+            work.push({ kind: "touch", id: old.id, file });
+            continue;
+          }
+        }
+        if (!old) fileSetChanged = true;
+        const early = ctx.preparsed?.get(file.path);
+        if (early) {
+          ctx.preparsed!.delete(file.path);
+          work.push({ kind: "parse", file, job: early });
+          continue;
+        }
+        work.push({ kind: "parse", file, job: jobs.length });
+        jobs.push({ path: file.path, file: join(root, file.path), size: file.size });
+      }
+      const parsed = await ctx.parser.parse(jobs);
+      const out: Work[] = [];
+      for (const w of work) {
+        if (w.kind !== "parse") out.push(w);
+        else {
+          const p = typeof w.job === "number" ? parsed[w.job]! : await w.job;
+          // The parser read and hashed the file; one it could not read is dropped like a vanished file.
+          if (p.hash === null) errors.push({ file: w.file.path, message: p.facts.error?.message ?? "could not read" });
+          else out.push({ kind: "write", file: w.file, hash: p.hash, facts: p.facts, body: p.body, retry: p.retry === true });
+        }
+      }
+      return out;
+    };
+    // A full run over many files: the resolver is built from the listing, and warmed up on the stored
+    // files' imports while the parsers work (reading and parsing the configs), instead of after them.
+    const configText = ctx.configText ?? new Map();
+    let warm: WarmResolver | undefined;
+    if (changes.replaceWatch && allRows) {
+      const paths = new Set(allRows.keys());
+      for (const f of changes.remove) paths.delete(f.path);
+      for (const f of changes.parse) paths.add(f.path);
+      warm = warmResolver(
+        root,
+        paths,
+        changes.watch.filter((w) => w.is_dir === 0),
+        configText,
+      );
+    }
+    // The parsers work on the next batches while this process writes the current one.
+    const ahead: Promise<Work[]>[] = [];
+    const bounds = batchBounds(total);
+    let queued = 0;
+    const fill = () => {
+      while (ahead.length < AHEAD_BATCHES && queued < bounds.length) {
+        const p = prepare(bounds[queued]!);
+        p.catch(() => undefined); // awaited in turn (or dropped when cancelled)
+        ahead.push(p);
+        queued++;
+      }
+    };
+    fill();
+    let aside = bulk;
+    const written: Totals = { files: 0, symbols: 0, references: 0, errors: 0 };
+    for (const [j, [, to]] of bounds.entries()) {
+      const work = await ahead.shift()!;
+      if (opts.signal?.aborted) {
+        cancelled = true;
+        break;
+      }
+      fill();
+      immediate(db, () => {
+        const writes: FileWrite[] = [];
+        for (const w of work) {
+          if (w.kind === "touch") store.touchFile(w.id, w.file.mtimeMs, w.file.size);
+          else {
+            const f = w.file;
+            const e = w.facts.error;
+            if (e) errors.push({ file: f.path, line: e.line, message: e.message });
+            // A file left unparsed for now keeps no mtime: the next check sends it to the parser again.
+            const mtimeMs = w.retry ? -1 : f.mtimeMs;
+            const hash = w.retry ? "" : w.hash;
+            writes.push({ file: { ...f, mtimeMs, hash, isTest: tests.match(f.path) }, facts: w.facts, body: w.body });
+            written.symbols += w.facts.symbols.length;
+            for (const r of w.facts.refs) if (r[3] === 0) written.references += r[4];
+            if (e) written.errors++;
+          }
+        }
+        changedIds.push(...store.writeFiles(repo.id, writes));
+        changed += writes.length;
+        written.files += writes.length;
+        // Built while the parsers still work on the last batches (sent ahead), not after them:
+        // the rows of those few batches then go in with the indexes there.
+        if (aside && bounds.length - (j + 1) <= AHEAD_BATCHES) {
+          putIndexesBack(db);
+          aside = false;
+        }
+      });
+      if (warm)
+        for (const w of work) if (w.kind === "write") for (const imp of w.facts.imports) warm.warmUp(w.file.path, imp.specifier, imp.kind);
+      opts.onProgress?.(to, total);
+      await yieldToLoop();
+    }
+
+    if (cancelled) {
+      // Folder mtimes are not recorded, so the next check still sees the files not reached yet;
+      // imports of the stored files stay unresolved until needs_resolve makes the next run finish them.
+      return { changed, removed: changes.remove.length, errors, cancelled };
+    }
+    immediate(db, () => {
+      store.setWatch(repo.id, changes.watch, changes.replaceWatch, changes.removedWatch);
+      // A test pattern may have changed: files parsed before keep the mark of the old rule otherwise
+      // (none on a first index: each file was marked by this run's rule as it was written).
+      if (testRuleChanged && (changes.configsChanged || needsResolveBefore) && !emptyBefore) applyTestRule(db, repo.id, tests);
+    });
+    const all = fileSetChanged || changes.configsChanged || needsResolveBefore;
+    // The cached context holds when this run started where our last one ended (no one else wrote).
+    const cached = !all && ctx.resolve?.cache?.generation === repo.generation ? ctx.resolve.cache.context : undefined;
+    let context: ReturnType<typeof resolveImports> | null = null;
+    if (all) {
+      const fresh = resolveContext(db, root, repo.id, configText, warm);
+      context = resolveImports(db, root, repo.id, undefined, configText, fresh, warm?.taken ? warm.answers : undefined);
+    } else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, configText, cached);
+    else context = cached ?? null;
+    immediate(db, () => {
+      // After resolving: its updates of code_imports then maintain no index either.
+      if (bulk) putIndexesBack(db);
+      store.markDone(repo.id, ctx.now(), true);
+    });
+    // markWriting and markDone: our run moved the generation by exactly two.
+    if (ctx.resolve) ctx.resolve.cache = context ? { generation: repo.generation + 2, context } : null;
+    return {
+      changed,
+      removed: changes.remove.length,
+      errors,
+      cancelled,
+      resolved: all ? "all" : changedIds,
+      ...(emptyBefore && changes.remove.length === 0 ? { written } : {}),
+    };
+  } finally {
+    // Put back already, unless the run stopped on the way (cancelled, or a fault).
+    if (bulk) restoreIndexes(db);
+  }
 }

@@ -35,6 +35,10 @@ export function createTotals(db: Db, store: CodeStore) {
       if (cached?.generation !== repo.generation) cached = { generation: repo.generation, totals: store.totals(repo.id) };
       return cached.totals;
     },
+    /** The totals a run counted as it wrote (a first index: indexer.ts), for the generation it left. */
+    set(repo: RepoRow, totals: Totals): void {
+      cached = { generation: repo.generation, totals };
+    },
     /** Before a run changes `paths`: their counts now (null when there is nothing cached to adjust). */
     before(repo: RepoRow, paths: string[]): TotalsSnapshot {
       if (cached?.generation !== repo.generation) return null;

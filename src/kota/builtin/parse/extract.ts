@@ -8,7 +8,9 @@ import { parseSource } from "./oxc-binding.ts";
 
 export function extractFacts(path: string, source: string): FileFacts {
   const b = factsBuilder(source);
-  const parsed = parseSource(path, source);
+  // Only doc comments (`/** ... */`) hold JSDoc types: a file without one needs no comment list.
+  const docs = source.includes("/**");
+  const parsed = parseSource(path, source, { comments: docs });
   const first = parsed.errors[0];
   if (first) {
     const at = first.labels[0]?.start;
@@ -17,8 +19,7 @@ export function extractFacts(path: string, source: string): FileFacts {
   if (parsed.program) {
     const scope = extractModule(b, parsed.program as unknown as N);
     extractRefs(b, parsed.program as unknown as N, scope);
-    // Only doc comments (`/** ... */`) hold JSDoc types: a file without one skips building its comment list.
-    if (source.includes("/**")) extractJsdocRefs(b, parsed.comments, scope);
+    if (docs) extractJsdocRefs(b, parsed.comments, scope);
   } else {
     // Unrecoverable syntax error: the parser's module record still lists imports and re-exports.
     salvageImports(b, parsed.module);

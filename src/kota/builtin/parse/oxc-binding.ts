@@ -12,6 +12,11 @@ import { type RawBinding, type RawParser, rawParser } from "./oxc-raw.ts";
 type JsonResult = { program: string; module: EcmaScriptModule; comments: Comment[]; errors: OxcError[] };
 type Binding = RawBinding & { parseSync(filename: string, source: string, options: ParserOptions): JsonResult };
 
+/**
+ * `comments`: all of them when asked for (see parseSource), else possibly none. `module`: the module
+ * record, complete for a file that did not parse without errors (the only one that reads it), else
+ * possibly empty.
+ */
 export type Parsed = { program: Program | null; module: EcmaScriptModule; comments: Comment[]; errors: OxcError[] };
 
 // Each require sits directly in a try block: the bundler then leaves a package that is not
@@ -90,12 +95,12 @@ export function preloadParser(): void {
  * survive), its errors, and no program when the parser could not recover one. The tree comes by raw
  * transfer where that works (oxc-raw.ts), else as JSON: the same tree either way.
  */
-export function parseSource(filename: string, source: string): Parsed {
+export function parseSource(filename: string, source: string, want: { comments: boolean } = { comments: true }): Parsed {
   if (binding === undefined) binding = loadBinding();
   if (binding) {
     if (raw === undefined) raw = rawParser(binding);
     if (raw && source.length <= RAW_MAX_LENGTH) {
-      const r = raw(filename, source, OPTIONS);
+      const r = raw(filename, source, OPTIONS, want);
       return { ...r, program: r.errors.length > 0 && r.program.body.length === 0 ? null : r.program };
     }
     const json = binding.parseSync(filename, source, OPTIONS);

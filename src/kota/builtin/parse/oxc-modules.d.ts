@@ -10,6 +10,7 @@ declare module "oxc-parser/src-js/generated/constants.js" {
   export const ACTIVE_SIZE: number;
   export const BLOCK_SIZE: number;
   export const BUFFER_SIZE: number;
+  export const DATA_POINTER_POS_32: number;
   export const IS_TS_FLAG_POS: number;
 }
 declare module "oxc-parser/src-js/generated/deserialize/js.js" {

@@ -14,7 +14,7 @@
  */
 
 import type { Comment, EcmaScriptModule, OxcError, ParserOptions, Program } from "oxc-parser";
-import { ACTIVE_SIZE, BLOCK_SIZE, BUFFER_SIZE, IS_TS_FLAG_POS } from "oxc-parser/src-js/generated/constants.js";
+import { ACTIVE_SIZE, BLOCK_SIZE, BUFFER_SIZE, DATA_POINTER_POS_32, IS_TS_FLAG_POS } from "oxc-parser/src-js/generated/constants.js";
 import { deserialize as deserializeJs } from "oxc-parser/src-js/generated/deserialize/js.js";
 import { deserialize as deserializeTs } from "oxc-parser/src-js/generated/deserialize/ts.js";
 
@@ -60,7 +60,32 @@ function alignedBuffer(binding: RawBinding): TransferBuffer | null {
   return null;
 }
 
-export type RawParser = (filename: string, source: string, options: ParserOptions) => RawParsed;
+/**
+ * `comments`: whether the comments are wanted. Without them, and for a file that parsed without
+ * errors, the comment list and the module record come back empty: each is built by the deserializer
+ * for every file otherwise (a tenth or more of its work), though only files with doc comments read
+ * the comments and only files that did not parse read the module record.
+ */
+export type RawParser = (filename: string, source: string, options: ParserOptions, want?: { comments: boolean }) => RawParsed;
+
+/**
+ * Where oxc's deserializer finds, inside the `RawTransferData` it starts from, the lists it builds
+ * besides the program (as 32-bit word offsets; each list is a Vec whose length is its third word):
+ * the comments (byte 144), the module record's four lists (168, 192, 216, 240) and the errors (272),
+ * as in `deserializeRawTransferData` of oxc-parser's generated deserializer. `layoutHolds` checks
+ * them on a parse of known content before they are used: another layout leaves every list built.
+ */
+const COMMENTS_VEC = 36;
+const MODULE_VECS = [42, 48, 54, 60] as const;
+const ERRORS_VEC = 68;
+const LENGTH = 2;
+const PROBE = "/** a */ import x from 'y'; export * from 'z'; export { x }; import('w'); import.meta;\n";
+
+function layoutHolds(buffer: TransferBuffer, parse: (source: string) => number): boolean {
+  const root = parse(PROBE) >> 2;
+  const len = (vec: number) => buffer.int32[root + vec + LENGTH];
+  return len(COMMENTS_VEC) === 1 && MODULE_VECS.every((v) => len(v) === (v === 48 ? 2 : 1)) && len(ERRORS_VEC) === 0;
+}
 
 /** A parser through raw transfer, or null where it cannot work (the caller then uses JSON). */
 export function rawParser(binding: RawBinding): RawParser | null {
@@ -70,12 +95,26 @@ export function rawParser(binding: RawBinding): RawParser | null {
   const buffer = alignedBuffer(binding);
   if (!buffer) return null;
   const encoder = new TextEncoder();
-  return (filename, source, options) => {
+  /** Parses into the buffer: the source's place and length there. */
+  const parseInto = (filename: string, source: string, options: ParserOptions) => {
     // The source goes at the end of the active region, with room for its longest UTF-8 form.
     const room = source.length * 3;
     const start = ACTIVE_SIZE - room;
     const { written } = encoder.encodeInto(source, new Uint8Array(buffer.buffer, buffer.byteOffset + start, room));
     binding.parseRawSync!(filename, buffer.block, start, written, options);
+    return { start, written };
+  };
+  const skips = layoutHolds(buffer, (source) => {
+    parseInto("probe.ts", source, {});
+    return buffer.int32[DATA_POINTER_POS_32]!;
+  });
+  return (filename, source, options, want) => {
+    const { start, written } = parseInto(filename, source, options);
+    if (skips && want) {
+      const root = buffer.int32[DATA_POINTER_POS_32]! >> 2;
+      if (!want.comments) buffer.int32[root + COMMENTS_VEC + LENGTH] = 0;
+      if (buffer.int32[root + ERRORS_VEC + LENGTH] === 0) for (const v of MODULE_VECS) buffer.int32[root + v + LENGTH] = 0;
+    }
     const deserialize = buffer[IS_TS_FLAG_POS] === 0 ? deserializeJs : deserializeTs;
     return deserialize(buffer, source, start, written) as RawParsed;
   };
