@@ -10,7 +10,7 @@
  */
 import type { Db } from "../db/open.ts";
 import { newestRows } from "./newest-rows.ts";
-import { ftsGroup, type QueryGroup } from "./query.ts";
+import { anyOf, ftsGroup, ftsWords, type QueryGroup } from "./query.ts";
 
 export type Table = "events" | "summaries";
 
@@ -90,6 +90,29 @@ export const idfOf = (df: number, total: number) => {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 };
 
+/** The newest `limit` distinct ids of lists each newest first (a k-way merge). */
+export function newestOf(lists: readonly (readonly number[])[], limit: number): readonly number[] {
+  const nonEmpty = lists.filter((l) => l.length > 0);
+  if (nonEmpty.length <= 1) return (nonEmpty[0] ?? []).slice(0, limit);
+  const at = nonEmpty.map(() => 0);
+  const out: number[] = [];
+  while (out.length < limit) {
+    let best = -1;
+    let top = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < nonEmpty.length; i++) {
+      const v = nonEmpty[i]![at[i]!];
+      if (v !== undefined && v > top) {
+        top = v;
+        best = i;
+      }
+    }
+    if (best === -1) break;
+    out.push(top);
+    for (let i = 0; i < nonEmpty.length; i++) if (nonEmpty[i]![at[i]!] === top) at[i]!++;
+  }
+  return out;
+}
+
 /** Candidate ids (best first, by the weights of the groups each is known to hold) and the weighted groups. */
 export function candidates(db: Db, table: Table, groups: QueryGroup[], o: CandidateOptions): Candidates {
   if (groups.length === 0) return { groups: [], unknown: 0, ids: [] };
@@ -123,11 +146,36 @@ export function candidates(db: Db, table: Table, groups: QueryGroup[], o: Candid
     o.single ? [match, before, floor] : [match, before, floor, o.projectId];
   const limit = o.perTerm ?? PER_TERM[table];
   const perGroup = statementSql(table, o.single, limit, o.kinds);
+  // When rows are kept, each form is looked up (and kept) on its own: forms recur across groups and
+  // queries, and a form the index does not hold is then known, so the all-rare-groups query leaves
+  // it out (an OR of terms no row holds walks the same rows for nothing). A group's rows are the
+  // newest of its forms' rows together, as its OR query gives them.
+  const keeping = changes !== null && !db.inTransaction;
+  const formRows = new Map<string, readonly number[]>();
+  const rowsOfForm = (word: string) => {
+    let rows = formRows.get(word);
+    if (!rows) {
+      rows = rowsFor(perGroup, word, limit, 0);
+      formRows.set(word, rows);
+    }
+    return rows;
+  };
+  const groupRows = (g: QueryGroup): readonly number[] => {
+    const words = ftsWords(g);
+    if (!keeping || words.length === 0) return rowsFor(perGroup, ftsGroup(g), limit, 0);
+    return newestOf(words.map(rowsOfForm), limit);
+  };
+  /** A group as the all-rare-groups query asks for it: the forms the index holds (known when kept), else all. */
+  const held = (g: QueryGroup): string => {
+    const words = ftsWords(g);
+    const present = keeping ? words.filter((w) => rowsOfForm(w).length > 0) : [];
+    return present.length > 0 ? anyOf(present) : ftsGroup(g);
+  };
   const rowsOf = new Map<number, readonly number[]>();
   const weighted: WeightedGroup[] = [];
   let unknown = 0;
   for (const g of groups.slice(0, o.maxGroups ?? MAX_GROUPS)) {
-    const rows = rowsFor(perGroup, ftsGroup(g), limit, 0);
+    const rows = groupRows(g);
     if (rows.length === 0) {
       unknown++;
       continue;
@@ -148,7 +196,7 @@ export function candidates(db: Db, table: Table, groups: QueryGroup[], o: Candid
     // Old rows holding every rare group, which the newest-first lists of common words may miss.
     const sum = rare.reduce((s, g) => s + g.idf, 0);
     const floor = Math.min(before, hi + 1) - ALL_TERMS_REACH;
-    for (const id of rowsFor(statementSql(table, o.single, ALL_TERMS, o.kinds), rare.map(ftsGroup).join(" AND "), ALL_TERMS, floor)) {
+    for (const id of rowsFor(statementSql(table, o.single, ALL_TERMS, o.kinds), rare.map(held).join(" AND "), ALL_TERMS, floor)) {
       score.set(id, Math.max(score.get(id) ?? 0, sum));
     }
   }

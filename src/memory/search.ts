@@ -92,9 +92,32 @@ function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: W
   return hits;
 }
 
-/** A summary's lines, folded: kept for the next time (a pure function of the text; the same summaries come back query after query). */
-const keptFolded = remembered<string[]>(500);
-const foldedLines = (text: string) => keptFolded(text, () => foldText(text).split("\n"));
+/**
+ * A summary's lines, folded, and which of them hold each needle (a stem's first letters) asked for
+ * so far: kept for the next time (pure functions of the text; the same summaries and the same
+ * words come back query after query).
+ */
+type SummaryText = { lines: string[]; folded: string[]; holding: Map<string, number[]> };
+const keptSummaryTexts = remembered<SummaryText>(500);
+/** Needles whose lines a summary keeps at most (it starts again empty when full). */
+const MAX_NEEDLES = 512;
+
+/** A summary's lines, and which of them after the first (the title) hold any of the needles in their folded text, in order. */
+function linesHolding(text: string, needles: string[]): { lines: string[]; at: number[] } {
+  const s = keptSummaryTexts(text, () => ({ lines: text.split("\n"), folded: foldText(text).split("\n"), holding: new Map() }));
+  const at = new Set<number>();
+  for (const n of needles) {
+    let found = s.holding.get(n);
+    if (!found) {
+      found = [];
+      for (let i = 1; i < Math.min(s.lines.length, s.folded.length); i++) if (s.folded[i]!.includes(n)) found.push(i);
+      if (s.holding.size >= MAX_NEEDLES) s.holding.clear();
+      s.holding.set(n, found);
+    }
+    for (const i of found) at.add(i);
+  }
+  return { lines: s.lines, at: [...at].sort((a, b) => a - b) };
+}
 
 /** Summaries are found by their own index, and their lines scored with the events' weights (one scale for both). */
 function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[], looked: QueryGroup[]): SummaryHit[] {
@@ -106,9 +129,9 @@ function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], groups:
   for (const row of summariesById(deps, ids)) {
     if (row.project_id !== projectId) continue;
     const lines: Unit[] = [];
-    const folded = foldedLines(row.text);
-    for (const [i, text] of row.text.split("\n").entries()) {
-      if (i === 0 || !needles.some((n) => folded[i]?.includes(n))) continue;
+    const holding = linesHolding(row.text, needles);
+    for (const i of holding.at) {
+      const text = holding.lines[i]!;
       const match = textScore(text, groups);
       if (match.matched === 0) continue;
       const event = lineEvent(text);
@@ -165,8 +188,11 @@ function prune(hits: Hit[], passes: (u: Unit) => boolean): Hit[] {
   const keep = (u: Unit) => strong.has(u);
   const best = new Map<string, Unit>();
   const all = units(hits).filter(keep);
+  // Each unit's sameness worked out once here (shown asks for it again and again).
+  const sameOf = new Map<Unit, string>();
   for (const u of all) {
     const key = sameness(u);
+    sameOf.set(u, key);
     const prior = best.get(key);
     if (!prior) best.set(key, u);
     else {
@@ -176,7 +202,7 @@ function prune(hits: Hit[], passes: (u: Unit) => boolean): Hit[] {
       best.set(key, winner);
     }
   }
-  const shown = (u: Unit) => keep(u) && u.repeats > 0 && best.get(sameness(u)) === u;
+  const shown = (u: Unit) => keep(u) && u.repeats > 0 && best.get(sameOf.get(u)!) === u;
   const events = new Set(hits.flatMap((h) => (h.type === "event" && shown(h.unit) ? [h.row.id] : [])));
   const kept = hits.filter((h) => {
     if (h.type === "event") return shown(h.unit);
@@ -324,6 +350,9 @@ function changeFirst(hits: Hit[], rare: Set<number>): void {
         newer.score = Math.max(newer.score, older.score * ABOVE);
 }
 
+/** A query's groups, kept for the next time (a pure function of the text; shared, never changed): a recall and the search after it ask with the same prompt. */
+const keptGroups = remembered<QueryGroup[]>(1000);
+
 /** Ties go to the newer. */
 const hitOrder = (h: Hit) => (h.type === "event" ? h.row.id : h.row.last_event);
 
@@ -339,7 +368,7 @@ export function rankedHits(
   wide: { events: number; summaries: number } = { events: EVENT_CANDIDATES, summaries: SUMMARY_CANDIDATES },
   gate: Gate = relevant,
 ): Hit[] {
-  const groups = queryGroups(query).slice(0, MAX_GROUPS);
+  const groups = keptGroups(query, () => queryGroups(query).slice(0, MAX_GROUPS));
   const single = deps.registry.single();
   const events = candidates(deps.db, "events", groups, { projectId, single, keep: wide.events });
   const looked = summaryGroups(groups, events.groups);
