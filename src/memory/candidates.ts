@@ -9,7 +9,7 @@
  * that hold them). Ranking the candidates happens afterwards, on their text (rank.ts).
  */
 import type { Db } from "../db/open.ts";
-import { newestRows } from "./newest-rows.ts";
+import { newestOf, newestRows } from "./newest-rows.ts";
 import { anyOf, ftsGroup, ftsWords, type QueryGroup } from "./query.ts";
 
 export type Table = "events" | "summaries";
@@ -89,29 +89,6 @@ export const idfOf = (df: number, total: number) => {
   const n = Math.max(total, df);
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 };
-
-/** The newest `limit` distinct ids of lists each newest first (a k-way merge). */
-export function newestOf(lists: readonly (readonly number[])[], limit: number): readonly number[] {
-  const nonEmpty = lists.filter((l) => l.length > 0);
-  if (nonEmpty.length <= 1) return (nonEmpty[0] ?? []).slice(0, limit);
-  const at = nonEmpty.map(() => 0);
-  const out: number[] = [];
-  while (out.length < limit) {
-    let best = -1;
-    let top = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < nonEmpty.length; i++) {
-      const v = nonEmpty[i]![at[i]!];
-      if (v !== undefined && v > top) {
-        top = v;
-        best = i;
-      }
-    }
-    if (best === -1) break;
-    out.push(top);
-    for (let i = 0; i < nonEmpty.length; i++) if (nonEmpty[i]![at[i]!] === top) at[i]!++;
-  }
-  return out;
-}
 
 /** Candidate ids (best first, by the weights of the groups each is known to hold) and the weighted groups. */
 export function candidates(db: Db, table: Table, groups: QueryGroup[], o: CandidateOptions): Candidates {

@@ -25,6 +25,7 @@ import { remembered } from "./remember.ts";
 import { foldText } from "./stem.ts";
 import { summariesById } from "./summarize.ts";
 import { lineBody } from "./summary-line.ts";
+import { linesHolding } from "./summary-needles.ts";
 import { dropThinLines } from "./thin-lines.ts";
 import { type EventHit, eventUnit, type Hit, hitScore, isRecord, type SummaryHit, type Unit } from "./units.ts";
 
@@ -90,33 +91,6 @@ function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: W
     if (unit) hits.push({ type: "event", row, unit });
   }
   return hits;
-}
-
-/**
- * A summary's lines, folded, and which of them hold each needle (a stem's first letters) asked for
- * so far: kept for the next time (pure functions of the text; the same summaries and the same
- * words come back query after query).
- */
-type SummaryText = { lines: string[]; folded: string[]; holding: Map<string, number[]> };
-const keptSummaryTexts = remembered<SummaryText>(500);
-/** Needles whose lines a summary keeps at most (it starts again empty when full). */
-const MAX_NEEDLES = 512;
-
-/** A summary's lines, and which of them after the first (the title) hold any of the needles in their folded text, in order. */
-function linesHolding(text: string, needles: string[]): { lines: string[]; at: number[] } {
-  const s = keptSummaryTexts(text, () => ({ lines: text.split("\n"), folded: foldText(text).split("\n"), holding: new Map() }));
-  const at = new Set<number>();
-  for (const n of needles) {
-    let found = s.holding.get(n);
-    if (!found) {
-      found = [];
-      for (let i = 1; i < Math.min(s.lines.length, s.folded.length); i++) if (s.folded[i]!.includes(n)) found.push(i);
-      if (s.holding.size >= MAX_NEEDLES) s.holding.clear();
-      s.holding.set(n, found);
-    }
-    for (const i of found) at.add(i);
-  }
-  return { lines: s.lines, at: [...at].sort((a, b) => a - b) };
 }
 
 /** Summaries are found by their own index, and their lines scored with the events' weights (one scale for both). */
