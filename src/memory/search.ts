@@ -279,8 +279,18 @@ export const relevant: Gate =
  * The earlier statement holds a rare word of the query (a number, a name: isRare) the later one
  * does not: the query asks for that one, whatever was said later on its subject.
  */
-const narrower = (older: Unit, newer: Unit, rare: Set<number>) =>
-  [...older.match.groups.keys()].some((g) => rare.has(g) && !newer.match.groups.has(g));
+function narrowerTest(rare: Set<number>): (older: Unit, newer: Unit) => boolean {
+  // Each unit's rare groups worked out once: the tests below compare every pair of statements.
+  const rareOf = new Map<Unit, number[]>();
+  return (older, newer) => {
+    let held = rareOf.get(older);
+    if (!held) {
+      held = [...older.match.groups.keys()].filter((g) => rare.has(g));
+      rareOf.set(older, held);
+    }
+    return held.some((g) => !newer.match.groups.has(g));
+  };
+}
 
 /**
  * Of two records (decisions, notes, corrections) about the same word of the query (aboutQuery), the
@@ -294,10 +304,15 @@ function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>):
     .map((u) => ({ u, about: aboutGroups(u, groups) }))
     .filter((r) => r.about.length > 0)
     .sort((a, b) => a.u.order - b.u.order);
-  for (const [i, older] of records.entries())
-    for (const newer of records.slice(i + 1))
-      if (newer.u.order !== older.u.order && newer.about.some((g) => older.about.includes(g)) && !narrower(older.u, newer.u, rare))
+  const narrower = narrowerTest(rare);
+  for (let i = 0; i < records.length; i++) {
+    const older = records[i]!;
+    for (let j = i + 1; j < records.length; j++) {
+      const newer = records[j]!;
+      if (newer.u.order !== older.u.order && newer.about.some((g) => older.about.includes(g)) && !narrower(older.u, newer.u))
         newer.u.score = Math.max(newer.u.score, older.u.score * ABOVE);
+    }
+  }
 }
 
 /**
@@ -314,14 +329,13 @@ function changeFirst(hits: Hit[], rare: Set<number>): void {
     )
     .filter((x) => x.u.event !== null && x.u.replacedBy === null && (x.u.claim || x.u.record));
   const changing = statements.filter((x) => x.kind === "correction" || statementOf(lineBody(x.u.text), x.kind).changes).map((x) => x.u);
-  for (const newer of changing)
+  const narrower = narrowerTest(rare);
+  for (const newer of changing) {
+    const words = [...newer.match.groups.keys()];
     for (const { u: older } of statements)
-      if (
-        older.order < newer.order &&
-        [...newer.match.groups.keys()].some((g) => older.match.groups.has(g)) &&
-        !narrower(older, newer, rare)
-      )
+      if (older.order < newer.order && words.some((g) => older.match.groups.has(g)) && !narrower(older, newer))
         newer.score = Math.max(newer.score, older.score * ABOVE);
+  }
 }
 
 /** A query's groups, kept for the next time (a pure function of the text; shared, never changed): a recall and the search after it ask with the same prompt. */
