@@ -9,8 +9,8 @@
  * that hold them). Ranking the candidates happens afterwards, on their text (rank.ts).
  */
 import type { Db } from "../db/open.ts";
-import { newestOf, newestRows } from "./newest-rows.ts";
-import { anyOf, ftsGroup, ftsWords, type QueryGroup } from "./query.ts";
+import { newestRows } from "./newest-rows.ts";
+import { ftsGroup, type QueryGroup } from "./query.ts";
 
 export type Table = "events" | "summaries";
 
@@ -123,36 +123,11 @@ export function candidates(db: Db, table: Table, groups: QueryGroup[], o: Candid
     o.single ? [match, before, floor] : [match, before, floor, o.projectId];
   const limit = o.perTerm ?? PER_TERM[table];
   const perGroup = statementSql(table, o.single, limit, o.kinds);
-  // When rows are kept, each form is looked up (and kept) on its own: forms recur across groups and
-  // queries, and a form the index does not hold is then known, so the all-rare-groups query leaves
-  // it out (an OR of terms no row holds walks the same rows for nothing). A group's rows are the
-  // newest of its forms' rows together, as its OR query gives them.
-  const keeping = changes !== null && !db.inTransaction;
-  const formRows = new Map<string, readonly number[]>();
-  const rowsOfForm = (word: string) => {
-    let rows = formRows.get(word);
-    if (!rows) {
-      rows = rowsFor(perGroup, word, limit, 0);
-      formRows.set(word, rows);
-    }
-    return rows;
-  };
-  const groupRows = (g: QueryGroup): readonly number[] => {
-    const words = ftsWords(g);
-    if (!keeping || words.length === 0) return rowsFor(perGroup, ftsGroup(g), limit, 0);
-    return newestOf(words.map(rowsOfForm), limit);
-  };
-  /** A group as the all-rare-groups query asks for it: the forms the index holds (known when kept), else all. */
-  const held = (g: QueryGroup): string => {
-    const words = ftsWords(g);
-    const present = keeping ? words.filter((w) => rowsOfForm(w).length > 0) : [];
-    return present.length > 0 ? anyOf(present) : ftsGroup(g);
-  };
   const rowsOf = new Map<number, readonly number[]>();
   const weighted: WeightedGroup[] = [];
   let unknown = 0;
   for (const g of groups.slice(0, o.maxGroups ?? MAX_GROUPS)) {
-    const rows = groupRows(g);
+    const rows = rowsFor(perGroup, ftsGroup(g), limit, 0);
     if (rows.length === 0) {
       unknown++;
       continue;
@@ -173,7 +148,7 @@ export function candidates(db: Db, table: Table, groups: QueryGroup[], o: Candid
     // Old rows holding every rare group, which the newest-first lists of common words may miss.
     const sum = rare.reduce((s, g) => s + g.idf, 0);
     const floor = Math.min(before, hi + 1) - ALL_TERMS_REACH;
-    for (const id of rowsFor(statementSql(table, o.single, ALL_TERMS, o.kinds), rare.map(held).join(" AND "), ALL_TERMS, floor)) {
+    for (const id of rowsFor(statementSql(table, o.single, ALL_TERMS, o.kinds), rare.map(ftsGroup).join(" AND "), ALL_TERMS, floor)) {
       score.set(id, Math.max(score.get(id) ?? 0, sum));
     }
   }

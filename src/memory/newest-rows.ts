@@ -68,26 +68,3 @@ export function newestRows(db: Db, q: NewestQuery, run: (floor: number) => numbe
   store.kept.set(key, { ids, hi: q.hi, floor: q.floor });
   return ids;
 }
-
-/** The newest `limit` distinct ids of lists each newest first (a k-way merge). */
-export function newestOf(lists: readonly (readonly number[])[], limit: number): readonly number[] {
-  const nonEmpty = lists.filter((l) => l.length > 0);
-  if (nonEmpty.length <= 1) return (nonEmpty[0] ?? []).slice(0, limit);
-  const at = nonEmpty.map(() => 0);
-  const out: number[] = [];
-  while (out.length < limit) {
-    let best = -1;
-    let top = Number.NEGATIVE_INFINITY;
-    for (let i = 0; i < nonEmpty.length; i++) {
-      const v = nonEmpty[i]![at[i]!];
-      if (v !== undefined && v > top) {
-        top = v;
-        best = i;
-      }
-    }
-    if (best === -1) break;
-    out.push(top);
-    for (let i = 0; i < nonEmpty.length; i++) if (nonEmpty[i]![at[i]!] === top) at[i]!++;
-  }
-  return out;
-}

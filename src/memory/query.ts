@@ -87,17 +87,10 @@ export function exactGroups(raw: string, max = 12): QueryGroup[] {
 
 const quoted = (word: string) => `"${word.replace(/[^\p{L}\p{N}]/gu, "")}"`;
 
-/** A group's forms as FTS5 terms (each a quoted word, once). */
-export function ftsWords(g: QueryGroup): string[] {
-  return [...new Set(g.forms.map((f) => quoted(f.word)))].filter((w) => w !== '""');
-}
-
-/** FTS5 terms as one expression: any of them. */
-export const anyOf = (words: readonly string[]) => (words.length === 1 ? words[0]! : `(${words.join(" OR ")})`);
-
 /** A group as an FTS5 expression: any of its forms. */
 export function ftsGroup(g: QueryGroup): string {
-  return anyOf(ftsWords(g));
+  const words = [...new Set(g.forms.map((f) => quoted(f.word)))].filter((w) => w !== '""');
+  return words.length === 1 ? words[0]! : `(${words.join(" OR ")})`;
 }
 
 const counted = remembered<Map<string, number>>(20_000);
