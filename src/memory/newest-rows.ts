@@ -1,6 +1,6 @@
 /**
  * A word's newest rows, kept between searches. Each query group of a search costs a word-index
- * query (its forms' lists merged, newest first, up to a limit), and the same words come back
+ * query (the newest rows holding any of its forms, up to a limit), and the same words come back
  * search after search: a recall and the memory_search that follows it, the project's own
  * vocabulary in every prompt. What was found is kept with the newest id the table held then;
  * asked again, only the rows added since are looked up (new rows always come after the newest,
@@ -15,8 +15,8 @@ import type { Db } from "../db/open.ts";
 type Kept = { ids: readonly number[]; hi: number; floor: number };
 type Store = { changes: string; kept: Map<string, Kept> };
 
-/** Queries kept per database and table at most (a few KB each); the store starts again empty when full. */
-const MAX_KEPT = 4096;
+/** Queries kept per database and table at most (150 to 300 ids each, about 1 to 2.5 KB: a few MB at most); the store starts again empty when full. */
+const MAX_KEPT = 2048;
 
 const stores = new WeakMap<Db, Map<string, Store>>();
 
