@@ -10,6 +10,7 @@ import memoryKeys from "./migrations/009-memory-keys.sql" with { type: "text" };
 import baselines from "./migrations/010-baselines.sql" with { type: "text" };
 import memoryArchiveFlag from "./migrations/011-memory-archive-flag.sql" with { type: "text" };
 import memoryIndexContent from "./migrations/012-memory-index-content.sql" with { type: "text" };
+import memoryIndexChanges from "./migrations/013-memory-index-changes.sql" with { type: "text" };
 
 /** Schema migrations, applied in order; the database's user_version is the count applied. */
 export const MIGRATIONS: readonly string[] = [
@@ -25,4 +26,5 @@ export const MIGRATIONS: readonly string[] = [
   baselines,
   memoryArchiveFlag,
   memoryIndexContent,
+  memoryIndexChanges,
 ];

@@ -9,6 +9,7 @@
  * that hold them). Ranking the candidates happens afterwards, on their text (rank.ts).
  */
 import type { Db } from "../db/open.ts";
+import { newestRows } from "./newest-rows.ts";
 import { ftsGroup, type QueryGroup } from "./query.ts";
 
 export type Table = "events" | "summaries";
@@ -47,7 +48,7 @@ export type CandidateOptions = {
 /** `groups`: the query groups the index holds at all; `unknown`: how many it holds none of. */
 export type Candidates = { groups: WeightedGroup[]; unknown: number; ids: number[] };
 
-function statement(db: Db, table: Table, single: boolean, limit: number, kinds?: readonly string[]) {
+function statementSql(table: Table, single: boolean, limit: number, kinds?: readonly string[]): string {
   const n = NAMES[table];
   // Kinds are our own constants, never user text.
   const kind = kinds && table === "events" ? ` AND b.kind IN (${kinds.map((k) => `'${k.replace(/[^a-z]/g, "")}'`).join(",")})` : "";
@@ -56,7 +57,7 @@ function statement(db: Db, table: Table, single: boolean, limit: number, kinds?:
       ? `SELECT rowid AS id FROM ${n.fts} WHERE ${n.fts} MATCH ?1 AND rowid < ?2 AND rowid > ?3 ORDER BY rowid DESC LIMIT ${limit}`
       : `SELECT f.rowid AS id FROM ${n.fts} f JOIN ${n.base} b ON b.id = f.rowid
        WHERE f.${n.fts} MATCH ?1 AND f.rowid < ?2 AND f.rowid > ?3${single ? "" : " AND b.project_id = ?4"}${kind} ORDER BY f.rowid DESC LIMIT ${limit}`;
-  return db.query<{ id: number }, [string, number, number] | [string, number, number, number]>(sql);
+  return sql;
 }
 
 /** The longest run of rows counted one by one for how many of them are the project's; beyond it, its share of all rows is assumed. */
@@ -93,15 +94,27 @@ export const idfOf = (df: number, total: number) => {
 export function candidates(db: Db, table: Table, groups: QueryGroup[], o: CandidateOptions): Candidates {
   if (groups.length === 0) return { groups: [], unknown: 0, ids: [] };
   const n = NAMES[table];
-  // Two subqueries: SQLite answers a lone min() or max() from the b-tree's ends, both together by a scan.
+  // Subqueries: SQLite answers a lone min() or max() from the b-tree's ends, both together by a scan.
+  // The newest id and the count of deletes and rewrites are read together (one snapshot): what
+  // newestRows keeps is checked against them.
   const span = db
-    .query<{ lo: number | null; hi: number | null }, []>(
-      `SELECT (SELECT min(rowid) FROM ${n.base}) AS lo, (SELECT max(rowid) FROM ${n.base}) AS hi`,
+    .query<{ lo: number | null; hi: number | null; changes: string | null }, []>(
+      `SELECT (SELECT min(rowid) FROM ${n.base}) AS lo, (SELECT max(rowid) FROM ${n.base}) AS hi,
+        (SELECT value FROM memory_state WHERE key = 'index_changes') AS changes`,
     )
     .get();
   const lo = span?.lo ?? 0;
   const hi = span?.hi ?? 0;
   const before = o.beforeId ?? Number.MAX_SAFE_INTEGER;
+  // Searches keep what they find (newest-rows.ts); supersession, which looks back from each new event, asks each once.
+  const changes = o.beforeId === undefined ? (span?.changes ?? null) : null;
+  const rowsFor = (sql: string, match: string, limit: number, floor: number): readonly number[] =>
+    newestRows(db, { table, key: `${sql}\0${o.single ? "" : o.projectId}\0${match}`, before, floor, limit, hi, changes }, (from) =>
+      db
+        .query<{ id: number }, [string, number, number] | [string, number, number, number]>(sql)
+        .all(...args(match, from))
+        .map((r) => r.id),
+    );
   // A word's weight is counted among the project's own rows, as its rows are: with every
   // project's rows as the whole, a word common in this project would weigh as if rare.
   const scope = o.single ? null : projectScope(db, table, o.projectId, hi - lo + 1);
@@ -109,12 +122,12 @@ export function candidates(db: Db, table: Table, groups: QueryGroup[], o: Candid
   const args = (match: string, floor = 0): [string, number, number] | [string, number, number, number] =>
     o.single ? [match, before, floor] : [match, before, floor, o.projectId];
   const limit = o.perTerm ?? PER_TERM[table];
-  const perGroup = statement(db, table, o.single, limit, o.kinds);
-  const rowsOf = new Map<number, number[]>();
+  const perGroup = statementSql(table, o.single, limit, o.kinds);
+  const rowsOf = new Map<number, readonly number[]>();
   const weighted: WeightedGroup[] = [];
   let unknown = 0;
   for (const g of groups.slice(0, o.maxGroups ?? MAX_GROUPS)) {
-    const rows = perGroup.all(...args(ftsGroup(g))).map((r) => r.id);
+    const rows = rowsFor(perGroup, ftsGroup(g), limit, 0);
     if (rows.length === 0) {
       unknown++;
       continue;
@@ -135,7 +148,7 @@ export function candidates(db: Db, table: Table, groups: QueryGroup[], o: Candid
     // Old rows holding every rare group, which the newest-first lists of common words may miss.
     const sum = rare.reduce((s, g) => s + g.idf, 0);
     const floor = Math.min(before, hi + 1) - ALL_TERMS_REACH;
-    for (const { id } of statement(db, table, o.single, ALL_TERMS, o.kinds).all(...args(rare.map(ftsGroup).join(" AND "), floor))) {
+    for (const id of rowsFor(statementSql(table, o.single, ALL_TERMS, o.kinds), rare.map(ftsGroup).join(" AND "), ALL_TERMS, floor)) {
       score.set(id, Math.max(score.get(id) ?? 0, sum));
     }
   }

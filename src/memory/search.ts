@@ -25,6 +25,7 @@ import { remembered } from "./remember.ts";
 import { foldText } from "./stem.ts";
 import { summariesById } from "./summarize.ts";
 import { lineBody } from "./summary-line.ts";
+import { linesHolding } from "./summary-needles.ts";
 import { dropThinLines } from "./thin-lines.ts";
 import { type EventHit, eventUnit, type Hit, hitScore, isRecord, type SummaryHit, type Unit } from "./units.ts";
 
@@ -102,10 +103,6 @@ function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: W
   return hits;
 }
 
-/** A summary's lines, folded: kept for the next time (a pure function of the text; the same summaries come back query after query). */
-const keptFolded = remembered<string[]>(500);
-const foldedLines = (text: string) => keptFolded(text, () => foldText(text).split("\n"));
-
 /** Summaries are found by their own index, and their lines scored with the events' weights (one scale for both). */
 function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[], looked: QueryGroup[]): SummaryHit[] {
   const now = deps.now();
@@ -116,9 +113,9 @@ function summaryHits(deps: MemoryDeps, projectId: number, ids: number[], groups:
   for (const row of summariesById(deps, ids)) {
     if (row.project_id !== projectId) continue;
     const lines: Unit[] = [];
-    const folded = foldedLines(row.text);
-    for (const [i, text] of row.text.split("\n").entries()) {
-      if (i === 0 || !needles.some((n) => folded[i]?.includes(n))) continue;
+    const holding = linesHolding(row.text, needles);
+    for (const i of holding.at) {
+      const text = holding.lines[i]!;
       const match = textScore(text, groups);
       if (match.matched === 0) continue;
       const event = lineEvent(text);
@@ -175,8 +172,11 @@ function prune(hits: Hit[], passes: (u: Unit) => boolean): Hit[] {
   const keep = (u: Unit) => strong.has(u);
   const best = new Map<string, Unit>();
   const all = units(hits).filter(keep);
+  // Each unit's sameness worked out once here (shown asks for it again and again).
+  const sameOf = new Map<Unit, string>();
   for (const u of all) {
     const key = sameness(u);
+    sameOf.set(u, key);
     const prior = best.get(key);
     if (!prior) best.set(key, u);
     else {
@@ -186,7 +186,7 @@ function prune(hits: Hit[], passes: (u: Unit) => boolean): Hit[] {
       best.set(key, winner);
     }
   }
-  const shown = (u: Unit) => keep(u) && u.repeats > 0 && best.get(sameness(u)) === u;
+  const shown = (u: Unit) => keep(u) && u.repeats > 0 && best.get(sameOf.get(u)!) === u;
   const events = new Set(hits.flatMap((h) => (h.type === "event" && shown(h.unit) ? [h.row.id] : [])));
   const kept = hits.filter((h) => {
     if (h.type === "event") return shown(h.unit);
@@ -292,8 +292,18 @@ export const relevant: Gate =
  * The earlier statement holds a rare word of the query (a number, a name: isRare) the later one
  * does not: the query asks for that one, whatever was said later on its subject.
  */
-const narrower = (older: Unit, newer: Unit, rare: Set<number>) =>
-  [...older.match.groups.keys()].some((g) => rare.has(g) && !newer.match.groups.has(g));
+function narrowerTest(rare: Set<number>): (older: Unit, newer: Unit) => boolean {
+  // Each unit's rare groups worked out once: the tests below compare every pair of statements.
+  const rareOf = new Map<Unit, number[]>();
+  return (older, newer) => {
+    let held = rareOf.get(older);
+    if (!held) {
+      held = [...older.match.groups.keys()].filter((g) => rare.has(g));
+      rareOf.set(older, held);
+    }
+    return held.some((g) => !newer.match.groups.has(g));
+  };
+}
 
 /**
  * The earlier record holds a word of the query more specific than the subject the two share (rarer
@@ -320,12 +330,15 @@ function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>):
     .map((u) => ({ u, about: aboutGroups(u, groups) }))
     .filter((r) => r.about.length > 0)
     .sort((a, b) => a.u.order - b.u.order);
-  for (const [i, older] of records.entries())
-    for (const newer of records.slice(i + 1))
+  const narrower = narrowerTest(rare);
+  for (let i = 0; i < records.length; i++) {
+    const older = records[i]!;
+    for (let j = i + 1; j < records.length; j++) {
+      const newer = records[j]!;
       if (
         newer.u.order !== older.u.order &&
         newer.about.some((g) => older.about.includes(g)) &&
-        !narrower(older.u, newer.u, rare) &&
+        !narrower(older.u, newer.u) &&
         !moreSpecific(
           older.u,
           newer.u,
@@ -333,6 +346,8 @@ function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>):
         )
       )
         newer.u.score = Math.max(newer.u.score, older.u.score * ABOVE);
+    }
+  }
 }
 
 /**
@@ -349,15 +364,17 @@ function changeFirst(hits: Hit[], rare: Set<number>): void {
     )
     .filter((x) => x.u.event !== null && x.u.replacedBy === null && (x.u.claim || x.u.record));
   const changing = statements.filter((x) => x.kind === "correction" || statementOf(lineBody(x.u.text), x.kind).changes).map((x) => x.u);
-  for (const newer of changing)
+  const narrower = narrowerTest(rare);
+  for (const newer of changing) {
+    const words = [...newer.match.groups.keys()];
     for (const { u: older } of statements)
-      if (
-        older.order < newer.order &&
-        [...newer.match.groups.keys()].some((g) => older.match.groups.has(g)) &&
-        !narrower(older, newer, rare)
-      )
+      if (older.order < newer.order && words.some((g) => older.match.groups.has(g)) && !narrower(older, newer))
         newer.score = Math.max(newer.score, older.score * ABOVE);
+  }
 }
+
+/** A query's groups, kept for the next time (a pure function of the text; shared, never changed): a recall and the search after it ask with the same prompt. */
+const keptGroups = remembered<QueryGroup[]>(1000);
 
 /** Ties go to the newer. */
 const hitOrder = (h: Hit) => (h.type === "event" ? h.row.id : h.row.last_event);
@@ -374,7 +391,7 @@ export function rankedHits(
   wide: { events: number; summaries: number } = { events: EVENT_CANDIDATES, summaries: SUMMARY_CANDIDATES },
   gate: Gate = relevant,
 ): Hit[] {
-  const groups = queryGroups(query).slice(0, MAX_GROUPS);
+  const groups = keptGroups(query, () => queryGroups(query).slice(0, MAX_GROUPS));
   const single = deps.registry.single();
   const events = candidates(deps.db, "events", groups, { projectId, single, keep: wide.events });
   const looked = summaryGroups(groups, events.groups);
