@@ -88,7 +88,7 @@ const CORRECTION_START =
  */
 const CHANGE_BASES =
   "switch move migrate change rename replace swap upgrade downgrade bump raise lower increase decrease reduce cut drop remove " +
-  "retire deprecate revert supersede abandon ditch discontinue delete rewrite rebuild convert";
+  "retire deprecate revert supersede abandon ditch discontinue delete rewrite rebuild convert hand reassign";
 const IRREGULAR_PAST: Record<string, string[]> = { cut: ["cut"], rewrite: ["rewrote", "rewritten"], rebuild: ["rebuilt"] };
 /** The past forms of a verb of change, and its -ing form. */
 function changeForms(base: string): { past: string[]; ing: string } {
@@ -129,6 +129,7 @@ const CORRECTION_ANYWHERE = [
   /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
   /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
   // "X replaces Y": a verb of replacing in the present with its object.
+  /\b(?:we|they|i|team)(?:'ve|'d| have| had)?\s+(?:left|quit)\s+\S|\b(?:handed)\s+(?:over\s+|off\s+|on\s+)?[^.;!?]{1,60}?\s+to\s+\S|\b(?:took|taken) over\b/i,
   /\b(?:replaces|supersedes)\s+\S|\b(?:ripped|rip|tore|tear|torn|pulled|pull|took|take|taken) out\b|\b(?:got|get) rid of\b/i,
   GONE,
 ];
@@ -235,6 +236,13 @@ const REMOVAL_CUES = [
   new RegExp(GONE_SOURCE, "gi"),
   // "X replaces Y": Y.
   new RegExp(`\\b(?:replaces|supersedes)\\s+${STRETCH}`, "gi"),
+  // A group that left a thing: "we left X", "the team quit X" (a pronoun or "team" before it: "left" alone is often a side or a rest).
+  new RegExp(`\\b(?:we|they|i|team)(?:'ve|'d| have| had)?\\s+(?:left|quit|abandoned)\\s+${STRETCH}`, "gi"),
+];
+/** A duty handed on: "X handed (over) Y to Z", "Z took over Y from X": X held it. */
+const HANDOVER_CUES = [
+  /(?:^|[\s,;:(])([^\s,;:()]{2,40})\s+(?:has |had )?(?:handed|hands|handing)\s+(?:over\s+|off\s+|on\s+)?[^.;!?]{1,60}?\s+(?:over |off |on )?to\s+\S/gi,
+  new RegExp(`\\b(?:took|takes|taking|taken) over\\b[^.;!?]{0,60}?\\bfrom\\s+${STRETCH}`, "gi"),
 ];
 const REJECT_CUES = [
   // "Y, not X" and "Y not X"; not "do not evict" or "is not enough" (an auxiliary before "not" negates a verb).
@@ -256,7 +264,7 @@ function rejection(text: string): { values: Set<string>; words: Set<string>; rem
   const values = new Set<string>();
   const words = new Set<string>();
   const removed = new Set<string>();
-  for (const re of REJECT_CUES) {
+  for (const re of [...REJECT_CUES, ...HANDOVER_CUES]) {
     for (const m of text.slice(0, 600).matchAll(re)) {
       for (const k of valuesOf(m[1]!)) {
         values.add(k);

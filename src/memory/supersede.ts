@@ -45,6 +45,15 @@ function replaceable(old: EventRow): boolean {
 
 type Weigh = (key: string) => number;
 
+/** An identifier holds another as one of its parts: between separators (/ : @ = ...) or at its ends. */
+function within(whole: string, part: string): boolean {
+  if (whole === part || part.length < 4 || !valueLike(whole)) return false;
+  const at = whole.indexOf(part);
+  if (at < 0) return false;
+  const edge = (c: string | undefined) => c === undefined || /[/:@=#~$+]/.test(c);
+  return edge(whole[at - 1]) && edge(whole[at + part.length]);
+}
+
 /**
  * Each is about something the other does not name: the first word of each subject is missing
  * from the other and the newer one's names something older statements speak of ("the mailer
@@ -78,6 +87,9 @@ function otherSubjects(
 function compare(newer: Statement, oldText: string, weigh: Weigh) {
   const ownRejected = statementOf(oldText, "").rejected;
   const old = new Set([...tokenKeys(oldText)].filter((k) => !ownRejected.has(k)));
+  // A rejected identifier the older statement writes inside a longer one ("tp-raw-prod" in
+  // "s3://tp-raw-prod/<source>/"): it holds that value.
+  for (const r of newer.rejected) if (valueLike(r) && !old.has(r) && [...old].some((k) => within(k, r))) old.add(r);
   let shared = 0;
   let sharedKeys = 0;
   let sharedIds = 0;
@@ -132,7 +144,7 @@ function compare(newer: Statement, oldText: string, weigh: Weigh) {
  * Never when the older statement already holds the value the newer one asserts, or rejects the
  * same thing (two corrections that agree).
  */
-export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
+export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: number, why: string) => void): number[] {
   // A task or question (most prompts) states nothing and changes nothing: decided before the statement is worked out.
   if (event.kind === "prompt" && !isClaim(event.content) && changeSentences(event.content, event.kind).length === 0) return [];
   const newer = statementOf(event.content, event.kind);
@@ -176,6 +188,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   }
   const total = Math.max(1, event.id);
   const df = new Map(groups.map((g) => [g.word, g.df]));
+  trace?.(-1, `df ${JSON.stringify([...df])} rareDf ${Math.min(RARE_SUBJECT_DF, RARE_SUBJECT_SHARE * Math.max(1, event.id))} query ${JSON.stringify(query.map((q) => [q.word, q.forms]))}`);
   const weigh: Weigh = (k) => (valueLike(k) ? idfOf(1, total) : idfOf(df.get(k) ?? 1, total));
   const olds = eventsById(deps, ids).filter((o) => o.project_id === event.project_id && replaceable(o));
   const explicit = event.kind === "correction";
@@ -192,7 +205,11 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     const c = compare(newer, o.content, weigh);
     // An older statement holding both what the newer one asserts and what it rejects ("black for
     // formatting, ruff for lint" and "ruff replaced black") is still replaced.
-    if (c.old.size === 0 || c.sameRejection || (c.holdsNew && !c.rejects)) continue;
+    trace?.(o.id, `compare ${JSON.stringify({ ...c, old: [...c.old], newer: { ...newer, keys: [...newer.keys], rejected: [...newer.rejected], removed: [...newer.removed], asserted: [...newer.asserted], rejectedWords: [...newer.rejectedWords] } })}`);
+    if (c.old.size === 0 || c.sameRejection || (c.holdsNew && !c.rejects)) {
+      trace?.(o.id, "skip: empty, same rejection or holds the new value");
+      continue;
+    }
     // What it rejects names the thing, whatever the words around it, when it is a rare identifier
     // (not a bare number) or what the newer statement is about ("we replaced pino with consola").
     // The same rare thing named by both (a tool, a service, a person: a word few older statements
@@ -226,8 +243,11 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
       !dropsIt &&
       !sameAttribute &&
       otherSubjects(newer, subjectOf(o.content), c.old, known, explicit && c.share >= MIN_SHARE)
-    )
+    ) {
+      trace?.(o.id, `skip: other subjects ${subjectOf(o.content)}`);
       continue;
+    }
+    trace?.(o.id, `namesIt ${namesIt} dropsIt ${dropsIt} sameAttribute ${sameAttribute}`);
     if (newer.changes && c.rejects) {
       // The rejected value and some context, or a value that names the thing alone; an answer
       // that mentions the value in passing ("... Tomasz may want to review it") only then.
