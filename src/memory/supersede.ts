@@ -215,7 +215,11 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
     // The same rare thing named by both (a tool, a service, a person: a word few older statements
     // hold), in a user's statement the newer one changes something about.
     if (newer.changes && o.kind !== "answer" && c.fresh > 0) {
-      const rare = [...whole].filter((k) => !valueLike(k) && c.old.has(k) && (df.get(k) ?? Number.POSITIVE_INFINITY) <= rareDf);
+      // A name is what one of them is about (among its first words), not a verb both use in passing ("run").
+      const about = new Set([...subjectOf(event.content), ...subjectOf(o.content)]);
+      const rare = [...whole].filter(
+        (k) => !valueLike(k) && c.old.has(k) && about.has(k) && (df.get(k) ?? Number.POSITIVE_INFINITY) <= rareDf,
+      );
       // Ranked by all they share (a rare word may also be a coincidence: "AppLovin MAX" and "max 2048").
       const all = [...whole].filter((k) => c.old.has(k));
       if (rare.length > 0) bySubject.push({ id: o.id, shared: all.reduce((s, k) => s + weigh(k), 0) });
