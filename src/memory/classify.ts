@@ -140,6 +140,13 @@ const DECIDES = new RegExp(
 );
 /** A Conventional Commits header, `type(scope)!: ` (conventionalcommits.org). */
 const COMMIT_HEADER = /^\s*[a-z]+(?:\([^()\s]{1,40}\))?!?:\s+/i;
+/**
+ * The type of a Conventional Commits header, one of the types the spec and the Angular convention
+ * name (conventionalcommits.org; @commitlint/config-conventional): a label of the kind of change,
+ * not a word of what it is about. Its scope, when there is one, is kept.
+ */
+const COMMIT_TYPE = /^(\s*)(?:feat|fix|chore|docs|refactor|test|build|ci|perf|style|revert)(?:\(([^()\s]{1,40})\))?!?:\s+/i;
+const withoutCommitType = (text: string) => text.replace(COMMIT_TYPE, (_, lead: string, scope?: string) => `${lead}${scope ? `${scope}: ` : ""}`);
 /** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now". */
 const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(?!\s+(?:and then|that|on\b))/i;
 
@@ -174,7 +181,7 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}._\-/:@+#=$~]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const valueLike = (w: string) => /[\d._\-/:@+#=$~]/.test(w);
 const CHANGE_WORDS = new Set(
-  [...BASES, ...CHANGE_FORMS, ..."correction wrong incorrect anymore longer instead now old actually wait".split(" ")].map((w) =>
+  [...BASES, ...CHANGE_FORMS, ..."correction wrong incorrect anymore longer instead now old actually wait left quit".split(" ")].map((w) =>
     familyKey(w),
   ),
 );
@@ -214,7 +221,7 @@ const keptSubjects = remembered<string[]>(CACHED_TEXTS);
  * what a statement says); a bracket right after a word, as in `fix(gc):`, is kept.
  */
 export function tokenKeys(text: string): ReadonlySet<string> {
-  return keptKeys(text, () => new Set(contentKeys(text.slice(0, 2000).replace(/(^|\s)\([^()]{0,200}\)/g, " "))));
+  return keptKeys(text, () => new Set(contentKeys(withoutCommitType(text.slice(0, 2000)).replace(/(^|\s)\([^()]{0,200}\)/g, " "))));
 }
 
 // A cue's stretch runs to a comma, semicolon, bracket or the end of a sentence (a dot inside 20.18 is not one).
@@ -353,8 +360,8 @@ function makeStatement(text: string, kind: string): Statement {
   return {
     keys: tokenKeys(said),
     subject: subjectOf(said, new Set([...values, ...words, ...asserted])),
-    // "decision: dropped crystal" speaks first of crystal.
-    first: firstWord(withoutKindLabel(said)),
+    // "decision: dropped crystal" and "chore(infra): we left X" speak first of crystal and X.
+    first: firstWord(withoutKindLabel(said).replace(COMMIT_TYPE, "$1")),
     rejected: values,
     rejectedWords: words,
     removed,

@@ -268,7 +268,10 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
       // The same attribute of the subject: a word besides the subject's, or a value swapped for
       // one of its kind ("the auth gateway owner is Marcus" says nothing of "the auth gateway is pinned to node 18.20").
       const attribute = c.valueSwap || [...newer.keys].some((k) => c.old.has(k) && !newer.rejected.has(k) && !newer.subject.includes(k));
-      if ((c.sharedKeys >= 2 || c.sharedIds >= 1) && enough && attribute && c.fresh > 0 && c.gone.length > 0)
+      // One shared word is enough when both open with it and a value of its shape took the old one's place
+      // ("MSRV bumped to 1.80" and "MSRV = 1.74 (min supported toolchain)").
+      const sameHead = c.valueSwap && newer.subject[0] !== undefined && newer.subject[0] === subjectOf(o.content)[0];
+      if ((c.sharedKeys >= 2 || c.sharedIds >= 1 || sameHead) && enough && attribute && c.fresh > 0 && c.gone.length > 0)
         byCue.push({ id: o.id, shared: c.shared });
       continue;
     }
