@@ -255,7 +255,9 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
     if (newer.changes && c.rejects) {
       // The rejected value and some context, or a value that names the thing alone; an answer
       // that mentions the value in passing ("... Tomasz may want to review it") only then.
-      if (namesIt || dropsIt || (o.kind !== "answer" && (c.sharedKeys >= 1 || newer.keys.size <= 3))) out.push(o.id);
+      // An answer naming both the rejected value and its replacement spoke of this very choice
+      // ("black formats, ruff lints" and "ruff replaced black").
+      if (namesIt || dropsIt || c.holdsNew || (o.kind !== "answer" && (c.sharedKeys >= 1 || newer.keys.size <= 3))) out.push(o.id);
       continue;
     }
     // The assistant's answers are replaced only by a correction that names their value, or by
