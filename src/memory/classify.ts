@@ -327,6 +327,11 @@ export type Statement = {
   asserted: ReadonlySet<string>;
   /** It corrects or changes something (a strong cue, a weak one that names a value, or stored as a correction). */
   changes: boolean;
+  /**
+   * What it changes (slotOf): the thing a verb of change moves ("moved gitops to Y": gitops) or,
+   * in a sentence of change without one, the first words it says ("builds run on Y now").
+   */
+  slot: readonly string[];
 };
 
 /**
@@ -342,7 +347,7 @@ export function statementOf(text: string, kind: string): Statement {
  * it is about. The names are the memory's own event kinds (types.ts).
  */
 const KIND_LABEL = /^\s*(?:decision|correction|note)\s*(?::|\s[-–—])\s*/i;
-const withoutKindLabel = (text: string) => text.replace(KIND_LABEL, "");
+export const withoutKindLabel = (text: string) => text.replace(KIND_LABEL, "");
 
 function makeStatement(text: string, kind: string): Statement {
   const changing = changeSentences(text, kind);
@@ -360,6 +365,7 @@ function makeStatement(text: string, kind: string): Statement {
   return {
     keys: tokenKeys(said),
     subject: subjectOf(said, new Set([...values, ...words, ...asserted])),
+    slot: slotOf(changing, new Set([...values, ...words, ...asserted])),
     // "decision: dropped crystal" and "chore(infra): we left X" speak first of crystal and X.
     first: firstWord(withoutKindLabel(said).replace(COMMIT_TYPE, "$1")),
     rejected: values,
@@ -368,6 +374,26 @@ function makeStatement(text: string, kind: string): Statement {
     asserted,
     changes,
   };
+}
+
+/** A verb of change and the thing it changes, up to where it says where to: "moved gitops to", "switch the builds over to". */
+const MOVED = new RegExp(
+  `\\b(?:${[...BASES, ...CHANGE_FORMS].join("|")})\\s+(?:(?:the|our|all|every|its|their)\\s+)?((?:[^\\s,;:()]+\\s+){0,1}?[^\\s,;:()]+)\\s+(?:over\\s+)?(?:to|into|onto|from|off)\\b`,
+  "i",
+);
+
+/** What sentences of change change: the object of a verb of change, else a strong one's first two words (values left out). */
+function slotOf(changing: readonly { text: string; strong: boolean }[], values: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const { text, strong } of changing) {
+    const body = withoutKindLabel(text).replace(COMMIT_TYPE, "$1");
+    const moved = MOVED.exec(body)?.[1];
+    // A weak cue without a verb moving a thing ("broke after my change to X") changes nothing named.
+    if (!moved && !strong) continue;
+    const keys = moved ? contentKeys(moved).filter((k) => !valueLike(k)) : makeSubject(body, values).slice(0, 2);
+    for (const k of keys) if (!out.includes(k)) out.push(k);
+  }
+  return out;
 }
 
 /**

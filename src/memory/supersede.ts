@@ -12,7 +12,16 @@
 import { IN_ID_LIST, idList } from "../db/id-list.ts";
 import { immediate } from "../db/open.ts";
 import { candidates, idfOf } from "./candidates.ts";
-import { changeSentences, isClaim, type Statement, statementOf, subjectOf, tokenKeys, valueLike } from "./classify.ts";
+import {
+  changeSentences,
+  isClaim,
+  type Statement,
+  statementOf,
+  subjectOf,
+  tokenKeys,
+  valueLike,
+  withoutKindLabel,
+} from "./classify.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { EVENT_COLUMNS, type EventRow, eventsById } from "./events.ts";
 import { familyKey, wordForms } from "./morphology.ts";
@@ -44,6 +53,12 @@ function replaceable(old: EventRow): boolean {
 }
 
 type Weigh = (key: string) => number;
+
+/** The key of a label a statement opens with ("gitops: argocd, ..."), a Conventional Commits type left out. */
+function labelOf(text: string): string | null {
+  const m = /^\s*(?:(?:feat|fix|chore|docs|refactor|test|build|ci|perf|style|revert)(?:\([^()\s]{1,40}\))?!?:\s*)?([\p{L}][\p{L}\p{N}_-]*)\s*:\s/iu.exec(text);
+  return m ? familyKey(m[1]!.toLowerCase()) : null;
+}
 
 /** An identifier holds another as one of its parts: between separators (/ : @ = ...) or at its ends. */
 function within(whole: string, part: string): boolean {
@@ -242,10 +257,25 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
     // A value swapped for one of its shape beside two shared words is the same attribute of the
     // same thing, however each names it ("sess cache TTL to 2h" and "session cache: TTL 30m").
     const sameAttribute = c.valueSwap && c.sharedKeys >= 2;
+    // The same slot: a user's statement or record opens with what the newer one changes ("gitops:
+    // argocd, ..." and "moved gitops to flux v2"; "images go to X" and "images now push to Y"),
+    // with a value there the newer one does not repeat, and it is labelled by that word or they
+    // share another (a name said beside it: "X got expensive. images now push to Y").
+    const oldText = withoutKindLabel(o.content);
+    const oldHead = subjectOf(oldText)[0];
+    const sameSlot =
+      newer.changes &&
+      o.kind !== "answer" &&
+      oldHead !== undefined &&
+      newer.slot.includes(oldHead) &&
+      c.fresh > 0 &&
+      c.gone.length > 0 &&
+      (labelOf(oldText) === oldHead || [...whole].filter((k) => c.old.has(k)).length >= 2);
     if (
       !namesIt &&
       !dropsIt &&
       !sameAttribute &&
+      !sameSlot &&
       otherSubjects(newer, subjectOf(o.content), c.old, known, explicit && c.share >= MIN_SHARE)
     ) {
       trace?.(o.id, `skip: other subjects ${subjectOf(o.content)}`);
@@ -265,6 +295,10 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
     if (o.kind === "answer" && !explicit) continue;
     // It rejects a value (a number, an identifier) the older one does not hold: it corrects another statement.
     if ([...newer.rejected].some((r) => valueLike(r)) && !c.rejects) continue;
+    if (newer.changes && sameSlot) {
+      byCue.push({ id: o.id, shared: c.shared });
+      continue;
+    }
     if (newer.changes) {
       const enough = c.share >= MIN_SHARE || (c.valueSwap && c.share >= MIN_SHARE / 3);
       // The same attribute of the subject: a word besides the subject's, or a value swapped for
