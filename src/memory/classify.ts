@@ -230,6 +230,8 @@ const STRETCH =
 /** Cues that a thing left the project: dropped, replaced, no longer used, moved off, gone. */
 const REMOVAL_CUES = [
   new RegExp(`\\bno longer\\s+(?:use|using|uses|need|needs)?\\s*${STRETCH}`, "gi"),
+  // "no more twine from laptops": what there is no more of.
+  new RegExp(`\\bno more\\s+${STRETCH}`, "gi"),
   new RegExp(`\\b(?:stop|don'?t|do not|never)\\s+(?:use|using)\\s+${STRETCH}`, "gi"),
   new RegExp(
     `\\b(?:move|moved|moving|migrate|migrated|migrating|switch|switched|switching|went|going)\\s+(?:[^\\s,;]+\\s+){0,3}?(?:off|away from|from)\\s+${STRETCH}`,
@@ -332,6 +334,11 @@ export type Statement = {
    * in a sentence of change without one, the first words it says ("builds run on Y now").
    */
   slot: readonly string[];
+  /**
+   * It says what holds now: a value it asserts or rejects, a verb of change or "now", or it is
+   * stored as a correction. Not a state said to return ("lag back to normal").
+   */
+  states: boolean;
 };
 
 /**
@@ -366,6 +373,10 @@ function makeStatement(text: string, kind: string): Statement {
     keys: tokenKeys(said),
     subject: subjectOf(said, new Set([...values, ...words, ...asserted])),
     slot: slotOf(changing, new Set([...values, ...words, ...asserted])),
+    states:
+      kind === "correction" ||
+      values.size + asserted.size > 0 ||
+      changing.some((c) => NOW.test(c.text) || CHANGED.test(c.text) || CHANGING.test(c.text)),
     // "decision: dropped crystal" and "chore(infra): we left X" speak first of crystal and X.
     first: firstWord(withoutKindLabel(said).replace(COMMIT_TYPE, "$1")),
     rejected: values,

@@ -229,7 +229,9 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
     // (not a bare number) or what the newer statement is about ("we replaced pino with consola").
     // The same rare thing named by both (a tool, a service, a person: a word few older statements
     // hold), in a user's statement the newer one changes something about.
-    if (newer.changes && o.kind !== "answer" && c.fresh > 0) {
+    // It says what holds now (Statement.states): "kafka lag back to normal" says a state came
+    // back, and replaces nothing else said of kafka.
+    if (newer.changes && newer.states && o.kind !== "answer" && c.fresh > 0) {
       // A name is what one of them is about (among its first words), not a verb both use in passing ("run").
       const about = new Set([...subjectOf(event.content), ...subjectOf(o.content)]);
       const rare = [...whole].filter(
@@ -316,6 +318,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
   }
   const best = Math.max(0, ...byCue.map((b) => b.shared));
   for (const b of byCue) if (b.shared >= best * NEAR_BEST) out.push(b.id);
+  trace?.(-2, `byCue ${JSON.stringify(byCue)} bySubject ${JSON.stringify(bySubject)} dropped ${dropped} out ${out}`);
   // Linked by a shared rare name: the statements naming the most of it.
   if (bySubject.length > 0 && !dropped) {
     const top = Math.max(...bySubject.map((b) => b.shared));
@@ -338,7 +341,10 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
         [...r].filter((k) => !keys.has(k)).length <= Math.floor(r.size / 4)
       );
     };
-    if (replaced.some(echoes)) out.push(o.id);
+    if (replaced.some(echoes)) {
+      trace?.(o.id, "echoes a replaced statement");
+      out.push(o.id);
+    }
   }
   return [...new Set(out)];
 }
