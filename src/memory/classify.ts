@@ -146,7 +146,8 @@ const COMMIT_HEADER = /^\s*[a-z]+(?:\([^()\s]{1,40}\))?!?:\s+/i;
  * not a word of what it is about. Its scope, when there is one, is kept.
  */
 const COMMIT_TYPE = /^(\s*)(?:feat|fix|chore|docs|refactor|test|build|ci|perf|style|revert)(?:\(([^()\s]{1,40})\))?!?:\s+/i;
-const withoutCommitType = (text: string) => text.replace(COMMIT_TYPE, (_, lead: string, scope?: string) => `${lead}${scope ? `${scope}: ` : ""}`);
+const withoutCommitType = (text: string) =>
+  text.replace(COMMIT_TYPE, (_, lead: string, scope?: string) => `${lead}${scope ? `${scope}: ` : ""}`);
 /** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now". */
 const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(?!\s+(?:and then|that|on\b))/i;
 
@@ -385,6 +386,12 @@ function makeStatement(text: string, kind: string): Statement {
     asserted,
     changes,
   };
+}
+
+/** The key of a label a statement opens with ("gitops: argocd, ..."), after a Conventional Commits header (its scope is no label). */
+export function labelOf(text: string): string | null {
+  const m = /^\s*([\p{L}][\p{L}\p{N}_-]*)\s*:\s/u.exec(text.replace(COMMIT_TYPE, "$1"));
+  return m ? familyKey(m[1]!.toLowerCase()) : null;
 }
 
 /** A verb of change and the thing it changes, up to where it says where to: "moved gitops to", "switch the builds over to". */

@@ -15,6 +15,7 @@ import { candidates, idfOf } from "./candidates.ts";
 import {
   changeSentences,
   isClaim,
+  labelOf,
   type Statement,
   statementOf,
   subjectOf,
@@ -53,12 +54,6 @@ function replaceable(old: EventRow): boolean {
 }
 
 type Weigh = (key: string) => number;
-
-/** The key of a label a statement opens with ("gitops: argocd, ..."), a Conventional Commits type left out. */
-function labelOf(text: string): string | null {
-  const m = /^\s*(?:(?:feat|fix|chore|docs|refactor|test|build|ci|perf|style|revert)(?:\([^()\s]{1,40}\))?!?:\s*)?([\p{L}][\p{L}\p{N}_-]*)\s*:\s/iu.exec(text);
-  return m ? familyKey(m[1]!.toLowerCase()) : null;
-}
 
 /** An identifier holds another as one of its parts: between separators (/ : @ = ...) or at its ends. */
 function within(whole: string, part: string): boolean {
@@ -203,7 +198,10 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
   }
   const total = Math.max(1, event.id);
   const df = new Map(groups.map((g) => [g.word, g.df]));
-  trace?.(-1, `df ${JSON.stringify([...df])} rareDf ${Math.min(RARE_SUBJECT_DF, RARE_SUBJECT_SHARE * Math.max(1, event.id))} query ${JSON.stringify(query.map((q) => [q.word, q.forms]))}`);
+  trace?.(
+    -1,
+    `df ${JSON.stringify([...df])} rareDf ${Math.min(RARE_SUBJECT_DF, RARE_SUBJECT_SHARE * Math.max(1, event.id))} query ${JSON.stringify(query.map((q) => [q.word, q.forms]))}`,
+  );
   const weigh: Weigh = (k) => (valueLike(k) ? idfOf(1, total) : idfOf(df.get(k) ?? 1, total));
   const olds = eventsById(deps, ids).filter((o) => o.project_id === event.project_id && replaceable(o));
   const explicit = event.kind === "correction";
@@ -220,7 +218,10 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
     const c = compare(newer, o.content, weigh);
     // An older statement holding both what the newer one asserts and what it rejects ("black for
     // formatting, ruff for lint" and "ruff replaced black") is still replaced.
-    trace?.(o.id, `compare ${JSON.stringify({ ...c, old: [...c.old], newer: { ...newer, keys: [...newer.keys], rejected: [...newer.rejected], removed: [...newer.removed], asserted: [...newer.asserted], rejectedWords: [...newer.rejectedWords] } })}`);
+    trace?.(
+      o.id,
+      `compare ${JSON.stringify({ ...c, old: [...c.old], newer: { ...newer, keys: [...newer.keys], rejected: [...newer.rejected], removed: [...newer.removed], asserted: [...newer.asserted], rejectedWords: [...newer.rejectedWords] } })}`,
+    );
     if (c.old.size === 0 || c.sameRejection || (c.holdsNew && !c.rejects)) {
       trace?.(o.id, "skip: empty, same rejection or holds the new value");
       continue;

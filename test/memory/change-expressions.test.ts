@@ -1,0 +1,127 @@
+/**
+ * Corrections said in ordinary English change expressions, linked to the statement they replace
+ * (supersede.ts, classify.ts): a duty handed on, a group that left a tool, "no more X", an
+ * identifier named inside a longer one, an answer naming both the old and the new tool, a value
+ * swapped under the same opening word, and the same slot ("S: X" and "moved S to Y"). And what
+ * must stay unlinked: a state said to return, a verb both use in passing.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+/** Everyday chatter so that not every word of the statements is rare. */
+async function chatter(m: TestMemory, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await m.add("prompt", `could you rerun the checkout ${i} suite once more`, "s1");
+    await m.add("answer", `Reran the checkout ${i} suite: green, the basket page renders in ${i + 30} ms.`, "s1");
+  }
+}
+
+const search = (m: TestMemory, query: string) => m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search");
+const addOk = (m: TestMemory, kind: "prompt" | "answer" | "decision" | "note" | "correction", text: string) =>
+  m.ok({ type: "add", project: PROJECT, session: "s2", kind, text }, "add");
+
+describe("corrections said in ordinary change expressions", () => {
+  test("a duty handed on names who held it: the statement naming them is replaced", async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const old = await m.add("prompt", "chore(release): mobile builds ship only after a smoke run and sign-off from @marta", "s1");
+    await chatter(m, 25);
+    const fix = await addOk(
+      m,
+      "prompt",
+      "chore(release): @marta handed mobile sign-off to @jonas from this sprint; smoke run still required",
+    );
+    expect(fix.supersedes).toEqual([old]);
+    const found = await search(m, "who signs off mobile builds");
+    expect(found.hits.findIndex((h) => h.id === fix.id)).toBeLessThan(found.hits.findIndex((h) => h.id === old));
+    expect(found.hits.find((h) => h.id === old)?.supersededBy).toBe(fix.id);
+  });
+
+  test('"we left X" replaces an answer that chose X, though it shares no other word with it', async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const old = await m.add("answer", "docs(readme): hosting section\n\nthe site is hosted on Netlify, a preview per branch", "s1");
+    await chatter(m, 25);
+    const fix = await addOk(m, "prompt", "chore(infra): we left Netlify; pages are served from Cloudflare now");
+    expect(fix.supersedes).toContain(old);
+  });
+
+  test("an identifier the correction rejects, written inside a longer one in the old statement", async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const old = await m.add("answer", "Backups land in gs://acme-snap-eu/daily/<date>/ and the restore job reads from there.", "s1");
+    await chatter(m, 25);
+    const fix = await addOk(m, "prompt", "fyi backups moved to gs://acme-vault-eu, the old acme-snap-eu bucket is read only until march");
+    expect(fix.supersedes).toContain(old);
+  });
+
+  test("an answer naming both the rejected tool and its replacement is replaced", async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const old = await m.add("answer", "Formatting is prettier with width 100, and biome does the linting; both run on pre-push.", "s1");
+    await chatter(m, 25);
+    const fix = await addOk(m, "prompt", "btw biome replaced prettier last month, just use biome format and dont call prettier anymore");
+    expect(fix.supersedes).toContain(old);
+  });
+
+  test("a value swapped under the same opening word, with no other word shared", async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const old = await m.add("decision", "chore(jdk): JDK = 17 (lowest we build with), enforced by the toolchain job", "s1");
+    await chatter(m, 25);
+    const fix = await addOk(m, "decision", "chore(jdk): JDK bumped to 21 so virtual threads are available");
+    expect(fix.supersedes).toEqual([old]);
+  });
+
+  test('"no more X" says X is gone', async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const old = await m.add("decision", "chore(release): publish to PyPI with flit from a maintainer machine", "s1");
+    await chatter(m, 25);
+    const fix = await addOk(m, "decision", "ci(release): no more flit from laptops, the release workflow publishes with OIDC");
+    expect(fix.supersedes).toEqual([old]);
+  });
+
+  test("the same slot: a labelled statement and a change that moves what it labels", async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const old = await m.add("decision", "monitoring: nagios, checks on every host, alerts to the ops channel", "s1");
+    await chatter(m, 25);
+    const fix = await addOk(m, "prompt", "nagios kept paging for nothing. moved monitoring to prometheus, alertmanager routes per team");
+    expect(fix.supersedes).toEqual([old]);
+    // The query's words are only in the old statement: the correction still comes first.
+    const found = await search(m, "alerts ops channel checks");
+    expect(found.hits[0]!.id).toBe(fix.id);
+    for (const h of found.hits.filter((x) => x.id === old)) expect(h.supersededBy).toBe(fix.id);
+  });
+
+  test("the same slot: the thing a sentence of change opens with, beside a name both say", async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const old = await m.add("prompt", "artifacts go to the nexus instance in the build account, kept for 90 days", "s1");
+    await chatter(m, 25);
+    const fix = await addOk(m, "decision", "nexus storage got expensive. artifacts now upload to s3://acme-artifacts");
+    expect(fix.supersedes).toEqual([old]);
+  });
+
+  test("a state said to return replaces nothing else said of the same thing", async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const fact = await m.add("decision", "redis cluster runs 3 shards, keys expire after one hour", "s1");
+    await chatter(m, 5);
+    const fix = await addOk(m, "note", "redis latency back to normal");
+    expect(fix.supersedes).not.toContain(fact);
+  });
+
+  test("a verb both use in passing does not link a change to chatter", async () => {
+    const m = testMemory();
+    const asks: string[] = [];
+    for (let i = 0; i < 4; i++) asks.push(await m.add("prompt", `hmm hey can you run the smoke tests real quick ${"!".repeat(i)}`, "s1"));
+    await chatter(m, 25);
+    const fix = await addOk(m, "prompt", "hosted ci minutes got too pricey so builds run on our own runners now, same triggers");
+    for (const id of asks) expect(fix.supersedes).not.toContain(id);
+  });
+});
