@@ -125,3 +125,26 @@ describe("corrections said in ordinary change expressions", () => {
     for (const id of asks) expect(fix.supersedes).not.toContain(id);
   });
 });
+
+describe("a correction above older evidence of what it says is gone", () => {
+  test("commands run with the dropped tool rank below the correction, though they hold a rarer word of the query", async () => {
+    const m = testMemory();
+    await chatter(m, 20);
+    for (let i = 0; i < 4; i++)
+      await m.add("command", `$ hatchctl install --with dev\nInstalling dependencies from lock file\nPackage operations: ${i + 3} installs`, "s1");
+    await chatter(m, 20);
+    const fix = await addOk(m, "correction", "oh btw we ditched hatchctl last week, new packages go in with `quill add` and you commit quill.lock");
+    const found = await search(m, "install a new package");
+    expect(found.hits[0]!.id).toBe(fix.id);
+  });
+
+  test("a command naming a tool the statement does not drop keeps its place", async () => {
+    const m = testMemory();
+    await chatter(m, 20);
+    const cmd = await m.add("command", "$ hatchctl install --with dev\nInstalling dependencies from lock file\nPackage operations: 9 installs", "s1");
+    await chatter(m, 20);
+    await addOk(m, "correction", "oh btw we ditched the old lint config last week, new packages still go in with hatchctl");
+    const found = await search(m, "install a new package");
+    expect(found.hits[0]!.id).toBe(cmd);
+  });
+});
