@@ -400,14 +400,16 @@ const MOVED = new RegExp(
   "i",
 );
 
-/** What sentences of change change: the object of a verb of change, else a strong one's first two words (values left out). */
+/** What sentences of change change: the object of a verb of change, else the first two words of one saying what holds now (values left out). */
 function slotOf(changing: readonly { text: string; strong: boolean }[], values: ReadonlySet<string>): string[] {
   const out: string[] = [];
   for (const { text, strong } of changing) {
     const body = withoutKindLabel(text).replace(COMMIT_TYPE, "$1");
     const moved = MOVED.exec(body)?.[1];
-    // A weak cue without a verb moving a thing ("broke after my change to X") changes nothing named.
-    if (!moved && !strong) continue;
+    // Without a verb moving a thing, only a sentence saying what holds "now" names its slot by its
+    // first words ("builds run on Y now"); "no, the mailer service stores ..." may correct another
+    // attribute of the mailer service, and "broke after my change to X" changes nothing named.
+    if (!moved && !(strong && NOW.test(body))) continue;
     const keys = moved ? contentKeys(moved).filter((k) => !valueLike(k)) : makeSubject(body, values).slice(0, 2);
     for (const k of keys) if (!out.includes(k)) out.push(k);
   }
