@@ -336,8 +336,8 @@ export type Statement = {
    */
   slot: readonly string[];
   /**
-   * It says what holds now: a value it asserts or rejects, a verb of change or "now", or it is
-   * stored as a correction. Not a state said to return ("lag back to normal").
+   * It says what holds now: a value it asserts or rejects, a verb of change or "now". Not a state
+   * said to return ("lag back to normal"), nor a pointer at another thing ("no, the other one. src/x.c").
    */
   states: boolean;
 };
@@ -375,7 +375,6 @@ function makeStatement(text: string, kind: string): Statement {
     subject: subjectOf(said, new Set([...values, ...words, ...asserted])),
     slot: slotOf(changing, new Set([...values, ...words, ...asserted])),
     states:
-      kind === "correction" ||
       values.size + asserted.size > 0 ||
       changing.some((c) => NOW.test(c.text) || CHANGED.test(c.text) || CHANGING.test(c.text)),
     // "decision: dropped crystal" and "chore(infra): we left X" speak first of crystal and X.

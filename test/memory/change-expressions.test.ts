@@ -116,6 +116,15 @@ describe("corrections said in ordinary change expressions", () => {
     expect(fix.supersedes).not.toContain(fact);
   });
 
+  test("pointing the agent at another file replaces nothing said of what the file is about", async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const fact = await m.add("prompt", "fyi @ines reviews anything touching the tariff engine, tag her on those PRs", "s1");
+    await chatter(m, 25);
+    const fix = await addOk(m, "correction", "no, the other one. src/tariff/engine.rs");
+    expect(fix.supersedes).not.toContain(fact);
+  });
+
   test("a verb both use in passing does not link a change to chatter", async () => {
     const m = testMemory();
     const asks: string[] = [];
