@@ -216,6 +216,7 @@ const keptKeys = remembered<ReadonlySet<string>>(CACHED_TEXTS);
 const keptStatements = remembered<Statement>(CACHED_TEXTS);
 const keptKinds = remembered<SentenceKind>(CACHED_TEXTS);
 const keptSubjects = remembered<string[]>(CACHED_TEXTS);
+const keptParts = remembered<ReadonlySet<string>>(CACHED_TEXTS);
 
 /**
  * The keys statements are compared by. Bracketed asides are left out ("(config in x.yaml)": not
@@ -223,6 +224,20 @@ const keptSubjects = remembered<string[]>(CACHED_TEXTS);
  */
 export function tokenKeys(text: string): ReadonlySet<string> {
   return keptKeys(text, () => new Set(contentKeys(withoutCommitType(text.slice(0, 2000)).replace(/(^|\s)\([^()]{0,200}\)/g, " "))));
+}
+
+/**
+ * The keys a text holds only inside identifiers ("basalt" and "io" of "ledger.basalt.io"): a
+ * project's name or a domain runs through many of its identifiers, and two texts sharing it
+ * there say nothing of sharing a subject.
+ */
+export function partKeys(text: string): ReadonlySet<string> {
+  return keptParts(text, () => {
+    const said = new Set<string>();
+    for (const token of foldText(withoutCommitType(text.slice(0, 2000))).match(TOKEN) ?? [])
+      if (!valueLike(token) && !isStopWord(token)) said.add(familyKey(token));
+    return new Set([...tokenKeys(text)].filter((k) => !valueLike(k) && !said.has(k)));
+  });
 }
 
 // A cue's stretch runs to a comma, semicolon, bracket or the end of a sentence (a dot inside 20.18 is not one).

@@ -16,6 +16,7 @@ import {
   changeSentences,
   isClaim,
   labelOf,
+  partKeys,
   type Statement,
   statementOf,
   subjectOf,
@@ -94,7 +95,7 @@ function otherSubjects(
  * words and identifiers weigh most) against the shorter of the two, whether the newer one
  * rejects a value the older one holds, and whether a value was swapped for one of its kind.
  */
-function compare(newer: Statement, oldText: string, weigh: Weigh) {
+function compare(newer: Statement, newerText: string, oldText: string, weigh: Weigh) {
   const ownRejected = statementOf(oldText, "").rejected;
   const old = new Set([...tokenKeys(oldText)].filter((k) => !ownRejected.has(k)));
   // A rejected identifier the older statement writes inside a longer one ("tp-raw-prod" in
@@ -103,8 +104,11 @@ function compare(newer: Statement, oldText: string, weigh: Weigh) {
   let shared = 0;
   let sharedKeys = 0;
   let sharedIds = 0;
+  // A word both hold only inside identifiers (a project's name in its domains) is no shared word.
+  const newerParts = partKeys(newerText);
+  const oldParts = partKeys(oldText);
   for (const k of newer.keys) {
-    if (!old.has(k) || newer.rejected.has(k)) continue;
+    if (!old.has(k) || newer.rejected.has(k) || (newerParts.has(k) && oldParts.has(k))) continue;
     shared += weigh(k);
     sharedKeys++;
     if (valueLike(k)) sharedIds++;
@@ -215,7 +219,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
   // Whether it names what it drops in an older statement: then that, not a shared word, is the link.
   let dropped = false;
   for (const o of olds) {
-    const c = compare(newer, o.content, weigh);
+    const c = compare(newer, event.content, o.content, weigh);
     // An older statement holding both what the newer one asserts and what it rejects ("black for
     // formatting, ruff for lint" and "ruff replaced black") is still replaced.
     trace?.(

@@ -125,6 +125,17 @@ describe("corrections said in ordinary change expressions", () => {
     expect(fix.supersedes).not.toContain(fact);
   });
 
+  test("a name both hold only inside identifiers (a project's domain) links nothing", async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const certs: string[] = [];
+    for (const host of ["billing", "search", "ledger"]) certs.push(await m.add("note", `tls cert for ${host}.quarry.io is not renewed yet`, "s1"));
+    const review = await m.add("note", "terraform apply needs 2 approvals from @quarry/platform-ops", "s1");
+    await chatter(m, 25);
+    const fix = await addOk(m, "decision", "registry egress got expensive. images now push to ghcr.io/quarry-platform");
+    for (const id of [...certs, review]) expect(fix.supersedes).not.toContain(id);
+  });
+
   test("a verb both use in passing does not link a change to chatter", async () => {
     const m = testMemory();
     const asks: string[] = [];
