@@ -216,7 +216,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
   const out: number[] = [];
   const byCue: { id: number; shared: number }[] = [];
   const bySubject: { id: number; shared: number }[] = [];
-  // Whether it names what it drops in an older statement: then that, not a shared word, is the link.
+  // Whether it names what it drops or rejects in an older statement: then that, not a shared word, is the link.
   let dropped = false;
   for (const o of olds) {
     const c = compare(newer, event.content, o.content, weigh);
@@ -258,7 +258,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
       o.kind !== "answer" &&
       newer.changes &&
       [...newer.removed].some((r) => c.old.has(r) && /\p{L}{2}/u.test(r) && (dfOf(r) <= rareDf || c.sharedKeys >= 1));
-    if (dropsIt) dropped = true;
+    if (dropsIt || (namesIt && c.rejects)) dropped = true;
     // Each is about something the other does not name ("the billing service database is X" and
     // "the rate limiter stores its data in Y"): the same kind of fact about another thing.
     // A value swapped for one of its shape beside two shared words is the same attribute of the

@@ -44,9 +44,12 @@ describe("corrections said in ordinary change expressions", () => {
     const m = testMemory();
     await chatter(m, 25);
     const old = await m.add("answer", "docs(readme): hosting section\n\nthe site is hosted on Netlify, a preview per branch", "s1");
+    const other = await m.add("prompt", "chore(e2e): cypress runs against the local server on port 4100", "s1");
     await chatter(m, 25);
-    const fix = await addOk(m, "prompt", "chore(infra): we left Netlify; pages are served from Cloudflare now");
-    expect(fix.supersedes).toContain(old);
+    const fix = await addOk(m, "prompt", "chore(infra): we left Netlify; the site runs on Cloudflare now");
+    expect(fix.supersedes).toEqual([old]);
+    // Naming what it left is the link: a word shared in passing with another statement is not.
+    expect(fix.supersedes).not.toContain(other);
   });
 
   test("an identifier the correction rejects, written inside a longer one in the old statement", async () => {
