@@ -121,10 +121,12 @@ const GONE_SOURCE = `(?:^|[,;:.!?(]\\s*|\\s-{1,2}\\s|\\s—\\s)((?:[^\\s,;:()]+\
 const GONE = new RegExp(GONE_SOURCE, "i");
 const CORRECTION_ANYWHERE = [
   /\b(?:use|it'?s|is|are|should be|must be|means?|wanted|want|meant|prefer)\s+[^.,;!?]{1,60}?,?\s+not\s+\S/i,
-  /\binstead of\b|\brather than\b|\bno longer\b|\bnot any ?more\b|\banymore\b|\bno more\b/i,
+  /\binstead\b|\brather than\b|\bno longer\b|\bnot any ?more\b|\banymore\b|\bno more\b|\bin favou?r of\b/i,
+  // The new holder or value said without the old: "the new owner of X is Y", "Y is the new owner".
+  /\bthe new\s+[^.,;!?]{1,40}?\s+(?:is|are)\s+\S|\b(?:is|are)\s+(?:now\s+)?the new\s+\S/i,
   /\bfrom\b[^.;!?]{1,60}\bto\b/i,
   /\b(?:from now on|going forward|henceforth|back to)\b/i,
-  /\b(?:don'?t|do not|never|stop)\s+(?:use|using|run|running|call|calling|add|adding)\b/i,
+  /\b(?:don'?t|do not|never|stop|stopped)\s+(?:use|using|run|running|call|calling|add|adding)\b/i,
   /\bI (?:said|told you|asked for)\b|\byou should(?:'ve| have)\b/i,
   /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
   /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
@@ -148,8 +150,8 @@ const COMMIT_HEADER = /^\s*[a-z]+(?:\([^()\s]{1,40}\))?!?:\s+/i;
 const COMMIT_TYPE = /^(\s*)(?:feat|fix|chore|docs|refactor|test|build|ci|perf|style|revert)(?:\(([^()\s]{1,40})\))?!?:\s+/i;
 const withoutCommitType = (text: string) =>
   text.replace(COMMIT_TYPE, (_, lead: string, scope?: string) => `${lead}${scope ? `${scope}: ` : ""}`);
-/** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now". */
-const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(?!\s+(?:and then|that|on\b))/i;
+/** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now"; "nowadays" and "these days" alike. */
+const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(?!\s+(?:and then|that|on\b))|\bnowadays\b|\bthese days\b/i;
 
 /**
  * An explicit correction of the agent, or a statement that something changed. In a prompt (the
@@ -182,9 +184,11 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}._\-/:@+#=$~]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const valueLike = (w: string) => /[\d._\-/:@+#=$~]/.test(w);
 const CHANGE_WORDS = new Set(
-  [...BASES, ...CHANGE_FORMS, ..."correction wrong incorrect anymore longer instead now old actually wait left quit".split(" ")].map((w) =>
-    familyKey(w),
-  ),
+  [
+    ...BASES,
+    ...CHANGE_FORMS,
+    ..."correction wrong incorrect anymore longer instead now old actually wait left quit stop stopped nowadays".split(" "),
+  ].map((w) => familyKey(w)),
 );
 
 /** An identifier-like token stays whole (8080, v1.2.3, src/app.ts, TIDE_PROD); a word becomes its family's key. */
@@ -248,14 +252,14 @@ const REMOVAL_CUES = [
   new RegExp(`\\bno longer\\s+(?:use|using|uses|need|needs)?\\s*${STRETCH}`, "gi"),
   // "no more twine from laptops": what there is no more of.
   new RegExp(`\\bno more\\s+${STRETCH}`, "gi"),
-  new RegExp(`\\b(?:stop|don'?t|do not|never)\\s+(?:use|using)\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\b(?:stop|stopped|don'?t|do not|never)\\s+(?:use|using)\\s+${STRETCH}`, "gi"),
   new RegExp(
     `\\b(?:move|moved|moving|migrate|migrated|migrating|switch|switched|switching|went|going)\\s+(?:[^\\s,;]+\\s+){0,3}?(?:off|away from|from)\\s+${STRETCH}`,
     "gi",
   ),
   // What was dropped, not when ("dropped after 48h").
   new RegExp(
-    `\\b(?:dropped|drop|ditched|removed|retired|abandoned|replaced|(?:ripped|rip|tore|torn|pulled|took|taken) out|got rid of|get rid of)\\s+(?!(?:after|before|at|by|for|in|on|once|since|until|when|with|within)\\b)${STRETCH}`,
+    `\\b(?:dropped|drop|ditched|removed|retired|abandoned|replaced|deprecated|deprecating|(?:ripped|rip|tore|torn|pulled|took|taken) out|got rid of|get rid of)\\s+(?!(?:after|before|at|by|for|in|on|once|since|until|when|with|within)\\b)${STRETCH}`,
     "gi",
   ),
   new RegExp(GONE_SOURCE, "gi"),
@@ -285,21 +289,33 @@ const REJECT_CUES = [
 ];
 
 /** The rejected values (identifier-like tokens after a cue, or else its first content word), and every key of the stretches they came from. */
-function rejection(text: string): { values: Set<string>; words: Set<string>; removed: Set<string> } {
+type RejectedName = { written: string; named: string[] };
+
+function rejection(text: string): { values: Set<string>; words: Set<string>; removed: Set<string>; phrases: Map<string, RejectedName> } {
   const values = new Set<string>();
   const words = new Set<string>();
   const removed = new Set<string>();
+  const phrases = new Map<string, RejectedName>();
   for (const re of [...REJECT_CUES, ...HANDOVER_CUES]) {
     for (const m of text.slice(0, 600).matchAll(re)) {
+      const keys = contentKeys(m[1]!);
+      const named = keys.filter((k) => !valueLike(k)).slice(0, PHRASE_WORDS);
       for (const k of valuesOf(m[1]!)) {
         values.add(k);
         if (REMOVAL_CUES.includes(re)) removed.add(k);
+        if (!valueLike(k) && named.length > 1 && !phrases.has(k)) {
+          const written = (foldText(m[1]!).match(TOKEN) ?? []).find((t) => !valueLike(t) && familyKey(t) === k) ?? k;
+          phrases.set(k, { written, named });
+        }
       }
-      for (const k of contentKeys(m[1]!)) words.add(k);
+      for (const k of keys) words.add(k);
     }
   }
-  return { values, words, removed };
+  return { values, words, removed, phrases };
 }
+
+/** The words of a rejected thing's name weighed at most ("the play internal track": three). */
+const PHRASE_WORDS = 3;
 
 export function rejectedOf(text: string): Set<string> {
   return rejection(text).values;
@@ -314,6 +330,9 @@ const ASSERT_CUES = [
   new RegExp(`\\b(?:is|are)\\s+now\\s+${STRETCH}`, "gi"),
   /\b(?:is|are)\s+([^\s,;()]{1,40})\s+now\b/gi,
   new RegExp(`\\buse\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\bin favou?r of\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\bthe new\\s+[^.,;!?]{1,40}?\\s+(?:is|are)\\s+${STRETCH}`, "gi"),
+  /([^\s,;()]{1,40})\s+(?:is|are)\s+(?:now\s+)?the new\b/gi,
   new RegExp(`\\b(?:${[...BASES, ...CHANGE_FORMS].join("|")})\\s+(?:[^\\s,;]+\\s+){0,3}?(?:to|with)\\s+${STRETCH}`, "gi"),
 ];
 
@@ -342,6 +361,8 @@ export type Statement = {
   rejectedWords: ReadonlySet<string>;
   /** Of the rejected values, those it says left the project (dropped, replaced, gone, moved off). */
   removed: ReadonlySet<string>;
+  /** A rejected word named with others ("stopped using the play internal track"): all the words of that name (rejectedIn). */
+  rejectedPhrases: ReadonlyMap<string, RejectedName>;
   asserted: ReadonlySet<string>;
   /** It corrects or changes something (a strong cue, a weak one that names a value, or stored as a correction). */
   changes: boolean;
@@ -375,7 +396,7 @@ export const withoutKindLabel = (text: string) => text.replace(KIND_LABEL, "");
 function makeStatement(text: string, kind: string): Statement {
   const changing = changeSentences(text, kind);
   const said = changing.length > 0 ? changing.map((c) => c.text).join(" ") : text;
-  const { values, words, removed } = rejection(said);
+  const { values, words, removed, phrases } = rejection(said);
   const asserted = assertedOf(said);
   // "default exports rather than named exports" asserts "default", not "exports".
   for (const w of words) asserted.delete(w);
@@ -389,14 +410,13 @@ function makeStatement(text: string, kind: string): Statement {
     keys: tokenKeys(said),
     subject: subjectOf(said, new Set([...values, ...words, ...asserted])),
     slot: slotOf(changing, new Set([...values, ...words, ...asserted])),
-    states:
-      values.size + asserted.size > 0 ||
-      changing.some((c) => NOW.test(c.text) || CHANGED.test(c.text) || CHANGING.test(c.text)),
+    states: values.size + asserted.size > 0 || changing.some((c) => NOW.test(c.text) || CHANGED.test(c.text) || CHANGING.test(c.text)),
     // "decision: dropped crystal" and "chore(infra): we left X" speak first of crystal and X.
     first: firstWord(withoutKindLabel(said).replace(COMMIT_TYPE, "$1")),
     rejected: values,
     rejectedWords: words,
     removed,
+    rejectedPhrases: phrases,
     asserted,
     changes,
   };
@@ -428,6 +448,18 @@ function slotOf(changing: readonly { text: string; strong: boolean }[], values: 
     for (const k of keys) if (!out.includes(k)) out.push(k);
   }
   return out;
+}
+
+/**
+ * Whether a text holds a value the statement rejects: a word named with others ("the play internal
+ * track") is held when two of that name's words are, or the word as written ("ripped out the clap
+ * crate" and "clap v4"); its family alone is as likely another thing ("players" for "play").
+ */
+export function rejectedIn(said: Statement, r: string, keys: ReadonlySet<string>, text: string): boolean {
+  if (!keys.has(r)) return false;
+  const name = said.rejectedPhrases.get(r);
+  if (name === undefined || name.named.filter((k) => keys.has(k)).length >= 2) return true;
+  return ((foldText(text.slice(0, 2000)).match(TOKEN) ?? []) as string[]).includes(name.written);
 }
 
 /**

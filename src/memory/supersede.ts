@@ -17,6 +17,7 @@ import {
   isClaim,
   labelOf,
   partKeys,
+  rejectedIn,
   type Statement,
   statementOf,
   subjectOf,
@@ -123,7 +124,8 @@ function compare(newer: Statement, newerText: string, oldText: string, weigh: We
     newWeight += weigh(k);
     if (old.has(k)) sharedWords += weigh(k);
   }
-  const rejects = [...newer.rejected].some((r) => old.has(r));
+  const held = new Set([...newer.rejected].filter((r) => rejectedIn(newer, r, old, oldText)));
+  const rejects = held.size > 0;
   const sameRejection = [...newer.rejected].some((r) => ownRejected.has(r));
   // It already says everything the newer one asserts.
   const asserted = [...newer.asserted].filter((a) => !newer.rejected.has(a));
@@ -142,7 +144,7 @@ function compare(newer: Statement, newerText: string, oldText: string, weigh: We
       oldValues.some((g) => (/\d/.test(k) && shape(g) === shape(k)) || parts(g).some((w) => parts(k).includes(w))),
   );
   const share = sharedWords / Math.max(1e-9, Math.min(oldWeight, newWeight));
-  return { old, shared, share, sharedKeys, sharedIds, rejects, sameRejection, holdsNew, fresh, gone, valueSwap };
+  return { old, held, shared, share, sharedKeys, sharedIds, rejects, sameRejection, holdsNew, fresh, gone, valueSwap };
 }
 
 /**
@@ -248,7 +250,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
     }
     const dfOf = (k: string) => df.get((k.match(/[\p{L}\p{N}]+/gu) ?? [k])[0]!) ?? 1;
     const namesIt = [...newer.rejected].some(
-      (r) => c.old.has(r) && ((valueLike(r) && /\p{L}/u.test(r) && dfOf(r) <= 2) || newer.first === r),
+      (r) => c.held.has(r) && ((valueLike(r) && /\p{L}/u.test(r) && dfOf(r) <= 2) || newer.first === r),
     );
     // A user's statement naming a thing (a word, not a number) the newer one says is gone or
     // replaced ("ripped out the clap crate", "Coil replaces Glide"): it is about that thing, when
@@ -257,7 +259,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
     const dropsIt =
       o.kind !== "answer" &&
       newer.changes &&
-      [...newer.removed].some((r) => c.old.has(r) && /\p{L}{2}/u.test(r) && (dfOf(r) <= rareDf || c.sharedKeys >= 1));
+      [...newer.removed].some((r) => c.held.has(r) && /\p{L}{2}/u.test(r) && (dfOf(r) <= rareDf || c.sharedKeys >= 1));
     if (dropsIt || (namesIt && c.rejects)) dropped = true;
     // Each is about something the other does not name ("the billing service database is X" and
     // "the rate limiter stores its data in Y"): the same kind of fact about another thing.

@@ -6,6 +6,7 @@
  * must stay unlinked: a state said to return, a verb both use in passing.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { isCorrection, rejectedIn, statementOf, tokenKeys } from "../../src/memory/classify.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
 
@@ -132,7 +133,8 @@ describe("corrections said in ordinary change expressions", () => {
     const m = testMemory();
     await chatter(m, 25);
     const certs: string[] = [];
-    for (const host of ["billing", "search", "ledger"]) certs.push(await m.add("note", `tls cert for ${host}.quarry.io is not renewed yet`, "s1"));
+    for (const host of ["billing", "search", "ledger"])
+      certs.push(await m.add("note", `tls cert for ${host}.quarry.io is not renewed yet`, "s1"));
     const review = await m.add("note", "terraform apply needs 2 approvals from @quarry/platform-ops", "s1");
     await chatter(m, 25);
     const fix = await addOk(m, "decision", "registry egress got expensive. images now push to ghcr.io/quarry-platform");
@@ -154,9 +156,17 @@ describe("a correction above older evidence of what it says is gone", () => {
     const m = testMemory();
     await chatter(m, 20);
     for (let i = 0; i < 4; i++)
-      await m.add("command", `$ hatchctl install --with dev\nInstalling dependencies from lock file\nPackage operations: ${i + 3} installs`, "s1");
+      await m.add(
+        "command",
+        `$ hatchctl install --with dev\nInstalling dependencies from lock file\nPackage operations: ${i + 3} installs`,
+        "s1",
+      );
     await chatter(m, 20);
-    const fix = await addOk(m, "correction", "oh btw we ditched hatchctl last week, new packages go in with `quill add` and you commit quill.lock");
+    const fix = await addOk(
+      m,
+      "correction",
+      "oh btw we ditched hatchctl last week, new packages go in with `quill add` and you commit quill.lock",
+    );
     const found = await search(m, "install a new package");
     expect(found.hits[0]!.id).toBe(fix.id);
   });
@@ -164,10 +174,49 @@ describe("a correction above older evidence of what it says is gone", () => {
   test("a command naming a tool the statement does not drop keeps its place", async () => {
     const m = testMemory();
     await chatter(m, 20);
-    const cmd = await m.add("command", "$ hatchctl install --with dev\nInstalling dependencies from lock file\nPackage operations: 9 installs", "s1");
+    const cmd = await m.add(
+      "command",
+      "$ hatchctl install --with dev\nInstalling dependencies from lock file\nPackage operations: 9 installs",
+      "s1",
+    );
     await chatter(m, 20);
     await addOk(m, "correction", "oh btw we ditched the old lint config last week, new packages still go in with hatchctl");
     const found = await search(m, "install a new package");
     expect(found.hits[0]!.id).toBe(cmd);
+  });
+});
+
+describe("general English change expressions read as changes", () => {
+  test.each([
+    ["we stopped using sentry, errors go to bugsnag", ["sentri"], []],
+    ["dropped webpack in favor of vite", ["webpack"], ["vite"]],
+    ["we're deprecating the v1 API in favour of v2", ["v1"], ["v2"]],
+    ["the new owner of billing is Sam", [], ["sam"]],
+    ["Sam is the new owner of billing", [], ["sam"]],
+    ["we use pnpm instead", [], ["pnpm"]],
+  ])("%s", (text, rejected, asserted) => {
+    const s = statementOf(text, "note");
+    expect(isCorrection(text, "note")).toBe(true);
+    expect(s.changes).toBe(true);
+    for (const r of rejected) expect(s.rejected.has(r)).toBe(true);
+    for (const a of asserted) expect(s.asserted.has(a)).toBe(true);
+  });
+
+  test.each(["deploys happen through ArgoCD these days", "nowadays we deploy with helm"])("%s says what holds now", (text) => {
+    expect(isCorrection(text, "note")).toBe(true);
+  });
+
+  test("a plain statement is no change", () => {
+    expect(isCorrection("the billing service is owned by Sam", "note")).toBe(false);
+  });
+});
+
+describe("a rejected word named with others", () => {
+  test("is held by a text with two words of the name, or the word as written, not by its family alone", () => {
+    const s = statementOf("we stopped using the play internal track for betas, it's Firebase now", "note");
+    const holds = (text: string) => rejectedIn(s, [...s.rejected][0]!, tokenKeys(text), text);
+    expect(holds("beta builds go to the internal track on Play Console")).toBe(true);
+    expect(holds("you can play the beta on the tablet")).toBe(true);
+    expect(holds("players are quitting at level 40")).toBe(false);
   });
 });
