@@ -160,7 +160,7 @@ function compare(newer: Statement, newerText: string, oldText: string, weigh: We
  * Never when the older statement already holds the value the newer one asserts, or rejects the
  * same thing (two corrections that agree).
  */
-export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: number, why: string) => void): number[] {
+export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   // A task or question (most prompts) states nothing and changes nothing: decided before the statement is worked out.
   if (event.kind === "prompt" && !isClaim(event.content) && changeSentences(event.content, event.kind).length === 0) return [];
   const newer = statementOf(event.content, event.kind);
@@ -204,10 +204,6 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
   }
   const total = Math.max(1, event.id);
   const df = new Map(groups.map((g) => [g.word, g.df]));
-  trace?.(
-    -1,
-    `df ${JSON.stringify([...df])} rareDf ${Math.min(RARE_SUBJECT_DF, RARE_SUBJECT_SHARE * Math.max(1, event.id))} query ${JSON.stringify(query.map((q) => [q.word, q.forms]))}`,
-  );
   const weigh: Weigh = (k) => (valueLike(k) ? idfOf(1, total) : idfOf(df.get(k) ?? 1, total));
   const olds = eventsById(deps, ids).filter((o) => o.project_id === event.project_id && replaceable(o));
   const explicit = event.kind === "correction";
@@ -217,19 +213,16 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
   const rareDf = Math.min(RARE_SUBJECT_DF, RARE_SUBJECT_SHARE * total);
   const out: number[] = [];
   const byCue: { id: number; shared: number }[] = [];
-  const bySubject: { id: number; shared: number }[] = [];
+  const bySubject: { id: number; shared: number; rare: number }[] = [];
   // Whether it names what it drops or rejects in an older statement: then that, not a shared word, is the link.
   let dropped = false;
+  // Whether it names what it rejects in an older statement: then a link by shared rare words needs two of them.
+  let namesOne = false;
   for (const o of olds) {
     const c = compare(newer, event.content, o.content, weigh);
     // An older statement holding both what the newer one asserts and what it rejects ("black for
     // formatting, ruff for lint" and "ruff replaced black") is still replaced.
-    trace?.(
-      o.id,
-      `compare ${JSON.stringify({ ...c, old: [...c.old], newer: { ...newer, keys: [...newer.keys], rejected: [...newer.rejected], removed: [...newer.removed], asserted: [...newer.asserted], rejectedWords: [...newer.rejectedWords] } })}`,
-    );
     if (c.old.size === 0 || c.sameRejection || (c.holdsNew && !c.rejects)) {
-      trace?.(o.id, "skip: empty, same rejection or holds the new value");
       continue;
     }
     // What it rejects names the thing, whatever the words around it, when it is a rare identifier
@@ -246,7 +239,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
       );
       // Ranked by all they share (a rare word may also be a coincidence: "AppLovin MAX" and "max 2048").
       const all = [...whole].filter((k) => c.old.has(k));
-      if (rare.length > 0) bySubject.push({ id: o.id, shared: all.reduce((s, k) => s + weigh(k), 0) });
+      if (rare.length > 0) bySubject.push({ id: o.id, shared: all.reduce((s, k) => s + weigh(k), 0), rare: rare.length });
     }
     const dfOf = (k: string) => df.get((k.match(/[\p{L}\p{N}]+/gu) ?? [k])[0]!) ?? 1;
     const namesIt = [...newer.rejected].some(
@@ -260,7 +253,8 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
       o.kind !== "answer" &&
       newer.changes &&
       [...newer.removed].some((r) => c.held.has(r) && /\p{L}{2}/u.test(r) && (dfOf(r) <= rareDf || c.sharedKeys >= 1));
-    if (dropsIt || (namesIt && c.rejects)) dropped = true;
+    if (dropsIt) dropped = true;
+    if (namesIt && c.rejects) namesOne = true;
     // Each is about something the other does not name ("the billing service database is X" and
     // "the rate limiter stores its data in Y"): the same kind of fact about another thing.
     // A value swapped for one of its shape beside two shared words is the same attribute of the
@@ -287,10 +281,8 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
       !sameSlot &&
       otherSubjects(newer, subjectOf(o.content), c.old, known, explicit && c.share >= MIN_SHARE)
     ) {
-      trace?.(o.id, `skip: other subjects ${subjectOf(o.content)}`);
       continue;
     }
-    trace?.(o.id, `namesIt ${namesIt} dropsIt ${dropsIt} sameAttribute ${sameAttribute}`);
     if (newer.changes && c.rejects) {
       // The rejected value and some context, or a value that names the thing alone; an answer
       // that mentions the value in passing ("... Tomasz may want to review it") only then.
@@ -325,11 +317,12 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
   }
   const best = Math.max(0, ...byCue.map((b) => b.shared));
   for (const b of byCue) if (b.shared >= best * NEAR_BEST) out.push(b.id);
-  trace?.(-2, `byCue ${JSON.stringify(byCue)} bySubject ${JSON.stringify(bySubject)} dropped ${dropped} out ${out}`);
   // Linked by a shared rare name: the statements naming the most of it.
-  if (bySubject.length > 0 && !dropped) {
-    const top = Math.max(...bySubject.map((b) => b.shared));
-    for (const b of bySubject) if (b.shared >= top) out.push(b.id);
+  // When it names what it rejects ("we left Vercel"), one rare word shared in passing ("runs") is no link.
+  const linking = bySubject.filter((b) => !namesOne || b.rare >= 2);
+  if (linking.length > 0 && !dropped) {
+    const top = Math.max(...linking.map((b) => b.shared));
+    for (const b of linking) if (b.shared >= top) out.push(b.id);
   }
   // An older statement that says again what a replaced one said (the assistant's "got it: X")
   // is replaced with it.
@@ -349,7 +342,6 @@ export function findReplaced(deps: MemoryDeps, event: EventRow, trace?: (id: num
       );
     };
     if (replaced.some(echoes)) {
-      trace?.(o.id, "echoes a replaced statement");
       out.push(o.id);
     }
   }
