@@ -131,7 +131,7 @@ const CORRECTION_ANYWHERE = [
   /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
   /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
   // "X replaces Y": a verb of replacing in the present with its object.
-  /\b(?:we|they|i|team)(?:'ve|'d| have| had)?\s+(?:left|quit)\s+\S|\b(?:handed)\s+(?:over\s+|off\s+|on\s+)?[^.;!?]{1,60}?\s+to\s+\S|\b(?:took|taken) over\b/i,
+  /\b(?:we|they|i|team)(?:'ve|'d| have| had)?\s+(?:left|quit)\s+\S|\b(?:handed|hands|handing)\s+(?:over\s+|off\s+|on\s+)?[^.;!?]{1,60}?\s+to\s+\S|\b(?:took|takes|taking|taken) over\b/i,
   /\b(?:replaces|supersedes)\s+\S|\b(?:ripped|rip|tore|tear|torn|pulled|pull|took|take|taken) out\b|\b(?:got|get) rid of\b/i,
   GONE,
 ];
@@ -265,6 +265,11 @@ const REMOVAL_CUES = [
   new RegExp(GONE_SOURCE, "gi"),
   // "X replaces Y": Y.
   new RegExp(`\\b(?:replaces|supersedes)\\s+${STRETCH}`, "gi"),
+  // "X was replaced by Y", "X got swapped for Y": X.
+  /(?:^|[\s,;:(])([^\s,;:()]{2,40})\s+(?:was|were|got|has been|have been|is being)\s+(?:replaced|swapped|superseded)\s+(?:by|with|for)\s/gi,
+  // "renamed X to Y", "swapped X for Y": X.
+  new RegExp(`\\b(?:renamed|renaming|rename)\\s+(?:the\\s+)?${STRETCH}(?=\\s+to\\s)`, "gi"),
+  /\b(?:swapped|swapping|swap)\s+(?:out\s+)?(?:the\s+)?([^\s,;:()]{2,40})\s+for\s/gi,
   // A group that left a thing: "we left X", "the team quit X" (a pronoun or "team" before it: "left" alone is often a side or a rest).
   new RegExp(`\\b(?:we|they|i|team)(?:'ve|'d| have| had)?\\s+(?:left|quit|abandoned)\\s+${STRETCH}`, "gi"),
 ];
@@ -331,6 +336,8 @@ const ASSERT_CUES = [
   /\b(?:is|are)\s+([^\s,;()]{1,40})\s+now\b/gi,
   new RegExp(`\\buse\\s+${STRETCH}`, "gi"),
   new RegExp(`\\bin favou?r of\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\b(?:replaced|swapped|superseded)\\s+(?:by|with)\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\b(?:swapped|swapping|swap)\\s+(?:out\\s+)?(?:the\\s+)?[^\\s,;:()]{2,40}\\s+for\\s+${STRETCH}`, "gi"),
   new RegExp(`\\bthe new\\s+[^.,;!?]{1,40}?\\s+(?:is|are)\\s+${STRETCH}`, "gi"),
   /([^\s,;()]{1,40})\s+(?:is|are)\s+(?:now\s+)?the new\b/gi,
   new RegExp(`\\b(?:${[...BASES, ...CHANGE_FORMS].join("|")})\\s+(?:[^\\s,;]+\\s+){0,3}?(?:to|with)\\s+${STRETCH}`, "gi"),

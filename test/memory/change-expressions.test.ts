@@ -120,6 +120,15 @@ describe("corrections said in ordinary change expressions", () => {
     expect(fix.supersedes).not.toContain(fact);
   });
 
+  test("a passive replacement links to the statement naming the replaced library", async () => {
+    const m = testMemory();
+    await chatter(m, 25);
+    const old = await m.add("decision", "dates are formatted with luxon everywhere in the web app", "s1");
+    await chatter(m, 25);
+    const fix = await addOk(m, "note", "luxon was replaced by date-fns to cut the bundle size");
+    expect(fix.supersedes).toEqual([old]);
+  });
+
   test("pointing the agent at another file replaces nothing said of what the file is about", async () => {
     const m = testMemory();
     await chatter(m, 25);
@@ -194,6 +203,10 @@ describe("general English change expressions read as changes", () => {
     ["the new owner of billing is Sam", [], ["sam"]],
     ["Sam is the new owner of billing", [], ["sam"]],
     ["we use pnpm instead", [], ["pnpm"]],
+    ["renamed the orders-v1 topic to orders-v2", ["orders-v1"], ["orders-v2"]],
+    ["moment was replaced by dayjs", ["moment"], ["dayj"]],
+    ["swapped jest for vitest", ["jest"], ["vitest"]],
+    ["Ana is taking over the billing service from Raj", ["raj"], []],
   ])("%s", (text, rejected, asserted) => {
     const s = statementOf(text, "note");
     expect(isCorrection(text, "note")).toBe(true);
