@@ -7,175 +7,42 @@
  * X") and which does it assert? The cues are English function words and verbs of change, not
  * any project's vocabulary; supersede.ts, the extractive summary and ranking use them.
  */
+import {
+  BASES,
+  CHANGE_FORMS,
+  CHANGED,
+  CHANGING,
+  COMMIT_HEADER,
+  COMMIT_TYPE,
+  changeSentences,
+  DECIDES,
+  GONE_SOURCE,
+  NOW,
+  withoutCommitType,
+} from "./change-cues.ts";
 import { familyKey } from "./morphology.ts";
 import { remembered } from "./remember.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
-import { lineBody } from "./summary-line.ts";
 
-/** Clauses of a statement: its sentences, split again at commas and dashes (a summary line's label left out). */
-export function clauses(text: string): string[] {
-  return lineBody(text)
-    .split(/[.;!?](?:\s|$)|,\s|\n|\s-{1,2}\s/)
-    .filter((c) => c.trim() !== "");
-}
-
-/**
- * Sentences (and lines) of a text's head. A request tacked on with a comma is a sentence of its
- * own: "we're moving to X, can you start with Y?" states a change, then asks.
- */
-export function sentences(text: string): string[] {
-  return text
-    .slice(0, 1200)
-    .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+|,\s+(?=(?:can|could|would|will) you\b)/i)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
-}
-
-const QUESTION =
-  /\?\s*$|^\s*(?:what|which|where|who|whom|whose|why|how|when|is|are|was|were|do|does|did|can|could|would|should|will|have|has|any idea)\b/i;
-const PREFERENCE = /\b(?:always|never|prefer|please|don'?t|do not|make sure|remember|from now on|must|should|avoid)\b/i;
-/** An imperative: the sentence starts with a verb of doing (after a greeting or "please"). */
-const TASK =
-  /^\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please|can you|could you|would you|let'?s)[\s,!:]+)*(?:fix|add|write|update|refactor|implement|create|remove|delete|check|run|make|debug|investigate|look|find|show|explain|rename|move|bump|upgrade|install|build|deploy|test|try|help|go|open|review|clean|split|merge|revert|rewrite|change|set up|setup|tidy|wire|port|profile|retry|see|take|get|put|use)\b/i;
-
-export type SentenceKind = "preference" | "fact" | "question" | "task";
-
-function sentenceKind(s: string): SentenceKind {
-  if (QUESTION.test(s)) return "question";
-  if (TASK.test(s)) return "task";
-  if (PREFERENCE.test(s)) return "preference";
-  return "fact";
-}
-
-/** A sentence long enough to state something (three words besides stop words). */
-const says = (s: string) => wordsOf(foldText(s)).filter((w) => !isStopWord(w)).length >= 3;
-
-/**
- * How a text reads: a preference or fact when any sentence of it states one, else a task, else a
- * question. Remembered per text: ranking weighs each candidate by it and supersession asks it of
- * every older statement it compares, and the same rows come back query after query.
- */
-export function statementKind(text: string): SentenceKind {
-  return keptKinds(text, () => readKind(text));
-}
-
-function readKind(text: string): SentenceKind {
-  // Under a Conventional Commits header the type ("build:", "fix(ui):") is a label, not a verb:
-  // the sentence is read without it.
-  const kinds = sentences(text).map((s) => {
-    const k = sentenceKind(s.replace(COMMIT_HEADER, ""));
-    return k === "fact" && !says(s) ? "chatter" : k;
-  });
-  if (kinds.includes("preference")) return "preference";
-  if (kinds.includes("fact")) return "fact";
-  if (kinds.includes("task")) return "task";
-  return kinds.length === 0 || kinds.includes("question") ? "question" : "task";
-}
-
-/** A preference or a statement of fact: something later statements can replace. */
-export function isClaim(text: string): boolean {
-  const kind = statementKind(text);
-  return kind === "preference" || kind === "fact";
-}
-
-// Cues that a statement corrects the agent or changes what was said before.
-const CORRECTION_START =
-  /^\s*(?:no|nope|nah|wrong|incorrect|not quite|not that|actually|correction|wait|scratch that|undo|that'?s (?:wrong|not right|incorrect|not what))\b[\s,.:;!-]/i;
-/**
- * Verbs of change, each with its -s, -ed and -ing forms: "X was renamed", "we switched to Y", and
- * in the imperative of a commit message or note, "bump MSRV to 1.79", "drop cross".
- */
-const CHANGE_BASES =
-  "switch move migrate change rename replace swap upgrade downgrade bump raise lower increase decrease reduce cut drop remove " +
-  "retire deprecate revert supersede abandon ditch discontinue delete rewrite rebuild convert";
-const IRREGULAR_PAST: Record<string, string[]> = { cut: ["cut"], rewrite: ["rewrote", "rewritten"], rebuild: ["rebuilt"] };
-/** The past forms of a verb of change, and its -ing form. */
-function changeForms(base: string): { past: string[]; ing: string } {
-  const e = base.endsWith("e");
-  const stem = e ? base.slice(0, -1) : base;
-  const doubled = /^(?:[^aeiou]*[aeiou][bdgmnpt])$/.test(base) ? base + base.at(-1) : stem;
-  return { past: IRREGULAR_PAST[base] ?? [e ? `${base}d` : `${doubled}ed`], ing: `${doubled}ing` };
-}
-const BASES = CHANGE_BASES.split(" ");
-const PAST = BASES.flatMap((b) => changeForms(b).past);
-const ING = BASES.map((b) => changeForms(b).ing);
-const CHANGE_FORMS = [...PAST, ...ING];
-/** A change said as done: a past form ("renamed", "we switched"; a base form's -s is mostly a noun: "a schema change"). */
-const CHANGED = new RegExp(`\\b(?:${PAST.join("|")}|rolled back|phased out)\\b`, "i");
-/**
- * A change said as an action: an -ing form, or a base form where a clause starts (an imperative:
- * "chore(ci): drop cross", "bump MSRV to 1.79") or right before to/from/off/back ("cut to 12h").
- * Weaker: "move token parsing into auth.rs" changes code, not what was said.
- */
-const CHANGING = new RegExp(
-  `\\b(?:${ING.join("|")})\\b|(?:^|[:;,]\\s*)(?:${BASES.join("|")})\\b|\\b(?:${BASES.join("|")})\\s+(?:to|from|off|back|away)\\b`,
-  "i",
-);
-/**
- * Something said to be gone, with or without its auxiliary, where a clause ends: "tsvector column
- * dropped", "the plan got cancelled", "X is gone". A clause of at most three words before it.
- */
-const GONE_WORDS = "dropped|removed|deleted|retired|cancell?ed|canceled|gone|dead|ditched|abandoned|deprecated|scrapped|decommissioned";
-const GONE_SOURCE = `(?:^|[,;:.!?(]\\s*|\\s-{1,2}\\s|\\s—\\s)((?:[^\\s,;:()]+\\s+){0,2}?[^\\s,;:()]+)\\s+(?:(?:is|was|were|are|got|gets|get|will be|has been|have been|been)\\s+)?(?:${GONE_WORDS})(?=\\s*(?:[,;:.!?)]|$|\\s+(?:after|since|as|because|in|for|last|this|now|entirely|completely)\\b|\\s+-{1,2}\\s|\\s+—\\s))`;
-const GONE = new RegExp(GONE_SOURCE, "i");
-const CORRECTION_ANYWHERE = [
-  /\b(?:use|it'?s|is|are|should be|must be|means?|wanted|want|meant|prefer)\s+[^.,;!?]{1,60}?,?\s+not\s+\S/i,
-  /\binstead of\b|\brather than\b|\bno longer\b|\bnot any ?more\b|\banymore\b|\bno more\b/i,
-  /\bfrom\b[^.;!?]{1,60}\bto\b/i,
-  /\b(?:from now on|going forward|henceforth|back to)\b/i,
-  /\b(?:don'?t|do not|never|stop)\s+(?:use|using|run|running|call|calling|add|adding)\b/i,
-  /\bI (?:said|told you|asked for)\b|\byou should(?:'ve| have)\b/i,
-  /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
-  /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
-  // "X replaces Y": a verb of replacing in the present with its object.
-  /\b(?:replaces|supersedes)\s+\S|\b(?:ripped|rip|tore|tear|torn|pulled|pull|took|take|taken) out\b|\b(?:got|get) rid of\b/i,
-  GONE,
-];
-/** A verb of change in the imperative, then where to: "move X to Y", "switch to Y", "let's migrate X over to Y". */
-const DECIDES = new RegExp(
-  `^\\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please|let'?s)[\\s,!:]+)*(?:${BASES.join("|")})\\b[^.;!?]{0,60}?\\b(?:to|over to|with)\\s+\\S`,
-  "i",
-);
-/** A Conventional Commits header, `type(scope)!: ` (conventionalcommits.org). */
-const COMMIT_HEADER = /^\s*[a-z]+(?:\([^()\s]{1,40}\))?!?:\s+/i;
-/** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now". */
-const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(?!\s+(?:and then|that|on\b))/i;
-
-/**
- * An explicit correction of the agent, or a statement that something changed. In a prompt (the
- * user talking to the agent) questions and tasks are neither; a note, decision or commit message
- * is a record, and its imperative ("bump MSRV to 1.79") states a change.
- */
-export function isCorrection(text: string, kind = "prompt"): boolean {
-  return changeSentences(text, kind).some((c) => c.strong);
-}
-
-/** The sentences of a text that correct or change something; strong: a correction or a change said as done. */
-export function changeSentences(text: string, kind = "prompt"): { text: string; strong: boolean }[] {
-  const head = text.slice(0, 600);
-  if (CORRECTION_START.test(head)) return [{ text: head, strong: true }];
-  return sentences(head).flatMap((s): { text: string; strong: boolean }[] => {
-    // Under a Conventional Commits header ("refactor(time): chrono is out ...", "chore(node): bump
-    // to 20") a sentence records what was done, it does not ask for a task.
-    const body = s.replace(COMMIT_HEADER, "");
-    const own = sentenceKind(body);
-    const k = body !== s && own === "task" ? "fact" : own;
-    if (k === "question") return [];
-    // A task of change that says where to ("let's move the app state to X", "switch output to Y"):
-    // the user decides what holds from now on. Other tasks ("move parsing into auth.rs") change code.
-    if (k === "task" && kind === "prompt") return DECIDES.test(body) ? [{ text: s, strong: false }] : [];
-    if (CORRECTION_ANYWHERE.some((re) => re.test(s)) || CHANGED.test(s) || NOW.test(s)) return [{ text: s, strong: true }];
-    return CHANGING.test(s) ? [{ text: s, strong: false }] : [];
-  });
-}
+export {
+  changeSentences,
+  clauses,
+  isClaim,
+  isCorrection,
+  type SentenceKind,
+  sentences,
+  statementKind,
+} from "./change-cues.ts";
 
 const TOKEN = /[\p{L}\p{N}][\p{L}\p{N}._\-/:@+#=$~]*[\p{L}\p{N}]|[\p{L}\p{N}]/gu;
 const valueLike = (w: string) => /[\d._\-/:@+#=$~]/.test(w);
 const CHANGE_WORDS = new Set(
-  [...BASES, ...CHANGE_FORMS, ..."correction wrong incorrect anymore longer instead now old actually wait".split(" ")].map((w) =>
-    familyKey(w),
-  ),
+  [
+    ...BASES,
+    ...CHANGE_FORMS,
+    ..."correction wrong incorrect anymore longer instead now old actually wait left quit stop stopped nowadays".split(" "),
+  ].map((w) => familyKey(w)),
 );
 
 /** An identifier-like token stays whole (8080, v1.2.3, src/app.ts, TIDE_PROD); a word becomes its family's key. */
@@ -205,15 +72,29 @@ function contentKeys(stretch: string): string[] {
 const CACHED_TEXTS = 20_000;
 const keptKeys = remembered<ReadonlySet<string>>(CACHED_TEXTS);
 const keptStatements = remembered<Statement>(CACHED_TEXTS);
-const keptKinds = remembered<SentenceKind>(CACHED_TEXTS);
 const keptSubjects = remembered<string[]>(CACHED_TEXTS);
+const keptParts = remembered<ReadonlySet<string>>(CACHED_TEXTS);
 
 /**
  * The keys statements are compared by. Bracketed asides are left out ("(config in x.yaml)": not
  * what a statement says); a bracket right after a word, as in `fix(gc):`, is kept.
  */
 export function tokenKeys(text: string): ReadonlySet<string> {
-  return keptKeys(text, () => new Set(contentKeys(text.slice(0, 2000).replace(/(^|\s)\([^()]{0,200}\)/g, " "))));
+  return keptKeys(text, () => new Set(contentKeys(withoutCommitType(text.slice(0, 2000)).replace(/(^|\s)\([^()]{0,200}\)/g, " "))));
+}
+
+/**
+ * The keys a text holds only inside identifiers ("basalt" and "io" of "ledger.basalt.io"): a
+ * project's name or a domain runs through many of its identifiers, and two texts sharing it
+ * there say nothing of sharing a subject.
+ */
+export function partKeys(text: string): ReadonlySet<string> {
+  return keptParts(text, () => {
+    const said = new Set<string>();
+    for (const token of foldText(withoutCommitType(text.slice(0, 2000))).match(TOKEN) ?? [])
+      if (!valueLike(token) && !isStopWord(token)) said.add(familyKey(token));
+    return new Set([...tokenKeys(text)].filter((k) => !valueLike(k) && !said.has(k)));
+  });
 }
 
 // A cue's stretch runs to a comma, semicolon, bracket or the end of a sentence (a dot inside 20.18 is not one).
@@ -222,19 +103,33 @@ const STRETCH =
 /** Cues that a thing left the project: dropped, replaced, no longer used, moved off, gone. */
 const REMOVAL_CUES = [
   new RegExp(`\\bno longer\\s+(?:use|using|uses|need|needs)?\\s*${STRETCH}`, "gi"),
-  new RegExp(`\\b(?:stop|don'?t|do not|never)\\s+(?:use|using)\\s+${STRETCH}`, "gi"),
+  // "no more twine from laptops": what there is no more of.
+  new RegExp(`\\bno more\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\b(?:stop|stopped|don'?t|do not|never)\\s+(?:use|using)\\s+${STRETCH}`, "gi"),
   new RegExp(
     `\\b(?:move|moved|moving|migrate|migrated|migrating|switch|switched|switching|went|going)\\s+(?:[^\\s,;]+\\s+){0,3}?(?:off|away from|from)\\s+${STRETCH}`,
     "gi",
   ),
   // What was dropped, not when ("dropped after 48h").
   new RegExp(
-    `\\b(?:dropped|drop|ditched|removed|retired|abandoned|replaced|(?:ripped|rip|tore|torn|pulled|took|taken) out|got rid of|get rid of)\\s+(?!(?:after|before|at|by|for|in|on|once|since|until|when|with|within)\\b)${STRETCH}`,
+    `\\b(?:dropped|drop|ditched|removed|retired|abandoned|replaced|deprecated|deprecating|(?:ripped|rip|tore|torn|pulled|took|taken) out|got rid of|get rid of)\\s+(?!(?:after|before|at|by|for|in|on|once|since|until|when|with|within)\\b)${STRETCH}`,
     "gi",
   ),
   new RegExp(GONE_SOURCE, "gi"),
   // "X replaces Y": Y.
   new RegExp(`\\b(?:replaces|supersedes)\\s+${STRETCH}`, "gi"),
+  // "X was replaced by Y", "X got swapped for Y": X.
+  /(?:^|[\s,;:(])([^\s,;:()]{2,40})\s+(?:was|were|got|has been|have been|is being)\s+(?:replaced|swapped|superseded)\s+(?:by|with|for)\s/gi,
+  // "renamed X to Y", "swapped X for Y": X.
+  new RegExp(`\\b(?:renamed|renaming|rename)\\s+(?:the\\s+)?${STRETCH}(?=\\s+to\\s)`, "gi"),
+  /\b(?:swapped|swapping|swap)\s+(?:out\s+)?(?:the\s+)?([^\s,;:()]{2,40})\s+for\s/gi,
+  // A group that left a thing: "we left X", "the team quit X" (a pronoun or "team" before it: "left" alone is often a side or a rest).
+  new RegExp(`\\b(?:we|they|i|team)(?:'ve|'d| have| had)?\\s+(?:left|quit|abandoned)\\s+${STRETCH}`, "gi"),
+];
+/** A duty handed on: "X handed (over) Y to Z", "Z took over Y from X": X held it. */
+const HANDOVER_CUES = [
+  /(?:^|[\s,;:(])([^\s,;:()]{2,40})\s+(?:has |had )?(?:handed|hands|handing)\s+(?:over\s+|off\s+|on\s+)?[^.;!?]{1,60}?\s+(?:over |off |on )?to\s+\S/gi,
+  new RegExp(`\\b(?:took|takes|taking|taken) over\\b[^.;!?]{0,60}?\\bfrom\\s+${STRETCH}`, "gi"),
 ];
 const REJECT_CUES = [
   // "Y, not X" and "Y not X"; not "do not evict" or "is not enough" (an auxiliary before "not" negates a verb).
@@ -252,21 +147,33 @@ const REJECT_CUES = [
 ];
 
 /** The rejected values (identifier-like tokens after a cue, or else its first content word), and every key of the stretches they came from. */
-function rejection(text: string): { values: Set<string>; words: Set<string>; removed: Set<string> } {
+type RejectedName = { written: string; named: string[] };
+
+function rejection(text: string): { values: Set<string>; words: Set<string>; removed: Set<string>; phrases: Map<string, RejectedName> } {
   const values = new Set<string>();
   const words = new Set<string>();
   const removed = new Set<string>();
-  for (const re of REJECT_CUES) {
+  const phrases = new Map<string, RejectedName>();
+  for (const re of [...REJECT_CUES, ...HANDOVER_CUES]) {
     for (const m of text.slice(0, 600).matchAll(re)) {
+      const keys = contentKeys(m[1]!);
+      const named = keys.filter((k) => !valueLike(k)).slice(0, PHRASE_WORDS);
       for (const k of valuesOf(m[1]!)) {
         values.add(k);
         if (REMOVAL_CUES.includes(re)) removed.add(k);
+        if (!valueLike(k) && named.length > 1 && !phrases.has(k)) {
+          const written = (foldText(m[1]!).match(TOKEN) ?? []).find((t) => !valueLike(t) && familyKey(t) === k) ?? k;
+          phrases.set(k, { written, named });
+        }
       }
-      for (const k of contentKeys(m[1]!)) words.add(k);
+      for (const k of keys) words.add(k);
     }
   }
-  return { values, words, removed };
+  return { values, words, removed, phrases };
 }
+
+/** The words of a rejected thing's name weighed at most ("the play internal track": three). */
+const PHRASE_WORDS = 3;
 
 export function rejectedOf(text: string): Set<string> {
   return rejection(text).values;
@@ -281,6 +188,11 @@ const ASSERT_CUES = [
   new RegExp(`\\b(?:is|are)\\s+now\\s+${STRETCH}`, "gi"),
   /\b(?:is|are)\s+([^\s,;()]{1,40})\s+now\b/gi,
   new RegExp(`\\buse\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\bin favou?r of\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\b(?:replaced|swapped|superseded)\\s+(?:by|with)\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\b(?:swapped|swapping|swap)\\s+(?:out\\s+)?(?:the\\s+)?[^\\s,;:()]{2,40}\\s+for\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\bthe new\\s+[^.,;!?]{1,40}?\\s+(?:is|are)\\s+${STRETCH}`, "gi"),
+  /([^\s,;()]{1,40})\s+(?:is|are)\s+(?:now\s+)?the new\b/gi,
   new RegExp(`\\b(?:${[...BASES, ...CHANGE_FORMS].join("|")})\\s+(?:[^\\s,;]+\\s+){0,3}?(?:to|with)\\s+${STRETCH}`, "gi"),
 ];
 
@@ -309,9 +221,21 @@ export type Statement = {
   rejectedWords: ReadonlySet<string>;
   /** Of the rejected values, those it says left the project (dropped, replaced, gone, moved off). */
   removed: ReadonlySet<string>;
+  /** A rejected word named with others ("stopped using the play internal track"): all the words of that name (rejectedIn). */
+  rejectedPhrases: ReadonlyMap<string, RejectedName>;
   asserted: ReadonlySet<string>;
   /** It corrects or changes something (a strong cue, a weak one that names a value, or stored as a correction). */
   changes: boolean;
+  /**
+   * What it changes (slotOf): the thing a verb of change moves ("moved gitops to Y": gitops) or,
+   * in a sentence of change without one, the first words it says ("builds run on Y now").
+   */
+  slot: readonly string[];
+  /**
+   * It says what holds now: a value it asserts or rejects, a verb of change or "now". Not a state
+   * said to return ("lag back to normal"), nor a pointer at another thing ("no, the other one. src/x.c").
+   */
+  states: boolean;
 };
 
 /**
@@ -327,12 +251,12 @@ export function statementOf(text: string, kind: string): Statement {
  * it is about. The names are the memory's own event kinds (types.ts).
  */
 const KIND_LABEL = /^\s*(?:decision|correction|note)\s*(?::|\s[-–—])\s*/i;
-const withoutKindLabel = (text: string) => text.replace(KIND_LABEL, "");
+export const withoutKindLabel = (text: string) => text.replace(KIND_LABEL, "");
 
 function makeStatement(text: string, kind: string): Statement {
   const changing = changeSentences(text, kind);
   const said = changing.length > 0 ? changing.map((c) => c.text).join(" ") : text;
-  const { values, words, removed } = rejection(said);
+  const { values, words, removed, phrases } = rejection(said);
   const asserted = assertedOf(said);
   // "default exports rather than named exports" asserts "default", not "exports".
   for (const w of words) asserted.delete(w);
@@ -345,14 +269,57 @@ function makeStatement(text: string, kind: string): Statement {
   return {
     keys: tokenKeys(said),
     subject: subjectOf(said, new Set([...values, ...words, ...asserted])),
-    // "decision: dropped crystal" speaks first of crystal.
-    first: firstWord(withoutKindLabel(said)),
+    slot: slotOf(changing, new Set([...values, ...words, ...asserted])),
+    states: values.size + asserted.size > 0 || changing.some((c) => NOW.test(c.text) || CHANGED.test(c.text) || CHANGING.test(c.text)),
+    // "decision: dropped crystal" and "chore(infra): we left X" speak first of crystal and X.
+    first: firstWord(withoutKindLabel(said).replace(COMMIT_TYPE, "$1")),
     rejected: values,
     rejectedWords: words,
     removed,
+    rejectedPhrases: phrases,
     asserted,
     changes,
   };
+}
+
+/** The key of a label a statement opens with ("gitops: argocd, ..."), after a Conventional Commits header (its scope is no label). */
+export function labelOf(text: string): string | null {
+  const m = /^\s*([\p{L}][\p{L}\p{N}_-]*)\s*:\s/u.exec(text.replace(COMMIT_TYPE, "$1"));
+  return m ? familyKey(m[1]!.toLowerCase()) : null;
+}
+
+/** A verb of change and the thing it changes, up to where it says where to: "moved gitops to", "switch the builds over to". */
+const MOVED = new RegExp(
+  `\\b(?:${[...BASES, ...CHANGE_FORMS].join("|")})\\s+(?:(?:the|our|all|every|its|their)\\s+)?((?:[^\\s,;:()]+\\s+){0,1}?[^\\s,;:()]+)\\s+(?:over\\s+)?(?:to|into|onto|from|off)\\b`,
+  "i",
+);
+
+/** What sentences of change change: the object of a verb of change, else the first two words of one saying what holds now (values left out). */
+function slotOf(changing: readonly { text: string; strong: boolean }[], values: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const { text, strong } of changing) {
+    const body = withoutKindLabel(text).replace(COMMIT_TYPE, "$1");
+    const moved = MOVED.exec(body)?.[1];
+    // Without a verb moving a thing, only a sentence saying what holds "now" names its slot by its
+    // first words ("builds run on Y now"); "no, the mailer service stores ..." may correct another
+    // attribute of the mailer service, and "broke after my change to X" changes nothing named.
+    if (!moved && !(strong && NOW.test(body))) continue;
+    const keys = moved ? contentKeys(moved).filter((k) => !valueLike(k)) : makeSubject(body, values).slice(0, 2);
+    for (const k of keys) if (!out.includes(k)) out.push(k);
+  }
+  return out;
+}
+
+/**
+ * Whether a text holds a value the statement rejects: a word named with others ("the play internal
+ * track") is held when two of that name's words are, or the word as written ("ripped out the clap
+ * crate" and "clap v4"); its family alone is as likely another thing ("players" for "play").
+ */
+export function rejectedIn(said: Statement, r: string, keys: ReadonlySet<string>, text: string): boolean {
+  if (!keys.has(r)) return false;
+  const name = said.rejectedPhrases.get(r);
+  if (name === undefined || name.named.filter((k) => keys.has(k)).length >= 2) return true;
+  return ((foldText(text.slice(0, 2000)).match(TOKEN) ?? []) as string[]).includes(name.written);
 }
 
 /**

@@ -6,7 +6,7 @@
  * a rejected value), so it holds whatever the query's words.
  */
 import type { WeightedGroup } from "./candidates.ts";
-import { clauses, statementOf, tokenKeys } from "./classify.ts";
+import { clauses, labelOf, statementOf, tokenKeys } from "./classify.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { textScore } from "./rank.ts";
@@ -88,6 +88,10 @@ function touched(oldText: string, newerText: string, groups: WeightedGroup[]): b
   const queried = new Set(groups.flatMap((g) => g.forms.map((f) => f.stem)));
   // It rejects what the old statement holds ("we replaced pino"): all of it is replaced.
   if ([...said.rejected].some((r) => tokenKeys(oldText).has(r))) return true;
+  // It changes what labels the old statement ("monitoring: X, checks on ..., alerts to ..." and
+  // "moved monitoring to Y"): every clause under the label is about it.
+  const label = labelOf(oldText);
+  if (label !== null && said.slot.includes(label)) return true;
   let best = 0;
   let hit = false;
   for (const [i, clause] of parts.entries()) {

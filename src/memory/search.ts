@@ -21,6 +21,7 @@ import { DERIVED_WEIGHT, familyKey } from "./morphology.ts";
 import { belowOpenMatter } from "./open-matter.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
 import { lineWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
+import { aboveRejected } from "./rejected-first.ts";
 import { remembered } from "./remember.ts";
 import { foldText } from "./stem.ts";
 import { summariesById } from "./summarize.ts";
@@ -410,6 +411,7 @@ export function rankedHits(
   // What holds now first, among the hits that answer.
   laterRecordFirst(kept, groups, context.rare);
   changeFirst(kept, context.rare);
+  aboveRejected(kept);
   for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
   kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a));
   return dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight).slice(0, limit);

@@ -12,7 +12,8 @@
 import { IN_ID_LIST, idList } from "../db/id-list.ts";
 import { immediate } from "../db/open.ts";
 import { candidates, idfOf } from "./candidates.ts";
-import { changeSentences, isClaim, type Statement, statementOf, subjectOf, tokenKeys, valueLike } from "./classify.ts";
+import { changeSentences, isClaim, labelOf, statementOf, subjectOf, tokenKeys, valueLike, withoutKindLabel } from "./classify.ts";
+import { compare, otherSubjects, type Weigh } from "./compare-statements.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { EVENT_COLUMNS, type EventRow, eventsById } from "./events.ts";
 import { familyKey, wordForms } from "./morphology.ts";
@@ -41,82 +42,6 @@ const MIN_SHARE = 0.3;
 function replaceable(old: EventRow): boolean {
   if (!STATEMENTS.has(old.kind)) return false;
   return old.kind === "prompt" || old.kind === "answer" ? isClaim(old.content) : true;
-}
-
-type Weigh = (key: string) => number;
-
-/**
- * Each is about something the other does not name: the first word of each subject is missing
- * from the other and the newer one's names something older statements speak of ("the mailer
- * service ..." and "the ledger service ...": both known things); or, unless the newer one says
- * it corrects (stored as a correction) and shares enough of the older one, each subject has two
- * words the other lacks ("the billing service database ..." and "the rate limiter stores ...").
- * A word no older statement holds cannot name another thing the memory knows ("raise the sess
- * cache TTL" after "session cache: TTL 30m"), and the first three words of a chatty sentence are
- * often not its subject ("btw merges to main need ... Dana" and "Dana moved teams ...").
- */
-function otherSubjects(
-  newer: Statement,
-  oldSubject: readonly string[],
-  old: Set<string>,
-  known: (k: string) => boolean,
-  corrects: boolean,
-): boolean {
-  if (newer.subject.length === 0 || oldSubject.length === 0) return false;
-  if (!old.has(newer.subject[0]!) && !newer.keys.has(oldSubject[0]!)) return known(newer.subject[0]!);
-  if (corrects) return false;
-  const mine = newer.subject.filter((k) => !old.has(k)).length;
-  const theirs = oldSubject.filter((k) => !newer.keys.has(k)).length;
-  return mine >= Math.min(2, newer.subject.length) && theirs >= Math.min(2, oldSubject.length) && newer.subject.length >= 2;
-}
-
-/**
- * How an older statement relates to a newer one: the weight of the subject they share (rare
- * words and identifiers weigh most) against the shorter of the two, whether the newer one
- * rejects a value the older one holds, and whether a value was swapped for one of its kind.
- */
-function compare(newer: Statement, oldText: string, weigh: Weigh) {
-  const ownRejected = statementOf(oldText, "").rejected;
-  const old = new Set([...tokenKeys(oldText)].filter((k) => !ownRejected.has(k)));
-  let shared = 0;
-  let sharedKeys = 0;
-  let sharedIds = 0;
-  for (const k of newer.keys) {
-    if (!old.has(k) || newer.rejected.has(k)) continue;
-    shared += weigh(k);
-    sharedKeys++;
-    if (valueLike(k)) sharedIds++;
-  }
-  // How much of each is subject (values are expected to differ: they are not counted).
-  let oldWeight = 0;
-  for (const k of old) if (!valueLike(k)) oldWeight += weigh(k);
-  let newWeight = 0;
-  let sharedWords = 0;
-  for (const k of newer.keys) {
-    if (valueLike(k) || newer.rejected.has(k)) continue;
-    newWeight += weigh(k);
-    if (old.has(k)) sharedWords += weigh(k);
-  }
-  const rejects = [...newer.rejected].some((r) => old.has(r));
-  const sameRejection = [...newer.rejected].some((r) => ownRejected.has(r));
-  // It already says everything the newer one asserts.
-  const asserted = [...newer.asserted].filter((a) => !newer.rejected.has(a));
-  const holdsNew = asserted.length > 0 && asserted.every((a) => old.has(a));
-  const fresh = [...newer.keys].filter((k) => !old.has(k) && !newer.rejected.has(k)).length;
-  const gone = [...old].filter((k) => !newer.keys.has(k));
-  // A new value in place of an old one of the same shape (20GB and 50GB, 1.74 and 1.79, 24h and
-  // 12h) or naming the same thing (TIDE_PROD and TIDE_MAIN, registry.internal:8081 and schemas.internal:8085).
-  const shape = (k: string) => k.replace(/\d+/g, "#");
-  const parts = (k: string): string[] => k.match(/\p{L}{3,}/gu) ?? [];
-  const oldValues = gone.filter(valueLike);
-  const valueSwap = [...newer.keys].some(
-    (k) =>
-      valueLike(k) &&
-      !old.has(k) &&
-      oldValues.some((g) => (/\d/.test(k) && shape(g) === shape(k)) || parts(g).some((w) => parts(k).includes(w))),
-  );
-  const share = sharedWords / Math.max(1e-9, Math.min(oldWeight, newWeight));
-  return { old, shared, share, sharedKeys, sharedIds, rejects, sameRejection, holdsNew, fresh, gone, valueSwap };
 }
 
 /**
@@ -185,27 +110,37 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   const rareDf = Math.min(RARE_SUBJECT_DF, RARE_SUBJECT_SHARE * total);
   const out: number[] = [];
   const byCue: { id: number; shared: number }[] = [];
-  const bySubject: { id: number; shared: number }[] = [];
-  // Whether it names what it drops in an older statement: then that, not a shared word, is the link.
+  const bySubject: { id: number; shared: number; rare: number }[] = [];
+  // Whether it names what it drops or rejects in an older statement: then that, not a shared word, is the link.
   let dropped = false;
+  // Whether it names what it rejects in an older statement: then a link by shared rare words needs two of them.
+  let namesOne = false;
   for (const o of olds) {
-    const c = compare(newer, o.content, weigh);
+    const c = compare(newer, event.content, o.content, weigh);
     // An older statement holding both what the newer one asserts and what it rejects ("black for
     // formatting, ruff for lint" and "ruff replaced black") is still replaced.
-    if (c.old.size === 0 || c.sameRejection || (c.holdsNew && !c.rejects)) continue;
+    if (c.old.size === 0 || c.sameRejection || (c.holdsNew && !c.rejects)) {
+      continue;
+    }
     // What it rejects names the thing, whatever the words around it, when it is a rare identifier
     // (not a bare number) or what the newer statement is about ("we replaced pino with consola").
     // The same rare thing named by both (a tool, a service, a person: a word few older statements
     // hold), in a user's statement the newer one changes something about.
-    if (newer.changes && o.kind !== "answer" && c.fresh > 0) {
-      const rare = [...whole].filter((k) => !valueLike(k) && c.old.has(k) && (df.get(k) ?? Number.POSITIVE_INFINITY) <= rareDf);
+    // It says what holds now (Statement.states): "kafka lag back to normal" says a state came
+    // back, and replaces nothing else said of kafka.
+    if (newer.changes && newer.states && o.kind !== "answer" && c.fresh > 0) {
+      // A name is what one of them is about (among its first words), not a verb both use in passing ("run").
+      const about = new Set([...subjectOf(event.content), ...subjectOf(o.content)]);
+      const rare = [...whole].filter(
+        (k) => !valueLike(k) && c.old.has(k) && about.has(k) && (df.get(k) ?? Number.POSITIVE_INFINITY) <= rareDf,
+      );
       // Ranked by all they share (a rare word may also be a coincidence: "AppLovin MAX" and "max 2048").
       const all = [...whole].filter((k) => c.old.has(k));
-      if (rare.length > 0) bySubject.push({ id: o.id, shared: all.reduce((s, k) => s + weigh(k), 0) });
+      if (rare.length > 0) bySubject.push({ id: o.id, shared: all.reduce((s, k) => s + weigh(k), 0), rare: rare.length });
     }
     const dfOf = (k: string) => df.get((k.match(/[\p{L}\p{N}]+/gu) ?? [k])[0]!) ?? 1;
     const namesIt = [...newer.rejected].some(
-      (r) => c.old.has(r) && ((valueLike(r) && /\p{L}/u.test(r) && dfOf(r) <= 2) || newer.first === r),
+      (r) => c.held.has(r) && ((valueLike(r) && /\p{L}/u.test(r) && dfOf(r) <= 2) || newer.first === r),
     );
     // A user's statement naming a thing (a word, not a number) the newer one says is gone or
     // replaced ("ripped out the clap crate", "Coil replaces Glide"): it is about that thing, when
@@ -214,24 +149,43 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     const dropsIt =
       o.kind !== "answer" &&
       newer.changes &&
-      [...newer.removed].some((r) => c.old.has(r) && /\p{L}{2}/u.test(r) && (dfOf(r) <= rareDf || c.sharedKeys >= 1));
+      [...newer.removed].some((r) => c.held.has(r) && /\p{L}{2}/u.test(r) && (dfOf(r) <= rareDf || c.sharedKeys >= 1));
     if (dropsIt) dropped = true;
+    if (namesIt && c.rejects) namesOne = true;
     // Each is about something the other does not name ("the billing service database is X" and
     // "the rate limiter stores its data in Y"): the same kind of fact about another thing.
     // A value swapped for one of its shape beside two shared words is the same attribute of the
     // same thing, however each names it ("sess cache TTL to 2h" and "session cache: TTL 30m").
     const sameAttribute = c.valueSwap && c.sharedKeys >= 2;
+    // The same slot: a user's statement or record opens with what the newer one changes ("gitops:
+    // argocd, ..." and "moved gitops to flux v2"; "images go to X" and "images now push to Y"),
+    // with a value there the newer one does not repeat, and it is labelled by that word or they
+    // share another (a name said beside it: "X got expensive. images now push to Y").
+    const oldText = withoutKindLabel(o.content);
+    const oldHead = subjectOf(oldText)[0];
+    const sameSlot =
+      newer.changes &&
+      o.kind !== "answer" &&
+      oldHead !== undefined &&
+      newer.slot.includes(oldHead) &&
+      c.fresh > 0 &&
+      c.gone.length > 0 &&
+      (labelOf(oldText) === oldHead || [...whole].filter((k) => c.old.has(k)).length >= 2);
     if (
       !namesIt &&
       !dropsIt &&
       !sameAttribute &&
+      !sameSlot &&
       otherSubjects(newer, subjectOf(o.content), c.old, known, explicit && c.share >= MIN_SHARE)
-    )
+    ) {
       continue;
+    }
     if (newer.changes && c.rejects) {
       // The rejected value and some context, or a value that names the thing alone; an answer
       // that mentions the value in passing ("... Tomasz may want to review it") only then.
-      if (namesIt || dropsIt || (o.kind !== "answer" && (c.sharedKeys >= 1 || newer.keys.size <= 3))) out.push(o.id);
+      // An answer naming both the rejected value and its replacement spoke of this very choice
+      // ("black formats, ruff lints" and "ruff replaced black").
+      if (namesIt || dropsIt || c.holdsNew || (o.kind !== "answer" && (c.sharedKeys >= 1 || newer.keys.size <= 3))) out.push(o.id);
       continue;
     }
     // The assistant's answers are replaced only by a correction that names their value, or by
@@ -239,12 +193,19 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     if (o.kind === "answer" && !explicit) continue;
     // It rejects a value (a number, an identifier) the older one does not hold: it corrects another statement.
     if ([...newer.rejected].some((r) => valueLike(r)) && !c.rejects) continue;
+    if (newer.changes && sameSlot) {
+      byCue.push({ id: o.id, shared: c.shared });
+      continue;
+    }
     if (newer.changes) {
       const enough = c.share >= MIN_SHARE || (c.valueSwap && c.share >= MIN_SHARE / 3);
       // The same attribute of the subject: a word besides the subject's, or a value swapped for
       // one of its kind ("the auth gateway owner is Marcus" says nothing of "the auth gateway is pinned to node 18.20").
       const attribute = c.valueSwap || [...newer.keys].some((k) => c.old.has(k) && !newer.rejected.has(k) && !newer.subject.includes(k));
-      if ((c.sharedKeys >= 2 || c.sharedIds >= 1) && enough && attribute && c.fresh > 0 && c.gone.length > 0)
+      // One shared word is enough when both open with it and a value of its shape took the old one's place
+      // ("MSRV bumped to 1.80" and "MSRV = 1.74 (min supported toolchain)").
+      const sameHead = c.valueSwap && newer.subject[0] !== undefined && newer.subject[0] === subjectOf(o.content)[0];
+      if ((c.sharedKeys >= 2 || c.sharedIds >= 1 || sameHead) && enough && attribute && c.fresh > 0 && c.gone.length > 0)
         byCue.push({ id: o.id, shared: c.shared });
       continue;
     }
@@ -254,9 +215,11 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   const best = Math.max(0, ...byCue.map((b) => b.shared));
   for (const b of byCue) if (b.shared >= best * NEAR_BEST) out.push(b.id);
   // Linked by a shared rare name: the statements naming the most of it.
-  if (bySubject.length > 0 && !dropped) {
-    const top = Math.max(...bySubject.map((b) => b.shared));
-    for (const b of bySubject) if (b.shared >= top) out.push(b.id);
+  // When it names what it rejects ("we left Vercel"), one rare word shared in passing ("runs") is no link.
+  const linking = bySubject.filter((b) => !namesOne || b.rare >= 2);
+  if (linking.length > 0 && !dropped) {
+    const top = Math.max(...linking.map((b) => b.shared));
+    for (const b of linking) if (b.shared >= top) out.push(b.id);
   }
   // An older statement that says again what a replaced one said (the assistant's "got it: X")
   // is replaced with it.
@@ -275,7 +238,9 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
         [...r].filter((k) => !keys.has(k)).length <= Math.floor(r.size / 4)
       );
     };
-    if (replaced.some(echoes)) out.push(o.id);
+    if (replaced.some(echoes)) {
+      out.push(o.id);
+    }
   }
   return [...new Set(out)];
 }

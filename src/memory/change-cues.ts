@@ -1,0 +1,181 @@
+/**
+ * What kind of sentence an event says and whether it changes something: a question, a task, a
+ * preference or a statement of fact (a prompt read sentence by sentence), and the cues that a
+ * sentence corrects the agent or changes what was said before ("no, use pnpm", "we switched from
+ * X to Y", "X is 22 now", "Raj handed billing to Ana"). The cues are English function words and
+ * verbs of change, not any project's vocabulary; classify.ts reads what a change rejects and asserts.
+ */
+import { remembered } from "./remember.ts";
+import { foldText, wordsOf } from "./stem.ts";
+import { isStopWord } from "./stopwords.ts";
+import { lineBody } from "./summary-line.ts";
+
+/** Clauses of a statement: its sentences, split again at commas and dashes (a summary line's label left out). */
+export function clauses(text: string): string[] {
+  return lineBody(text)
+    .split(/[.;!?](?:\s|$)|,\s|\n|\s-{1,2}\s/)
+    .filter((c) => c.trim() !== "");
+}
+
+/**
+ * Sentences (and lines) of a text's head. A request tacked on with a comma is a sentence of its
+ * own: "we're moving to X, can you start with Y?" states a change, then asks.
+ */
+export function sentences(text: string): string[] {
+  return text
+    .slice(0, 1200)
+    .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+|,\s+(?=(?:can|could|would|will) you\b)/i)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
+}
+
+const QUESTION =
+  /\?\s*$|^\s*(?:what|which|where|who|whom|whose|why|how|when|is|are|was|were|do|does|did|can|could|would|should|will|have|has|any idea)\b/i;
+const PREFERENCE = /\b(?:always|never|prefer|please|don'?t|do not|make sure|remember|from now on|must|should|avoid)\b/i;
+/** An imperative: the sentence starts with a verb of doing (after a greeting or "please"). */
+const TASK =
+  /^\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please|can you|could you|would you|let'?s)[\s,!:]+)*(?:fix|add|write|update|refactor|implement|create|remove|delete|check|run|make|debug|investigate|look|find|show|explain|rename|move|bump|upgrade|install|build|deploy|test|try|help|go|open|review|clean|split|merge|revert|rewrite|change|set up|setup|tidy|wire|port|profile|retry|see|take|get|put|use)\b/i;
+
+export type SentenceKind = "preference" | "fact" | "question" | "task";
+
+function sentenceKind(s: string): SentenceKind {
+  if (QUESTION.test(s)) return "question";
+  if (TASK.test(s)) return "task";
+  if (PREFERENCE.test(s)) return "preference";
+  return "fact";
+}
+
+/** A sentence long enough to state something (three words besides stop words). */
+const says = (s: string) => wordsOf(foldText(s)).filter((w) => !isStopWord(w)).length >= 3;
+
+/**
+ * How a text reads: a preference or fact when any sentence of it states one, else a task, else a
+ * question. Remembered per text: ranking weighs each candidate by it and supersession asks it of
+ * every older statement it compares, and the same rows come back query after query.
+ */
+const keptKinds = remembered<SentenceKind>(20_000);
+
+export function statementKind(text: string): SentenceKind {
+  return keptKinds(text, () => readKind(text));
+}
+
+function readKind(text: string): SentenceKind {
+  // Under a Conventional Commits header the type ("build:", "fix(ui):") is a label, not a verb:
+  // the sentence is read without it.
+  const kinds = sentences(text).map((s) => {
+    const k = sentenceKind(s.replace(COMMIT_HEADER, ""));
+    return k === "fact" && !says(s) ? "chatter" : k;
+  });
+  if (kinds.includes("preference")) return "preference";
+  if (kinds.includes("fact")) return "fact";
+  if (kinds.includes("task")) return "task";
+  return kinds.length === 0 || kinds.includes("question") ? "question" : "task";
+}
+
+/** A preference or a statement of fact: something later statements can replace. */
+export function isClaim(text: string): boolean {
+  const kind = statementKind(text);
+  return kind === "preference" || kind === "fact";
+}
+
+// Cues that a statement corrects the agent or changes what was said before.
+const CORRECTION_START =
+  /^\s*(?:no|nope|nah|wrong|incorrect|not quite|not that|actually|correction|wait|scratch that|undo|that'?s (?:wrong|not right|incorrect|not what))\b[\s,.:;!-]/i;
+/**
+ * Verbs of change, each with its -s, -ed and -ing forms: "X was renamed", "we switched to Y", and
+ * in the imperative of a commit message or note, "bump MSRV to 1.79", "drop cross".
+ */
+const CHANGE_BASES =
+  "switch move migrate change rename replace swap upgrade downgrade bump raise lower increase decrease reduce cut drop remove " +
+  "retire deprecate revert supersede abandon ditch discontinue delete rewrite rebuild convert hand reassign";
+const IRREGULAR_PAST: Record<string, string[]> = { cut: ["cut"], rewrite: ["rewrote", "rewritten"], rebuild: ["rebuilt"] };
+/** The past forms of a verb of change, and its -ing form. */
+function changeForms(base: string): { past: string[]; ing: string } {
+  const e = base.endsWith("e");
+  const stem = e ? base.slice(0, -1) : base;
+  const doubled = /^(?:[^aeiou]*[aeiou][bdgmnpt])$/.test(base) ? base + base.at(-1) : stem;
+  return { past: IRREGULAR_PAST[base] ?? [e ? `${base}d` : `${doubled}ed`], ing: `${doubled}ing` };
+}
+export const BASES = CHANGE_BASES.split(" ");
+const PAST = BASES.flatMap((b) => changeForms(b).past);
+const ING = BASES.map((b) => changeForms(b).ing);
+export const CHANGE_FORMS = [...PAST, ...ING];
+/** A change said as done: a past form ("renamed", "we switched"; a base form's -s is mostly a noun: "a schema change"). */
+export const CHANGED = new RegExp(`\\b(?:${PAST.join("|")}|rolled back|phased out)\\b`, "i");
+/**
+ * A change said as an action: an -ing form, or a base form where a clause starts (an imperative:
+ * "chore(ci): drop cross", "bump MSRV to 1.79") or right before to/from/off/back ("cut to 12h").
+ * Weaker: "move token parsing into auth.rs" changes code, not what was said.
+ */
+export const CHANGING = new RegExp(
+  `\\b(?:${ING.join("|")})\\b|(?:^|[:;,]\\s*)(?:${BASES.join("|")})\\b|\\b(?:${BASES.join("|")})\\s+(?:to|from|off|back|away)\\b`,
+  "i",
+);
+/**
+ * Something said to be gone, with or without its auxiliary, where a clause ends: "tsvector column
+ * dropped", "the plan got cancelled", "X is gone". A clause of at most three words before it.
+ */
+const GONE_WORDS = "dropped|removed|deleted|retired|cancell?ed|canceled|gone|dead|ditched|abandoned|deprecated|scrapped|decommissioned";
+export const GONE_SOURCE = `(?:^|[,;:.!?(]\\s*|\\s-{1,2}\\s|\\s—\\s)((?:[^\\s,;:()]+\\s+){0,2}?[^\\s,;:()]+)\\s+(?:(?:is|was|were|are|got|gets|get|will be|has been|have been|been)\\s+)?(?:${GONE_WORDS})(?=\\s*(?:[,;:.!?)]|$|\\s+(?:after|since|as|because|in|for|last|this|now|entirely|completely)\\b|\\s+-{1,2}\\s|\\s+—\\s))`;
+const GONE = new RegExp(GONE_SOURCE, "i");
+const CORRECTION_ANYWHERE = [
+  /\b(?:use|it'?s|is|are|should be|must be|means?|wanted|want|meant|prefer)\s+[^.,;!?]{1,60}?,?\s+not\s+\S/i,
+  /\binstead\b|\brather than\b|\bno longer\b|\bnot any ?more\b|\banymore\b|\bno more\b|\bin favou?r of\b/i,
+  // The new holder or value said without the old: "the new owner of X is Y", "Y is the new owner".
+  /\bthe new\s+[^.,;!?]{1,40}?\s+(?:is|are)\s+\S|\b(?:is|are)\s+(?:now\s+)?the new\s+\S/i,
+  /\bfrom\b[^.;!?]{1,60}\bto\b/i,
+  /\b(?:from now on|going forward|henceforth|back to)\b/i,
+  /\b(?:don'?t|do not|never|stop|stopped)\s+(?:use|using|run|running|call|calling|add|adding)\b/i,
+  /\bI (?:said|told you|asked for)\b|\byou should(?:'ve| have)\b/i,
+  /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
+  /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
+  // "X replaces Y": a verb of replacing in the present with its object.
+  /\b(?:we|they|i|team)(?:'ve|'d| have| had)?\s+(?:left|quit)\s+\S|\b(?:handed|hands|handing)\s+(?:over\s+|off\s+|on\s+)?[^.;!?]{1,60}?\s+to\s+\S|\b(?:took|takes|taking|taken) over\b/i,
+  /\b(?:replaces|supersedes)\s+\S|\b(?:ripped|rip|tore|tear|torn|pulled|pull|took|take|taken) out\b|\b(?:got|get) rid of\b/i,
+  GONE,
+];
+/** A verb of change in the imperative, then where to: "move X to Y", "switch to Y", "let's migrate X over to Y". */
+export const DECIDES = new RegExp(
+  `^\\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please|let'?s)[\\s,!:]+)*(?:${BASES.join("|")})\\b[^.;!?]{0,60}?\\b(?:to|over to|with)\\s+\\S`,
+  "i",
+);
+/** A Conventional Commits header, `type(scope)!: ` (conventionalcommits.org). */
+export const COMMIT_HEADER = /^\s*[a-z]+(?:\([^()\s]{1,40}\))?!?:\s+/i;
+/**
+ * The type of a Conventional Commits header, one of the types the spec and the Angular convention
+ * name (conventionalcommits.org; @commitlint/config-conventional): a label of the kind of change,
+ * not a word of what it is about. Its scope, when there is one, is kept.
+ */
+export const COMMIT_TYPE = /^(\s*)(?:feat|fix|chore|docs|refactor|test|build|ci|perf|style|revert)(?:\(([^()\s]{1,40})\))?!?:\s+/i;
+export const withoutCommitType = (text: string) =>
+  text.replace(COMMIT_TYPE, (_, lead: string, scope?: string) => `${lead}${scope ? `${scope}: ` : ""}`);
+/** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now"; "nowadays" and "these days" alike. */
+export const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(?!\s+(?:and then|that|on\b))|\bnowadays\b|\bthese days\b/i;
+
+/**
+ * An explicit correction of the agent, or a statement that something changed. In a prompt (the
+ * user talking to the agent) questions and tasks are neither; a note, decision or commit message
+ * is a record, and its imperative ("bump MSRV to 1.79") states a change.
+ */
+export function isCorrection(text: string, kind = "prompt"): boolean {
+  return changeSentences(text, kind).some((c) => c.strong);
+}
+
+/** The sentences of a text that correct or change something; strong: a correction or a change said as done. */
+export function changeSentences(text: string, kind = "prompt"): { text: string; strong: boolean }[] {
+  const head = text.slice(0, 600);
+  if (CORRECTION_START.test(head)) return [{ text: head, strong: true }];
+  return sentences(head).flatMap((s): { text: string; strong: boolean }[] => {
+    // Under a Conventional Commits header ("refactor(time): chrono is out ...", "chore(node): bump
+    // to 20") a sentence records what was done, it does not ask for a task.
+    const body = s.replace(COMMIT_HEADER, "");
+    const own = sentenceKind(body);
+    const k = body !== s && own === "task" ? "fact" : own;
+    if (k === "question") return [];
+    // A task of change that says where to ("let's move the app state to X", "switch output to Y"):
+    // the user decides what holds from now on. Other tasks ("move parsing into auth.rs") change code.
+    if (k === "task" && kind === "prompt") return DECIDES.test(body) ? [{ text: s, strong: false }] : [];
+    if (CORRECTION_ANYWHERE.some((re) => re.test(s)) || CHANGED.test(s) || NOW.test(s)) return [{ text: s, strong: true }];
+    return CHANGING.test(s) ? [{ text: s, strong: false }] : [];
+  });
+}
