@@ -23,6 +23,12 @@ export type Term = {
   count?: boolean;
   /** A concept's short forms (abbreviations.ts), found as whole parts of identifiers where the word is not. */
   short: string[];
+  /**
+   * Its other short forms (clippings and contractions, abbreviations.ts), for a text that also
+   * writes the word out: found only as a part of one identifier with another word of the query
+   * (`FLT_EPSILON` for "float epsilon"), where the identifier says what the short form stands for.
+   */
+  joinedShort?: string[];
 };
 export type Occurrence = {
   term: number;
@@ -42,6 +48,8 @@ export type Occurrence = {
   counted?: boolean;
   /** A short form of the concept (`sched` for "scheduler"), not the word. */
   short?: boolean;
+  /** A short form that counts only next to another concept in one identifier (Term.joinedShort). */
+  joined?: boolean;
 };
 
 const SUFFIXES = [
@@ -87,10 +95,22 @@ export function stemPrefix(word: string): string {
 }
 
 /** A term of the query; its weight is set once the lines it is found on are counted. */
-export function makeTerm(kind: TermKind, parts: string[], number: boolean, concept: number, weight = 1, short: string[] = []): Term {
+export function makeTerm(
+  kind: TermKind,
+  parts: string[],
+  number: boolean,
+  concept: number,
+  weight = 1,
+  short: string[] = [],
+  joinedShort: string[] = [],
+): Term {
   const forms = kind === "concept" && !number ? [...parts.slice(0, -1), stemPrefix(parts.at(-1)!)] : parts;
   // A clipping the stem already finds (or longer) is no other form.
-  return { kind, parts, forms, number, weight, concept, short: short.filter((s) => !s.startsWith(forms[0]!)) };
+  const other = (s: string) => !s.startsWith(forms[0]!);
+  const term: Term = { kind, parts, forms, number, weight, concept, short: short.filter(other) };
+  const joined = joinedShort.filter((s) => other(s) && !short.includes(s));
+  if (joined.length > 0) term.joinedShort = joined;
+  return term;
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -277,6 +297,11 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
       // A short form as a whole part of an identifier (`"sched":`, `OptFunction`), when the word is not on the line.
       if (n === 0) for (const s of t.short) n += shortForms(lower, camel, s, term, out, max - n);
+      if (n === 0 && t.joinedShort) {
+        const from = out.length;
+        for (const s of t.joinedShort) n += shortForms(lower, camel, s, term, out, max - n);
+        for (let k = from; k < out.length; k++) out[k]!.joined = true;
+      }
       // A long word inside a longer token ("jemalloc" in `libjemalloc.so.2`), when it starts no word on the line.
       if (n === 0 && t.parts.length === 1 && !t.number && first.length >= INSIDE_MIN) {
         const i = lower.indexOf(t.parts[0]!);
@@ -300,7 +325,27 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
     }
   });
-  return out;
+  return out.some((o) => o.joined) ? out.filter((o) => !o.joined || joinedToOther(lower, o, out, terms)) : out;
+}
+
+/** Characters that join the parts of one identifier (`FLT_EPSILON`, `ext-suffix`, `cfg.path`). */
+const isPartJoiner = (c: number) => c === 95 || c === 45 || c === 46;
+
+/** Another concept of the query is the next or the previous part of the identifier the short form `o` is part of. */
+function joinedToOther(lower: string, o: Occurrence, all: Occurrence[], terms: Term[]): boolean {
+  const between = (from: number, to: number) => {
+    if (to < from || to - from > 2) return false;
+    for (let i = from; i < to; i++) if (!isPartJoiner(lower.charCodeAt(i))) return false;
+    return true;
+  };
+  return all.some(
+    (p) =>
+      p !== o &&
+      !p.joined &&
+      terms[p.term]!.kind === "concept" &&
+      terms[p.term]!.concept !== terms[o.term]!.concept &&
+      (between(o.end, p.at) || between(p.end, o.at)),
+  );
 }
 
 /**

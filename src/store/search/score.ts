@@ -9,9 +9,10 @@
  * other (`border-radius-lg`, `"boto3", "version"`) count again.
  */
 import { isAscii } from "../../text.ts";
+import { contractionForms, prefixForms } from "./abbreviations.ts";
 import { type ObjectNames, objectNames } from "./json-line.ts";
 import { adjacentPairs, makeTerm, type Occurrence, occurrences, type Term } from "./lines.ts";
-import { contentConcepts, type ParsedQuery } from "./query.ts";
+import { contentConcepts, isStopWord, type ParsedQuery } from "./query.ts";
 import { headersOf, recordOf, type Structure } from "./structure.ts";
 
 /** Lines longer than this are scored by stretches, not as a whole. */
@@ -48,7 +49,9 @@ export type Anchor = {
 
 /** The query's terms: its concepts, identifiers verbatim, and phrases (quoted, or the whole query). Weighed by `weighTerms`. */
 export function termsFor(q: ParsedQuery): Term[] {
-  const terms = contentConcepts(q).map((c, i) => makeTerm("concept", c.words, c.number, i, 1, c.short));
+  const terms = contentConcepts(q).map((c, i) =>
+    makeTerm("concept", c.words, c.number, i, 1, c.short, c.words.length === 1 && !c.number ? shortFormsOf(c.words[0]!) : []),
+  );
   if (q.quantity) for (const t of terms) t.count = true;
   for (const s of q.idents) terms.push(makeTerm("ident", [s], false, -1));
   const phrases = q.phrases.map((p) => p.text);
@@ -56,6 +59,11 @@ export function termsFor(q: ParsedQuery): Term[] {
   if (q.whole.includes(" ") && q.whole.length >= 6) phrases.push(q.whole);
   for (const p of new Set(phrases)) terms.push(makeTerm("phrase", [p], false, -1));
   return terms;
+}
+
+/** A word's clippings and contractions (abbreviations.ts), but for stop words. */
+function shortFormsOf(word: string): string[] {
+  return [...prefixForms(word), ...contractionForms(word)].filter((s) => !isStopWord(s));
 }
 
 /** Where each term occurs on each row of a region. */
@@ -208,7 +216,8 @@ export type Region = {
  * the line's start (where a row's name is); a zero before it says there is none.
  */
 const quality = (o: Occurrence) =>
-  (o.loose ? 0.6 : 1) *
+  // A short form joined to another word of the query in one identifier says the word nearly as well as the word.
+  (o.loose ? (o.joined ? 0.8 : 0.6) : 1) *
   (o.whole ? 1.5 : 1) *
   (o.exact ? 1.15 : 1) *
   (o.key ? 1.4 : 1) *
