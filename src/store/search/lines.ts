@@ -48,6 +48,8 @@ export type Occurrence = {
   counted?: boolean;
   /** A short form of the concept (`sched` for "scheduler"), not the word. */
   short?: boolean;
+  /** Not a whole token, but its start (`errno@@GLIBC`, not `__h_errno`): what the token names, not a part of a longer name. */
+  head?: boolean;
   /** A short form that counts only next to another concept in one identifier (Term.joinedShort). */
   joined?: boolean;
 };
@@ -286,6 +288,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
           key: isKey(lower, i, end),
           zero: ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
         };
+        if (!o.whole && isSpace(lower.charCodeAt(i - 1))) o.head = true;
         if (inLeaf(lower, i, end)) o.leaf = true;
         if (t.count && countedAt(lower, i, end)) o.counted = true;
         out.push(o);

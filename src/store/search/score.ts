@@ -30,6 +30,8 @@ const LEVEL_SAME_LINE = 0.3;
 const COUNTED = 1.3;
 /** What a place is worth more when its record's first row holds what the query names. */
 const OWNED = 1.3;
+/** What an occurrence that starts a token (not whole: `errno@@GLIBC`) is worth, between a piece of a longer name (1) and a whole token. */
+const HEAD = 1.25;
 
 export type Anchor = {
   row: number;
@@ -218,7 +220,7 @@ export type Region = {
 const quality = (o: Occurrence) =>
   // A short form joined to another word of the query in one identifier says the word nearly as well as the word.
   (o.loose ? (o.joined ? 0.8 : 0.6) : 1) *
-  (o.whole ? 1.5 : 1) *
+  (o.whole ? 1.5 : o.head ? HEAD : 1) *
   (o.exact ? 1.15 : 1) *
   (o.key ? 1.4 : 1) *
   (o.zero ? 0.25 : 1) *
