@@ -29,6 +29,8 @@ export type Term = {
    * (`FLT_EPSILON` for "float epsilon"), where the identifier says what the short form stands for.
    */
   joinedShort?: string[];
+  /** The concept is the word "version": a version number written next to another word of the query says it (`Valgrind-3.19.0`, `openapi: 3.0.3`). */
+  version?: boolean;
 };
 export type Occurrence = {
   term: number;
@@ -52,6 +54,8 @@ export type Occurrence = {
   head?: boolean;
   /** A short form that counts only next to another concept in one identifier (Term.joinedShort). */
   joined?: boolean;
+  /** A version number standing for the word "version" (Term.version): counts only right after another concept. */
+  versionNumber?: boolean;
 };
 
 const SUFFIXES = [
@@ -300,6 +304,24 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
       // A short form as a whole part of an identifier (`"sched":`, `OptFunction`), when the word is not on the line.
       if (n === 0) for (const s of t.short) n += shortForms(lower, camel, s, term, out, max - n);
+      if (n === 0 && t.version) {
+        VERSION_NUMBER.lastIndex = 0;
+        for (let m = VERSION_NUMBER.exec(lower); m && n < max; m = VERSION_NUMBER.exec(lower), n++) {
+          const at = m.index + m[1]!.length;
+          out.push({
+            term,
+            at,
+            end: m.index + m[0].length,
+            whole: false,
+            exact: false,
+            key: false,
+            zero: false,
+            loose: true,
+            joined: true,
+            versionNumber: true,
+          });
+        }
+      }
       if (n === 0 && t.joinedShort) {
         const from = out.length;
         for (const s of t.joinedShort) n += shortForms(lower, camel, s, term, out, max - n);
@@ -331,14 +353,23 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
   return out.some((o) => o.joined) ? out.filter((o) => !o.joined || joinedToOther(lower, o, out, terms)) : out;
 }
 
+/** A version number (`3.19.0`, `v2.1`, `12.2.0-14`), at a word start; group 1 is what stands before it (a `v`). */
+const VERSION_NUMBER = /(?<![\w.])(v?)\d+\.\d+(?:\.\d+)*(?:[-+~][\w.]+)?/g;
+
 /** Characters that join the parts of one identifier (`FLT_EPSILON`, `ext-suffix`, `cfg.path`). */
 const isPartJoiner = (c: number) => c === 95 || c === 45 || c === 46;
+/** Characters between a name and its version (`valgrind-3.19.0`, `openapi: 3.0.3`, `node@20.1.0`, `Python 3.11`). */
+const isVersionJoiner = (c: number) =>
+  isPartJoiner(c) || c === 32 || c === 9 || c === 58 || c === 61 || c === 64 || c === 47 || c === 34 || c === 39;
 
-/** Another concept of the query is the next or the previous part of the identifier the short form `o` is part of. */
+/**
+ * Another concept of the query is the next or the previous part of the identifier the short form
+ * `o` is part of; for a version number, the concept it follows (its name).
+ */
 function joinedToOther(lower: string, o: Occurrence, all: Occurrence[], terms: Term[]): boolean {
-  const between = (from: number, to: number) => {
-    if (to < from || to - from > 2) return false;
-    for (let i = from; i < to; i++) if (!isPartJoiner(lower.charCodeAt(i))) return false;
+  const between = (from: number, to: number, joiner: (c: number) => boolean, most: number) => {
+    if (to < from || to - from > most) return false;
+    for (let i = from; i < to; i++) if (!joiner(lower.charCodeAt(i))) return false;
     return true;
   };
   return all.some(
@@ -347,7 +378,9 @@ function joinedToOther(lower: string, o: Occurrence, all: Occurrence[], terms: T
       !p.joined &&
       terms[p.term]!.kind === "concept" &&
       terms[p.term]!.concept !== terms[o.term]!.concept &&
-      (between(o.end, p.at) || between(p.end, o.at)),
+      (o.versionNumber
+        ? between(p.end, o.at, isVersionJoiner, 3)
+        : between(o.end, p.at, isPartJoiner, 2) || between(p.end, o.at, isPartJoiner, 2)),
   );
 }
 

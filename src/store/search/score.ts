@@ -30,6 +30,8 @@ const LEVEL_SAME_LINE = 0.3;
 const COUNTED = 1.3;
 /** What a place is worth more when its record's first row holds what the query names. */
 const OWNED = 1.3;
+/** The words that ask for a version number. */
+const VERSION_WORDS = new Set(["version", "versions"]);
 /** What an occurrence that starts a token (not whole: `errno@@GLIBC`) is worth, between a piece of a longer name (1) and a whole token. */
 const HEAD = 1.25;
 
@@ -55,6 +57,8 @@ export function termsFor(q: ParsedQuery): Term[] {
     makeTerm("concept", c.words, c.number, i, 1, c.short, c.words.length === 1 && !c.number ? shortFormsOf(c.words[0]!) : []),
   );
   if (q.quantity) for (const t of terms) t.count = true;
+  // "version" asks for a version number: one next to another word of the query says it (lines.ts).
+  if (terms.length > 1) for (const t of terms) if (t.parts.length === 1 && VERSION_WORDS.has(t.parts[0]!)) t.version = true;
   for (const s of q.idents) terms.push(makeTerm("ident", [s], false, -1));
   const phrases = q.phrases.map((p) => p.text);
   // The query as typed, when it has several words: on one line it is the best answer there is.
