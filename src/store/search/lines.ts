@@ -54,8 +54,6 @@ export type Occurrence = {
   head?: boolean;
   /** A short form that counts only next to another concept in one identifier (Term.joinedShort). */
   joined?: boolean;
-  /** A version number standing for the word "version" (Term.version): counts only right after another concept. */
-  versionNumber?: boolean;
 };
 
 const SUFFIXES = [
@@ -274,6 +272,8 @@ const ZERO_BEFORE = /(?:^|[^\w.])(?:0|no|zero) $/;
 export function occurrences(orig: string, lower: string, terms: Term[], max: number): Occurrence[] {
   const out: Occurrence[] = [];
   const camel = lower.length === orig.length ? orig : lower;
+  /** Concepts found only next to another one (a joined short form, a version number), when the line lacks them. */
+  let joinable: number[] | null = null;
   terms.forEach((t, term) => {
     let n = 0;
     if (t.kind === "concept") {
@@ -304,29 +304,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
       // A short form as a whole part of an identifier (`"sched":`, `OptFunction`), when the word is not on the line.
       if (n === 0) for (const s of t.short) n += shortForms(lower, camel, s, term, out, max - n);
-      if (n === 0 && t.version) {
-        VERSION_NUMBER.lastIndex = 0;
-        for (let m = VERSION_NUMBER.exec(lower); m && n < max; m = VERSION_NUMBER.exec(lower), n++) {
-          const at = m.index + m[1]!.length;
-          out.push({
-            term,
-            at,
-            end: m.index + m[0].length,
-            whole: false,
-            exact: false,
-            key: false,
-            zero: false,
-            loose: true,
-            joined: true,
-            versionNumber: true,
-          });
-        }
-      }
-      if (n === 0 && t.joinedShort) {
-        const from = out.length;
-        for (const s of t.joinedShort) n += shortForms(lower, camel, s, term, out, max - n);
-        for (let k = from; k < out.length; k++) out[k]!.joined = true;
-      }
+      if (n === 0 && (t.joinedShort || t.version)) (joinable ??= []).push(term);
       // A long word inside a longer token ("jemalloc" in `libjemalloc.so.2`), when it starts no word on the line.
       if (n === 0 && t.parts.length === 1 && !t.number && first.length >= INSIDE_MIN) {
         const i = lower.indexOf(t.parts[0]!);
@@ -350,11 +328,12 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
     }
   });
-  return out.some((o) => o.joined) ? out.filter((o) => !o.joined || joinedToOther(lower, o, out, terms)) : out;
+  if (joinable) joinedParts(lower, camel, terms, joinable, out);
+  return out;
 }
 
-/** A version number (`3.19.0`, `v2.1`, `12.2.0-14`), at a word start; group 1 is what stands before it (a `v`). */
-const VERSION_NUMBER = /(?<![\w.])(v?)\d+\.\d+(?:\.\d+)*(?:[-+~][\w.]+)?/g;
+/** A version number (`3.19.0`, `v2.1`, `12.2.0-14`) at the start of the text it is matched on. */
+const VERSION_NUMBER = /^v?\d+\.\d+(?:\.\d+)*(?:[-+~][\w.]*\w)?/;
 
 /** Characters that join the parts of one identifier (`FLT_EPSILON`, `ext-suffix`, `cfg.path`). */
 const isPartJoiner = (c: number) => c === 95 || c === 45 || c === 46;
@@ -363,25 +342,60 @@ const isVersionJoiner = (c: number) =>
   isPartJoiner(c) || c === 32 || c === 9 || c === 58 || c === 61 || c === 64 || c === 47 || c === 34 || c === 39;
 
 /**
- * Another concept of the query is the next or the previous part of the identifier the short form
- * `o` is part of; for a version number, the concept it follows (its name).
+ * The concepts the line lacks that are found next to another concept's occurrence: a joined
+ * short form as the identifier part right before or after it (`FLT` of `FLT_EPSILON`), a version
+ * number right after it (`Valgrind-3.19.0`). Looked for only there, not along the whole line.
  */
-function joinedToOther(lower: string, o: Occurrence, all: Occurrence[], terms: Term[]): boolean {
-  const between = (from: number, to: number, joiner: (c: number) => boolean, most: number) => {
-    if (to < from || to - from > most) return false;
-    for (let i = from; i < to; i++) if (!joiner(lower.charCodeAt(i))) return false;
-    return true;
+function joinedParts(lower: string, camel: string, terms: Term[], joinable: number[], out: Occurrence[]): void {
+  const named = out.filter((o) => terms[o.term]!.kind === "concept");
+  const found: Occurrence[] = [];
+  for (const term of joinable) {
+    const t = terms[term]!;
+    const forms = t.joinedShort ? new Set(t.joinedShort) : null;
+    for (const p of named) {
+      if (terms[p.term]!.concept === t.concept) continue;
+      if (t.version) {
+        let j = p.end;
+        while (j < lower.length && j - p.end < 3 && isVersionJoiner(lower.charCodeAt(j))) j++;
+        const m = j > p.end ? VERSION_NUMBER.exec(lower.slice(j, j + 64)) : null;
+        if (m && !isWordChar(lower.charCodeAt(j + m[0].length)))
+          found.push({ term, at: j, end: j + m[0].length, whole: false, exact: false, key: false, zero: false, loose: true, joined: true });
+      }
+      if (!forms) continue;
+      // The part after: past one or two joiners, to the next word end or camelCase edge.
+      let a = p.end;
+      while (a < lower.length && a - p.end < 2 && isPartJoiner(lower.charCodeAt(a))) a++;
+      if (a > p.end) {
+        let b = a;
+        while (b < lower.length && isWordChar(lower.charCodeAt(b)) && (b === a || !wordStart(camel, b))) b++;
+        if (forms.has(lower.slice(a, b))) found.push(shortAt(lower, term, a, b));
+      }
+      // The part before: back over one or two joiners, to its word start.
+      let e = p.at;
+      while (e > 0 && p.at - e < 2 && isPartJoiner(lower.charCodeAt(e - 1))) e--;
+      if (e < p.at) {
+        let d = e;
+        while (d > 0 && isWordChar(lower.charCodeAt(d - 1)) && !wordStart(camel, d)) d--;
+        if (d < e && wordStart(camel, d) && forms.has(lower.slice(d, e))) found.push(shortAt(lower, term, d, e));
+      }
+    }
+  }
+  out.push(...found);
+}
+
+function shortAt(lower: string, term: number, at: number, end: number): Occurrence {
+  return {
+    term,
+    at,
+    end,
+    whole: wholeToken(lower, at, end),
+    exact: false,
+    key: isKey(lower, at, end),
+    zero: false,
+    loose: true,
+    short: true,
+    joined: true,
   };
-  return all.some(
-    (p) =>
-      p !== o &&
-      !p.joined &&
-      terms[p.term]!.kind === "concept" &&
-      terms[p.term]!.concept !== terms[o.term]!.concept &&
-      (o.versionNumber
-        ? between(p.end, o.at, isVersionJoiner, 3)
-        : between(o.end, p.at, isPartJoiner, 2) || between(p.end, o.at, isPartJoiner, 2)),
-  );
 }
 
 /**
