@@ -31,6 +31,8 @@ export type Term = {
   joinedShort?: string[];
   /** The concept is the word "version": a version number written next to another word of the query says it (`Valgrind-3.19.0`, `openapi: 3.0.3`). */
   version?: boolean;
+  /** The concept is the word "size": a size in bytes on a line with another word of the query says it (`7.7kb`, `14 MB`). */
+  size?: boolean;
 };
 export type Occurrence = {
   term: number;
@@ -304,7 +306,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
       // A short form as a whole part of an identifier (`"sched":`, `OptFunction`), when the word is not on the line.
       if (n === 0) for (const s of t.short) n += shortForms(lower, camel, s, term, out, max - n);
-      if (n === 0 && (t.joinedShort || t.version)) (joinable ??= []).push(term);
+      if (n === 0 && (t.joinedShort || t.version || t.size)) (joinable ??= []).push(term);
       // A long word inside a longer token ("jemalloc" in `libjemalloc.so.2`), when it starts no word on the line.
       if (n === 0 && t.parts.length === 1 && !t.number && first.length >= INSIDE_MIN) {
         const i = lower.indexOf(t.parts[0]!);
@@ -332,6 +334,9 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
   return out;
 }
 
+/** A size in bytes (`7.7kb`, `14 MB`, `9864 kB`, `512 bytes`, `1.2 GiB`). */
+const BYTE_SIZE = /(?<![\w.])\d+(?:[.,]\d+)?\s?(?:[kmgt]i?b|bytes?)(?!\w)/;
+
 /** A version number (`3.19.0`, `v2.1`, `12.2.0-14`) at the start of the text it is matched on. */
 const VERSION_NUMBER = /^v?\d+\.\d+(?:\.\d+)*(?:[-+~][\w.]*\w)?/;
 
@@ -352,6 +357,21 @@ function joinedParts(lower: string, camel: string, terms: Term[], joinable: numb
   for (const term of joinable) {
     const t = terms[term]!;
     const forms = t.joinedShort ? new Set(t.joinedShort) : null;
+    if (t.size && named.some((p) => terms[p.term]!.concept !== t.concept)) {
+      const m = BYTE_SIZE.exec(lower);
+      if (m)
+        found.push({
+          term,
+          at: m.index,
+          end: m.index + m[0].length,
+          whole: false,
+          exact: false,
+          key: false,
+          zero: false,
+          loose: true,
+          joined: true,
+        });
+    }
     for (const p of named) {
       if (terms[p.term]!.concept === t.concept) continue;
       if (t.version) {

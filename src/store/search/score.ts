@@ -32,6 +32,8 @@ const COUNTED = 1.3;
 const OWNED = 1.3;
 /** The words that ask for a version number. */
 const VERSION_WORDS = new Set(["version", "versions"]);
+/** The words that ask for a size in bytes. */
+const SIZE_WORDS = new Set(["size", "sizes"]);
 /** What an occurrence that starts a token (not whole: `errno@@GLIBC`) is worth, between a piece of a longer name (1) and a whole token. */
 const HEAD = 1.25;
 
@@ -59,6 +61,8 @@ export function termsFor(q: ParsedQuery): Term[] {
   if (q.quantity) for (const t of terms) t.count = true;
   // "version" asks for a version number: one next to another word of the query says it (lines.ts).
   if (terms.length > 1) for (const t of terms) if (t.parts.length === 1 && VERSION_WORDS.has(t.parts[0]!)) t.version = true;
+  // "size" asks for a size in bytes: one on a line with another word of the query says it (lines.ts).
+  if (terms.length > 1) for (const t of terms) if (t.parts.length === 1 && SIZE_WORDS.has(t.parts[0]!)) t.size = true;
   for (const s of q.idents) terms.push(makeTerm("ident", [s], false, -1));
   const phrases = q.phrases.map((p) => p.text);
   // The query as typed, when it has several words: on one line it is the best answer there is.
