@@ -7,7 +7,7 @@
  * and its first definition becomes a place of its own, ranked right after the place that uses it.
  */
 import type { Term } from "./lines.ts";
-import { type Anchor, LONG_LINE, lowerRow, type Region } from "./score.ts";
+import { type Anchor, LONG_LINE, lowerRow, type Region, type Scan } from "./score.ts";
 
 /** Places whose names are looked up, best first. */
 const USERS = 3;
@@ -81,7 +81,7 @@ export function definitionOf(lower: string, name: string, from = 0): number {
 }
 
 /** The anchors with the definitions of the names the best places on long rows use (not for JSON: its keys name its objects). */
-export function withDefinitions(region: Region, terms: Term[], anchors: Anchor[]): Anchor[] {
+export function withDefinitions(region: Region, terms: Term[], scan: Scan, anchors: Anchor[]): Anchor[] {
   if (region.json) return anchors;
   const { rows } = region;
   const users = anchors
@@ -90,7 +90,8 @@ export function withDefinitions(region: Region, terms: Term[], anchors: Anchor[]
     .slice(0, USERS);
   if (users.length === 0) return anchors;
   const needles = [...new Set(terms.flatMap((t) => (t.kind === "concept" ? [t.forms[0]!] : t.kind === "ident" ? [t.parts[0]!] : [])))];
-  const longRows = rows.flatMap((row, r) => (row.length > LONG_LINE ? [r] : []));
+  // A definition's name holds a word of the query: only the long rows that hold one are read.
+  const longRows = rows.flatMap((row, r) => (row.length > LONG_LINE && scan.found[r]!.length > 0 ? [r] : []));
   const out = [...anchors];
   const placed = new Set<string>();
   for (const use of users) {

@@ -288,7 +288,7 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
   const scans = regions.map(({ region }) => scanRegion(region, terms));
   weighTerms(terms, scans);
   for (const [k, { region, candidates }] of regions.entries()) {
-    let anchors = withDefinitions(region, terms, scoreRegion(region, terms, scans[k]!));
+    let anchors = withDefinitions(region, terms, scans[k]!, scoreRegion(region, terms, scans[k]!));
     // Where some place has every concept, places with only some are not hits, unless there is room
     // left after every complete one: on a long row, the definition (`--x-duration:294ms`) the
     // complete places use may lack the words that describe it.
