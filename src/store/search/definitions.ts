@@ -67,18 +67,31 @@ function literalAt(lower: string, j: number): boolean {
   return k > j && (k === lower.length || ";,})]".includes(lower[k]!));
 }
 
+/** What may follow a defined name before its value: `:` or `=`, after a closing quote or not. */
+const GIVERS = [":", "=", '":', "':", '"=', "'="];
+
 /** Where `name` is given a literal value on a lower-cased row (`name:40`, `name="x"`, not `name==`, `name://`), from `from` on; -1 when it is not. */
 export function definitionOf(lower: string, name: string, from = 0): number {
-  for (let i = lower.indexOf(name, from); i !== -1; i = lower.indexOf(name, i + 1)) {
-    if (i > 0 && isNameChar(lower.charCodeAt(i - 1))) continue;
-    let j = i + name.length;
-    if (j < lower.length && (lower[j] === '"' || lower[j] === "'")) j++;
-    const c = lower[j];
-    const given = (c === ":" && lower[j + 1] !== "/" && lower[j + 1] !== ":") || (c === "=" && lower[j + 1] !== "=");
-    if (given && literalAt(lower, j + 1)) return i;
+  let best = -1;
+  for (const giver of GIVERS) {
+    const needle = name + giver;
+    for (let i = lower.indexOf(needle, from); i !== -1 && (best < 0 || i < best); i = lower.indexOf(needle, i + 1)) {
+      if (i > 0 && isNameChar(lower.charCodeAt(i - 1))) continue;
+      const j = i + needle.length;
+      const c = lower[j];
+      if (giver.endsWith(":") && (c === "/" || c === ":")) continue;
+      if (giver.endsWith("=") && c === "=") continue;
+      if (literalAt(lower, j)) {
+        best = i;
+        break;
+      }
+    }
   }
-  return -1;
+  return best;
 }
+
+/** Names a place is looked up by, at most. */
+const MAX_NAMES = 4;
 
 /** The anchors with the definitions of the names the best places on long rows use (not for JSON: its keys name its objects). */
 export function withDefinitions(region: Region, terms: Term[], scan: Scan, anchors: Anchor[]): Anchor[] {
@@ -96,7 +109,7 @@ export function withDefinitions(region: Region, terms: Term[], scan: Scan, ancho
   const placed = new Set<string>();
   for (const use of users) {
     const lower = lowerRow(region, use.row);
-    for (const { name, at } of namesIn(lower, use.at, use.end, needles)) {
+    for (const { name, at } of namesIn(lower, use.at, use.end, needles).slice(0, MAX_NAMES)) {
       // The place defines the name itself: nothing to look up.
       if (definitionOf(lower, name, at) === at) continue;
       for (const r of longRows) {
