@@ -275,7 +275,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
   const out: Occurrence[] = [];
   const camel = lower.length === orig.length ? orig : lower;
   /** Concepts found only next to another one (a joined short form, a version number), when the line lacks them. */
-  let joinable: number[] | null = null;
+  const joinable: number[] = [];
   terms.forEach((t, term) => {
     let n = 0;
     if (t.kind === "concept") {
@@ -306,7 +306,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
       // A short form as a whole part of an identifier (`"sched":`, `OptFunction`), when the word is not on the line.
       if (n === 0) for (const s of t.short) n += shortForms(lower, camel, s, term, out, max - n);
-      if (n === 0 && (t.joinedShort || t.version || t.size)) (joinable ??= []).push(term);
+      if (n === 0 && (t.joinedShort || t.version || t.size)) joinable.push(term);
       // A long word inside a longer token ("jemalloc" in `libjemalloc.so.2`), when it starts no word on the line.
       if (n === 0 && t.parts.length === 1 && !t.number && first.length >= INSIDE_MIN) {
         const i = lower.indexOf(t.parts[0]!);
@@ -330,7 +330,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
     }
   });
-  if (joinable) joinedParts(lower, camel, terms, joinable, out);
+  if (joinable.length > 0) joinedParts(lower, camel, terms, joinable, out);
   return out;
 }
 
