@@ -28,7 +28,7 @@ export type Term = {
    * writes the word out: found only as a part of one identifier with another word of the query
    * (`FLT_EPSILON` for "float epsilon"), where the identifier says what the short form stands for.
    */
-  joinedShort?: string[];
+  joinedShort?: ReadonlySet<string>;
   /** The concept is the word "version": a version number written next to another word of the query says it (`Valgrind-3.19.0`, `openapi: 3.0.3`). */
   version?: boolean;
   /** The concept is the word "size": a size in bytes on a line with another word of the query says it (`7.7kb`, `14 MB`). */
@@ -114,8 +114,8 @@ export function makeTerm(
   // A clipping the stem already finds (or longer) is no other form.
   const other = (s: string) => !s.startsWith(forms[0]!);
   const term: Term = { kind, parts, forms, number, weight, concept, short: short.filter(other) };
-  const joined = joinedShort.filter((s) => other(s) && !short.includes(s));
-  if (joined.length > 0) term.joinedShort = joined;
+  const joined = joinedShort.filter((s) => other(s) && !short.includes(s) && s.length >= MIN_SHORT && s.length <= MAX_SHORT);
+  if (joined.length > 0) term.joinedShort = new Set(joined);
   return term;
 }
 
@@ -337,6 +337,10 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
 /** A size in bytes (`7.7kb`, `14 MB`, `9864 kB`, `512 bytes`, `1.2 GiB`). */
 const BYTE_SIZE = /(?<![\w.])\d+(?:[.,]\d+)?\s?(?:[kmgt]i?b|bytes?)(?!\w)/;
 
+/** The lengths of the short forms looked for next to another concept (abbreviations.ts makes them 3 to 5 letters long). */
+const MIN_SHORT = 3;
+const MAX_SHORT = 5;
+
 /** A version number (`3.19.0`, `v2.1`, `12.2.0-14`) at the start of the text it is matched on. */
 const VERSION_NUMBER = /^v?\d+\.\d+(?:\.\d+)*(?:[-+~][\w.]*\w)?/;
 
@@ -356,51 +360,50 @@ function joinedParts(lower: string, camel: string, terms: Term[], joinable: numb
   const found: Occurrence[] = [];
   for (const term of joinable) {
     const t = terms[term]!;
-    const forms = t.joinedShort ? new Set(t.joinedShort) : null;
     if (t.size && named.some((p) => terms[p.term]!.concept !== t.concept)) {
       const m = BYTE_SIZE.exec(lower);
-      if (m)
-        found.push({
-          term,
-          at: m.index,
-          end: m.index + m[0].length,
-          whole: false,
-          exact: false,
-          key: false,
-          zero: false,
-          loose: true,
-          joined: true,
-        });
+      if (m) found.push(numberAt(term, m.index, m.index + m[0].length));
     }
+    if (!t.version) continue;
     for (const p of named) {
       if (terms[p.term]!.concept === t.concept) continue;
-      if (t.version) {
-        let j = p.end;
-        while (j < lower.length && j - p.end < 3 && isVersionJoiner(lower.charCodeAt(j))) j++;
-        const m = j > p.end ? VERSION_NUMBER.exec(lower.slice(j, j + 64)) : null;
-        if (m && !isWordChar(lower.charCodeAt(j + m[0].length)))
-          found.push({ term, at: j, end: j + m[0].length, whole: false, exact: false, key: false, zero: false, loose: true, joined: true });
-      }
-      if (!forms) continue;
+      let j = p.end;
+      while (j < lower.length && j - p.end < 3 && isVersionJoiner(lower.charCodeAt(j))) j++;
+      const m = j > p.end ? VERSION_NUMBER.exec(lower.slice(j, j + 64)) : null;
+      if (m && !isWordChar(lower.charCodeAt(j + m[0].length))) found.push(numberAt(term, j, j + m[0].length));
+    }
+  }
+  const shortened = joinable.filter((term) => terms[term]!.joinedShort);
+  if (shortened.length > 0) {
+    for (const p of named) {
       // The part after: past one or two joiners, to the next word end or camelCase edge.
       let a = p.end;
       while (a < lower.length && a - p.end < 2 && isPartJoiner(lower.charCodeAt(a))) a++;
-      if (a > p.end) {
-        let b = a;
-        while (b < lower.length && isWordChar(lower.charCodeAt(b)) && (b === a || !wordStart(camel, b))) b++;
-        if (forms.has(lower.slice(a, b))) found.push(shortAt(lower, term, a, b));
-      }
+      let b = a;
+      if (a > p.end)
+        while (b < lower.length && b - a <= MAX_SHORT && isWordChar(lower.charCodeAt(b)) && (b === a || !wordStart(camel, b))) b++;
       // The part before: back over one or two joiners, to its word start.
       let e = p.at;
       while (e > 0 && p.at - e < 2 && isPartJoiner(lower.charCodeAt(e - 1))) e--;
-      if (e < p.at) {
-        let d = e;
-        while (d > 0 && isWordChar(lower.charCodeAt(d - 1)) && !wordStart(camel, d)) d--;
-        if (d < e && wordStart(camel, d) && forms.has(lower.slice(d, e))) found.push(shortAt(lower, term, d, e));
+      let d = e;
+      if (e < p.at) while (d > 0 && e - d <= MAX_SHORT && isWordChar(lower.charCodeAt(d - 1)) && !wordStart(camel, d)) d--;
+      const after = b - a >= MIN_SHORT && b - a <= MAX_SHORT ? lower.slice(a, b) : null;
+      const before = e - d >= MIN_SHORT && e - d <= MAX_SHORT && wordStart(camel, d) ? lower.slice(d, e) : null;
+      if (!after && !before) continue;
+      for (const term of shortened) {
+        if (terms[p.term]!.concept === terms[term]!.concept) continue;
+        const forms = terms[term]!.joinedShort!;
+        if (after && forms.has(after)) found.push(shortAt(lower, term, a, b));
+        if (before && forms.has(before)) found.push(shortAt(lower, term, d, e));
       }
     }
   }
   out.push(...found);
+}
+
+/** A version number or a size standing for the word that asks for it. */
+function numberAt(term: number, at: number, end: number): Occurrence {
+  return { term, at, end, whole: false, exact: false, key: false, zero: false, loose: true, joined: true };
 }
 
 function shortAt(lower: string, term: number, at: number, end: number): Occurrence {
