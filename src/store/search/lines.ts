@@ -275,7 +275,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
   const out: Occurrence[] = [];
   const camel = lower.length === orig.length ? orig : lower;
   /** Concepts found only next to another one (a joined short form, a version number), when the line lacks them. */
-  const joinable: number[] = [];
+  let joinable: number[] | null = null;
   terms.forEach((t, term) => {
     let n = 0;
     if (t.kind === "concept") {
@@ -306,7 +306,10 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
       // A short form as a whole part of an identifier (`"sched":`, `OptFunction`), when the word is not on the line.
       if (n === 0) for (const s of t.short) n += shortForms(lower, camel, s, term, out, max - n);
-      if (n === 0 && (t.joinedShort || t.version || t.size)) joinable.push(term);
+      if (n === 0 && (t.joinedShort || t.version || t.size)) {
+        if (joinable) joinable.push(term);
+        else joinable = [term];
+      }
       // A long word inside a longer token ("jemalloc" in `libjemalloc.so.2`), when it starts no word on the line.
       if (n === 0 && t.parts.length === 1 && !t.number && first.length >= INSIDE_MIN) {
         const i = lower.indexOf(t.parts[0]!);
@@ -330,7 +333,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
     }
   });
-  if (joinable.length > 0) joinedParts(lower, camel, terms, joinable, out);
+  if (joinable) joinedParts(lower, camel, terms, joinable, out);
   return out;
 }
 
@@ -356,26 +359,30 @@ const isVersionJoiner = (c: number) =>
  * number right after it (`Valgrind-3.19.0`). Looked for only there, not along the whole line.
  */
 function joinedParts(lower: string, camel: string, terms: Term[], joinable: number[], out: Occurrence[]): void {
-  const named = out.filter((o) => terms[o.term]!.kind === "concept");
+  // Only the occurrences found before this call (what it adds is not looked next to).
+  const n = out.length;
   const found: Occurrence[] = [];
+  const named = (k: number) => terms[out[k]!.term]!.kind === "concept";
   for (const term of joinable) {
     const t = terms[term]!;
-    if (t.size && named.some((p) => terms[p.term]!.concept !== t.concept)) {
+    if (t.size && out.some((p, k) => k < n && named(k) && terms[p.term]!.concept !== t.concept)) {
       const m = BYTE_SIZE.exec(lower);
       if (m) found.push(numberAt(term, m.index, m.index + m[0].length));
     }
     if (!t.version) continue;
-    for (const p of named) {
-      if (terms[p.term]!.concept === t.concept) continue;
+    for (let k = 0; k < n; k++) {
+      const p = out[k]!;
+      if (!named(k) || terms[p.term]!.concept === t.concept) continue;
       let j = p.end;
       while (j < lower.length && j - p.end < 3 && isVersionJoiner(lower.charCodeAt(j))) j++;
       const m = j > p.end ? VERSION_NUMBER.exec(lower.slice(j, j + 64)) : null;
       if (m && !isWordChar(lower.charCodeAt(j + m[0].length))) found.push(numberAt(term, j, j + m[0].length));
     }
   }
-  const shortened = joinable.filter((term) => terms[term]!.joinedShort);
-  if (shortened.length > 0) {
-    for (const p of named) {
+  if (joinable.some((term) => terms[term]!.joinedShort)) {
+    for (let k = 0; k < n; k++) {
+      const p = out[k]!;
+      if (!named(k)) continue;
       // The part after: past one or two joiners, to the next word end or camelCase edge.
       let a = p.end;
       while (a < lower.length && a - p.end < 2 && isPartJoiner(lower.charCodeAt(a))) a++;
@@ -390,9 +397,9 @@ function joinedParts(lower: string, camel: string, terms: Term[], joinable: numb
       const after = b - a >= MIN_SHORT && b - a <= MAX_SHORT ? lower.slice(a, b) : null;
       const before = e - d >= MIN_SHORT && e - d <= MAX_SHORT && wordStart(camel, d) ? lower.slice(d, e) : null;
       if (!after && !before) continue;
-      for (const term of shortened) {
-        if (terms[p.term]!.concept === terms[term]!.concept) continue;
-        const forms = terms[term]!.joinedShort!;
+      for (const term of joinable) {
+        const forms = terms[term]!.joinedShort;
+        if (!forms || terms[p.term]!.concept === terms[term]!.concept) continue;
         if (after && forms.has(after)) found.push(shortAt(lower, term, a, b));
         if (before && forms.has(before)) found.push(shortAt(lower, term, d, e));
       }
