@@ -22,8 +22,9 @@ export function prefixForms(word: string): string[] {
 }
 
 const VOWELS = /[aeiou]/;
-/** A contraction keeps at most this many of the word's later consonants. */
+/** A contraction keeps at most this many of the word's later consonants, from the first this many. */
 const MAX_KEPT = 3;
+const MAX_CONSONANTS = 5;
 
 /**
  * A word's contractions: its first letter, then some of its later consonants in order (`flt` for
@@ -33,7 +34,8 @@ const MAX_KEPT = 3;
  */
 export function contractionForms(word: string): string[] {
   if (!LETTERS.test(word) || word.length < 4) return [];
-  const consonants = [...word.slice(1)].filter((c) => !VOWELS.test(c));
+  // The first few later consonants, a doubled one once (`msg` of "message"): contractions keep the word's start.
+  const consonants = [...word.slice(1)].filter((c, i, all) => !VOWELS.test(c) && c !== all[i - 1]).slice(0, MAX_CONSONANTS);
   const out = new Set<string>();
   const pick = (from: number, kept: string) => {
     if (kept.length >= 3) out.add(kept);
