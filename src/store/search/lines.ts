@@ -113,10 +113,21 @@ export function makeTerm(
   const forms = kind === "concept" && !number ? [...parts.slice(0, -1), stemPrefix(parts.at(-1)!)] : parts;
   // A clipping the stem already finds (or longer) is no other form.
   const other = (s: string) => !s.startsWith(forms[0]!);
-  const term: Term = { kind, parts, forms, number, weight, concept, short: short.filter(other) };
   const joined = joinedShort.filter((s) => other(s) && !short.includes(s) && s.length >= MIN_SHORT && s.length <= MAX_SHORT);
-  if (joined.length > 0) term.joinedShort = new Set(joined);
-  return term;
+  // Every field set here, so every term has one shape (the scan reads terms in its innermost loops).
+  return {
+    kind,
+    parts,
+    forms,
+    number,
+    weight,
+    concept,
+    count: false,
+    short: short.filter(other),
+    joinedShort: joined.length > 0 ? new Set(joined) : undefined,
+    version: false,
+    size: false,
+  };
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -285,16 +296,17 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
         const end = conceptEnd(lower, camel, t, i);
         if (end < 0) continue;
         const last = t.parts.at(-1)!;
+        const whole = wholeToken(lower, i, end);
         const o: Occurrence = {
           term,
           at: i,
           end,
-          whole: wholeToken(lower, i, end),
+          whole,
           exact: lower.startsWith(last, end - last.length),
           key: isKey(lower, i, end),
           zero: ZERO_BEFORE.test(lower.slice(Math.max(0, i - 6), i)),
+          head: !whole && isSpace(lower.charCodeAt(i - 1)),
         };
-        if (!o.whole && isSpace(lower.charCodeAt(i - 1))) o.head = true;
         if (inLeaf(lower, i, end)) o.leaf = true;
         if (t.count && countedAt(lower, i, end)) o.counted = true;
         out.push(o);
