@@ -8,6 +8,8 @@
  * `--bs-primary:`, the line's first word) and whether a zero stands before it ("0 failed").
  */
 
+import { joinedParts, MAX_SHORT, MIN_SHORT } from "./joined-parts.ts";
+
 export type TermKind = "concept" | "ident" | "phrase";
 export type Term = {
   kind: TermKind;
@@ -136,7 +138,7 @@ const isLower = (c: number) => c >= 97 && c <= 122;
 export const isWordChar = (c: number) => isDigit(c) || isUpper(c) || isLower(c) || c > 127;
 
 /** Position i of the line starts a word: after a non-word character, or at a camelCase edge. */
-function wordStart(orig: string, i: number): boolean {
+export function wordStart(orig: string, i: number): boolean {
   if (i === 0) return true;
   const p = orig.charCodeAt(i - 1);
   if (!isWordChar(p)) return true;
@@ -188,7 +190,7 @@ const isSpace = (c: number) => Number.isNaN(c) || c === 32 || c === 9 || c === 3
 const CLOSERS = new Set([34, 39, 96, 41, 93]);
 
 /** The token around [at, end) is a whole token of the line ("openssl" alone, not in "libssl-openssl:amd64"). */
-function wholeToken(lower: string, at: number, end: number): boolean {
+export function wholeToken(lower: string, at: number, end: number): boolean {
   if (!isSpace(lower.charCodeAt(at - 1))) return false;
   const c = lower.charCodeAt(end);
   if (isSpace(c)) return true;
@@ -197,7 +199,7 @@ function wholeToken(lower: string, at: number, end: number): boolean {
 }
 
 /** A key: what a value follows (`Key:`, `"key":`, `key=`, `--name:`), or the first word of the line. */
-function isKey(lower: string, at: number, end: number): boolean {
+export function isKey(lower: string, at: number, end: number): boolean {
   let j = end;
   while (j < lower.length && CLOSERS.has(lower.charCodeAt(j))) j++;
   while (j < lower.length && j - end < 4 && (lower.charCodeAt(j) === 32 || lower.charCodeAt(j) === 9)) j++;
@@ -347,97 +349,6 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
   });
   if (joinable) joinedParts(lower, camel, terms, joinable, out);
   return out;
-}
-
-/** A size in bytes (`7.7kb`, `14 MB`, `9864 kB`, `512 bytes`, `1.2 GiB`). */
-const BYTE_SIZE = /(?<![\w.])\d+(?:[.,]\d+)?\s?(?:[kmgt]i?b|bytes?)(?!\w)/;
-
-/** The lengths of the short forms looked for next to another concept (abbreviations.ts makes them 3 to 5 letters long). */
-const MIN_SHORT = 3;
-const MAX_SHORT = 5;
-
-/** A version number (`3.19.0`, `v2.1`, `12.2.0-14`) at the start of the text it is matched on. */
-const VERSION_NUMBER = /^v?\d+\.\d+(?:\.\d+)*(?:[-+~][\w.]*\w)?/;
-
-/** Characters that join the parts of one identifier (`FLT_EPSILON`, `ext-suffix`, `cfg.path`). */
-const isPartJoiner = (c: number) => c === 95 || c === 45 || c === 46;
-/** Characters between a name and its version (`valgrind-3.19.0`, `openapi: 3.0.3`, `node@20.1.0`, `Python 3.11`). */
-const isVersionJoiner = (c: number) =>
-  isPartJoiner(c) || c === 32 || c === 9 || c === 58 || c === 61 || c === 64 || c === 47 || c === 34 || c === 39;
-
-/**
- * The concepts the line lacks that are found next to another concept's occurrence: a joined
- * short form as the identifier part right before or after it (`FLT` of `FLT_EPSILON`), a version
- * number right after it (`Valgrind-3.19.0`). Looked for only there, not along the whole line.
- */
-function joinedParts(lower: string, camel: string, terms: Term[], joinable: number[], out: Occurrence[]): void {
-  // Only the occurrences found before this call (what it adds is not looked next to).
-  const n = out.length;
-  const found: Occurrence[] = [];
-  const named = (k: number) => terms[out[k]!.term]!.kind === "concept";
-  for (const term of joinable) {
-    const t = terms[term]!;
-    if (t.size && out.some((p, k) => k < n && named(k) && terms[p.term]!.concept !== t.concept)) {
-      const m = BYTE_SIZE.exec(lower);
-      if (m) found.push(numberAt(term, m.index, m.index + m[0].length));
-    }
-    if (!t.version) continue;
-    for (let k = 0; k < n; k++) {
-      const p = out[k]!;
-      if (!named(k) || terms[p.term]!.concept === t.concept) continue;
-      let j = p.end;
-      while (j < lower.length && j - p.end < 3 && isVersionJoiner(lower.charCodeAt(j))) j++;
-      const m = j > p.end ? VERSION_NUMBER.exec(lower.slice(j, j + 64)) : null;
-      if (m && !isWordChar(lower.charCodeAt(j + m[0].length))) found.push(numberAt(term, j, j + m[0].length));
-    }
-  }
-  if (joinable.some((term) => terms[term]!.joinedShort)) {
-    for (let k = 0; k < n; k++) {
-      const p = out[k]!;
-      if (!named(k)) continue;
-      // The part after: past one or two joiners, to the next word end or camelCase edge.
-      let a = p.end;
-      while (a < lower.length && a - p.end < 2 && isPartJoiner(lower.charCodeAt(a))) a++;
-      let b = a;
-      if (a > p.end)
-        while (b < lower.length && b - a <= MAX_SHORT && isWordChar(lower.charCodeAt(b)) && (b === a || !wordStart(camel, b))) b++;
-      // The part before: back over one or two joiners, to its word start.
-      let e = p.at;
-      while (e > 0 && p.at - e < 2 && isPartJoiner(lower.charCodeAt(e - 1))) e--;
-      let d = e;
-      if (e < p.at) while (d > 0 && e - d <= MAX_SHORT && isWordChar(lower.charCodeAt(d - 1)) && !wordStart(camel, d)) d--;
-      const after = b - a >= MIN_SHORT && b - a <= MAX_SHORT ? lower.slice(a, b) : null;
-      const before = e - d >= MIN_SHORT && e - d <= MAX_SHORT && wordStart(camel, d) ? lower.slice(d, e) : null;
-      if (!after && !before) continue;
-      for (const term of joinable) {
-        const forms = terms[term]!.joinedShort;
-        if (!forms || terms[p.term]!.concept === terms[term]!.concept) continue;
-        if (after && forms.has(after)) found.push(shortAt(lower, term, a, b));
-        if (before && forms.has(before)) found.push(shortAt(lower, term, d, e));
-      }
-    }
-  }
-  out.push(...found);
-}
-
-/** A version number or a size standing for the word that asks for it. */
-function numberAt(term: number, at: number, end: number): Occurrence {
-  return { term, at, end, whole: false, exact: false, key: false, zero: false, loose: true, joined: true };
-}
-
-function shortAt(lower: string, term: number, at: number, end: number): Occurrence {
-  return {
-    term,
-    at,
-    end,
-    whole: wholeToken(lower, at, end),
-    exact: false,
-    key: isKey(lower, at, end),
-    zero: false,
-    loose: true,
-    short: true,
-    joined: true,
-  };
 }
 
 /**
