@@ -29,53 +29,52 @@ const isVersionJoiner = (c: number) =>
  * number right after it (`Valgrind-3.19.0`). Looked for only there, not along the whole line.
  */
 export function joinedParts(lower: string, camel: string, terms: Term[], joinable: number[], out: Occurrence[]): void {
-  // Only the occurrences found before this call (what it adds is not looked next to).
+  // Only the occurrences found before this call are looked next to (what it adds goes after them).
   const n = out.length;
-  const found: Occurrence[] = [];
-  const named = (k: number) => terms[out[k]!.term]!.kind === "concept";
+  let shortened = false;
   for (const term of joinable) {
     const t = terms[term]!;
-    if (t.size && out.some((p, k) => k < n && named(k) && terms[p.term]!.concept !== t.concept)) {
-      const m = BYTE_SIZE.exec(lower);
-      if (m) found.push(numberAt(term, m.index, m.index + m[0].length));
-    }
-    if (!t.version) continue;
+    if (t.joinedShort) shortened = true;
+    if (!t.size && !t.version) continue;
     for (let k = 0; k < n; k++) {
       const p = out[k]!;
-      if (!named(k) || terms[p.term]!.concept === t.concept) continue;
+      if (terms[p.term]!.kind !== "concept" || terms[p.term]!.concept === t.concept) continue;
+      if (t.size) {
+        const m = BYTE_SIZE.exec(lower);
+        if (m) out.push(numberAt(term, m.index, m.index + m[0].length));
+        break;
+      }
       let j = p.end;
       while (j < lower.length && j - p.end < 3 && isVersionJoiner(lower.charCodeAt(j))) j++;
       const m = j > p.end ? VERSION_NUMBER.exec(lower.slice(j, j + 64)) : null;
-      if (m && !isWordChar(lower.charCodeAt(j + m[0].length))) found.push(numberAt(term, j, j + m[0].length));
+      if (m && !isWordChar(lower.charCodeAt(j + m[0].length))) out.push(numberAt(term, j, j + m[0].length));
     }
   }
-  if (joinable.some((term) => terms[term]!.joinedShort)) {
-    for (let k = 0; k < n; k++) {
-      const p = out[k]!;
-      if (!named(k)) continue;
-      // The part after: past one or two joiners, to the next word end or camelCase edge.
-      let a = p.end;
-      while (a < lower.length && a - p.end < 2 && isPartJoiner(lower.charCodeAt(a))) a++;
-      let b = a;
-      if (a > p.end)
-        while (b < lower.length && b - a <= MAX_SHORT && isWordChar(lower.charCodeAt(b)) && (b === a || !wordStart(camel, b))) b++;
-      // The part before: back over one or two joiners, to its word start.
-      let e = p.at;
-      while (e > 0 && p.at - e < 2 && isPartJoiner(lower.charCodeAt(e - 1))) e--;
-      let d = e;
-      if (e < p.at) while (d > 0 && e - d <= MAX_SHORT && isWordChar(lower.charCodeAt(d - 1)) && !wordStart(camel, d)) d--;
-      const after = b - a >= MIN_SHORT && b - a <= MAX_SHORT ? lower.slice(a, b) : null;
-      const before = e - d >= MIN_SHORT && e - d <= MAX_SHORT && wordStart(camel, d) ? lower.slice(d, e) : null;
-      if (!after && !before) continue;
-      for (const term of joinable) {
-        const forms = terms[term]!.joinedShort;
-        if (!forms || terms[p.term]!.concept === terms[term]!.concept) continue;
-        if (after && forms.has(after)) found.push(shortAt(lower, term, a, b));
-        if (before && forms.has(before)) found.push(shortAt(lower, term, d, e));
-      }
+  if (!shortened) return;
+  for (let k = 0; k < n; k++) {
+    const p = out[k]!;
+    if (terms[p.term]!.kind !== "concept") continue;
+    // The part after: past one or two joiners, to the next word end or camelCase edge.
+    let a = p.end;
+    while (a < lower.length && a - p.end < 2 && isPartJoiner(lower.charCodeAt(a))) a++;
+    let b = a;
+    if (a > p.end)
+      while (b < lower.length && b - a <= MAX_SHORT && isWordChar(lower.charCodeAt(b)) && (b === a || !wordStart(camel, b))) b++;
+    // The part before: back over one or two joiners, to its word start.
+    let e = p.at;
+    while (e > 0 && p.at - e < 2 && isPartJoiner(lower.charCodeAt(e - 1))) e--;
+    let d = e;
+    if (e < p.at) while (d > 0 && e - d <= MAX_SHORT && isWordChar(lower.charCodeAt(d - 1)) && !wordStart(camel, d)) d--;
+    const after = b - a >= MIN_SHORT && b - a <= MAX_SHORT ? lower.slice(a, b) : null;
+    const before = e - d >= MIN_SHORT && e - d <= MAX_SHORT && wordStart(camel, d) ? lower.slice(d, e) : null;
+    if (!after && !before) continue;
+    for (const term of joinable) {
+      const forms = terms[term]!.joinedShort;
+      if (!forms || terms[p.term]!.concept === terms[term]!.concept) continue;
+      if (after && forms.has(after)) out.push(shortAt(lower, term, a, b));
+      if (before && forms.has(before)) out.push(shortAt(lower, term, d, e));
     }
   }
-  out.push(...found);
 }
 
 /** A version number or a size standing for the word that asks for it. */

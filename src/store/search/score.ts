@@ -55,8 +55,11 @@ export type Anchor = {
 
 /** The query's terms: its concepts, identifiers verbatim, and phrases (quoted, or the whole query). Weighed by `weighTerms`. */
 export function termsFor(q: ParsedQuery): Term[] {
-  const terms = contentConcepts(q).map((c, i) =>
-    makeTerm("concept", c.words, c.number, i, 1, c.short, c.words.length === 1 && !c.number ? shortFormsOf(c.words[0]!) : []),
+  const concepts = contentConcepts(q);
+  // A short form counts only next to another word of the query: with one word, there is none.
+  const joins = concepts.length > 1;
+  const terms = concepts.map((c, i) =>
+    makeTerm("concept", c.words, c.number, i, 1, c.short, joins && c.words.length === 1 && !c.number ? shortFormsOf(c.words[0]!) : []),
   );
   if (q.quantity) for (const t of terms) t.count = true;
   // "version" asks for a version number: one next to another word of the query says it (lines.ts).
