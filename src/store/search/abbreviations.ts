@@ -20,3 +20,28 @@ export function prefixForms(word: string): string[] {
   for (let n = MIN_CLIP; n <= MAX_CLIP && n <= word.length - MIN_LEFT; n++) out.push(word.slice(0, n));
   return out;
 }
+
+const VOWELS = /[aeiou]/;
+/** A contraction keeps at most this many of the word's later consonants, from the first this many. */
+const MAX_KEPT = 3;
+const MAX_CONSONANTS = 5;
+
+/**
+ * A word's contractions: its first letter, then some of its later consonants in order (`flt` for
+ * "float", `msg` for "message", `cfg` for "config", `pkg` for "package"), the other way
+ * identifiers shorten a word besides clipping (vowels dropped first, then consonants). Three to
+ * four letters, none a clipping (prefixForms has those).
+ */
+export function contractionForms(word: string): string[] {
+  if (!LETTERS.test(word) || word.length < 4) return [];
+  // The first few later consonants, a doubled one once (`msg` of "message"): contractions keep the word's start.
+  const consonants = [...word.slice(1)].filter((c, i, all) => !VOWELS.test(c) && c !== all[i - 1]).slice(0, MAX_CONSONANTS);
+  const out = new Set<string>();
+  const pick = (from: number, kept: string) => {
+    if (kept.length >= 3) out.add(kept);
+    if (kept.length > MAX_KEPT) return;
+    for (let i = from; i < consonants.length; i++) pick(i + 1, kept + consonants[i]!);
+  };
+  pick(0, word[0]!);
+  return [...out].filter((s) => s.length <= word.length - MIN_LEFT && !word.startsWith(s));
+}

@@ -8,6 +8,8 @@
  * `--bs-primary:`, the line's first word) and whether a zero stands before it ("0 failed").
  */
 
+import { joinedParts, MAX_SHORT, MIN_SHORT } from "./joined-parts.ts";
+
 export type TermKind = "concept" | "ident" | "phrase";
 export type Term = {
   kind: TermKind;
@@ -23,6 +25,16 @@ export type Term = {
   count?: boolean;
   /** A concept's short forms (abbreviations.ts), found as whole parts of identifiers where the word is not. */
   short: string[];
+  /**
+   * Its other short forms (clippings and contractions, abbreviations.ts), for a text that also
+   * writes the word out: found only as a part of one identifier with another word of the query
+   * (`FLT_EPSILON` for "float epsilon"), where the identifier says what the short form stands for.
+   */
+  joinedShort?: ReadonlySet<string>;
+  /** The concept is the word "version": a version number written next to another word of the query says it (`Valgrind-3.19.0`, `openapi: 3.0.3`). */
+  version?: boolean;
+  /** The concept is the word "size": a size in bytes on a line with another word of the query says it (`7.7kb`, `14 MB`). */
+  size?: boolean;
 };
 export type Occurrence = {
   term: number;
@@ -42,6 +54,10 @@ export type Occurrence = {
   counted?: boolean;
   /** A short form of the concept (`sched` for "scheduler"), not the word. */
   short?: boolean;
+  /** Not a whole token, but its start (`errno@@GLIBC`, not `__h_errno`): what the token names, not a part of a longer name. */
+  head?: boolean;
+  /** A short form that counts only next to another concept in one identifier (Term.joinedShort). */
+  joined?: boolean;
 };
 
 const SUFFIXES = [
@@ -87,10 +103,33 @@ export function stemPrefix(word: string): string {
 }
 
 /** A term of the query; its weight is set once the lines it is found on are counted. */
-export function makeTerm(kind: TermKind, parts: string[], number: boolean, concept: number, weight = 1, short: string[] = []): Term {
+export function makeTerm(
+  kind: TermKind,
+  parts: string[],
+  number: boolean,
+  concept: number,
+  weight = 1,
+  short: string[] = [],
+  joinedShort: string[] = [],
+): Term {
   const forms = kind === "concept" && !number ? [...parts.slice(0, -1), stemPrefix(parts.at(-1)!)] : parts;
   // A clipping the stem already finds (or longer) is no other form.
-  return { kind, parts, forms, number, weight, concept, short: short.filter((s) => !s.startsWith(forms[0]!)) };
+  const other = (s: string) => !s.startsWith(forms[0]!);
+  const joined = joinedShort.filter((s) => other(s) && !short.includes(s) && s.length >= MIN_SHORT && s.length <= MAX_SHORT);
+  // Every field set here, so every term has one shape (the scan reads terms in its innermost loops).
+  return {
+    kind,
+    parts,
+    forms,
+    number,
+    weight,
+    concept,
+    count: false,
+    short: short.filter(other),
+    joinedShort: joined.length > 0 ? new Set(joined) : undefined,
+    version: false,
+    size: false,
+  };
 }
 
 const isDigit = (c: number) => c >= 48 && c <= 57;
@@ -99,7 +138,7 @@ const isLower = (c: number) => c >= 97 && c <= 122;
 export const isWordChar = (c: number) => isDigit(c) || isUpper(c) || isLower(c) || c > 127;
 
 /** Position i of the line starts a word: after a non-word character, or at a camelCase edge. */
-function wordStart(orig: string, i: number): boolean {
+export function wordStart(orig: string, i: number): boolean {
   if (i === 0) return true;
   const p = orig.charCodeAt(i - 1);
   if (!isWordChar(p)) return true;
@@ -161,7 +200,7 @@ const isCloser = (c: number) => c === 34 || c === 39 || c === 96 || c === 41 || 
 const isEnding = (c: number) => c === 44 || c === 46 || c === 59 || c === 58 || c === 41 || c === 93 || c === 125;
 
 /** The token around [at, end) is a whole token of the line ("openssl" alone, not in "libssl-openssl:amd64"). */
-function wholeToken(lower: string, at: number, end: number): boolean {
+export function wholeToken(lower: string, at: number, end: number): boolean {
   if (!isSpace(lower.charCodeAt(at - 1))) return false;
   const c = lower.charCodeAt(end);
   if (isSpace(c)) return true;
@@ -170,7 +209,7 @@ function wholeToken(lower: string, at: number, end: number): boolean {
 }
 
 /** A key: what a value follows (`Key:`, `"key":`, `key=`, `--name:`), or the first word of the line. */
-function isKey(lower: string, at: number, end: number): boolean {
+export function isKey(lower: string, at: number, end: number): boolean {
   let j = end;
   while (j < lower.length && isCloser(lower.charCodeAt(j))) j++;
   while (j < lower.length && j - end < 4 && (lower.charCodeAt(j) === 32 || lower.charCodeAt(j) === 9)) j++;
@@ -268,6 +307,8 @@ function zeroBefore(lower: string, i: number): boolean {
 export function occurrences(orig: string, lower: string, terms: Term[], max: number): Occurrence[] {
   const out: Occurrence[] = [];
   const camel = lower.length === orig.length ? orig : lower;
+  /** Concepts found only next to another one (a joined short form, a version number), when the line lacks them. */
+  let joinable: number[] | null = null;
   terms.forEach((t, term) => {
     let n = 0;
     if (t.kind === "concept") {
@@ -277,14 +318,16 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
         const end = conceptEnd(lower, camel, t, i);
         if (end < 0) continue;
         const last = t.parts.at(-1)!;
+        const whole = wholeToken(lower, i, end);
         const o: Occurrence = {
           term,
           at: i,
           end,
-          whole: wholeToken(lower, i, end),
+          whole,
           exact: lower.startsWith(last, end - last.length),
           key: isKey(lower, i, end),
           zero: zeroBefore(lower, i),
+          head: !whole && isSpace(lower.charCodeAt(i - 1)),
         };
         if (inLeaf(lower, i, end)) o.leaf = true;
         if (t.count && countedAt(lower, i, end)) o.counted = true;
@@ -297,6 +340,10 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
       // A short form as a whole part of an identifier (`"sched":`, `OptFunction`), when the word is not on the line.
       if (n === 0) for (const s of t.short) n += shortForms(lower, camel, s, term, out, max - n);
+      if (n === 0 && (t.joinedShort || t.version || t.size)) {
+        if (joinable) joinable.push(term);
+        else joinable = [term];
+      }
       // A long word inside a longer token ("jemalloc" in `libjemalloc.so.2`), when it starts no word on the line.
       if (n === 0 && t.parts.length === 1 && !t.number && first.length >= INSIDE_MIN) {
         const i = lower.indexOf(t.parts[0]!);
@@ -320,6 +367,7 @@ export function occurrences(orig: string, lower: string, terms: Term[], max: num
       }
     }
   });
+  if (joinable) joinedParts(lower, camel, terms, joinable, out);
   return out;
 }
 

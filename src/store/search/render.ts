@@ -35,11 +35,20 @@ function span(d: Draft): [number, number] {
   return [lo, hi];
 }
 
-/** Two places on one long row, far enough apart to show different text: two hits, not one. */
+/** The widest stretch of a long row one cut shows with a place's start and end in it (clipAround). */
+const ONE_CUT = MATCH_WIDTH - MATCH_WIDTH / 4;
+
+/** Two places on one long row, far enough apart to show different text (one cut would not show both): two hits, not one. */
 function apartOnLongRow(a: Draft, b: Draft): boolean {
   for (const [r, m] of b.match) {
     const other = a.match.get(r);
-    if (other && a.w.region.rows[r]!.length > MATCH_WIDTH && Math.abs(other.at - m.at) > MATCH_WIDTH / 2) return true;
+    if (
+      other &&
+      a.w.region.rows[r]!.length > MATCH_WIDTH &&
+      (Math.abs(other.at - m.at) > MATCH_WIDTH / 2 ||
+        (!other.spans && !m.spans && Math.max(other.end, m.end) - Math.min(other.at, m.at) > ONE_CUT))
+    )
+      return true;
   }
   return false;
 }
@@ -75,7 +84,13 @@ function mergeTouching(drafts: Draft[], maxLines: number): Draft[] {
       spans.set(d, [lo, hi]);
       continue;
     }
-    for (const [r, m] of d.match) if (!into.match.has(r)) into.match.set(r, m);
+    for (const [r, m] of d.match) {
+      const o = into.match.get(r);
+      if (!o) into.match.set(r, m);
+      // Two places near each other on one long row: the row is cut to show both.
+      else if (!o.spans && !m.spans && Math.max(o.end, m.end) - Math.min(o.at, m.at) <= ONE_CUT)
+        into.match.set(r, { ...o, at: Math.min(o.at, m.at), end: Math.max(o.end, m.end) });
+    }
     for (const r of d.shown) into.shown.add(r);
     const merged = spans.get(into)!;
     spans.set(into, [Math.min(merged[0], lo), Math.max(merged[1], hi)]);

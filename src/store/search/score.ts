@@ -9,9 +9,10 @@
  * other (`border-radius-lg`, `"boto3", "version"`) count again.
  */
 import { isAscii } from "../../text.ts";
+import { contractionForms, prefixForms } from "./abbreviations.ts";
 import { type ObjectNames, objectNames } from "./json-line.ts";
 import { adjacentPairs, makeTerm, type Occurrence, occurrences, type Term } from "./lines.ts";
-import { contentConcepts, type ParsedQuery } from "./query.ts";
+import { contentConcepts, isStopWord, type ParsedQuery } from "./query.ts";
 import { headersOf, recordOf, type Structure } from "./structure.ts";
 
 /** Lines longer than this are scored by stretches, not as a whole. */
@@ -29,6 +30,12 @@ const LEVEL_SAME_LINE = 0.3;
 const COUNTED = 1.3;
 /** What a place is worth more when its record's first row holds what the query names. */
 const OWNED = 1.3;
+/** The words that ask for a version number. */
+const VERSION_WORDS = new Set(["version", "versions"]);
+/** The words that ask for a size in bytes. */
+const SIZE_WORDS = new Set(["size", "sizes"]);
+/** What an occurrence that starts a token (not whole: `errno@@GLIBC`) is worth, between a piece of a longer name (1) and a whole token. */
+const HEAD = 1.25;
 
 export type Anchor = {
   row: number;
@@ -48,14 +55,28 @@ export type Anchor = {
 
 /** The query's terms: its concepts, identifiers verbatim, and phrases (quoted, or the whole query). Weighed by `weighTerms`. */
 export function termsFor(q: ParsedQuery): Term[] {
-  const terms = contentConcepts(q).map((c, i) => makeTerm("concept", c.words, c.number, i, 1, c.short));
+  const concepts = contentConcepts(q);
+  // A short form counts only next to another word of the query: with one word, there is none.
+  const joins = concepts.length > 1;
+  const terms = concepts.map((c, i) =>
+    makeTerm("concept", c.words, c.number, i, 1, c.short, joins && c.words.length === 1 && !c.number ? shortFormsOf(c.words[0]!) : []),
+  );
   if (q.quantity) for (const t of terms) t.count = true;
+  // "version" asks for a version number: one next to another word of the query says it (lines.ts).
+  if (terms.length > 1) for (const t of terms) if (t.parts.length === 1 && VERSION_WORDS.has(t.parts[0]!)) t.version = true;
+  // "size" asks for a size in bytes: one on a line with another word of the query says it (lines.ts).
+  if (terms.length > 1) for (const t of terms) if (t.parts.length === 1 && SIZE_WORDS.has(t.parts[0]!)) t.size = true;
   for (const s of q.idents) terms.push(makeTerm("ident", [s], false, -1));
   const phrases = q.phrases.map((p) => p.text);
   // The query as typed, when it has several words: on one line it is the best answer there is.
   if (q.whole.includes(" ") && q.whole.length >= 6) phrases.push(q.whole);
   for (const p of new Set(phrases)) terms.push(makeTerm("phrase", [p], false, -1));
   return terms;
+}
+
+/** A word's clippings and contractions (abbreviations.ts), but for stop words. */
+function shortFormsOf(word: string): string[] {
+  return [...prefixForms(word), ...contractionForms(word)].filter((s) => !isStopWord(s));
 }
 
 /** Where each term occurs on each row of a region. */
@@ -208,8 +229,9 @@ export type Region = {
  * the line's start (where a row's name is); a zero before it says there is none.
  */
 const quality = (o: Occurrence) =>
-  (o.loose ? 0.6 : 1) *
-  (o.whole ? 1.5 : 1) *
+  // A short form joined to another word of the query in one identifier says the word nearly as well as the word.
+  (o.loose ? (o.joined ? 0.8 : 0.6) : 1) *
+  (o.whole ? 1.5 : o.head ? HEAD : 1) *
   (o.exact ? 1.15 : 1) *
   (o.key ? 1.4 : 1) *
   (o.zero ? 0.25 : 1) *

@@ -5,6 +5,7 @@
  * a place in a text, not a chunk; several places on one long line are several hits.
  */
 import type { Db } from "../../db/open.ts";
+import { nameAround, withDefinitions } from "./definitions.ts";
 import type { ObjectNames } from "./json-line.ts";
 import type { Term } from "./lines.ts";
 import { regionCache } from "./region-cache.ts";
@@ -287,7 +288,7 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
   const scans = regions.map(({ region }) => scanRegion(region, terms));
   weighTerms(terms, scans);
   for (const [k, { region, candidates }] of regions.entries()) {
-    let anchors = scoreRegion(region, terms, scans[k]!);
+    let anchors = withDefinitions(region, terms, scans[k]!, scoreRegion(region, terms, scans[k]!));
     // Where some place has every concept, places with only some are not hits, unless there is room
     // left after every complete one: on a long row, the definition (`--x-duration:294ms`) the
     // complete places use may lack the words that describe it.
@@ -350,7 +351,8 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
 /**
  * Places on long rows that show the same text as a better one (minified code repeating
  * `transition-duration:var(--x)`) are not places of their own: only counted, so the hits go to
- * other text (the definition they all use, a different record).
+ * other text (the definition they all use, a different record). The text is the place's with
+ * the names it cuts into whole: `u.zero=` and `u.zeroHash=` are two places of "zero".
  */
 function distinct(region: LoadedRegion, anchors: Anchor[]): { kept: Anchor[]; repeats: number } {
   const seen = new Set<string>();
@@ -362,7 +364,7 @@ function distinct(region: LoadedRegion, anchors: Anchor[]): { kept: Anchor[]; re
       kept.push(a);
       continue;
     }
-    const key = `${a.row}:${row.slice(a.at, a.end).toLowerCase()}`;
+    const key = `${a.row}:${row.slice(...nameAround(row, a.at, a.end)).toLowerCase()}`;
     if (seen.has(key)) repeats++;
     else {
       seen.add(key);
