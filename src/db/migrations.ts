@@ -11,6 +11,7 @@ import baselines from "./migrations/010-baselines.sql" with { type: "text" };
 import memoryArchiveFlag from "./migrations/011-memory-archive-flag.sql" with { type: "text" };
 import memoryIndexContent from "./migrations/012-memory-index-content.sql" with { type: "text" };
 import memoryIndexChanges from "./migrations/013-memory-index-changes.sql" with { type: "text" };
+import retrievalsAtUnindexed from "./migrations/014-retrievals-at-unindexed.sql" with { type: "text" };
 
 /** Schema migrations, applied in order; the database's user_version is the count applied. */
 export const MIGRATIONS: readonly string[] = [
@@ -27,4 +28,5 @@ export const MIGRATIONS: readonly string[] = [
   memoryArchiveFlag,
   memoryIndexContent,
   memoryIndexChanges,
+  retrievalsAtUnindexed,
 ];

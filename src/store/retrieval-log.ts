@@ -100,16 +100,19 @@ export function createRetrievalLog(db: Db, now: () => number, immediately = fals
       // behind a checkpoint (copying the WAL into the file, with its syncs: tens of milliseconds,
       // every thousand pages): the log's commit leaves that to the next other write (the token
       // count that follows the answers in the background, a capture), or to closing the file.
+      // (Prepared statements, kept by the connection: an exec would parse its pragmas on every answer.)
       const timeout = (db.query("PRAGMA busy_timeout").get() as { timeout: number }).timeout;
       const checkpointAt = (db.query("PRAGMA wal_autocheckpoint").get() as { wal_autocheckpoint: number }).wal_autocheckpoint;
-      db.exec("PRAGMA busy_timeout = 0; PRAGMA wal_autocheckpoint = 0");
+      db.query("PRAGMA busy_timeout = 0").run();
+      db.query("PRAGMA wal_autocheckpoint = 0").run();
       try {
         await immediateAsync(db, async () => batch.run(), maxWaitMs);
       } catch (error) {
         batch.putBack();
         throw error;
       } finally {
-        db.exec(`PRAGMA busy_timeout = ${timeout}; PRAGMA wal_autocheckpoint = ${checkpointAt}`);
+        db.query(`PRAGMA busy_timeout = ${Math.trunc(timeout)}`).run();
+        db.query(`PRAGMA wal_autocheckpoint = ${Math.trunc(checkpointAt)}`).run();
       }
     },
     pending: () => buffer.length,
