@@ -97,8 +97,15 @@ describe("the pass after an import", () => {
     expect(through(deferred)).toBe(0);
     await workOff(stepped, 200);
     await workOff(deferred, 200);
-    expect(outcome(deferred)).toEqual(outcome(stepped));
-    expect(outcome(deferred).supersessions.length).toBeGreaterThan(0);
+    // The same links and the same windows summarised. A summary's wording picks lines by how rare
+    // their words are in the memory when the window is written, so it may differ with when that was.
+    const { summaries: a, ...linksA } = outcome(deferred);
+    const { summaries: b, ...linksB } = outcome(stepped);
+    expect(linksA).toEqual(linksB);
+    const spans = (list: unknown[]) =>
+      (list as { first_event: number; last_event: number; events: number }[]).map((s) => [s.first_event, s.last_event, s.events]);
+    expect(spans(a)).toEqual(spans(b));
+    expect(linksA.supersessions.length).toBeGreaterThan(0);
     stepped.db.close();
     deferred.db.close();
   });
