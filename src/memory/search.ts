@@ -12,11 +12,11 @@
  */
 import { asksQuantity, countedWords, holdsQuantity } from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
-import { statementOf, subjectOf } from "./classify.ts";
 import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { lineEvent } from "./extractive.ts";
+import { aboutQuery, changeFirst, laterRecordFirst } from "./holds-now.ts";
 import { DERIVED_WEIGHT, familyKey } from "./morphology.ts";
 import { belowOpenMatter } from "./open-matter.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
@@ -29,6 +29,8 @@ import { lineBody } from "./summary-line.ts";
 import { linesHolding } from "./summary-needles.ts";
 import { dropThinLines } from "./thin-lines.ts";
 import { type EventHit, eventUnit, type Hit, hitScore, isRecord, type SummaryHit, type Unit } from "./units.ts";
+
+export { aboutQuery } from "./holds-now.ts";
 
 const EVENT_CANDIDATES = 60;
 const SUMMARY_CANDIDATES = 20;
@@ -61,22 +63,6 @@ const RARE_SHARE = 0.01;
 const RARE_ROWS = 8;
 const NEVER_RARE_SHARE = 0.1;
 export const isRare = (g: WeightedGroup) => g.df <= Math.min(NEVER_RARE_SHARE * g.rows, Math.max(RARE_ROWS, RARE_SHARE * g.rows));
-
-/**
- * Whether a statement is about one of the query's words it holds: the word (in any of its forms)
- * is among the statement's first content words (subjectOf: "reminders: a job texts ...",
- * "fix(cache): ...", "the watering reminders are ..."), not one said in passing.
- */
-export function aboutQuery(u: Unit, groups: QueryGroup[]): boolean {
-  return aboutGroups(u, groups).length > 0;
-}
-
-/** The query groups a unit is about (aboutQuery): matched, and among its subject's words. */
-function aboutGroups(u: Unit, groups: QueryGroup[]): number[] {
-  const subject = subjectOf(lineBody(u.text));
-  if (subject.length === 0) return [];
-  return groups.filter((g) => u.match.groups.has(g.group) && g.forms.some((f) => subject.includes(familyKey(f.word)))).map((g) => g.group);
-}
 
 /**
  * Whether a match holds a rare word of the query (isRare) in its own form or one of its family
@@ -288,91 +274,6 @@ export const relevant: Gate =
         u.match.held >= RECORD_SHARE * knownWeight &&
         MOSTLY_UNKNOWN * scoring.length >= groups.length &&
         aboutQuery(u, groups)));
-
-/**
- * The earlier statement holds a rare word of the query (a number, a name: isRare) the later one
- * does not: the query asks for that one, whatever was said later on its subject.
- */
-function narrowerTest(rare: Set<number>): (older: Unit, newer: Unit) => boolean {
-  // Each unit's rare groups worked out once: the tests below compare every pair of statements.
-  const rareOf = new Map<Unit, number[]>();
-  return (older, newer) => {
-    let held = rareOf.get(older);
-    if (!held) {
-      held = [...older.match.groups.keys()].filter((g) => rare.has(g));
-      rareOf.set(older, held);
-    }
-    return held.some((g) => !newer.match.groups.has(g));
-  };
-}
-
-/**
- * The earlier record holds a word of the query more specific than the subject the two share (rarer
- * in this memory than the rarest shared subject word) that the later one does not: it answers the
- * narrower question the query asks ("cache key"), the later one speaks of the subject at large
- * ("cache"). A word more common than the subject ("nightly" beside "backups") narrows nothing.
- */
-function moreSpecific(older: Unit, newer: Unit, shared: number[]): boolean {
-  const subject = Math.max(...shared.map((g) => older.match.groups.get(g) ?? 0));
-  return [...older.match.groups].some(([g, idf]) => !newer.match.groups.has(g) && idf > subject);
-}
-
-/**
- * Of two records (decisions, notes, corrections) about the same word of the query (aboutQuery), the
- * later ranks right above the earlier: the later record is what holds now, whether or not it said
- * it replaces the other (a link made when it was written marks the earlier one as well,
- * conflicts.ts), unless the earlier one is more specific (moreSpecific): then the later one is
- * about another part of the subject, and is left as it ranks. Chatter is not a record and is left
- * as it ranks.
- */
-function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<number>): void {
-  const records = units(hits)
-    .filter((u) => u.record && u.replacedBy === null && u.event !== null)
-    .map((u) => ({ u, about: aboutGroups(u, groups) }))
-    .filter((r) => r.about.length > 0)
-    .sort((a, b) => a.u.order - b.u.order);
-  const narrower = narrowerTest(rare);
-  for (let i = 0; i < records.length; i++) {
-    const older = records[i]!;
-    for (let j = i + 1; j < records.length; j++) {
-      const newer = records[j]!;
-      if (
-        newer.u.order !== older.u.order &&
-        newer.about.some((g) => older.about.includes(g)) &&
-        !narrower(older.u, newer.u) &&
-        !moreSpecific(
-          older.u,
-          newer.u,
-          newer.about.filter((g) => older.about.includes(g)),
-        )
-      )
-        newer.u.score = Math.max(newer.u.score, older.u.score * ABOVE);
-    }
-  }
-}
-
-/**
- * A later statement that says it changes something (stored as a correction, or with a cue of
- * change: "moved to", "dropped", "now", classify.ts) ranks right above an earlier statement that
- * holds one of the same words of the query, linked or not: what the query found in the earlier one
- * is what the later one changed, as far as the words tell.
- */
-function changeFirst(hits: Hit[], rare: Set<number>): void {
-  const kindOf = (text: string) => /^- e\d+ (\w+)/.exec(text)?.[1] ?? "";
-  const statements = hits
-    .flatMap((h) =>
-      h.type === "event" ? [{ u: h.unit, kind: h.row.kind as string }] : h.lines.map((l) => ({ u: l, kind: kindOf(l.text) })),
-    )
-    .filter((x) => x.u.event !== null && x.u.replacedBy === null && (x.u.claim || x.u.record));
-  const changing = statements.filter((x) => x.kind === "correction" || statementOf(lineBody(x.u.text), x.kind).changes).map((x) => x.u);
-  const narrower = narrowerTest(rare);
-  for (const newer of changing) {
-    const words = [...newer.match.groups.keys()];
-    for (const { u: older } of statements)
-      if (older.order < newer.order && words.some((g) => older.match.groups.has(g)) && !narrower(older, newer))
-        newer.score = Math.max(newer.score, older.score * ABOVE);
-  }
-}
 
 /** A query's groups, kept for the next time (a pure function of the text; shared, never changed): a recall and the search after it ask with the same prompt. */
 const keptGroups = remembered<QueryGroup[]>(1000);

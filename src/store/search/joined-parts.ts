@@ -5,7 +5,7 @@
  * size in bytes on the line for the word "size" (`7.7kb`). Looked for only next to the
  * occurrences lines.ts found, not along the whole line.
  */
-import { isKey, isWordChar, type Occurrence, type Term, wholeToken, wordStart } from "./lines.ts";
+import { isKey, isWordChar, type Occurrence, type Term, wholeToken, wordStart } from "./occurrence.ts";
 
 /** A size in bytes (`7.7kb`, `14 MB`, `9864 kB`, `512 bytes`, `1.2 GiB`). */
 const BYTE_SIZE = /(?<![\w.])\d+(?:[.,]\d+)?\s?(?:[kmgt]i?b|bytes?)(?!\w)/;
