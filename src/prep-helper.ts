@@ -1,8 +1,10 @@
 /**
  * The second thread the background worker prepares a large blob's chunks with while it writes the
  * indexes (store/index-prep.ts): another instance of the worker's code, started on first use and
- * kept (unreferenced: it never keeps a process alive). A helper that cannot start or fails is not
- * started again; the worker then prepares everything itself.
+ * kept. It keeps the process alive only while a request of its is answered (someone awaits those
+ * batches: the `settle` command's main thread has nothing else to keep it alive, and would end with
+ * the queue untouched), never while idle. A helper that cannot start or fails is not started again;
+ * the worker then prepares everything itself.
  */
 import type { PrepAnswer, WorkerReply, WorkerRequest } from "./background-protocol.ts";
 import type { ChunkPrep, PrepHelper } from "./store/index.ts";
@@ -32,8 +34,10 @@ export function workerPrepHelper(url: string, log: (line: string) => void): Prep
         if (!listener) return;
         if (event.data.error !== undefined) return fail(event.data.error);
         const answer = event.data.value as PrepAnswer;
-        if ("done" in answer) listeners.delete(event.data.id);
-        else listener.onBatch(answer.batch, answer.prep);
+        if ("done" in answer) {
+          listeners.delete(event.data.id);
+          if (listeners.size === 0) w.unref();
+        } else listener.onBatch(answer.batch, answer.prep);
       };
       w.onerror = (event) => fail(event.message);
       worker = w;
@@ -47,6 +51,7 @@ export function workerPrepHelper(url: string, log: (line: string) => void): Prep
       const w = started();
       if (!w) return onError();
       const id = nextId++;
+      if (listeners.size === 0) w.ref();
       listeners.set(id, { onBatch, onError });
       w.postMessage({ id, op: "prep", batches: batches as string[][], claims, tokenizer: null } satisfies WorkerRequest);
     },
