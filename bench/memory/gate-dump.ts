@@ -7,8 +7,9 @@
  */
 import { resolve } from "node:path";
 import { candidates } from "../../src/memory/candidates.ts";
+import { aboutQuery } from "../../src/memory/holds-now.ts";
 import { queryGroups } from "../../src/memory/query.ts";
-import { aboutQuery, rankedHits } from "../../src/memory/search.ts";
+import { rankedHits } from "../../src/memory/search.ts";
 import { inProcessBackend } from "./eval-set.ts";
 import { replay } from "./replay.ts";
 import { loadSet, norm } from "./sets.ts";

@@ -30,8 +30,6 @@ import { linesHolding } from "./summary-needles.ts";
 import { dropThinLines } from "./thin-lines.ts";
 import { type EventHit, eventUnit, type Hit, hitScore, isRecord, type SummaryHit, type Unit } from "./units.ts";
 
-export { aboutQuery } from "./holds-now.ts";
-
 const EVENT_CANDIDATES = 60;
 const SUMMARY_CANDIDATES = 20;
 const SUMMARY_WORDS = 5;

@@ -2,7 +2,7 @@
  * A long row as shown: the text around the place that matched, cut to a width and marked `…`
  * where it was cut; a short line keeps its head (a location, a name) before a cut place.
  */
-import { LONG_LINE } from "./score.ts";
+import { LONG_LINE } from "./scan.ts";
 
 /** A line's head (its location, its name) is kept before a cut place on a line up to LONG_LINE. */
 const HEAD = 60;

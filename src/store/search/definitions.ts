@@ -7,7 +7,8 @@
  * and its first definition becomes a place of its own, ranked right after the place that uses it.
  */
 import type { Term } from "./lines.ts";
-import { type Anchor, LONG_LINE, lowerRow, type Region, type Scan } from "./score.ts";
+import { LONG_LINE, lowerRow, type Region, type Scan } from "./scan.ts";
+import type { Anchor } from "./score.ts";
 
 /** Places whose names are looked up, best first. */
 const USERS = 3;

@@ -12,7 +12,6 @@ import { joinedParts, MAX_SHORT, MIN_SHORT } from "./joined-parts.ts";
 import { isDigit, isKey, isSpace, isWordChar, type Occurrence, type Term, type TermKind, wholeToken, wordStart } from "./occurrence.ts";
 
 export type { Occurrence, Term, TermKind } from "./occurrence.ts";
-export { isKey, isWordChar, wholeToken, wordStart } from "./occurrence.ts";
 
 const SUFFIXES = [
   "ations",

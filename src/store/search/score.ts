@@ -15,8 +15,6 @@ import { contentConcepts, isStopWord, type ParsedQuery } from "./query.ts";
 import { LONG_LINE, lowerRow, type Region, type Scan } from "./scan.ts";
 import { headersOf, recordOf } from "./structure.ts";
 
-export { LONG_LINE, lowerRow, type Region, type Scan, scanRegion } from "./scan.ts";
-
 /** A place on a long line: terms at most this far apart belong together. */
 const STRETCH_SPAN = 160;
 /** Places looked at on one long line. */

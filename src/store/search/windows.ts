@@ -9,7 +9,8 @@ import { nameAround, withDefinitions } from "./definitions.ts";
 import type { ObjectNames } from "./json-line.ts";
 import type { Term } from "./lines.ts";
 import { regionCache } from "./region-cache.ts";
-import { type Anchor, LONG_LINE, type Region, scanRegion, scoreRegion, weighTerms } from "./score.ts";
+import { LONG_LINE, type Region, scanRegion } from "./scan.ts";
+import { type Anchor, scoreRegion, weighTerms } from "./score.ts";
 import { MAX_RECORD, structureOf } from "./structure.ts";
 
 export type CandidateChunk = {
