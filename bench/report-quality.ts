@@ -71,6 +71,7 @@ export type RetrievalRuns = {
   dev?: RetrievalResult;
   wave3?: RetrievalResult;
   wave3b?: RetrievalResult;
+  wave3c?: RetrievalResult;
 };
 
 /** The blind set's targets (issue 20): top 3 >= 95% and >= the peer + 5 points, median shown <= 2 KiB, receipts >= 30%. */
@@ -116,6 +117,7 @@ export function retrievalTargetRows(runs: RetrievalRuns): string[][] {
     ["dev", runs.dev],
     ["wave 3, first blind set, tuned on since", runs.wave3],
     ["wave 3b, second blind set, tuned on since", runs.wave3b],
+    ["wave 3c, blind set retrieval-10, tuned on since", runs.wave3c],
   ];
   for (const [name, r] of tuned) {
     if (!r) continue;
@@ -154,10 +156,11 @@ export function retrievalSection(runs: RetrievalRuns): string {
   if (runs.dev) blocks.push("", block("Dev set (outputs of the kinds issue 20 names; tuned on)", runs.dev));
   if (runs.wave3) blocks.push("", block("Wave 3 set (the first blind set, retrieval-1; tuned on since)", runs.wave3));
   if (runs.wave3b) blocks.push("", block("Wave 3b set (the second blind set, retrieval-2; tuned on since)", runs.wave3b));
+  if (runs.wave3c) blocks.push("", block("Wave 3c set (the blind set retrieval-10; tuned on since)", runs.wave3c));
   return [
     "## Retrieval on real tool outputs",
     "",
-    "`search QUERY --source ID --limit 3` on outputs made by real tools (bench/retrieval: blind/ when present, fixtures/, holdout/, dev/, wave3/, wave3b/; " +
+    "`search QUERY --source ID --limit 3` on outputs made by real tools (bench/retrieval: blind/ when present, fixtures/, holdout/, dev/, wave3/, wave3b/, wave3c/; " +
       "see their READMEs). A hit answers when it shows the answer line, by number, with its text; the peer's when its text holds the " +
       "answer's text. The blind set was written by someone who never read the code or the other sets, and is reported first; the " +
       "others have been tuned on.",

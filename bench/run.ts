@@ -80,6 +80,7 @@ async function main(): Promise<void> {
       ...(hasQuestionSet("dev") ? { dev: await benchRetrieval(scratch, { peer: true, set: "dev" }) } : {}),
       ...(hasQuestionSet("wave3") ? { wave3: await benchRetrieval(scratch, { peer: true, set: "wave3" }) } : {}),
       ...(hasQuestionSet("wave3b") ? { wave3b: await benchRetrieval(scratch, { peer: true, set: "wave3b" }) } : {}),
+      ...(hasQuestionSet("wave3c") ? { wave3c: await benchRetrieval(scratch, { peer: true, set: "wave3c" }) } : {}),
     };
     log(
       `retrieval: top 3 ${retrieval.blind ? `${retrieval.blind.ours.recallAt3.toFixed(3)} blind, ` : "no blind set, "}` +

@@ -12,7 +12,7 @@ import { TOOL_CALLS } from "../../src/store/next-calls.ts";
 import { createScratch } from "../temp.ts";
 import { hasQuestionSet, loadFixture, loadQuestions, type QuestionSet } from "./run.ts";
 
-const SETS: QuestionSet[] = ["tuning", "holdout", "dev", "wave3", "wave3b", "fresh"];
+const SETS: QuestionSet[] = ["tuning", "holdout", "dev", "wave3", "wave3b", "wave3c", "fresh"];
 const at = process.argv.indexOf("--limit");
 const limit = at >= 0 ? Number(process.argv[at + 1]) : 3;
 

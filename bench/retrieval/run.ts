@@ -6,13 +6,14 @@
  * Receipts answer a "what failed / which / how many" question when the answer's text is in them.
  *
  *   bun bench/retrieval/run.ts [--no-peer]        every set that is there, the blind set first; JSON
- *   bun bench/retrieval/run.ts [--no-peer] (--tuning | --holdout | --dev | --wave3 | --wave3b | --fresh | --blind)      one set
+ *   bun bench/retrieval/run.ts [--no-peer] (--tuning | --holdout | --dev | --wave3 | --wave3b | --wave3c | --fresh | --blind)      one set
  *
  * Sets: the tuning set (fixtures/ and questions.json here); `--holdout` (holdout/: other tools,
  * written before any search ran on them, tuned on since); `--dev` (dev/: outputs of the kinds the
  * issue about unseen outputs names, made for the retrieval work and tuned on); `--wave3` (wave3/: the
  * first blind set, retrieval-1, declared tuning data once read); `--wave3b` (wave3b/: the second blind
- * set, retrieval-2, tuning data since); `--fresh` (fresh/: tools no other set has, written for the
+ * set, retrieval-2, tuning data since); `--wave3c` (wave3c/: the blind set retrieval-10, tuning data
+ * since the eleventh session); `--fresh` (fresh/: tools no other set has, written for the
  * eighth retrieval round, tuned on); `--blind` (blind/:
  * written by someone who never read src/ or the other sets, never tuned on; absent until copied in).
  * Every set has the same layout: fixtures/ and questions.json.
@@ -62,8 +63,8 @@ export type RetrievalResult = {
 };
 
 /** The tuning set (this folder) or one of the sets in its subfolders. */
-export type QuestionSet = "tuning" | "holdout" | "dev" | "wave3" | "wave3b" | "fresh" | "blind";
-export const QUESTION_SETS: readonly QuestionSet[] = ["blind", "tuning", "holdout", "dev", "wave3", "wave3b", "fresh"];
+export type QuestionSet = "tuning" | "holdout" | "dev" | "wave3" | "wave3b" | "wave3c" | "fresh" | "blind";
+export const QUESTION_SETS: readonly QuestionSet[] = ["blind", "tuning", "holdout", "dev", "wave3", "wave3b", "wave3c", "fresh"];
 const dirOf = (set: QuestionSet) => (set === "tuning" ? import.meta.dir : join(import.meta.dir, set));
 
 /** Whether the set is there (the blind set is copied in by whoever wrote it; until then it is skipped). */
