@@ -221,7 +221,7 @@ export type GateContext = {
   /** The rare groups (isRare). */
   rare: Set<number>;
   quantity: boolean;
-  /** The groups of what a "how many" question counts (countedWords) that the memory holds. */
+  /** Of the groups of what a "how many" question counts (countedWords) that the memory holds, the rarest (the word that narrows what is counted). */
   counted: Set<number>;
 };
 
@@ -235,7 +235,10 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
   const asked = knownWeight + (groups.length - scoring.length) * typical;
   const rare = new Set(scoring.filter(isRare).map((g) => g.group));
   const counting = new Set(countedWords(query).map(familyKey));
-  const counted = new Set(scoring.filter((g) => counting.has(familyKey(g.word))).map((g) => g.group));
+  const countedKnown = scoring.filter((g) => counting.has(familyKey(g.word)));
+  // Of what it counts, the word that narrows it most (the rarest here): "gunicorn workers" are not any workers.
+  const narrowest = Math.min(...countedKnown.map((g) => g.df));
+  const counted = new Set(countedKnown.filter((g) => g.df === narrowest).map((g) => g.group));
   return { query, groups, scoring, knownWeight, asked, rare, quantity: asksQuantity(query), counted };
 }
 
@@ -256,7 +259,8 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
  * never saw (a paraphrase) do not count against it, as long as they are no more than two of every
  * three of the query's words (one made mostly of words never heard is likely about something
  * never said). A "how many" question is about what it counts: a hit holds that word (countedWords),
- * when the memory knows it.
+ * when the memory knows it; of several ("how many gunicorn workers"), the one that narrows what is
+ * counted most, the rarest here (a count of the project's other workers answers nothing).
  */
 export const relevant: Gate =
   ({ groups, scoring, knownWeight, asked, rare, quantity, counted }) =>
