@@ -19,6 +19,7 @@ import { lineEvent } from "./extractive.ts";
 import { aboutQuery, changeFirst, laterRecordFirst } from "./holds-now.ts";
 import { DERIVED_WEIGHT, familyKey } from "./morphology.ts";
 import { belowOpenMatter } from "./open-matter.ts";
+import { withoutOrphans } from "./orphans.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
 import { lineWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
 import { aboveRejected } from "./rejected-first.ts";
@@ -142,18 +143,25 @@ const sameness = (u: Unit) => keptSameness[u.claim ? 1 : 0](u.text, () => samene
  * counting the others); summary lines about events already in the hits are dropped (a summary
  * with none left goes); summaries rescored by their best line.
  */
-function prune(hits: Hit[], passes: (u: Unit) => boolean): Hit[] {
+function prune(hits: Hit[], passes: (u: Unit) => boolean, partners: Map<Unit, readonly number[]>): Hit[] {
   // A replaced statement and what replaced it stand or fall together, by the better of the two.
   const byEvent = new Map<number, Unit>();
   for (const h of hits) if (h.type === "event") byEvent.set(h.row.id, h.unit);
   const strong = new Set<Unit>();
+  const passed = new Set<Unit>();
+  // Each newer statement with the older ones that passed (withoutOrphans).
+  const beside = new Map<Unit, number[]>();
   for (const h of hits)
     for (const u of h.type === "event" ? [h.unit] : h.lines) {
       if (!passes(u)) continue;
       strong.add(u);
+      passed.add(u);
       const newer = u.replacedBy === null ? undefined : byEvent.get(u.replacedBy);
-      if (newer) strong.add(newer);
+      if (!newer) continue;
+      strong.add(newer);
+      if (u.event !== null) beside.set(newer, [...(beside.get(newer) ?? []), u.event]);
     }
+  for (const [newer, olders] of beside) if (!passed.has(newer)) partners.set(newer, olders);
   const keep = (u: Unit) => strong.has(u);
   const best = new Map<string, Unit>();
   const all = units(hits).filter(keep);
@@ -310,12 +318,16 @@ export function rankedHits(
   for (const u of units(hits)) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
   resolveReplacements(deps, projectId, hits, scoring);
   const context = gateContext(query, groups, scoring);
-  const kept = prune(hits, gate(context));
+  const partners = new Map<Unit, readonly number[]>();
+  const kept = prune(hits, gate(context), partners);
   // What holds now first, among the hits that answer.
   laterRecordFirst(kept, groups, context.rare);
   changeFirst(kept, context.rare);
   aboveRejected(kept);
   for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
   kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a));
-  return dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight).slice(0, limit);
+  return withoutOrphans(dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight), partners).slice(
+    0,
+    limit,
+  );
 }
