@@ -19,6 +19,7 @@ import { lineEvent } from "./extractive.ts";
 import { aboutQuery, changeFirst, laterRecordFirst } from "./holds-now.ts";
 import { DERIVED_WEIGHT, familyKey } from "./morphology.ts";
 import { belowOpenMatter } from "./open-matter.ts";
+import { withoutOrphans } from "./orphans.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
 import { lineWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
 import { aboveRejected } from "./rejected-first.ts";
@@ -142,18 +143,25 @@ const sameness = (u: Unit) => keptSameness[u.claim ? 1 : 0](u.text, () => samene
  * counting the others); summary lines about events already in the hits are dropped (a summary
  * with none left goes); summaries rescored by their best line.
  */
-function prune(hits: Hit[], passes: (u: Unit) => boolean): Hit[] {
+function prune(hits: Hit[], passes: (u: Unit) => boolean, partners: Map<Unit, readonly number[]>): Hit[] {
   // A replaced statement and what replaced it stand or fall together, by the better of the two.
   const byEvent = new Map<number, Unit>();
   for (const h of hits) if (h.type === "event") byEvent.set(h.row.id, h.unit);
   const strong = new Set<Unit>();
+  const passed = new Set<Unit>();
+  // Each newer statement with the older ones that passed (withoutOrphans).
+  const beside = new Map<Unit, number[]>();
   for (const h of hits)
     for (const u of h.type === "event" ? [h.unit] : h.lines) {
       if (!passes(u)) continue;
       strong.add(u);
+      passed.add(u);
       const newer = u.replacedBy === null ? undefined : byEvent.get(u.replacedBy);
-      if (newer) strong.add(newer);
+      if (!newer) continue;
+      strong.add(newer);
+      if (u.event !== null) beside.set(newer, [...(beside.get(newer) ?? []), u.event]);
     }
+  for (const [newer, olders] of beside) if (!passed.has(newer)) partners.set(newer, olders);
   const keep = (u: Unit) => strong.has(u);
   const best = new Map<string, Unit>();
   const all = units(hits).filter(keep);
@@ -221,7 +229,7 @@ export type GateContext = {
   /** The rare groups (isRare). */
   rare: Set<number>;
   quantity: boolean;
-  /** The groups of what a "how many" question counts (countedWords) that the memory holds. */
+  /** Of the groups of what a "how many" question counts (countedWords) that the memory holds, the rarest (the word that narrows what is counted). */
   counted: Set<number>;
 };
 
@@ -235,7 +243,10 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
   const asked = knownWeight + (groups.length - scoring.length) * typical;
   const rare = new Set(scoring.filter(isRare).map((g) => g.group));
   const counting = new Set(countedWords(query).map(familyKey));
-  const counted = new Set(scoring.filter((g) => counting.has(familyKey(g.word))).map((g) => g.group));
+  const countedKnown = scoring.filter((g) => counting.has(familyKey(g.word)));
+  // Of what it counts, the word that narrows it most (the rarest here): "gunicorn workers" are not any workers.
+  const narrowest = Math.min(...countedKnown.map((g) => g.df));
+  const counted = new Set(countedKnown.filter((g) => g.df === narrowest).map((g) => g.group));
   return { query, groups, scoring, knownWeight, asked, rare, quantity: asksQuantity(query), counted };
 }
 
@@ -256,7 +267,8 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
  * never saw (a paraphrase) do not count against it, as long as they are no more than two of every
  * three of the query's words (one made mostly of words never heard is likely about something
  * never said). A "how many" question is about what it counts: a hit holds that word (countedWords),
- * when the memory knows it.
+ * when the memory knows it; of several ("how many gunicorn workers"), the one that narrows what is
+ * counted most, the rarest here (a count of the project's other workers answers nothing).
  */
 export const relevant: Gate =
   ({ groups, scoring, knownWeight, asked, rare, quantity, counted }) =>
@@ -306,12 +318,16 @@ export function rankedHits(
   for (const u of units(hits)) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
   resolveReplacements(deps, projectId, hits, scoring);
   const context = gateContext(query, groups, scoring);
-  const kept = prune(hits, gate(context));
+  const partners = new Map<Unit, readonly number[]>();
+  const kept = prune(hits, gate(context), partners);
   // What holds now first, among the hits that answer.
   laterRecordFirst(kept, groups, context.rare);
   changeFirst(kept, context.rare);
   aboveRejected(kept);
   for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
   kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a));
-  return dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight).slice(0, limit);
+  return withoutOrphans(dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight), partners).slice(
+    0,
+    limit,
+  );
 }

@@ -1,7 +1,7 @@
 /**
  * Questions about something never said, whose words the project does use: a search answers
  * them with nothing that states a fact about something else. A "how many" question is about what
- * it counts (answer-type.ts countedWords); below an open matter on the whole question (a question
+ * it counts (answer-type.ts countedWords), narrowed by its rarest word; below an open matter on the whole question (a question
  * or a TODO holding all its words) a statement holding only part of them is left out
  * (open-matter.ts). Histories written for these tests.
  */
@@ -40,6 +40,26 @@ describe("what a 'how many' question counts", () => {
     expect(await ids(m, "how often is the atlas rebuilt")).toContain(other);
     // A statement of the count is found, first.
     const answer = await m.add("decision", "decision: the atlas holds 256 tiles, one page", "s3");
+    expect((await ids(m, asked))[0]).toBe(answer);
+  });
+});
+
+describe("a 'how many' question about a narrower kind of what it counts", () => {
+  test("a count of the project's other ones is no answer; a count of those it names is", async () => {
+    const m = testMemory();
+    // "workers" is everywhere in this history; "renderer" is said a few times, never with a count.
+    for (let i = 0; i < 8; i++) {
+      await m.add("prompt", `the queue workers on host ${i} look stuck again`, "s1");
+      await m.add("answer", `Restarted the workers on host ${i}; the queue drains now.`, "s1");
+    }
+    await m.add("prompt", "the pdf renderer leaks memory after a big batch", "s1");
+    await m.add("answer", "The renderer keeps every page in memory; it now frees each page once written.", "s1");
+    const other = await m.add("decision", "decision: the mail queue runs 6 workers in production", "s2");
+    const asked = "how many renderer workers does production run";
+    expect(await ids(m, asked)).not.toContain(other);
+    // Asked about workers at large, the same statement answers.
+    expect(await ids(m, "how many workers does production run")).toContain(other);
+    const answer = await m.add("decision", "decision: production runs 3 renderer workers, one per core", "s3");
     expect((await ids(m, asked))[0]).toBe(answer);
   });
 });
