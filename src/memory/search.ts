@@ -307,7 +307,10 @@ export function rankedHits(
   for (const u of units(hits)) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
   const context = gateContext(query, groups, scoring);
   // A reply is read with the prompt it replies to, when that prompt holds enough of the query itself.
-  readRepliesWithPrompts(hits, scoring.length, gate(context));
+  // What opens an exchange: a prompt that passes the gate, or one holding a rare word of the query
+  // in its own form ("what OS versions are people on"): the rare word names the subject.
+  const passes = gate(context);
+  readRepliesWithPrompts(hits, scoring.length, (u) => passes(u) || holdsRareWord(u.match, context.rare));
   resolveReplacements(deps, projectId, hits, scoring);
   const kept = prune(hits, gate(context));
   // What holds now first, among the hits that answer.

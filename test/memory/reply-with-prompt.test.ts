@@ -4,8 +4,10 @@
  * tests.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { CONTEXT, withPromptWords } from "../../src/memory/exchange.ts";
+import { CONTEXT, REPLY_WINDOW, readRepliesWithPrompts, withPromptWords } from "../../src/memory/exchange.ts";
 import type { TextScore } from "../../src/memory/rank.ts";
+import type { EventKind } from "../../src/memory/types.ts";
+import type { EventHit, Unit } from "../../src/memory/units.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
 
@@ -98,5 +100,62 @@ describe("withPromptWords", () => {
     const own = score([], 0, 0, 8, 0);
     const prompt = score([[1, 4]], 4, 1, 8, 3);
     expect(withPromptWords(own, prompt, 3)).toBe(own);
+  });
+});
+
+describe("readRepliesWithPrompts", () => {
+  /** An event hit holding the given groups (each of weight 2, of 4 groups in all). */
+  const hit = (id: number, kind: EventKind, session: number, groups: number[]): EventHit => {
+    const held = 2 * groups.length;
+    const match: TextScore = {
+      score: groups.length === 0 ? 0 : (groups.length / 4) ** 2 * (0.5 + (0.5 * held) / 8),
+      matched: groups.length,
+      groups: new Map(groups.map((g) => [g, 2])),
+      held,
+      total: 8,
+      forms: new Map(groups.map((g) => [g, 1])),
+    };
+    const unit: Unit = {
+      event: id,
+      order: id,
+      text: kind,
+      score: match.score,
+      match,
+      claim: true,
+      record: true,
+      replacedBy: null,
+      repeats: 1,
+    };
+    return {
+      type: "event",
+      row: { id, project_id: 1, session_id: session, ts: id, kind, content: kind, tokens: 1, archived: 0, source: null, terms: null },
+      unit,
+    };
+  };
+  const opensAll = () => true;
+
+  test("the reply holds its prompt's words; the prompt, and a reply in another session or past the window, do not change", () => {
+    const prompt = hit(10, "prompt", 1, [0, 1, 2]);
+    const reply = hit(12, "decision", 1, [0]);
+    const elsewhere = hit(13, "decision", 2, [0]);
+    const late = hit(10 + REPLY_WINDOW + 1, "note", 1, [0]);
+    const before = reply.unit.score;
+    readRepliesWithPrompts([prompt, reply, elsewhere, late], 4, opensAll);
+    expect(reply.unit.match.held).toBeCloseTo(2 + CONTEXT * 4);
+    expect(reply.unit.match.matched).toBe(3);
+    expect(reply.unit.score).toBeGreaterThan(before);
+    expect(prompt.unit.match.held).toBe(6);
+    expect(elsewhere.unit.match.held).toBe(2);
+    expect(late.unit.match.held).toBe(2);
+  });
+
+  test("a prompt that does not open (the caller's test) lends nothing; nor does a file list", () => {
+    const prompt = hit(10, "prompt", 1, [0, 1, 2]);
+    const reply = hit(11, "answer", 1, [0]);
+    readRepliesWithPrompts([prompt, reply], 4, () => false);
+    expect(reply.unit.match.held).toBe(2);
+    const files = hit(11, "files", 1, [0]);
+    readRepliesWithPrompts([hit(10, "prompt", 1, [0, 1, 2]), files], 4, opensAll);
+    expect(files.unit.match.held).toBe(2);
   });
 });
