@@ -35,7 +35,7 @@ export const INITIAL_WEIGHT = 0.7;
 /**
  * The adverbial particles of English phrasal verbs that fuse with the verb into one word ("log in",
  * login; "sign up", signup; "roll back", rollback; "check out", checkout): the common particles of
- * Quirk et al., A Comprehensive Grammar of the English Language (1985), section 16.3, that such
+ * Quirk et al., A Comprehensive Grammar of the English Language (1985), chapter 16 (multi-word verbs), that such
  * closed compounds are made with.
  */
 const PARTICLES: ReadonlySet<string> = new Set(["in", "on", "up", "out", "off", "back", "down", "over"]);
