@@ -77,10 +77,26 @@ const keptParts = remembered<ReadonlySet<string>>(CACHED_TEXTS);
 
 /**
  * The keys statements are compared by. Bracketed asides are left out ("(config in x.yaml)": not
- * what a statement says); a bracket right after a word, as in `fix(gc):`, is kept.
+ * what a statement says); a bracket right after a word, as in `fix(gc):`, is kept. A statement
+ * that says next to nothing outside its asides (saysInAsides: "bumped to 1.22.3 (go.mod,
+ * Dockerfile, .tool-versions)") says its subject in them: they are kept.
  */
 export function tokenKeys(text: string): ReadonlySet<string> {
-  return keptKeys(text, () => new Set(contentKeys(withoutCommitType(text.slice(0, 2000)).replace(/(^|\s)\([^()]{0,200}\)/g, " "))));
+  return keptKeys(text, () => new Set(saysInAsides(text) ? keysWithAsides(text) : outsideAsides(text)));
+}
+
+const ASIDE = /(^|\s)\([^()]{0,200}\)/g;
+const headOf = (text: string) => withoutCommitType(text.slice(0, 2000));
+const outsideAsides = (text: string) => contentKeys(headOf(text).replace(ASIDE, " "));
+/** A text's keys, its bracketed asides too. */
+export const keysWithAsides = (text: string): ReadonlySet<string> => new Set(contentKeys(headOf(text)));
+/** Words (not values) a statement says outside its bracketed asides for them to be left out. */
+const MIN_SAID = 2;
+/** Whether a text says fewer than MIN_SAID words (not values) outside its bracketed asides, and has some. */
+export function saysInAsides(text: string): boolean {
+  const head = headOf(text);
+  if (!/(^|\s)\(/.test(head)) return false;
+  return outsideAsides(text).filter((k) => !valueLike(k)).length < MIN_SAID;
 }
 
 /**

@@ -4,7 +4,7 @@
  * whether a value was swapped for one of its kind, and whether each is about something the other
  * does not name.
  */
-import { partKeys, rejectedIn, type Statement, statementOf, tokenKeys, valueLike } from "./classify.ts";
+import { keysWithAsides, partKeys, rejectedIn, type Statement, saysInAsides, statementOf, tokenKeys, valueLike } from "./classify.ts";
 
 export type Weigh = (key: string) => number;
 
@@ -49,7 +49,9 @@ export function otherSubjects(
  */
 export function compare(newer: Statement, newerText: string, oldText: string, weigh: Weigh) {
   const ownRejected = statementOf(oldText, "").rejected;
-  const old = new Set([...tokenKeys(oldText)].filter((k) => !ownRejected.has(k)));
+  // A newer statement that says its subject in its asides (saysInAsides) is compared with the older one's asides too.
+  const oldKeys = saysInAsides(newerText) ? keysWithAsides(oldText) : tokenKeys(oldText);
+  const old = new Set([...oldKeys].filter((k) => !ownRejected.has(k)));
   // A rejected identifier the older statement writes inside a longer one ("tp-raw-prod" in
   // "s3://tp-raw-prod/<source>/"): it holds that value.
   for (const r of newer.rejected) if (valueLike(r) && !old.has(r) && [...old].some((k) => within(k, r))) old.add(r);

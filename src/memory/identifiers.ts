@@ -6,7 +6,9 @@
  * and the joined form of one split by `_` or `-` (`rate_limiter`: ratelimiter). A query is split
  * the same way (query.ts). A name numbered by a trailing number (`i2c0`, `uart1`, `node12`) is
  * also found by the name alone (`i2c`, `uart`, `node`): the number is an instance, the name the thing.
+ * An amount of time in symbols ("24h") is also found by its unit's name (unit-symbols.ts).
  */
+import { MAYBE_AMOUNT, unitNames } from "./unit-symbols.ts";
 
 const IDENTIFIER = /[\p{L}\p{N}]+(?:[_-][\p{L}\p{N}]+)*/gu;
 /** Lower to upper (rateLimiter), or an upper run before a capitalised word (HTTPServer). */
@@ -47,8 +49,9 @@ const MAYBE_EXTRA = /[_-]|[\p{L}\p{N}]\p{Lu}|\p{L}\p{N}/u;
 /** The words to index besides the text's own, space-separated; null when there are none. */
 export function extraTerms(text: string): string | null {
   const head = text.length > 8192 ? text.slice(0, 8192) : text;
-  if (!MAYBE_EXTRA.test(head)) return null;
-  const extra = new Set<string>();
+  // Amounts of time written in symbols ("24h") are found by the unit's name too (unit-symbols.ts).
+  const extra = new Set<string>(MAYBE_AMOUNT.test(head) ? unitNames(head) : []);
+  if (!MAYBE_EXTRA.test(head)) return extra.size === 0 ? null : [...extra].join(" ");
   // match, not matchAll: one string per word, no match object and iterator step each (every event is split on import).
   for (const token of head.match(IDENTIFIER) ?? []) {
     // A plain word (no separator, digit or inner capital) has no parts, joined form or number: most words.

@@ -11,7 +11,8 @@
  *   homophone digit ("to": 2, as in "peer to peer", p2p): two words with one between ("e2e")
  *   are three letters too. Two letters alone are not (MIN_FORM).
  * - Fused: two words in a row written as one ("codeowners"), or the first clipped where a
- *   syllable ends (abbreviations.ts) and fused with the second ("memmap").
+ *   syllable ends (abbreviations.ts) and fused with the second ("memmap"); a verb and its
+ *   particle ("log in": login).
  * - Numeronym: a long word's first letter, how many letters it leaves out, and its last letter
  *   ("internationalization": i18n, "kubernetes": k8s, "accessibility": a11y).
  *
@@ -31,6 +32,13 @@ export const FUSED_WEIGHT = 0.9;
 /** How much a word written as its initial (or a numeronym) counts against the word itself. */
 export const INITIAL_WEIGHT = 0.7;
 
+/**
+ * The adverbial particles of English phrasal verbs that fuse with the verb into one word ("log in",
+ * login; "sign up", signup; "roll back", rollback; "check out", checkout): the common particles of
+ * Quirk et al., A Comprehensive Grammar of the English Language (1985), chapter 16 (multi-word verbs), that such
+ * closed compounds are made with.
+ */
+const PARTICLES: ReadonlySet<string> = new Set(["in", "on", "up", "out", "off", "back", "down", "over"]);
 /** Connectives written inside an initialism, and what they are written as. */
 const CONNECTIVES: Record<string, string> = { of: "o", to: "2" };
 const MAX_RUN = 4;
@@ -106,6 +114,8 @@ export function phraseForms(folded: string, maxWords = 40): PhraseForm[] {
       }
       // Two words in a row fused, the first whole or clipped (its shortest clippings: "mem" for memory).
       const next = words[i + 1];
+      // A verb and its particle are written as one word as often as two ("log in": login, "set up": setup).
+      if (next !== undefined && PARTICLES.has(next)) add(first + next, [{ word: first, weight: FUSED_WEIGHT }]);
       if (next === undefined || !isWord(next)) continue;
       add(first + next, [
         { word: first, weight: FUSED_WEIGHT },

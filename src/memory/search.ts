@@ -15,6 +15,7 @@ import { candidates, type WeightedGroup } from "./candidates.ts";
 import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
+import { readRepliesWithPrompts } from "./exchange.ts";
 import { lineEvent } from "./extractive.ts";
 import { aboutQuery, changeFirst, laterRecordFirst } from "./holds-now.ts";
 import { DERIVED_WEIGHT, familyKey } from "./morphology.ts";
@@ -316,10 +317,15 @@ export function rankedHits(
   for (const h of hits) if (h.type === "summary") for (const l of h.lines) l.score *= h.recency;
   // A record about one of the query's words is the memory's statement on it: above chatter that names the word as often.
   for (const u of units(hits)) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
-  resolveReplacements(deps, projectId, hits, scoring);
   const context = gateContext(query, groups, scoring);
+  // A reply is read with the prompt it replies to, when that prompt holds enough of the query itself.
+  // What opens an exchange: a prompt that passes the gate, or one holding a rare word of the query
+  // in its own form ("what OS versions are people on"): the rare word names the subject.
+  const passes = gate(context);
+  readRepliesWithPrompts(hits, scoring.length, (u) => passes(u) || holdsRareWord(u.match, context.rare));
+  resolveReplacements(deps, projectId, hits, scoring);
   const partners = new Map<Unit, readonly number[]>();
-  const kept = prune(hits, gate(context), partners);
+  const kept = prune(hits, passes, partners);
   // What holds now first, among the hits that answer.
   laterRecordFirst(kept, groups, context.rare);
   changeFirst(kept, context.rare);

@@ -60,6 +60,14 @@ describe("phrase shapes", () => {
     expect(groups.find((g) => g.word === "fourier")!.forms[0]).toMatchObject({ word: "fourier", weight: 1 });
   });
 
+  test("a verb and its particle fuse into one word, counted for the verb alone; a particle after a noun-like stop word does not", () => {
+    expect(shapes("how do we roll back a release")).toContain("rollback");
+    expect(shapes("where do users sign up")).toContain("signup");
+    const groups = queryGroups("how do members log in to the site");
+    expect(groups.find((g) => g.word === "log")!.forms.find((f) => f.word === "login")?.weight).toBeLessThan(1);
+    expect(shapes("what is in the box")).not.toContain("isin");
+  });
+
   test("a query in words finds the note in initials, a digit-for-'to' shape or a fused word", async () => {
     const m = testMemory();
     await chatter(m);

@@ -1,0 +1,64 @@
+/**
+ * A reply is read with the prompt it replies to. People ask in a prompt ("who does TestFlight
+ * uploads?", "proto compat check in CI") and the record or answer that settles it, a few events
+ * later in the same session, says only the new part ("Priya runs `fastlane beta`", "buf breaking
+ * on every PR"): the prompt names the subject, the reply the value. An answer or record among the
+ * hits that follows, within REPLY_WINDOW events of its session, a prompt among the hits holding
+ * query words the reply lacks, holds those words too, at CONTEXT of their weight (what a passage
+ * borrows from its neighbours in passage retrieval: it is said about them, not in them). The
+ * reply must match a word of the query itself: a prompt does not lend its words to whatever
+ * follows it.
+ */
+import type { EventRow } from "./events.ts";
+import type { TextScore } from "./rank.ts";
+import type { EventHit, Hit, Unit } from "./units.ts";
+
+/** Events after a prompt (in its session) that may reply to it: the answer, a "yes do it", the record. */
+export const REPLY_WINDOW = 4;
+/** The share of a word's weight a reply holds when only its prompt says the word. */
+export const CONTEXT = 0.5;
+
+const REPLIES: ReadonlySet<string> = new Set(["answer", "decision", "note", "correction"]);
+/** What opens an exchange: the user's words (a prompt, or a correction, which the user says too). */
+const OPENERS: ReadonlySet<string> = new Set(["prompt", "correction"]);
+
+/** The prompt a reply answers, among the event hits: the nearest one before it in its session, within REPLY_WINDOW events. */
+function promptOf(reply: EventRow, prompts: EventHit[]): EventHit | undefined {
+  let best: EventHit | undefined;
+  for (const p of prompts) {
+    if (p.row.session_id !== reply.session_id || p.row.id >= reply.id || reply.id - p.row.id > REPLY_WINDOW) continue;
+    if (!best || p.row.id > best.row.id) best = p;
+  }
+  return best;
+}
+
+/**
+ * The match of a reply read with its prompt: the prompt's groups the reply lacks added at CONTEXT
+ * of their weight, the score rescaled by the coverage textScore scales it by (share of groups,
+ * squared, and of their weight).
+ */
+export function withPromptWords(own: TextScore, prompt: TextScore, groups: number): TextScore {
+  const added = [...prompt.groups].filter(([g]) => !own.groups.has(g));
+  if (added.length === 0 || own.matched === 0 || groups === 0 || own.total === 0) return own;
+  let held = own.held;
+  for (const [g, idf] of added) held += CONTEXT * idf * Math.min(1, prompt.forms.get(g) ?? 1);
+  const scale = (matched: number, h: number) => (matched / groups) ** 2 * (0.5 + (0.5 * h) / own.total);
+  const raw = own.score / scale(own.matched, own.held);
+  return { ...own, score: raw * scale(own.matched + CONTEXT * added.length, held), matched: own.matched + added.length, held };
+}
+
+/** Replies among the hits read with their prompts (withPromptWords); scores and matches changed in place. */
+export function readRepliesWithPrompts(hits: Hit[], groups: number, opens: (u: Unit) => boolean): void {
+  const events = hits.filter((h): h is EventHit => h.type === "event");
+  const prompts = events.filter((h) => OPENERS.has(h.row.kind) && opens(h.unit));
+  if (prompts.length === 0) return;
+  for (const h of events) {
+    if (!REPLIES.has(h.row.kind)) continue;
+    const p = promptOf(h.row, prompts);
+    if (!p) continue;
+    const match = withPromptWords(h.unit.match, p.unit.match, groups);
+    if (match === h.unit.match) continue;
+    h.unit.score *= match.score / h.unit.match.score;
+    h.unit.match = match;
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Amounts of time written with a unit symbol are found by the unit's name (unit-symbols.ts).
+ * Texts written for these tests.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { extraTerms } from "../../src/memory/identifiers.ts";
+import { unitNames } from "../../src/memory/unit-symbols.ts";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+describe("amounts of time in symbols", () => {
+  test("symbols attached or after a space, each unit once; symbols inside words or hex are not amounts", () => {
+    expect(unitNames("retry after 30s, give up at 2 h; cache 7d, timeout 250ms, again 45s")).toEqual([
+      "seconds",
+      "hours",
+      "days",
+      "milliseconds",
+    ]);
+    expect(unitNames("commit a5d3f1, the 3ds file, md5sum, v2h2")).toEqual([]);
+    expect(extraTerms("window is 36h")).toBe("hours");
+    expect(extraTerms("rate_limiter 10s")).toBe("seconds ratelimiter");
+  });
+
+  test("a question asking how many hours finds the statement that writes them as a symbol", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 6; i++) {
+      await m.add("prompt", `a customer asked for a refund on order ${i}`, `c${i}`);
+      await m.add("answer", `Refund for order ${i} issued from the admin page.`, `c${i}`);
+    }
+    // The memory knows the word: a "how many hours" question is then about it (answer-type.ts).
+    await m.add("prompt", "support answers within office hours only", "c9");
+    const rule = await m.add("decision", "refund requests accepted up to 72h after delivery, later ones go to support", "s1");
+    const hits = (
+      await m.ok({ type: "search", project: PROJECT, query: "how many hours after delivery can a refund be requested", limit: 5 }, "search")
+    ).hits;
+    expect(hits.map((h) => h.id)).toContain(rule);
+  });
+});
