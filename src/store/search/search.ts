@@ -31,6 +31,7 @@ import { renderHits } from "./render.ts";
 import { termsFor } from "./score.ts";
 import { correctWord, mayAllStartWords, wordExists } from "./typo.ts";
 import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
+import { splitWord } from "./word-split.ts";
 
 export type { Hit, HitLine } from "./hit.ts";
 
@@ -80,7 +81,8 @@ function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
 function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   const content = contentConcepts(q);
   if (content.length < 3 || content.length > 6) return [];
-  const loose = new Set(looseConcepts(q));
+  // A word typed together that the text writes apart (splits) names something, as an identifier does.
+  const loose = new Set(looseConcepts(q).filter((c) => !c.split));
   const lists = content.map((c) => {
     const kept = content.filter((x) => x !== c);
     return { ids: wordHits(deps, conceptsAnd(kept, q.phrases), f), weight: 1 + kept.filter((x) => !loose.has(x)).length };
@@ -88,6 +90,7 @@ function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   // The identifiers the query names, found verbatim without the words around them ("what value
   // did RING_MAX_SLOTS expand to"): they say what is asked about more than any two other words.
   if (q.idents.length > 0) lists.push({ ids: identHits(deps, q.idents, f), weight: 1 + content.length });
+  for (const c of content) if (c.split) lists.push({ ids: wordHits(deps, conceptsAnd([c]), f), weight: 1 + content.length });
   return fuse(lists).map((x) => x.id);
 }
 
@@ -159,6 +162,25 @@ function compounds(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
 }
 
 /**
+ * The query with each word no text holds that is the text's words run together ("growthfactor"
+ * for `growth_factor`, word-split.ts) as a concept of those words, or null when there is none.
+ */
+function splits(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
+  const known = new Map<string, boolean>();
+  const exists = (w: string) => known.get(w) ?? known.set(w, wordExists(deps.db, w)).get(w)!;
+  let split = false;
+  const concepts = q.concepts.map((c) => {
+    if (c.stop || c.number || c.words.length !== 1 || c.short.length > 0 || exists(c.joined)) return c;
+    const parts = splitWord(c.joined, exists);
+    if (!parts) return c;
+    split = true;
+    // One run as typed: the words are looked for next to each other or together, not anywhere in a chunk.
+    return { ...conceptOf(parts, [c.joined]), split: true };
+  });
+  return split ? { ...q, concepts } : null;
+}
+
+/**
  * The query with the short forms (abbreviations.ts) of the words the searched text never writes
  * out: a tool that prints `sched` does not print "scheduler", and where the text has the word, a
  * clipping of it (`java` of "javadoc") is more often another word. Asked after typo correction, so
@@ -189,6 +211,11 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
     ids = exact(deps, together, f);
     if (ids.length > 0) return { mode: "all words", ids, query: together, corrections };
   }
+  const apart = splits(deps, q);
+  if (apart) {
+    ids = exact(deps, apart, f);
+    if (ids.length > 0) return { mode: "all words", ids, query: apart, corrections };
+  }
   if (q.idents.length === 0) {
     const words = contentConcepts(q).flatMap((c) => c.words);
     const prefixes = prefixWords(words);
@@ -206,6 +233,8 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
     ids = exact(deps, q, f);
     if (ids.length > 0) return { mode: "typo-tolerant", ids, query: q, corrections };
   }
+  // Past here some words may be missing: a word split into the text's words (splits) is kept split.
+  if (apart) q = splits(deps, q) ?? q;
   // Then the short forms of words the text never writes out (those words kept every stage above from matching).
   const short = withShortForms(deps, q, f);
   if (short !== q) {
