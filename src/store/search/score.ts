@@ -23,6 +23,8 @@ const MAX_PLACES = 300;
 const LEVEL_HEADER = 0.8;
 const LEVEL_RECORD = 0.5;
 const LEVEL_SAME_LINE = 0.3;
+/** Rows of a record a term is looked for in when it is too long to show whole (draft.ts grows a hit that far too). */
+const REACH = 120;
 /** What a count next to a query word adds to a place when the query asks how many. */
 const COUNTED = 1.3;
 /** What a place is worth more when its record's first row holds what the query names. */
@@ -194,6 +196,13 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
     // The rows naming the row's records, looked for only when a place lacks a term.
     let headers: number[] | null = null;
     const record = recordOf(structure, r);
+    // A term elsewhere in a longer record still says which record the row is of (a field of a
+    // 70-field object, the object's name far above it); such a record is only not shown whole.
+    // Unless the row's owner bounds it (an object, an indented block), a long block or section
+    // holds several records one after another, each named before its lines: only the rows above
+    // count, the nearer the more (the row's own record's name, not the next one's).
+    const reach = record ? null : recordOf(structure, r, REACH);
+    const reachOwned = reach !== null && structure.owner[r]! >= 0 && reach[0] === structure.owner[r];
     for (const place of places) {
       level.fill(0);
       supplier.fill(-1);
@@ -221,6 +230,17 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
           level[t] = LEVEL_HEADER * Math.min(1.5, bestOn(t, h));
           supplier[t] = h;
           continue;
+        }
+        if (reach) {
+          let nearest = -1;
+          for (let k = reach[0]; k <= (reachOwned ? reach[1] : r - 1); k++) {
+            if (k !== r && has[t * n + k] === 1 && (nearest < 0 || Math.abs(k - r) < Math.abs(nearest - r))) nearest = k;
+          }
+          if (nearest >= 0) {
+            level[t] = LEVEL_RECORD * (1 - (0.5 * Math.abs(nearest - r)) / REACH);
+            supplier[t] = nearest;
+            continue;
+          }
         }
         if (record) {
           let nearest = -1;
