@@ -94,6 +94,17 @@ function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   return fuse(lists).map((x) => x.id);
 }
 
+/**
+ * Fewer chunks than are read line by line have every word: the chunks with all words but one
+ * follow them. A word the answer's line lacks ("memory" of "total malloced memory" for
+ * `STAT total_malloced`) may be what made those few match.
+ */
+function withMostWords(deps: EngineDeps, q: ParsedQuery, f: Filter, ids: number[]): number[] {
+  if (ids.length >= LINE_RANKED) return ids;
+  const have = new Set(ids);
+  return [...ids, ...mostWords(deps, q, f).filter((id) => !have.has(id))];
+}
+
 /** The query with misspelled words corrected from the vocabulary (an identifier's words together, else one by one). */
 function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; corrections: Record<string, string> } {
   const corrections: Record<string, string> = {};
@@ -205,7 +216,7 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
   let q = query;
   let corrections: Record<string, string> = {};
   let ids = exact(deps, q, f);
-  if (ids.length > 0) return { mode: "all words", ids, query: q, corrections };
+  if (ids.length > 0) return { mode: "all words", ids: withMostWords(deps, q, f, ids), query: q, corrections };
   const together = compounds(deps, q);
   if (together) {
     ids = exact(deps, together, f);
