@@ -30,3 +30,28 @@ describe("a query word the answer's chunk lacks", () => {
     expect(shows(top3(store, source, "total spilled buffers"), answer, "total_spilled 77124")).toBe(true);
   });
 });
+
+/** A daemon's --help: options described in words, then a table of every variable and its value, chunks apart. */
+function helpWithTable(): string {
+  const lines: string[] = ["Usage: stashd [OPTIONS]", ""];
+  const options = ["spool-dir", "queue-limit", "flush-interval", "peer-timeout", "log-format", "max-peers", "retry-budget"];
+  for (const o of options) {
+    lines.push(`  --${o}=#`, `                      Sets ${o.replace("-", " ")}. The default value is printed below;`);
+    lines.push("                      a value of 0 disables it. Changing the default needs a restart.");
+  }
+  for (let i = 0; i < 120; i++) lines.push(`  --plugin-${i}-enable   Enable or disable plugin ${i}. One of: ON, OFF, FORCE`);
+  lines.push("", "Variables (--variable-name=...)", "--------------------------------  -----------");
+  for (let i = 0; i < 80; i++) lines.push(`plugin-${i}-enable`.padEnd(34) + (i % 3 ? "ON" : "OFF"));
+  lines.push(`${"queue-limit".padEnd(34)}500`);
+  for (let i = 80; i < 400; i++) lines.push(`plugin-${i}-enable`.padEnd(34) + "ON");
+  return lines.join("\n");
+}
+
+describe("an identifier whose row lacks the words that describe it", () => {
+  test("the identifier's row in a later table is among the hits", async () => {
+    const text = helpWithTable();
+    const { store, source } = await stored(text);
+    const answer = text.split("\n").findIndex((l) => l.startsWith("queue-limit ")) + 1;
+    expect(shows(top3(store, source, "queue-limit value"), answer, "500")).toBe(true);
+  });
+});

@@ -63,7 +63,8 @@ function looseConcepts(q: ParsedQuery): Concept[] {
 function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   const all = wordHits(deps, conceptsAnd(contentConcepts(q), q.phrases), f);
   if (q.idents.length === 0) return all;
-  const withIdents = identHits(deps, q.idents, f, conceptsAnd(looseConcepts(q), q.phrases));
+  const words = conceptsAnd(looseConcepts(q), q.phrases);
+  const withIdents = identHits(deps, q.idents, f, words);
   if (withIdents.length === 0) {
     // The identifier is there but not with the other words (they describe it: "signature"), or it is
     // written otherwise (`no_unchecked_indexed_access` for `noUncheckedIndexedAccess`): both kinds of place.
@@ -71,7 +72,11 @@ function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
     return alone.length === 0 ? all : fuse([{ ids: alone, weight: 2 }, { ids: all }]).map((x) => x.id);
   }
   const ranked = new Set(withIdents);
-  return fuse([{ ids: withIdents, weight: 2 }, { ids: all.filter((id) => ranked.has(id)) }]).map((x) => x.id);
+  const both = fuse([{ ids: withIdents, weight: 2 }, { ids: all.filter((id) => ranked.has(id)) }]).map((x) => x.id);
+  if (both.length >= LINE_RANKED || words === null) return both;
+  // Fewer than are read line by line: then the other places of the identifiers, without the words
+  // that describe them ("default max-connections value" for the `max-connections  151` row).
+  return [...both, ...identHits(deps, q.idents, f).filter((id) => !ranked.has(id))];
 }
 
 /**
