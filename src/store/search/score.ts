@@ -182,6 +182,8 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
   const supplier = new Int32Array(terms.length);
   // The query's rarest concept and its identifiers: what it is about.
   const named = terms.flatMap((t, i) => (t.kind === "ident" || (t.kind === "concept" && t.weight >= strongest) ? [i] : []));
+  const naming = new Uint8Array(terms.length);
+  for (const t of named) naming[t] = 1;
   /** Whether row `head` holds one of `named` as a whole token, and is not row r's only place for it. */
   const ownsTerm = (head: number, r: number) =>
     named.some(
@@ -198,6 +200,7 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
     const record = recordOf(structure, r);
     // A term elsewhere in a longer record still says which record the row is of (a field of a
     // 70-field object, the object's name far above it); such a record is only not shown whole.
+    // Only a term that names something (an identifier, the query's rarest word) says so from afar.
     // Unless the row's owner bounds it (an object, an indented block), a long block or section
     // holds several records one after another, each named before its lines: only the rows above
     // count, the nearer the more (the row's own record's name, not the next one's).
@@ -231,7 +234,7 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
           supplier[t] = h;
           continue;
         }
-        if (reach) {
+        if (reach && naming[t]) {
           let nearest = -1;
           for (let k = reach[0]; k <= (reachOwned ? reach[1] : r - 1); k++) {
             if (k !== r && has[t * n + k] === 1 && (nearest < 0 || Math.abs(k - r) < Math.abs(nearest - r))) nearest = k;
