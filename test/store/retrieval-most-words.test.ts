@@ -43,7 +43,7 @@ function helpWithTable(): string {
   lines.push("", "Variables (--variable-name=...)", "--------------------------------  -----------");
   for (let i = 0; i < 80; i++) lines.push(`plugin-${i}-enable`.padEnd(34) + (i % 3 ? "ON" : "OFF"));
   lines.push(`${"queue-limit".padEnd(34)}500`);
-  for (let i = 80; i < 400; i++) lines.push(`plugin-${i}-enable`.padEnd(34) + "ON");
+  for (let i = 80; i < 400; i++) lines.push(`${`plugin-${i}-enable`.padEnd(34)}ON`);
   return lines.join("\n");
 }
 

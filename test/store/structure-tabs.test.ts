@@ -14,12 +14,7 @@ afterAll(cleanupTempDirs);
 function slotDump(): string {
   const lines = ["Volume header:", "\tversion: 3", "\tsectors: 4096", "", "Slots:"];
   for (const slot of [0, 1, 2, 5, 6]) {
-    lines.push(
-      `  ${slot}: active`,
-      "\tCipher:     serpent-cbc",
-      "\tRounds:     " + String(100000 + slot * 7919),
-      "\tSalt:       ab cd ef 01",
-    );
+    lines.push(`  ${slot}: active`, "\tCipher:     serpent-cbc", `\tRounds:     ${100000 + slot * 7919}`, "\tSalt:       ab cd ef 01");
     for (let i = 0; i < 8; i++) lines.push(`\tArea ${i}:     ${slot * 8 + i} [sectors]`);
   }
   return lines.join("\n");
