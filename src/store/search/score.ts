@@ -184,6 +184,8 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
   const named = terms.flatMap((t, i) => (t.kind === "ident" || (t.kind === "concept" && t.weight >= strongest) ? [i] : []));
   const naming = new Uint8Array(terms.length);
   for (const t of named) naming[t] = 1;
+  // Per naming term, the nearest rows holding it, built when a long record first asks.
+  const nearest: ({ above: Int32Array; below: Int32Array } | undefined)[] = new Array(terms.length);
   /** Whether row `head` holds one of `named` as a whole token, and is not row r's only place for it. */
   const ownsTerm = (head: number, r: number) =>
     named.some(
@@ -235,13 +237,16 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
           continue;
         }
         if (reach && naming[t]) {
-          let nearest = -1;
-          for (let k = reach[0]; k <= (reachOwned ? reach[1] : r - 1); k++) {
-            if (k !== r && has[t * n + k] === 1 && (nearest < 0 || Math.abs(k - r) < Math.abs(nearest - r))) nearest = k;
-          }
-          if (nearest >= 0) {
-            level[t] = LEVEL_RECORD * (1 - (0.5 * Math.abs(nearest - r)) / REACH);
-            supplier[t] = nearest;
+          const rows = (nearest[t] ??= nearestRows(has, n, t));
+          const up = r > 0 ? rows.above[r - 1]! : -1;
+          const a = up >= reach[0] ? up : -1;
+          const down = reachOwned && r + 1 < n ? rows.below[r + 1]! : -1;
+          const b = down >= 0 && down <= reach[1] ? down : -1;
+          // The nearer, the one above when as near.
+          const k = a < 0 ? b : b < 0 || r - a <= b - r ? a : b;
+          if (k >= 0) {
+            level[t] = LEVEL_RECORD * (1 - (0.5 * Math.abs(k - r)) / REACH);
+            supplier[t] = k;
             continue;
           }
         }
@@ -302,4 +307,21 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
     }
   }
   return out;
+}
+
+/** For each row, the nearest row at or above it (`above`) and at or below it (`below`) holding term t; -1 when none. */
+function nearestRows(has: Uint8Array, n: number, t: number): { above: Int32Array; below: Int32Array } {
+  const above = new Int32Array(n);
+  const below = new Int32Array(n);
+  let last = -1;
+  for (let k = 0; k < n; k++) {
+    if (has[t * n + k] === 1) last = k;
+    above[k] = last;
+  }
+  let next = -1;
+  for (let k = n - 1; k >= 0; k--) {
+    if (has[t * n + k] === 1) next = k;
+    below[k] = next;
+  }
+  return { above, below };
 }
