@@ -69,3 +69,20 @@ describe("a query word the text writes apart", () => {
     expect(shows(top3(store, source, "poolidletimeout configured daemon"), answer, "pool_idle_timeout 45")).toBe(true);
   });
 });
+
+describe("splitWord's cost", () => {
+  test("a long run of letters that splits nowhere stops after a bounded number of lookups", () => {
+    let asked = 0;
+    const exists = (w: string) => {
+      asked++;
+      return w.length === 3;
+    };
+    // Every 3-letter piece exists but no split has four parts or fewer: the lookups stay bounded.
+    expect(splitWord("abcdefghijklmnopqrstuvwxyzabcdef", exists)).toBeNull();
+    expect(asked).toBeLessThanOrEqual(96);
+  });
+
+  test("runs longer than 32 letters are not split", () => {
+    expect(splitWord("a".repeat(33), () => true)).toBeNull();
+  });
+});

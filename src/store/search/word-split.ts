@@ -12,7 +12,9 @@ export const MAX_PARTS = 4;
 /** Shorter runs are left alone: two parts of MIN_PART letters. */
 const MIN_WORD = 2 * MIN_PART;
 /** Longer runs are left alone (each possible part is a lookup). */
-const MAX_WORD = 40;
+const MAX_WORD = 32;
+/** Lookups one split may cost at most: past them, no split (a long run of letters that is no name). */
+const MAX_LOOKUPS = 96;
 
 /**
  * The fewest words (2 to MAX_PARTS, each at least MIN_PART letters, each one `exists` says the
@@ -22,7 +24,15 @@ const MAX_WORD = 40;
 export function splitWord(word: string, exists: (w: string) => boolean): string[] | null {
   if (word.length < MIN_WORD || word.length > MAX_WORD || !/^\p{L}+$/u.test(word)) return null;
   const known = new Map<string, boolean>();
-  const has = (w: string) => known.get(w) ?? known.set(w, exists(w)).get(w)!;
+  let lookups = 0;
+  const has = (w: string) => {
+    const seen = known.get(w);
+    if (seen !== undefined) return seen;
+    lookups++;
+    const found = exists(w);
+    known.set(w, found);
+    return found;
+  };
   // best[i]: the fewest parts making word.slice(i), or null; filled from the end.
   const best: (string[] | null)[] = new Array(word.length + 1).fill(null);
   best[word.length] = [];
@@ -33,6 +43,7 @@ export function splitWord(word: string, exists: (w: string) => boolean): string[
       if (!rest || rest.length + 1 > MAX_PARTS) continue;
       if (best[i] && best[i]!.length <= rest.length + 1) continue;
       if (j - i === word.length) continue;
+      if (lookups >= MAX_LOOKUPS) return null;
       const part = word.slice(i, j);
       if (has(part)) best[i] = [part, ...rest];
     }
