@@ -227,11 +227,6 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
     ids = exact(deps, together, f);
     if (ids.length > 0) return { mode: "all words", ids, query: together, corrections };
   }
-  const apart = splits(deps, q);
-  if (apart) {
-    ids = exact(deps, apart, f);
-    if (ids.length > 0) return { mode: "all words", ids, query: apart, corrections };
-  }
   if (q.idents.length === 0) {
     const words = contentConcepts(q).flatMap((c) => c.words);
     const prefixes = prefixWords(words);
@@ -249,8 +244,13 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
     ids = exact(deps, q, f);
     if (ids.length > 0) return { mode: "typo-tolerant", ids, query: q, corrections };
   }
-  // Past here some words may be missing: a word split into the text's words (splits) is kept split.
-  if (apart) q = splits(deps, q) ?? q;
+  const apart = splits(deps, q);
+  if (apart) {
+    ids = exact(deps, apart, f);
+    if (ids.length > 0) return { mode: "all words", ids, query: apart, corrections };
+    // Past here some words may be missing: a word split into the text's words (splits) is kept split.
+    q = apart;
+  }
   // Then the short forms of words the text never writes out (those words kept every stage above from matching).
   const short = withShortForms(deps, q, f);
   if (short !== q) {
