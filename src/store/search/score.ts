@@ -237,10 +237,14 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
           continue;
         }
         if (reach && naming[t]) {
-          const rows = (nearest[t] ??= nearestRows(has, n, t));
-          const up = r > 0 ? rows.above[r - 1]! : -1;
+          let near = nearest[t];
+          if (!near) {
+            near = nearestRows(has, n, t);
+            nearest[t] = near;
+          }
+          const up = r > 0 ? near.above[r - 1]! : -1;
           const a = up >= reach[0] ? up : -1;
-          const down = reachOwned && r + 1 < n ? rows.below[r + 1]! : -1;
+          const down = reachOwned && r + 1 < n ? near.below[r + 1]! : -1;
           const b = down >= 0 && down <= reach[1] ? down : -1;
           // The nearer, the one above when as near.
           const k = a < 0 ? b : b < 0 || r - a <= b - r ? a : b;
