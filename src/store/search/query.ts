@@ -27,6 +27,8 @@ export type Concept = {
    * a whole part of an identifier, and weighed below the word itself.
    */
   short: string[];
+  /** Typed as one word the text writes apart (word-split.ts): a name, weighed like an identifier. */
+  split?: boolean;
 };
 
 export type ParsedQuery = {

@@ -17,7 +17,7 @@ const OUTER_BYTES = [1600, 900];
 /** A matched long line is shown up to this wide when the budget allows (an NDJSON record is one line). */
 const WIDE_MATCH = 1000;
 /** Lines around the matches are added while the answer is under this size (the answer's tail often follows). */
-const FILL_TARGET = 1950;
+const FILL_TARGET = 1900;
 const MAX_FILL_STEPS = 16;
 /** A first hit scoring this many times the second's gets its context before the others. */
 const DOMINANT = 2;

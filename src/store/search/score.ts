@@ -23,6 +23,8 @@ const MAX_PLACES = 300;
 const LEVEL_HEADER = 0.8;
 const LEVEL_RECORD = 0.5;
 const LEVEL_SAME_LINE = 0.3;
+/** Rows of a record a term is looked for in when it is too long to show whole (draft.ts grows a hit that far too). */
+const REACH = 120;
 /** What a count next to a query word adds to a place when the query asks how many. */
 const COUNTED = 1.3;
 /** What a place is worth more when its record's first row holds what the query names. */
@@ -180,6 +182,10 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
   const supplier = new Int32Array(terms.length);
   // The query's rarest concept and its identifiers: what it is about.
   const named = terms.flatMap((t, i) => (t.kind === "ident" || (t.kind === "concept" && t.weight >= strongest) ? [i] : []));
+  const naming = new Uint8Array(terms.length);
+  for (const t of named) naming[t] = 1;
+  // Per naming term, the nearest rows holding it, built when a long record first asks.
+  const nearest: ({ above: Int32Array; below: Int32Array } | undefined)[] = new Array(terms.length);
   /** Whether row `head` holds one of `named` as a whole token, and is not row r's only place for it. */
   const ownsTerm = (head: number, r: number) =>
     named.some(
@@ -194,6 +200,14 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
     // The rows naming the row's records, looked for only when a place lacks a term.
     let headers: number[] | null = null;
     const record = recordOf(structure, r);
+    // A term elsewhere in a longer record still says which record the row is of (a field of a
+    // 70-field object, the object's name far above it); such a record is only not shown whole.
+    // Only a term that names something (an identifier, the query's rarest word) says so from afar.
+    // Unless the row's owner bounds it (an object, an indented block), a long block or section
+    // holds several records one after another, each named before its lines: only the rows above
+    // count, the nearer the more (the row's own record's name, not the next one's).
+    const reach = record ? null : recordOf(structure, r, REACH);
+    const reachOwned = reach !== null && structure.owner[r]! >= 0 && reach[0] === structure.owner[r];
     for (const place of places) {
       level.fill(0);
       supplier.fill(-1);
@@ -221,6 +235,24 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
           level[t] = LEVEL_HEADER * Math.min(1.5, bestOn(t, h));
           supplier[t] = h;
           continue;
+        }
+        if (reach && naming[t]) {
+          let near = nearest[t];
+          if (!near) {
+            near = nearestRows(has, n, t);
+            nearest[t] = near;
+          }
+          const up = r > 0 ? near.above[r - 1]! : -1;
+          const a = up >= reach[0] ? up : -1;
+          const down = reachOwned && r + 1 < n ? near.below[r + 1]! : -1;
+          const b = down >= 0 && down <= reach[1] ? down : -1;
+          // The nearer, the one above when as near.
+          const k = a < 0 ? b : b < 0 || r - a <= b - r ? a : b;
+          if (k >= 0) {
+            level[t] = LEVEL_RECORD * (1 - (0.5 * Math.abs(k - r)) / REACH);
+            supplier[t] = k;
+            continue;
+          }
         }
         if (record) {
           let nearest = -1;
@@ -279,4 +311,21 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
     }
   }
   return out;
+}
+
+/** For each row, the nearest row at or above it (`above`) and at or below it (`below`) holding term t; -1 when none. */
+function nearestRows(has: Uint8Array, n: number, t: number): { above: Int32Array; below: Int32Array } {
+  const above = new Int32Array(n);
+  const below = new Int32Array(n);
+  let last = -1;
+  for (let k = 0; k < n; k++) {
+    if (has[t * n + k] === 1) last = k;
+    above[k] = last;
+  }
+  let next = -1;
+  for (let k = n - 1; k >= 0; k--) {
+    if (has[t * n + k] === 1) next = k;
+    below[k] = next;
+  }
+  return { above, below };
 }

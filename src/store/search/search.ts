@@ -31,6 +31,7 @@ import { renderHits } from "./render.ts";
 import { termsFor } from "./score.ts";
 import { correctWord, mayAllStartWords, wordExists } from "./typo.ts";
 import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
+import { splitWord } from "./word-split.ts";
 
 export type { Hit, HitLine } from "./hit.ts";
 
@@ -62,7 +63,8 @@ function looseConcepts(q: ParsedQuery): Concept[] {
 function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   const all = wordHits(deps, conceptsAnd(contentConcepts(q), q.phrases), f);
   if (q.idents.length === 0) return all;
-  const withIdents = identHits(deps, q.idents, f, conceptsAnd(looseConcepts(q), q.phrases));
+  const words = conceptsAnd(looseConcepts(q), q.phrases);
+  const withIdents = identHits(deps, q.idents, f, words);
   if (withIdents.length === 0) {
     // The identifier is there but not with the other words (they describe it: "signature"), or it is
     // written otherwise (`no_unchecked_indexed_access` for `noUncheckedIndexedAccess`): both kinds of place.
@@ -70,7 +72,11 @@ function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
     return alone.length === 0 ? all : fuse([{ ids: alone, weight: 2 }, { ids: all }]).map((x) => x.id);
   }
   const ranked = new Set(withIdents);
-  return fuse([{ ids: withIdents, weight: 2 }, { ids: all.filter((id) => ranked.has(id)) }]).map((x) => x.id);
+  const both = fuse([{ ids: withIdents, weight: 2 }, { ids: all.filter((id) => ranked.has(id)) }]).map((x) => x.id);
+  if (both.length >= LINE_RANKED || words === null) return both;
+  // Fewer than are read line by line: then the other places of the identifiers, without the words
+  // that describe them ("default max-connections value" for the `max-connections  151` row).
+  return [...both, ...identHits(deps, q.idents, f).filter((id) => !ranked.has(id))];
 }
 
 /**
@@ -80,7 +86,8 @@ function exact(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
 function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   const content = contentConcepts(q);
   if (content.length < 3 || content.length > 6) return [];
-  const loose = new Set(looseConcepts(q));
+  // A word typed together that the text writes apart (splits) names something, as an identifier does.
+  const loose = new Set(looseConcepts(q).filter((c) => !c.split));
   const lists = content.map((c) => {
     const kept = content.filter((x) => x !== c);
     return { ids: wordHits(deps, conceptsAnd(kept, q.phrases), f), weight: 1 + kept.filter((x) => !loose.has(x)).length };
@@ -88,7 +95,19 @@ function mostWords(deps: EngineDeps, q: ParsedQuery, f: Filter): number[] {
   // The identifiers the query names, found verbatim without the words around them ("what value
   // did RING_MAX_SLOTS expand to"): they say what is asked about more than any two other words.
   if (q.idents.length > 0) lists.push({ ids: identHits(deps, q.idents, f), weight: 1 + content.length });
+  for (const c of content) if (c.split) lists.push({ ids: wordHits(deps, conceptsAnd([c]), f), weight: 1 + content.length });
   return fuse(lists).map((x) => x.id);
+}
+
+/**
+ * Fewer chunks than are read line by line have every word: the chunks with all words but one
+ * follow them. A word the answer's line lacks ("memory" of "total malloced memory" for
+ * `STAT total_malloced`) may be what made those few match.
+ */
+function withMostWords(deps: EngineDeps, q: ParsedQuery, f: Filter, ids: number[]): number[] {
+  if (ids.length >= LINE_RANKED) return ids;
+  const have = new Set(ids);
+  return [...ids, ...mostWords(deps, q, f).filter((id) => !have.has(id))];
 }
 
 /** The query with misspelled words corrected from the vocabulary (an identifier's words together, else one by one). */
@@ -159,6 +178,25 @@ function compounds(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
 }
 
 /**
+ * The query with each word no text holds that is the text's words run together ("growthfactor"
+ * for `growth_factor`, word-split.ts) as a concept of those words, or null when there is none.
+ */
+function splits(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
+  const known = new Map<string, boolean>();
+  const exists = (w: string) => known.get(w) ?? known.set(w, wordExists(deps.db, w)).get(w)!;
+  let split = false;
+  const concepts = q.concepts.map((c) => {
+    if (c.stop || c.number || c.words.length !== 1 || c.short.length > 0 || exists(c.joined)) return c;
+    const parts = splitWord(c.joined, exists);
+    if (!parts) return c;
+    split = true;
+    // One run as typed: the words are looked for next to each other or together, not anywhere in a chunk.
+    return { ...conceptOf(parts, [c.joined]), split: true };
+  });
+  return split ? { ...q, concepts } : null;
+}
+
+/**
  * The query with the short forms (abbreviations.ts) of the words the searched text never writes
  * out: a tool that prints `sched` does not print "scheduler", and where the text has the word, a
  * clipping of it (`java` of "javadoc") is more often another word. Asked after typo correction, so
@@ -183,7 +221,7 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
   let q = query;
   let corrections: Record<string, string> = {};
   let ids = exact(deps, q, f);
-  if (ids.length > 0) return { mode: "all words", ids, query: q, corrections };
+  if (ids.length > 0) return { mode: "all words", ids: withMostWords(deps, q, f, ids), query: q, corrections };
   const together = compounds(deps, q);
   if (together) {
     ids = exact(deps, together, f);
@@ -205,6 +243,13 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
   if (Object.keys(corrections).length > 0) {
     ids = exact(deps, q, f);
     if (ids.length > 0) return { mode: "typo-tolerant", ids, query: q, corrections };
+  }
+  const apart = splits(deps, q);
+  if (apart) {
+    ids = exact(deps, apart, f);
+    if (ids.length > 0) return { mode: "all words", ids, query: apart, corrections };
+    // Past here some words may be missing: a word split into the text's words (splits) is kept split.
+    q = apart;
   }
   // Then the short forms of words the text never writes out (those words kept every stage above from matching).
   const short = withShortForms(deps, q, f);

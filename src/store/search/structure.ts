@@ -117,6 +117,16 @@ function secondColumn(body: string, indent: number): number {
   return i < body.length ? i : -1;
 }
 
+/** Tab stops every this many columns, as terminals and `expand` set them. */
+const TAB = 8;
+
+/** The column a row's first non-space character is at (`i` characters in), a tab moving to the next tab stop. */
+function columnOf(body: string, i: number): number {
+  let col = 0;
+  for (let k = 0; k < i; k++) col = body.charCodeAt(k) === 9 ? col - (col % TAB) + TAB : col + 1;
+  return col;
+}
+
 /** Work arrays of structureOf that do not outlive a call, kept for the next (grown as needed). */
 let scratch = new Int32Array(0);
 const NOT_YET = -2;
@@ -132,6 +142,8 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
       : row;
   };
   const indent = new Int32Array(n);
+  /** Where each row's first non-space character is, in characters (indent is in columns). */
+  const lead = new Int32Array(n);
   const isHeading = new Uint8Array(n);
   if (scratch.length < 5 * n) scratch = new Int32Array(Math.max(5 * n, 2 * scratch.length));
   // Where each row's second token starts and its leading number ends (secondColumn, numberEnd):
@@ -141,8 +153,8 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
   const columnsOf = (r: number) => {
     if (col2[r] !== NOT_YET) return;
     const body = bodyOf(r);
-    col2[r] = secondColumn(body, indent[r]!);
-    numEnd[r] = numberEnd(body, indent[r]!);
+    col2[r] = secondColumn(body, lead[r]!);
+    numEnd[r] = numberEnd(body, lead[r]!);
   };
   for (let r = 0; r < n; r++) {
     const body = bodyOf(r);
@@ -151,7 +163,8 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
     let last = body.length - 1;
     while (last >= i && body.charCodeAt(last) <= 32) last--;
     const blank = i >= body.length;
-    indent[r] = blank ? -1 : i;
+    lead[r] = i;
+    indent[r] = blank ? -1 : columnOf(body, i);
     const ruled = !blank && (isRuleChar(body.charCodeAt(i)) || isRuleChar(body.charCodeAt(last)));
     isHeading[r] = ruled && body.length < 400 && HEADING.test(body.slice(i)) ? 1 : 0;
   }
