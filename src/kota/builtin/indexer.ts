@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { type Db, immediate } from "../../db/open.ts";
 import { errorMessage } from "../../errors.ts";
 import { sha256 } from "../../hash.ts";
+import { checkpointNow } from "../checkpoint.ts";
 import type { IndexFileError } from "../contract.ts";
 import { putIndexesBack, restoreIndexes, setIndexesAside } from "./bulk-indexes.ts";
 import type { ScannedFile } from "./files/scan.ts";
@@ -239,6 +240,9 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
       });
       if (warm)
         for (const w of work) if (w.kind === "write") for (const imp of w.facts.imports) warm.warmUp(w.file.path, imp.specifier, imp.kind);
+      // The WAL so far goes into the database while the parsers work on the last batch, instead of
+      // all of it at the end (the closing checkpoint then copies the last batch's pages only).
+      if (j === bounds.length - 2) checkpointNow(db);
       opts.onProgress?.(to, total);
       await yieldToLoop();
     }
