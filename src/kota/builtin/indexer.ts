@@ -240,9 +240,10 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
       });
       if (warm)
         for (const w of work) if (w.kind === "write") for (const imp of w.facts.imports) warm.warmUp(w.file.path, imp.specifier, imp.kind);
-      // The WAL so far goes into the database while the parsers work on the last batch, instead of
-      // all of it at the end (the closing checkpoint then copies the last batch's pages only).
-      if (j === bounds.length - 2) checkpointNow(db);
+      // The WAL so far (on a first index, with the secondary indexes just built) goes into the
+      // database while the parsers work on the last batches, instead of all of it at the end: the
+      // closing checkpoint then copies those batches' pages only.
+      if (bounds.length - (j + 1) === AHEAD_BATCHES) checkpointNow(db);
       opts.onProgress?.(to, total);
       await yieldToLoop();
     }
