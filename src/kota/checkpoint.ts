@@ -20,12 +20,7 @@ export function idleCheckpoints(db: Db, path: string, opts: { idleMs?: number; m
   let closed = false;
   const run = () => {
     timer = null;
-    if (closed) return;
-    try {
-      db.exec("PRAGMA wal_checkpoint(PASSIVE)");
-    } catch {
-      // busy or closed: the next write schedules another
-    }
+    if (!closed) checkpointNow(db);
   };
   return {
     touch() {
@@ -52,4 +47,17 @@ export function idleCheckpoints(db: Db, path: string, opts: { idleMs?: number; m
       closed = true;
     },
   };
+}
+
+/**
+ * Folds the WAL into the database now, as far as readers allow (busy or closed: left to the next
+ * one). Returns whether it ran.
+ */
+export function checkpointNow(db: Db): boolean {
+  try {
+    db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { type Db, immediate } from "../../db/open.ts";
 import { errorMessage } from "../../errors.ts";
 import { sha256 } from "../../hash.ts";
+import { checkpointNow } from "../checkpoint.ts";
 import type { IndexFileError } from "../contract.ts";
 import { putIndexesBack, restoreIndexes, setIndexesAside } from "./bulk-indexes.ts";
 import type { ScannedFile } from "./files/scan.ts";
@@ -239,6 +240,10 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
       });
       if (warm)
         for (const w of work) if (w.kind === "write") for (const imp of w.facts.imports) warm.warmUp(w.file.path, imp.specifier, imp.kind);
+      // The WAL so far (on a first index, with the secondary indexes just built) goes into the
+      // database while the parsers work on the last batches, instead of all of it at the end: the
+      // closing checkpoint then copies those batches' pages only.
+      if (bounds.length - (j + 1) === AHEAD_BATCHES) checkpointNow(db);
       opts.onProgress?.(to, total);
       await yieldToLoop();
     }

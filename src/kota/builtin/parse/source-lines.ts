@@ -10,7 +10,17 @@ export type LineMap = {
 export function lineMap(source: string): LineMap {
   const starts = [0];
   for (let i = source.indexOf("\n"); i !== -1; i = source.indexOf("\n", i + 1)) starts.push(i + 1);
+  // The walks ask in source order mostly: the line of the last answer, or the one after it, is
+  // checked before the binary search (the same answer, without ~log2(lines) steps per reference).
+  let last = 0;
   const line = (offset: number): number => {
+    const at = starts[last]!;
+    if (offset >= at) {
+      const next = starts[last + 1];
+      if (next === undefined || offset < next) return last + 1;
+      const after = starts[last + 2];
+      if (after === undefined || offset < after) return ++last + 1;
+    }
     let lo = 0;
     let hi = starts.length - 1;
     while (lo < hi) {
@@ -18,6 +28,7 @@ export function lineMap(source: string): LineMap {
       if (starts[mid]! <= offset) lo = mid;
       else hi = mid - 1;
     }
+    last = lo;
     return lo + 1;
   };
   return {
