@@ -12,6 +12,7 @@ import { regionCache } from "./region-cache.ts";
 import { LONG_LINE, type Region, scanRegion } from "./scan.ts";
 import { type Anchor, scoreRegion, weighTerms } from "./score.ts";
 import { MAX_RECORD, structureOf } from "./structure.ts";
+import { withUsedNames } from "./used-names.ts";
 
 export type CandidateChunk = {
   id: number;
@@ -289,7 +290,7 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
   const scans = regions.map(({ region }) => scanRegion(region, terms));
   weighTerms(terms, scans);
   for (const [k, { region, candidates }] of regions.entries()) {
-    let anchors = withDefinitions(region, terms, scans[k]!, scoreRegion(region, terms, scans[k]!));
+    let anchors = withUsedNames(region, terms, scans[k]!, withDefinitions(region, terms, scans[k]!, scoreRegion(region, terms, scans[k]!)));
     // Where some place has every concept, places with only some are not hits, unless there is room
     // left after every complete one: on a long row, the definition (`--x-duration:294ms`) the
     // complete places use may lack the words that describe it.
