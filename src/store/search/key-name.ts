@@ -43,6 +43,8 @@ export function keyOf(lower: string): [number, number] | null {
  * `innodb-buffer-pool-size`): a one-word key (`tuples:`) is a field every record repeats, not a name.
  */
 export function keyIsTerms(lower: string, place: Occurrence[], terms: Term[]): boolean {
+  // The key's first term is a key occurrence (the row's first word, or before `:`/`=`): most rows have none.
+  if (!place.some((o) => o.key)) return false;
   const key = keyOf(lower);
   if (!key) return false;
   const [from, to] = key;

@@ -47,6 +47,7 @@ export function withUsedNames(region: Region, terms: Term[], scan: Scan, anchors
   const naming = (t: Term) => t.kind === "ident" || (t.kind === "concept" && t.weight >= strongest);
   const out = [...anchors];
   const placed = new Set<number>();
+  const looked = new Set<string>();
   for (const use of users) {
     const lower = lowerRow(region, use.row);
     const key = keyOf(lower);
@@ -57,8 +58,11 @@ export function withUsedNames(region: Region, terms: Term[], scan: Scan, anchors
       const [a, b] = nameAt(lower, o.at, o.end);
       if (a !== o.at || b !== o.end || b - a < MIN_NAME) continue;
       const name = lower.slice(a, b);
-      for (let r = 0; r < rows.length; r++) {
-        if (r === use.row || !scan.found[r]!.some((x) => x.term === o.term)) continue;
+      if (looked.has(name)) continue;
+      looked.add(name);
+      const { has, n } = scan;
+      for (let r = 0; r < n; r++) {
+        if (r === use.row || has[o.term * n + r] !== 1) continue;
         const own = lowerRow(region, r);
         const k = keyOf(own);
         if (!k || own.slice(k[0], k[1]) !== name) continue;
