@@ -36,16 +36,21 @@ function nameAt(lower: string, at: number, end: number): [number, number] {
 /** The anchors with the rows that define the names the best places on short rows use in their values. */
 export function withUsedNames(region: Region, terms: Term[], scan: Scan, anchors: Anchor[]): Anchor[] {
   const { rows } = region;
-  const users = anchors
-    .filter((a) => rows[a.row]!.length <= LONG_LINE)
-    .sort((a, b) => b.score - a.score)
-    .slice(0, USERS);
+  // The best few on short rows, best first (equal ones in their order): one pass, no sort of every place.
+  const users: Anchor[] = [];
+  for (const a of anchors) {
+    if (rows[a.row]!.length > LONG_LINE || (users.length === USERS && a.score <= users[USERS - 1]!.score)) continue;
+    let k = users.length;
+    while (k > 0 && users[k - 1]!.score < a.score) k--;
+    users.splice(k, 0, a);
+    if (users.length > USERS) users.pop();
+  }
   if (users.length === 0) return anchors;
   // Only the names that say what the query is about: its identifiers and its rarest word (a common
   // word of it, `calls`, is some column's or field's name too, and that row is its legend, not an answer).
   const strongest = Math.max(0, ...terms.map((t) => (t.kind === "concept" ? t.weight : 0)));
   const naming = (t: Term) => t.kind === "ident" || (t.kind === "concept" && t.weight >= strongest);
-  const out = [...anchors];
+  let out = anchors;
   const placed = new Set<number>();
   const looked = new Set<string>();
   for (const use of users) {
@@ -72,7 +77,10 @@ export function withUsedNames(region: Region, terms: Term[], scan: Scan, anchors
           const there = out.find((x) => x.row === r);
           if (there) {
             if (score > there.score) Object.assign(there, { score, complete: there.complete || use.complete });
-          } else out.push({ row: r, at: k[0], end: k[1], score, suppliers: [], record: null, complete: use.complete });
+          } else {
+            if (out === anchors) out = [...anchors];
+            out.push({ row: r, at: k[0], end: k[1], score, suppliers: [], record: null, complete: use.complete });
+          }
         }
         break;
       }
