@@ -10,6 +10,7 @@
  */
 import { contractionForms, prefixForms } from "./abbreviations.ts";
 import { type ObjectNames, objectNames } from "./json-line.ts";
+import { keyIsTerms } from "./key-name.ts";
 import { adjacentPairs, makeTerm, type Occurrence, type Term } from "./lines.ts";
 import { contentConcepts, isStopWord, type ParsedQuery } from "./query.ts";
 import { LONG_LINE, lowerRow, type Region, type Scan } from "./scan.ts";
@@ -29,6 +30,8 @@ const REACH = 120;
 const COUNTED = 1.3;
 /** What a place is worth more when its record's first row holds what the query names. */
 const OWNED = 1.3;
+/** What a place is worth more when the row's key is the query's terms and nothing else (key-name.ts): the row defines what was asked about. */
+const DEFINES = 1.3;
 /** The words that ask for a version number. */
 const VERSION_WORDS = new Set(["version", "versions"]);
 /** The words that ask for a size in bytes. */
@@ -288,6 +291,8 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
       // The record's own name holds what the query names (`Name: urllib3` over the stanza's
       // `Version:`): its lines answer, more than another record's lines that mention it.
       if (record && !region.json && ownsTerm(record[0], r)) score *= OWNED;
+      // The row's key is what the query names, not a longer name that holds it (`bytes_used`, not `backup_bytes_used`).
+      if (!long && keyIsTerms(lowerRow(region, r), place, terms)) score *= DEFINES;
       // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency
       // before the same package nested under another).
       if (region.json) score *= 1 + 1 / (2 + Math.max(0, structure.indent[r]!) / 2);

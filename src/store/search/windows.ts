@@ -12,6 +12,7 @@ import { regionCache } from "./region-cache.ts";
 import { LONG_LINE, type Region, scanRegion } from "./scan.ts";
 import { type Anchor, scoreRegion, weighTerms } from "./score.ts";
 import { MAX_RECORD, structureOf } from "./structure.ts";
+import { withUsedNames } from "./used-names.ts";
 
 export type CandidateChunk = {
   id: number;
@@ -61,6 +62,8 @@ const GAP = 8;
 /** Windows per candidate chunk. */
 const PER_CHUNK = 2;
 const MAX_SUPPLIERS = 6;
+/** Places scoring this close to a window's best have as much of the query (a run's other rows, not rows with less). */
+const NEAR_BEST = 0.95;
 /** A hit spans at most this many rows (a run of near-identical lines, then the next hit). */
 const MAX_SPAN = 2 * MAX_RECORD;
 
@@ -255,11 +258,17 @@ function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], ma
   // hold the rest); to a place that has it all, rows that repeat it add nothing (a run of
   // near-identical rows is not a better answer than one row that names what was asked).
   const rest = best.complete ? 0 : g.reduce((s, a) => s + (a.row === best.row ? 0 : a.score), 0);
-  // Too many places: the best, the first, and the last ones (in a run of attempts the last is the outcome).
+  // Too many places: the best, the first, and the last ones (in a run of attempts the last is the
+  // outcome); in a run of near-identical rows, of those that have as much of the query as the best
+  // (the rows of a table whose value is the one asked for, not every row of the table).
   let kept = g;
   if (g.length > maxLines) {
-    const tail = g.slice(-(maxLines - 2));
-    kept = [...new Set([g[0]!, best, ...tail])].sort((a, b) => a.row - b.row || a.at - b.at);
+    const top = g.filter((a) => a.score >= best.score * NEAR_BEST);
+    const pool = top.length >= maxLines ? top : g;
+    const tail = pool.slice(-(maxLines - 2));
+    const chosen = new Set(top.length < maxLines ? top : []);
+    for (const a of [pool[0]!, best, ...tail.reverse()]) if (chosen.size < maxLines) chosen.add(a);
+    kept = [...chosen].sort((a, b) => a.row - b.row || a.at - b.at);
   }
   const chunk = chunkOf(cands, region, best.row);
   // One place per row: the best of those on it.
@@ -289,7 +298,7 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
   const scans = regions.map(({ region }) => scanRegion(region, terms));
   weighTerms(terms, scans);
   for (const [k, { region, candidates }] of regions.entries()) {
-    let anchors = withDefinitions(region, terms, scans[k]!, scoreRegion(region, terms, scans[k]!));
+    let anchors = withUsedNames(region, terms, scans[k]!, withDefinitions(region, terms, scans[k]!, scoreRegion(region, terms, scans[k]!)));
     // Where some place has every concept, places with only some are not hits, unless there is room
     // left after every complete one: on a long row, the definition (`--x-duration:294ms`) the
     // complete places use may lack the words that describe it.
