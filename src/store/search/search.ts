@@ -9,29 +9,25 @@ import { fail, type Result } from "../../errors.ts";
 import { formatBytes } from "../../units.ts";
 import type { EngineDeps } from "../engine-deps.ts";
 import type { SourceFilter } from "../source-filter.ts";
-import { prefixForms } from "./abbreviations.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
 import type { Hit, SourcedWindow } from "./hit.ts";
 import { mayHoldAll } from "./infix.ts";
 import { NOT_OWN_ANSWER } from "./own-answers.ts";
 import {
   type Concept,
-  conceptOf,
   conceptsAnd,
   conceptsOr,
   contentConcepts,
-  isStopWord,
   type ParsedQuery,
   parseQuery,
   prefixWords,
-  quote,
   wordsPrefixAnd,
 } from "./query.ts";
+import { compounds, corrected, splits, withShortForms } from "./query-variants.ts";
 import { renderHits } from "./render.ts";
 import { termsFor } from "./score.ts";
-import { correctWord, mayAllStartWords, wordExists } from "./typo.ts";
+import { mayAllStartWords } from "./typo.ts";
 import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
-import { splitWord } from "./word-split.ts";
 
 export type { Hit, HitLine } from "./hit.ts";
 
@@ -108,112 +104,6 @@ function withMostWords(deps: EngineDeps, q: ParsedQuery, f: Filter, ids: number[
   if (ids.length >= LINE_RANKED) return ids;
   const have = new Set(ids);
   return [...ids, ...mostWords(deps, q, f).filter((id) => !have.has(id))];
-}
-
-/** The query with misspelled words corrected from the vocabulary (an identifier's words together, else one by one). */
-function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; corrections: Record<string, string> } {
-  const corrections: Record<string, string> = {};
-  const known = new Map<string, boolean>();
-  const exists = (w: string) => known.get(w) ?? known.set(w, wordExists(deps.db, w)).get(w)!;
-  const concepts = contentConcepts(q).map((c) => {
-    // Written together only when its words are not each in the text (`nopt.js` is two known words, not a typo of "notes").
-    const apart = c.words.every(exists);
-    const whole = c.words.length > 1 && /^\p{L}+$/u.test(c.joined) && !apart ? correctWord(deps.db, c.joined, exists) : null;
-    if (whole) {
-      corrections[c.joined] = whole;
-      return conceptOf([whole]);
-    }
-    const words = c.words.map((w) => {
-      const fixed = correctWord(deps.db, w, exists);
-      if (fixed) corrections[w] = fixed;
-      return fixed ?? w;
-    });
-    return conceptOf(words);
-  });
-  if (Object.keys(corrections).length === 0) return { q, corrections };
-  const fix = (s: string) => Object.entries(corrections).reduce((t, [a, b]) => t.split(a).join(b), s);
-  return {
-    corrections,
-    q: {
-      ...q,
-      words: q.words.map((w) => corrections[w] ?? w),
-      phrases: q.phrases.map((p) => ({ words: p.words.map((w) => corrections[w] ?? w), text: fix(p.text) })),
-      idents: q.idents.map(fix),
-      whole: fix(q.whole),
-      concepts,
-    },
-  };
-}
-
-/** Most neighbouring words of a query looked up as one word of the text. */
-const MAX_COMPOUND = 4;
-
-/**
- * The query with neighbouring words that the text writes together as one word ("cc flags" for
- * `ccflags`, "server alive interval" for `serveraliveinterval`) as one concept, the longest run
- * first, or null when none is in the vocabulary.
- */
-function compounds(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
-  const known = deps.db.query<{ one: number }, [string]>("SELECT 1 AS one FROM vocabulary WHERE word = ?");
-  const single = (c: Concept | undefined): c is Concept => !!c && !c.stop && c.words.length === 1 && /^\p{L}+$/u.test(c.joined);
-  const out: Concept[] = [];
-  let joined = false;
-  for (let i = 0; i < q.concepts.length; i++) {
-    let run = 0;
-    if (single(q.concepts[i])) {
-      let n = 1;
-      while (n < MAX_COMPOUND && single(q.concepts[i + n])) n++;
-      for (; n >= 2 && run === 0; n--) {
-        const words = q.concepts.slice(i, i + n).map((c) => c.joined);
-        if (known.get(words.join(""))) run = n;
-      }
-    }
-    if (run >= 2) {
-      out.push(conceptOf(q.concepts.slice(i, i + run).map((c) => c.joined)));
-      joined = true;
-      i += run - 1;
-    } else out.push(q.concepts[i]!);
-  }
-  return joined ? { ...q, concepts: out } : null;
-}
-
-/**
- * The query with each word no text holds that is the text's words run together ("growthfactor"
- * for `growth_factor`, word-split.ts) as a concept of those words, or null when there is none.
- */
-function splits(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
-  const known = new Map<string, boolean>();
-  const exists = (w: string) => known.get(w) ?? known.set(w, wordExists(deps.db, w)).get(w)!;
-  let split = false;
-  const concepts = q.concepts.map((c) => {
-    if (c.stop || c.number || c.words.length !== 1 || c.short.length > 0 || exists(c.joined)) return c;
-    const parts = splitWord(c.joined, exists);
-    if (!parts) return c;
-    split = true;
-    // One run as typed: the words are looked for next to each other or together, not anywhere in a chunk.
-    return { ...conceptOf(parts, [c.joined]), split: true };
-  });
-  return split ? { ...q, concepts } : null;
-}
-
-/**
- * The query with the short forms (abbreviations.ts) of the words the searched text never writes
- * out: a tool that prints `sched` does not print "scheduler", and where the text has the word, a
- * clipping of it (`java` of "javadoc") is more often another word. Asked after typo correction, so
- * a misspelt word is not clipped ("opensll" is not `open`). Only beside other words of the query.
- */
-function withShortForms(deps: EngineDeps, q: ParsedQuery, f: Filter): ParsedQuery {
-  // One word alone is what the user expects verbatim ("webpmux" is not `webp`): nothing there is no match.
-  if (contentConcepts(q).length < 2) return q;
-  const forms = q.concepts.map((c) => (c.stop || c.words.length > 1 ? [] : prefixForms(c.words[0]!).filter((w) => !isStopWord(w))));
-  if (forms.every((x) => x.length === 0)) return q;
-  const r = f.range ? " AND rowid BETWEEN ? AND ?" : "";
-  const has = deps.db.query<{ one: number }, (string | number)[]>(
-    `SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ?${r} LIMIT 1`,
-  );
-  const absent = (w: string) => has.get(quote(w), ...(f.range ?? [])) === null;
-  const concepts = q.concepts.map((c, i) => (forms[i]!.length > 0 && absent(c.words[0]!) ? { ...c, short: forms[i]! } : c));
-  return { ...q, concepts };
 }
 
 /** The first stage that finds anything. */
