@@ -1,0 +1,98 @@
+/**
+ * Workspace shapes that unseen monorepos have, each on a small git work tree of our own making:
+ * a manifest that points into a nested build folder the checkout never built, `export * as X`,
+ * names taken from a dynamic import, and answers that say when an unresolved workspace import may
+ * hide results.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { renderDeps } from "../../src/kota/render-deps.ts";
+import { renderImpact } from "../../src/kota/render-impact.ts";
+import { renderUsages } from "../../src/kota/render-usages.ts";
+import { cleanupTempDirs, git, ok, openIndex, writeRepo } from "./fixture-repo.ts";
+
+afterAll(cleanupTempDirs);
+
+const json = (v: unknown) => JSON.stringify(v, null, 2);
+
+async function indexed(files: Record<string, string>) {
+  const root = writeRepo(files);
+  git(root, "init", "-q");
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "fixture");
+  const t = openIndex(root);
+  ok(await t.kota.index());
+  return t.kota;
+}
+
+const sites = (u: { usages: { file: string; line: number }[] }) => [...new Set(u.usages.map((x) => `${x.file}:${x.line}`))];
+
+describe("kota builtin: a manifest that points into a nested build folder", () => {
+  // Conditions per subpath, every target one or two folders below the build root; sources at the package root.
+  const router = {
+    "package.json": json({ private: true, workspaces: ["packages/*"] }),
+    "packages/router/package.json": json({
+      name: "@x/router",
+      types: "./dist/production/index.d.ts",
+      main: "./dist/production/index.js",
+      exports: {
+        ".": {
+          node: { types: "./dist/production/index.d.ts", default: "./dist/production/index.js" },
+          import: { types: "./dist/development/index.d.mts", default: "./dist/development/index.mjs" },
+          default: { types: "./dist/production/index.d.ts", default: "./dist/production/index.js" },
+        },
+        "./dom": {
+          import: { types: "./dist/production/dom-export.d.mts", default: "./dist/development/dom-export.mjs" },
+          default: "./dist/production/dom-export.js",
+        },
+        "./cli": "./dist/esm/cli/index.js",
+      },
+    }),
+    "packages/router/tsconfig.json": json({ compilerOptions: { outDir: "./dist" }, include: ["**/*.ts"] }),
+    "packages/router/index.ts": 'export { ServerMode as UNSAFE_ServerMode } from "./lib/mode";\nexport { route } from "./lib/route";\n',
+    "packages/router/dom-export.ts": 'export { route as domRoute } from "./lib/route";\n',
+    "packages/router/lib/mode.ts": "export enum ServerMode {\n  Development = 0,\n}\n",
+    "packages/router/lib/route.ts": "export function route() {\n  return 1;\n}\n",
+    // A subpath whose output names only a folder and `index`: not the package's main index.ts.
+    "packages/app/package.json": json({ name: "app", dependencies: { "@x/router": "workspace:*" } }),
+    "packages/app/main.ts":
+      'import { UNSAFE_ServerMode, route } from "@x/router";\nimport { domRoute } from "@x/router/dom";\nimport "@x/router/cli";\n' +
+      "export const m = UNSAFE_ServerMode.Development + route() + domRoute();\n",
+  };
+
+  test("every import of the package resolves to its sources, the renamed re-export included", async () => {
+    const kota = await indexed(router);
+    const deps = ok(await kota.deps({ file: "packages/app/main.ts", direction: "dependencies" }));
+    expect(deps.dependencies.direct).toEqual(["packages/router/dom-export.ts", "packages/router/index.ts"]);
+    // `@x/router/cli` has no source of its own: left unresolved, never mapped to index.ts.
+    expect(deps.unresolvedWorkspace).toEqual(["@x/router/cli"]);
+    expect(sites(ok(await kota.usages({ symbol: "ServerMode", file: "packages/router/lib/mode.ts" })))).toEqual([
+      "packages/app/main.ts:1",
+      "packages/app/main.ts:4",
+      "packages/router/index.ts:1",
+    ]);
+    expect(sites(ok(await kota.usages({ symbol: "route", file: "packages/router/lib/route.ts" })))).toEqual([
+      "packages/app/main.ts:1",
+      "packages/app/main.ts:2",
+      "packages/app/main.ts:4",
+      "packages/router/dom-export.ts:1",
+      "packages/router/index.ts:2",
+    ]);
+  });
+
+  test("the package's tsconfig outDir -> rootDir comes first, variants one folder deeper", async () => {
+    const kota = await indexed({
+      "packages/core/package.json": json({
+        name: "core",
+        exports: { ".": { types: "./build/types/esm/index.d.ts" }, "./utils": { types: "./build/types/esm/utils.d.ts" } },
+      }),
+      "packages/core/tsconfig.json": json({ compilerOptions: { outDir: "build/types", rootDir: "lib" } }),
+      "packages/core/lib/index.ts": "export const core = 1;\n",
+      "packages/core/lib/utils.ts": "export const util = 1;\n",
+      // A file of the same name at the package root is not the source: the config says where sources are.
+      "packages/core/utils.ts": "export const script = 1;\n",
+      "use.ts": 'import { core } from "core";\nimport { util } from "core/utils";\nexport const u = core + util;\n',
+    });
+    const deps = ok(await kota.deps({ file: "use.ts", direction: "dependencies" }));
+    expect(deps.dependencies.direct).toEqual(["packages/core/lib/index.ts", "packages/core/lib/utils.ts"]);
+  });
+});
