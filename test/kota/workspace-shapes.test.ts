@@ -96,3 +96,42 @@ describe("kota builtin: a manifest that points into a nested build folder", () =
     expect(deps.dependencies.direct).toEqual(["packages/core/lib/index.ts", "packages/core/lib/utils.ts"]);
   });
 });
+
+describe("kota builtin: answers say when unresolved workspace imports may hide results", () => {
+  const repo = {
+    "packages/ghost/package.json": json({ name: "@x/ghost", exports: { ".": { types: "./dist/esm/nothing-like-a-source.d.ts" } } }),
+    "packages/ghost/lib/impl.ts": 'import { helper } from "../../shared/helper";\nexport const g = helper();\n',
+    "packages/app/src/only-workspace.test.ts": 'import { g } from "@x/ghost";\nimport "left-pad";\nexport const t = g;\n',
+    "packages/app/src/mixed.ts": 'import { g } from "@x/ghost";\nimport { gone } from "./gone";\nexport const m = g + gone;\n',
+    "shared/helper.ts": "export function helper() {\n  return 1;\n}\n",
+  };
+
+  test("deps: workspace specifiers apart from relative ones, said first, never 'none'", async () => {
+    const kota = await indexed(repo);
+    const deps = ok(await kota.deps({ file: "packages/app/src/only-workspace.test.ts" }));
+    expect(deps.unresolved).toEqual([]);
+    expect(deps.unresolvedWorkspace).toEqual(["@x/ghost"]);
+    const text = renderDeps(deps, 0).text.split("\n");
+    expect(text[1]).toStartWith("1 import(s) name packages of this repository that could not be resolved");
+    expect(text[1]).toContain("@x/ghost");
+    expect(text.join("\n")).not.toContain("imports (dependencies): none\n");
+    expect(text.join("\n")).not.toContain("no imports either way");
+    const mixed = ok(await kota.deps({ file: "packages/app/src/mixed.ts" }));
+    expect([mixed.unresolved, mixed.unresolvedWorkspace]).toEqual([["./gone"], ["@x/ghost"]]);
+  });
+
+  test("usages and impact carry a brief caveat while such imports exist", async () => {
+    const kota = await indexed(repo);
+    const u = ok(await kota.usages({ symbol: "helper", file: "shared/helper.ts" }));
+    expect(u.incomplete).toContain("2 file(s) import packages of this repository that did not resolve (@x/ghost)");
+    expect(renderUsages(u, 0).text.split("\n")[1]).toStartWith("may be incomplete: 2 file(s)");
+    const impact = ok(await kota.impact({ modify: ["shared/helper.ts"] }));
+    expect(renderImpact(impact, 0).text).toContain("warning: 2 file(s) import packages of this repository that did not resolve");
+  });
+
+  test("without unresolved workspace imports there is no caveat", async () => {
+    const kota = await indexed({ "a.ts": "export const a = 1;\n", "b.ts": 'import { a } from "./a";\nexport const b = a;\n' });
+    expect(ok(await kota.usages({ symbol: "a", file: "a.ts" })).incomplete).toBeUndefined();
+    expect(ok(await kota.impact({ modify: ["a.ts"] })).warnings).toEqual([]);
+  });
+});

@@ -30,7 +30,7 @@ export function queryDeps(env: QueryEnv, opts: DepsOptions): Result<DepsResult> 
       "SELECT DISTINCT specifier, status FROM code_imports WHERE file_id = ? AND status IN (0, 4) ORDER BY specifier",
     )
     .all(file.id);
-  const unresolved = [...new Set(rows.map((r) => r.specifier))];
+  const unresolved = [...new Set(rows.filter((r) => r.status === 0).map((r) => r.specifier))];
   const workspace = [...new Set(rows.filter((r) => r.status === 4).map((r) => r.specifier))];
   const result: DepsResult = { file: file.path, direction, dependencies, dependents, unresolved };
   if (workspace.length > 0) result.unresolvedWorkspace = workspace;

@@ -11,6 +11,7 @@ import { levels } from "../graph.ts";
 import { MAX_SEGMENTS } from "../parse/ref-chains.ts";
 import { lineReader, lookupFile, type QueryEnv } from "./env.ts";
 import { unpackSites } from "./sites.ts";
+import { gapsSentence, workspaceGaps } from "./workspace-gaps.ts";
 
 type Def = { file_id: number; path: string; name: string; parent: string | null; line_start: number; kind: string };
 type RefRow = { file_id: number; sites: string };
@@ -147,6 +148,8 @@ export function queryUsages(env: QueryEnv, opts: UsagesOptions): Result<UsagesRe
   };
   if (shown.length < usages.length) result.total = usages.length;
   if (note) result.note = note;
+  const gaps = workspaceGaps(env);
+  if (gaps) result.incomplete = gapsSentence(gaps, "uses");
   return { ok: true, ...result };
 }
 
