@@ -135,3 +135,46 @@ describe("kota builtin: answers say when unresolved workspace imports may hide r
     expect(ok(await kota.impact({ modify: ["a.ts"] })).warnings).toEqual([]);
   });
 });
+
+describe("kota builtin: a namespace re-export is a name of the file that re-exports it", () => {
+  test("usages of X --file <the file with `export * as X`>: the files importing X from it, through further re-exports", async () => {
+    const kota = await indexed({
+      "packages/lib/package.json": json({ name: "@x/lib", exports: { ".": { types: "./dist/index.d.ts" } } }),
+      "packages/lib/src/text.ts": "export function slug() {\n  return '';\n}\n",
+      "packages/lib/src/index.ts": 'export * as text from "./text";\nexport const version = 1;\n',
+      "packages/umbrella/index.ts": 'export { text } from "../lib/src/index";\n',
+      "apps/a.ts": 'import { text } from "@x/lib";\nexport const s = text.slug();\n',
+      "apps/b.ts": 'import * as lib from "@x/lib";\nexport const s = lib.text.slug();\n',
+      "apps/c.ts": 'import { text as t } from "../packages/umbrella/index";\nexport const s = t.slug();\n',
+      // Another `text` elsewhere is not this one.
+      "apps/other.ts": "export const text = 'plain';\n",
+    });
+    const u = ok(await kota.usages({ symbol: "text", file: "packages/lib/src/index.ts" }));
+    expect(u.definedIn).toEqual([{ file: "packages/lib/src/index.ts", line: 1 }]);
+    expect(sites(u)).toEqual(["apps/a.ts:1", "apps/a.ts:2", "apps/b.ts:2", "apps/c.ts:1", "apps/c.ts:2", "packages/umbrella/index.ts:1"]);
+    // The namespace's members still lead back to their own file.
+    expect(sites(ok(await kota.usages({ symbol: "slug", file: "packages/lib/src/text.ts" })))).toEqual([
+      "apps/a.ts:2",
+      "apps/b.ts:2",
+      "apps/c.ts:2",
+    ]);
+  });
+});
+
+describe("kota builtin: names taken from a dynamic import", () => {
+  test("destructured from `await import()`, from `(await import()) as typeof M`, and in `import().then(({ x }) => ...)`", async () => {
+    const kota = await indexed({
+      "src/app.ts": "export function start() {\n  return 1;\n}\nexport function stop() {\n  return 0;\n}\nexport const name = 'app';\n",
+      "src/a.ts": "export async function run() {\n  const { start } = await import('./app');\n  return start();\n}\n",
+      "src/b.ts":
+        "import type * as App from './app';\nexport async function run() {\n  const { stop } = (await import('./app')) as typeof App;\n  return stop();\n}\n",
+      "src/c.ts": "export function run() {\n  return import('./app').then(({ name, start: go }) => name + go());\n}\n",
+      "src/d.ts": "export function run() {\n  return import('./app').then((m) => m.stop());\n}\n",
+    });
+    expect(sites(ok(await kota.usages({ symbol: "start", file: "src/app.ts" })))).toEqual(["src/a.ts:2", "src/c.ts:2"]);
+    expect(sites(ok(await kota.usages({ symbol: "stop", file: "src/app.ts" })))).toEqual(["src/b.ts:3", "src/d.ts:2"]);
+    expect(sites(ok(await kota.usages({ symbol: "name", file: "src/app.ts" })))).toEqual(["src/c.ts:2"]);
+    const deps = ok(await kota.deps({ file: "src/app.ts", direction: "dependents" }));
+    expect(deps.dependents.direct).toEqual(["src/a.ts", "src/b.ts", "src/c.ts", "src/d.ts"]);
+  });
+});

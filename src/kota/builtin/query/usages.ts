@@ -24,9 +24,13 @@ type RefRow = { file_id: number; sites: string };
  */
 function exportAliases(env: QueryEnv, fileId: number, name: string): [number, string][] {
   const { db } = env;
+  // Its own exports, or the name itself when it is a namespace this file re-exports (`export * as name from`).
   const own = db
-    .query<{ name: string }, [number, string]>("SELECT name FROM code_exports WHERE file_id = ? AND local = ? AND import_id IS NULL")
-    .all(fileId, name);
+    .query<{ name: string }, [number, string, string]>(
+      `SELECT name FROM code_exports WHERE file_id = ?
+       AND ((local = ? AND import_id IS NULL) OR (name = ? AND imported = '*' AND name != '*' AND import_id IS NOT NULL))`,
+    )
+    .all(fileId, name, name);
   const out: [number, string][] = [];
   const seen = new Set<string>();
   const queue: [number, string][] = [];
@@ -59,6 +63,21 @@ function exportAliases(env: QueryEnv, fileId: number, name: string): [number, st
   return out;
 }
 
+/**
+ * A namespace a file re-exports (`export * as ns from "./m"`, or `import * as ns` then `export { ns }`)
+ * is a name of that file as TypeScript sees it, though it declares nothing: found among the exports.
+ */
+function namespaceExports(env: QueryEnv, name: string, fileId: number | null): Def[] {
+  return env.db
+    .query<Def, [number, string, number | null, number | null]>(
+      `SELECT e.file_id, f.path, e.name, NULL AS parent, e.line AS line_start, 'namespace' AS kind
+       FROM code_exports e JOIN code_files f ON f.id = e.file_id
+       WHERE f.repo_id = ? AND e.name = ? AND e.imported = '*' AND e.name != '*' AND e.import_id IS NOT NULL AND (? IS NULL OR e.file_id = ?)
+       ORDER BY f.path, e.line`,
+    )
+    .all(env.repoId, name, fileId, fileId);
+}
+
 function parseSymbol(symbol: string): { name: string; parent: string | null } {
   const dot = symbol.lastIndexOf(".");
   if (dot > 0 && dot < symbol.length - 1) return { parent: symbol.slice(0, dot), name: symbol.slice(dot + 1) };
@@ -84,6 +103,7 @@ export function queryUsages(env: QueryEnv, opts: UsagesOptions): Result<UsagesRe
   let defs = all.filter((d) => (fileId === null || d.file_id === fileId) && (parent === null || d.parent === parent));
   // A bare name means the top-level symbol when there is one; members only otherwise.
   if (parent === null && defs.some((d) => d.parent === null)) defs = defs.filter((d) => d.parent === null);
+  if (defs.length === 0 && parent === null) defs = namespaceExports(env, name, fileId);
   if (defs.length === 0) return fail(KOTA_ERRORS.NO_SUCH_SYMBOL, noSuchSymbol(env, symbol, name, opts.file, all));
 
   const skipTests = opts.includeTests === false;
