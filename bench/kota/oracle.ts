@@ -199,7 +199,9 @@ export async function prepareOracle(opts: OracleOptions = {}): Promise<{ questio
     const oracleGraphMs = performance.now() - t;
     const inn = reverse(out);
     const connected = files.filter((f) => (out.get(f)?.size ?? 0) + (inn.get(f)?.size ?? 0) > 0);
-    const hubs = (opts.repo ? [] : ["src/hono-base.ts", "src/context.ts", "src/index.ts", "src/utils/url.ts"]).filter((f) => connected.includes(f));
+    const hubs = (opts.repo ? [] : ["src/hono-base.ts", "src/context.ts", "src/index.ts", "src/utils/url.ts"]).filter((f) =>
+      connected.includes(f),
+    );
     const picked = [
       ...hubs,
       ...sample(
@@ -286,5 +288,7 @@ if (import.meta.main) {
   const repoAt = process.argv.indexOf("--repo");
   const repo = repoAt === -1 ? undefined : process.argv[repoAt + 1];
   const kotadb = !process.argv.includes("--builtin-only") && repo === undefined;
-  console.log(JSON.stringify(await runOracle({ seed: flag("seed"), files: flag("files"), symbols: flag("symbols"), kotadb, repo }), null, 2));
+  console.log(
+    JSON.stringify(await runOracle({ seed: flag("seed"), files: flag("files"), symbols: flag("symbols"), kotadb, repo }), null, 2),
+  );
 }

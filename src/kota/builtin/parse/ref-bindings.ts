@@ -20,7 +20,13 @@ export type WalkCore = {
 };
 
 /** Wrappers that leave the value as it is: `(x)`, `x as T`, `x satisfies T`, `x!`, `<T>x`, `await x`. */
-const SAME_VALUE = new Set(["ParenthesizedExpression", "TSAsExpression", "TSSatisfiesExpression", "TSNonNullExpression", "TSTypeAssertion"]);
+const SAME_VALUE = new Set([
+  "ParenthesizedExpression",
+  "TSAsExpression",
+  "TSSatisfiesExpression",
+  "TSNonNullExpression",
+  "TSTypeAssertion",
+]);
 
 /** The expression inside such wrappers, and the types they name (still references). */
 function unwrap(node: N | null | undefined): { inner: N | null; types: N[] } {

@@ -134,8 +134,7 @@ export function sourceOfOutput(
   const flat = preconstruct(ctx, dir, pkg, output);
   if (flat) return flat;
   const segments = outputStem(under(output, dir)).split("/");
-  const found =
-    dropFolders(ctx, posix.join(dir, "src"), segments, 0, main) ?? dropFolders(ctx, dir, segments, 1, main, TS_EXTENSIONS);
+  const found = dropFolders(ctx, posix.join(dir, "src"), segments, 0, main) ?? dropFolders(ctx, dir, segments, 1, main, TS_EXTENSIONS);
   if (found || !main) return found;
   return source(ctx, posix.join(dir, "src", "index")) ?? source(ctx, posix.join(dir, "index"), TS_EXTENSIONS);
 }
