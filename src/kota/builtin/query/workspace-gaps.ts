@@ -32,7 +32,7 @@ export function workspaceGaps(env: QueryEnv): WorkspaceGaps | null {
 export function gapsSentence(g: WorkspaceGaps, what: string): string {
   const list = g.specifiers.slice(0, SHOWN).join(", ") + (g.specifiers.length > SHOWN ? ", ..." : "");
   return (
-    `${g.files} file(s) import packages of this repository that did not resolve (${list}): ${what} through them are not counted, ` +
-    "so this may be incomplete (kota deps on such a file lists them)."
+    `${g.files} file(s) import packages of this repository that did not resolve (${list}): ${what} through them are not counted ` +
+    "(kota deps on such a file lists them)."
   );
 }
