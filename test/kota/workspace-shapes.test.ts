@@ -178,3 +178,18 @@ describe("kota builtin: names taken from a dynamic import", () => {
     expect(deps.dependents.direct).toEqual(["src/a.ts", "src/b.ts", "src/c.ts", "src/d.ts"]);
   });
 });
+
+describe("kota builtin: a name a file exports under a new name", () => {
+  test("usages UNSAFE_X --file <the file with export { X as UNSAFE_X } from>: its importers; a name passed on unchanged points at its file", async () => {
+    const kota = await indexed({
+      "index.ts": 'export { ServerMode as UNSAFE_ServerMode } from "./lib/mode";\nexport { route } from "./lib/route";\n',
+      "lib/mode.ts": "export enum ServerMode {\n  Development = 0,\n}\nexport const other = ServerMode.Development;\n",
+      "lib/route.ts": "export function route() {\n  return 1;\n}\n",
+      "app/main.ts": 'import { UNSAFE_ServerMode, route } from "../index";\nexport const m = UNSAFE_ServerMode.Development + route();\n',
+    });
+    const u = ok(await kota.usages({ symbol: "UNSAFE_ServerMode", file: "index.ts" }));
+    expect(u.usages.map((x) => `${x.file}:${x.line}:${x.column}`)).toEqual(["app/main.ts:1:10", "app/main.ts:2:18"]);
+    const r = await kota.usages({ symbol: "route", file: "index.ts" });
+    expect(r.ok ? "" : r.message).toContain("route is defined in lib/route.ts");
+  });
+});
