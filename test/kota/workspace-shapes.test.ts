@@ -162,7 +162,7 @@ describe("kota builtin: a namespace re-export is a name of the file that re-expo
 });
 
 describe("kota builtin: names taken from a dynamic import", () => {
-  test("destructured from `await import()`, from `(await import()) as typeof M`, and in `import().then(({ x }) => ...)`", async () => {
+  test("destructured from `await import()`, `(await import()) as typeof M`, `({ x } = await import())`, `import().then(({ x }) => ...)`", async () => {
     const kota = await indexed({
       "src/app.ts": "export function start() {\n  return 1;\n}\nexport function stop() {\n  return 0;\n}\nexport const name = 'app';\n",
       "src/a.ts": "export async function run() {\n  const { start } = await import('./app');\n  return start();\n}\n",
@@ -170,12 +170,14 @@ describe("kota builtin: names taken from a dynamic import", () => {
         "import type * as App from './app';\nexport async function run() {\n  const { stop } = (await import('./app')) as typeof App;\n  return stop();\n}\n",
       "src/c.ts": "export function run() {\n  return import('./app').then(({ name, start: go }) => name + go());\n}\n",
       "src/d.ts": "export function run() {\n  return import('./app').then((m) => m.stop());\n}\n",
+      "src/e.ts":
+        "let start: () => number;\nexport async function setup() {\n  ({ start } = await import('./app'));\n  return start();\n}\n",
     });
-    expect(sites(ok(await kota.usages({ symbol: "start", file: "src/app.ts" })))).toEqual(["src/a.ts:2", "src/c.ts:2"]);
+    expect(sites(ok(await kota.usages({ symbol: "start", file: "src/app.ts" })))).toEqual(["src/a.ts:2", "src/c.ts:2", "src/e.ts:3"]);
     expect(sites(ok(await kota.usages({ symbol: "stop", file: "src/app.ts" })))).toEqual(["src/b.ts:3", "src/d.ts:2"]);
     expect(sites(ok(await kota.usages({ symbol: "name", file: "src/app.ts" })))).toEqual(["src/c.ts:2"]);
     const deps = ok(await kota.deps({ file: "src/app.ts", direction: "dependents" }));
-    expect(deps.dependents.direct).toEqual(["src/a.ts", "src/b.ts", "src/c.ts", "src/d.ts"]);
+    expect(deps.dependents.direct).toEqual(["src/a.ts", "src/b.ts", "src/c.ts", "src/d.ts", "src/e.ts"]);
   });
 });
 

@@ -237,6 +237,9 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
       case "ChainExpression":
         walk(node.expression!, scope);
         return;
+      case "AssignmentExpression":
+        if (rules.importAssign(node, scope)) return;
+        break;
       case "ImportExpression": {
         const spec = literalString(node.source);
         if (spec !== null) b.addImport(spec, "dynamic", node.start);

@@ -1,6 +1,6 @@
 /**
  * Names bound to other modules inside code: `const m = await import("../../m")` (also through
- * `(await import("./m")) as typeof M`), `import("./m").then(({ a }) => ...)`, `require("./m")`, loader functions (`const load = () => import("../../m")`), destructuring of a namespace, import
+ * `(await import("./m")) as typeof M`), `({ a } = await import("./m"))`, `import("./m").then(({ a }) => ...)`, `require("./m")`, loader functions (`const load = () => import("../../m")`), destructuring of a namespace, import
  * types (`import("../../m").T`) and JSX tags. Part of the reference walk (extract-refs.ts).
  */
 
@@ -158,5 +158,18 @@ export function createBindingRules(w: WalkCore) {
     return true;
   };
 
-  return { declarator, importType, jsxName, importThen };
+  /** `({ a } = await import("./m"))`: the keys name m's exports, as in a declaration. Returns false for any other assignment. */
+  const importAssign = (node: N, scope: Scope): boolean => {
+    const left = node.left;
+    if (left?.type !== "ObjectPattern" || node.operator !== "=") return false;
+    const { inner, types } = unwrap(node.right);
+    const source = inner?.type === "ImportExpression" ? literalString(inner.source) : null;
+    if (source === null) return false;
+    keyRefs(left, b.addImport(source, "dynamic", inner!.start));
+    walk(left, scope);
+    for (const t of types) walk(t, scope);
+    return true;
+  };
+
+  return { declarator, importType, jsxName, importThen, importAssign };
 }
