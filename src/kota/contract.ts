@@ -124,6 +124,8 @@ export type DepsResult = {
   unresolved: string[];
   /** This file's imports that name a package of this repository but resolve to no file: its dependencies may be incomplete. */
   unresolvedWorkspace?: string[];
+  /** Files that import the workspace package this file belongs to by a specifier that resolves to no file: its dependents may be incomplete. */
+  unresolvedImporters?: { package: string; files: number };
 };
 
 export type UsageKind = "call" | "new" | "type" | "property" | "import" | "reexport" | "export" | "jsx" | "value";

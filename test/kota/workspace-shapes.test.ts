@@ -120,6 +120,18 @@ describe("kota builtin: answers say when unresolved workspace imports may hide r
     expect([mixed.unresolved, mixed.unresolvedWorkspace]).toEqual([["./gone"], ["@x/ghost"]]);
   });
 
+  test("deps of a file in a package others import unresolved: its dependents may be more, said first", async () => {
+    const kota = await indexed(repo);
+    const deps = ok(await kota.deps({ file: "packages/ghost/lib/impl.ts" }));
+    expect(deps.unresolvedImporters).toEqual({ package: "@x/ghost", files: 2 });
+    const text = renderDeps(deps, 0).text.split("\n");
+    expect(text[1]).toStartWith("2 file(s) import this file's package @x/ghost by specifiers that could not be resolved");
+    expect(text).toContain("imported by (dependents): none resolved");
+    // A file of no such package, and a question about dependencies only, say nothing of it.
+    expect(ok(await kota.deps({ file: "shared/helper.ts" })).unresolvedImporters).toBeUndefined();
+    expect(ok(await kota.deps({ file: "packages/ghost/lib/impl.ts", direction: "dependencies" })).unresolvedImporters).toBeUndefined();
+  });
+
   test("usages and impact carry a brief caveat while such imports exist", async () => {
     const kota = await indexed(repo);
     const u = ok(await kota.usages({ symbol: "helper", file: "shared/helper.ts" }));

@@ -118,6 +118,7 @@ function jsonOf(a: KotaAnswer): unknown {
       dependents: r.dependents,
       unresolved: r.unresolved,
       ...(r.unresolvedWorkspace ? { unresolvedWorkspace: r.unresolvedWorkspace } : {}),
+      ...(r.unresolvedImporters ? { unresolvedImporters: r.unresolvedImporters } : {}),
     };
   }
   if (a.op === "usages") {
