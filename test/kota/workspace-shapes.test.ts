@@ -97,6 +97,27 @@ describe("kota builtin: a manifest that points into a nested build folder", () =
   });
 });
 
+describe("kota builtin: build output is never mapped to a file that is not its source", () => {
+  test("a .js shim at the package root that loads the build is not the source, with or without a tsconfig outDir", async () => {
+    const shim = 'module.exports = require("./dist/cjs/index.js");\n';
+    const kota = await indexed({
+      // Through `exports`, where TypeScript does not fall back to the folder's index file.
+      "packages/plain/package.json": json({ name: "plain", exports: { ".": { default: "./dist/cjs/index.js" } } }),
+      "packages/plain/index.js": shim,
+      "packages/built/package.json": json({
+        name: "built",
+        exports: { ".": { types: "./dist/cjs/index.d.ts", default: "./dist/cjs/index.js" } },
+      }),
+      "packages/built/tsconfig.json": json({ compilerOptions: { outDir: "dist" } }),
+      "packages/built/index.js": shim,
+      "use.ts": 'import "plain";\nimport "built";\n',
+    });
+    const deps = ok(await kota.deps({ file: "use.ts", direction: "dependencies" }));
+    expect(deps.dependencies.direct).toEqual([]);
+    expect(deps.unresolvedWorkspace).toEqual(["built", "plain"]);
+  });
+});
+
 describe("kota builtin: answers say when unresolved workspace imports may hide results", () => {
   const repo = {
     "packages/ghost/package.json": json({ name: "@x/ghost", exports: { ".": { types: "./dist/esm/nothing-like-a-source.d.ts" } } }),

@@ -82,9 +82,17 @@ function tscLayout(ctx: BuildOutputContext, dir: string, output: string, main: b
         const found = source(ctx, posix.join(root, rel));
         if (found) return found;
       }
-      // A bundler writes variants below the outDir (`dist/production/index.d.ts`): the folders under it dropped.
+      // A bundler writes variants below the outDir (`dist/production/index.d.ts`): the folders under it
+      // dropped; at the package root (no rootDir said so) TypeScript sources only, as in step 5.
       for (const root of roots) {
-        const found = dropFolders(ctx, root, rel.split("/"), 1, main);
+        const found = dropFolders(
+          ctx,
+          root,
+          rel.split("/"),
+          1,
+          main,
+          c.rootDir === null && root === dir ? TS_EXTENSIONS : SOURCE_EXTENSIONS,
+        );
         if (found) return found;
       }
     }
