@@ -2,7 +2,9 @@
  * Correctness of the built-in index against TypeScript on hono: precision and recall of deps
  * (dependencies and dependents, direct and within 2 steps) for 30+ files, and of usages for 30+
  * exported symbols, for the built-in index and for the real KotaDB (same questions, same truth).
- * Run: bun bench/kota/oracle.ts [--seed N] [--files N] [--symbols N] [--builtin-only]
+ * Run: bun bench/kota/oracle.ts [--seed N] [--files N] [--symbols N] [--builtin-only] [--repo DIR (builtin only)]
+ * With --repo on a monorepo checkout without node_modules, TypeScript resolves no import of a workspace
+ * package: the built-in index's edges and uses through them count as extras there (compare runs, not 1.000).
  */
 
 import { join } from "node:path";
@@ -173,13 +175,14 @@ export async function scoreBackend(kota: CodeIndexBackend, q: OracleQuestions, l
   };
 }
 
-export type OracleOptions = { seed?: number; files?: number; symbols?: number };
+/** `repo`: a repository folder to ask about instead of a fresh copy of hono (read only; no hub files). */
+export type OracleOptions = { seed?: number; files?: number; symbols?: number; repo?: string };
 
-/** TypeScript's answers on a fresh copy of hono, and the built-in index's score on them. */
+/** TypeScript's answers on a fresh copy of hono (or on `repo`), and the built-in index's score on them. */
 export async function prepareOracle(opts: OracleOptions = {}): Promise<{ questions: OracleQuestions; builtin: BackendScores }> {
   const seed = opts.seed ?? 20261123;
   const rng = createRng(seed);
-  const corpus = unpackCorpus("hono");
+  const corpus = opts.repo ? { root: opts.repo, remove: () => {} } : unpackCorpus("hono");
   const scratch = createScratch();
   const db = openDatabase(scratch.path("kota-oracle"), { migrations: [schemaSql] });
   try {
@@ -198,7 +201,9 @@ export async function prepareOracle(opts: OracleOptions = {}): Promise<{ questio
     const oracleGraphMs = performance.now() - t;
     const inn = reverse(out);
     const connected = files.filter((f) => (out.get(f)?.size ?? 0) + (inn.get(f)?.size ?? 0) > 0);
-    const hubs = ["src/hono-base.ts", "src/context.ts", "src/index.ts", "src/utils/url.ts"].filter((f) => connected.includes(f));
+    const hubs = (opts.repo ? [] : ["src/hono-base.ts", "src/context.ts", "src/index.ts", "src/utils/url.ts"]).filter((f) =>
+      connected.includes(f),
+    );
     const picked = [
       ...hubs,
       ...sample(
@@ -211,13 +216,13 @@ export async function prepareOracle(opts: OracleOptions = {}): Promise<{ questio
     t = performance.now();
     const finder = tsReferenceFinder(corpus.root, files);
     const rows = db
-      .query<{ name: string; path: string }, []>(
+      .query<{ name: string; path: string }, [string]>(
         `SELECT s.name, f.path FROM code_symbols s JOIN code_files f ON f.id = s.file_id
-         WHERE s.exported = 1 AND s.parent IS NULL AND s.name != 'default' AND f.is_test = 0 AND f.path LIKE 'src/%'
+         WHERE s.exported = 1 AND s.parent IS NULL AND s.name != 'default' AND f.is_test = 0 AND f.path LIKE ?
            AND s.kind IN ('function', 'class', 'const', 'type', 'interface', 'enum')
          ORDER BY f.path, s.line_start`,
       )
-      .all();
+      .all(opts.repo ? "%" : "src/%");
     const candidates: Candidate[] = [];
     for (const c of sample(rows, (opts.symbols ?? 40) * 2, rng)) {
       if (candidates.length >= (opts.symbols ?? 40)) break;
@@ -282,6 +287,10 @@ function flag(name: string): number | undefined {
 }
 
 if (import.meta.main) {
-  const kotadb = !process.argv.includes("--builtin-only");
-  console.log(JSON.stringify(await runOracle({ seed: flag("seed"), files: flag("files"), symbols: flag("symbols"), kotadb }), null, 2));
+  const repoAt = process.argv.indexOf("--repo");
+  const repo = repoAt === -1 ? undefined : process.argv[repoAt + 1];
+  const kotadb = !process.argv.includes("--builtin-only") && repo === undefined;
+  console.log(
+    JSON.stringify(await runOracle({ seed: flag("seed"), files: flag("files"), symbols: flag("symbols"), kotadb, repo }), null, 2),
+  );
 }

@@ -120,10 +120,12 @@ export type DepsResult = {
   dependencies: DepsLevels;
   /** Files that import this file (empty when only dependencies were asked for). */
   dependents: DepsLevels;
-  /** This file's import specifiers that point into the repository but resolve to no file. */
+  /** This file's relative (or path-mapped) import specifiers that resolve to no file. */
   unresolved: string[];
-  /** Those of them that name a package of this repository: its dependencies may be incomplete. */
+  /** This file's imports that name a package of this repository but resolve to no file: its dependencies may be incomplete. */
   unresolvedWorkspace?: string[];
+  /** Files that import the workspace package this file belongs to by a specifier that resolves to no file: its dependents may be incomplete. */
+  unresolvedImporters?: { package: string; files: number };
 };
 
 export type UsageKind = "call" | "new" | "type" | "property" | "import" | "reexport" | "export" | "jsx" | "value";
@@ -148,6 +150,8 @@ export type UsagesResult = {
   total?: number;
   /** Set for members (methods, properties): usages on receivers of unknown type are matched by name. */
   note?: string;
+  /** Set when files import packages of this repository that did not resolve: uses through them are missing. */
+  incomplete?: string;
 };
 
 export type ImpactOptions = { modify?: string[]; create?: string[]; delete?: string[]; limit?: number };

@@ -26,18 +26,31 @@ export function renderDeps(r: DepsResult, level: number): Rendering {
   const cut: string[] = [];
   const lines = [`deps of ${r.file}`];
   const both = r.direction === "both";
-  // Only what was asked for: a direction not asked for is not "none".
-  if (r.direction !== "dependents") lines.push(...levelLines("imports (dependencies)", r.dependencies, cap, cut));
-  if (r.direction !== "dependencies") lines.push(...levelLines("imported by (dependents)", r.dependents, cap, cut));
-  const workspace = new Set(r.unresolvedWorkspace ?? []);
-  const others = r.unresolved.filter((s) => !workspace.has(s));
-  if (workspace.size > 0)
+  const workspace = [...new Set(r.unresolvedWorkspace ?? [])];
+  const others = r.unresolved.filter((s) => !workspace.includes(s));
+  const asked = r.direction !== "dependents";
+  // First, before any list: what the index could not follow makes "none" untrue.
+  if (workspace.length > 0 && asked)
     lines.push(
-      `workspace package not resolved: ${[...workspace].slice(0, 10).join(", ")}; results may be incomplete (the package's manifest points at files this checkout does not have).`,
+      `${workspace.length} import(s) name packages of this repository that could not be resolved (the package's manifest points at files this checkout does not have): ${workspace.slice(0, 10).join(", ")}${workspace.length > 10 ? ", ..." : ""}. The imports listed may be incomplete.`,
     );
-  if (others.length > 0) lines.push(`unresolved imports: ${others.slice(0, 20).join(", ")}${others.length > 20 ? ", ..." : ""}`);
+  const importers = r.direction !== "dependencies" ? r.unresolvedImporters : undefined;
+  if (importers)
+    lines.push(
+      `${importers.files} file(s) import this file's package ${importers.package} by specifiers that could not be resolved: the files importing it may be more than listed.`,
+    );
   const none = (l: DepsLevels) => l.direct.length === 0 && Object.keys(l.indirect).length === 0;
-  if (both && none(r.dependencies) && none(r.dependents) && r.unresolved.length === 0)
+  // Only what was asked for: a direction not asked for is not "none".
+  if (asked) {
+    if (workspace.length > 0 && none(r.dependencies)) lines.push("imports (dependencies): none resolved");
+    else lines.push(...levelLines("imports (dependencies)", r.dependencies, cap, cut));
+  }
+  if (r.direction !== "dependencies") {
+    if (importers && none(r.dependents)) lines.push("imported by (dependents): none resolved");
+    else lines.push(...levelLines("imported by (dependents)", r.dependents, cap, cut));
+  }
+  if (others.length > 0) lines.push(`unresolved imports: ${others.slice(0, 20).join(", ")}${others.length > 20 ? ", ..." : ""}`);
+  if (both && none(r.dependencies) && none(r.dependents) && others.length === 0 && workspace.length === 0 && !importers)
     lines.push("(no imports either way inside the repository)");
   return { text: lines.join("\n"), cut: [...new Set(cut)] };
 }

@@ -53,6 +53,7 @@ export function renderUsages(r: UsagesResult, level: number): Rendering {
   const partial =
     r.total !== undefined && r.total > r.usages.length ? `; the first ${r.usages.length}, in ${plural(files.length, "file")}, follow` : "";
   const lines = [`usages of ${r.symbol} (defined at ${defs}): ${plural(total, "use")}${partial || ` in ${plural(files.length, "file")}`}`];
+  if (r.incomplete) lines.push(`may be incomplete: ${r.incomplete}`);
   if (r.note) lines.push(`note: ${r.note}`);
   if (r.total !== undefined && r.total > r.usages.length) cut.push(`uses to the first ${r.usages.length} of ${r.total} (limit)`);
   if (level === 0) {

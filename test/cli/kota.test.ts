@@ -57,6 +57,7 @@ describe("pi-sidecar kota", () => {
     expect(deps.code).toBe(0);
     expect(deps.json()).toEqual({
       file: "src/b.ts",
+      direction: "both",
       dependencies: { direct: ["src/lib/c.ts"], indirect: {} },
       dependents: { direct: ["src/a.ts"], indirect: { "2": ["src/a.test.ts", "src/main.ts"] } },
       unresolved: [],

@@ -125,7 +125,7 @@ describe("kota builtin: answers that say when they may be incomplete", () => {
     const deps = ok(await kota.deps({ file: "packages/app/src/test.ts" }));
     expect(deps.unresolvedWorkspace).toEqual(["ghost"]);
     const text = renderDeps(deps, 0).text;
-    expect(text).toContain("workspace package not resolved: ghost; results may be incomplete");
+    expect(text).toContain("1 import(s) name packages of this repository that could not be resolved");
     expect(text).not.toContain("no imports either way");
     const only = ok(await kota.deps({ file: "packages/app/src/test.ts", direction: "dependents" }));
     expect(renderDeps(only, 0).text).not.toContain("imports (dependencies)");

@@ -11,7 +11,7 @@ import { bodyList, eachChild, literalString, type N, nameOf, patternNames } from
 import type { FactsBuilder, ModuleBinding } from "./facts.ts";
 import { createBindingRules } from "./ref-bindings.ts";
 import { chainRef } from "./ref-chains.ts";
-import { collectVars, declare, hoist, KIND, lookup, nodeName, type Scope, scopeOf, WALK_KIND } from "./ref-scope.ts";
+import { type Binding, collectVars, declare, hoist, KIND, lookup, nodeName, type Scope, scopeOf, WALK_KIND } from "./ref-scope.ts";
 
 export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string, ModuleBinding>): void {
   const root: Scope = { vars: new Map(), parent: null, owner: null };
@@ -125,9 +125,11 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
     walk(tp, scope);
   };
 
-  const fn = (node: N, outer: Scope, method = false): void => {
+  /** `bound`: parameters bound to a module before the walk (`import("./m").then((m) => ...)`). */
+  const fn = (node: N, outer: Scope, method = false, bound?: [string, Binding][]): void => {
     // A function expression's own name is visible inside it; `this` changes unless it is an arrow or a method.
     const scope = scopeOf(outer, method || node.type === "ArrowFunctionExpression" ? outer.owner : null);
+    if (bound) for (const [name, binding] of bound) scope.vars.set(name, binding);
     for (const d of node.decorators ?? []) walk(d, outer);
     if (node.type === "FunctionExpression") declare(scope, node.id);
     typeParams(node, scope);
@@ -235,6 +237,9 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
       case "ChainExpression":
         walk(node.expression!, scope);
         return;
+      case "AssignmentExpression":
+        if (rules.importAssign(node, scope)) return;
+        break;
       case "ImportExpression": {
         const spec = literalString(node.source);
         if (spec !== null) b.addImport(spec, "dynamic", node.start);
@@ -384,12 +389,13 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
         return;
       }
     }
+    if (rules.importThen(node, scope)) return;
     callee(c, scope, node.type === "NewExpression" ? "new" : "call");
     if (node.typeArguments) walk(node.typeArguments as N, scope);
     for (const a of args) walk(a, scope);
   };
 
-  const rules = createBindingRules({ b, walk, pattern, ref, namespaceMember });
+  const rules = createBindingRules({ b, walk, pattern, ref, namespaceMember, fn });
   const { declarator, importType, jsxName } = rules;
 
   for (const s of bodyList(program)) walk(s, root);

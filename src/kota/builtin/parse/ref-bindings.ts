@@ -1,6 +1,6 @@
 /**
- * Names bound to other modules inside code: `const m = await import("../../m")`, `require("./m")`,
- * loader functions (`const load = () => import("../../m")`), destructuring of a namespace, import
+ * Names bound to other modules inside code: `const m = await import("../../m")` (also through
+ * `(await import("./m")) as typeof M`), `({ a } = await import("./m"))`, `import("./m").then(({ a }) => ...)`, `require("./m")`, loader functions (`const load = () => import("../../m")`), destructuring of a namespace, import
  * types (`import("../../m").T`) and JSX tags. Part of the reference walk (extract-refs.ts).
  */
 
@@ -8,7 +8,7 @@ import type { UsageKind } from "../../contract.ts";
 import { literalString, type N, nameOf } from "./ast.ts";
 import type { FactsBuilder } from "./facts.ts";
 import { chainRef } from "./ref-chains.ts";
-import { lookup, type Scope } from "./ref-scope.ts";
+import { type Binding, lookup, type Scope } from "./ref-scope.ts";
 
 export type WalkCore = {
   b: FactsBuilder;
@@ -16,7 +16,30 @@ export type WalkCore = {
   pattern(p: N | null | undefined, scope: Scope): void;
   ref(id: N, scope: Scope, kind: UsageKind): void;
   namespaceMember(object: N, property: N, scope: Scope, kind: UsageKind): boolean;
+  fn(node: N, outer: Scope, method?: boolean, bound?: [string, Binding][]): void;
 };
+
+/** Wrappers that leave the value as it is: `(x)`, `x as T`, `x satisfies T`, `x!`, `<T>x`, `await x`. */
+const SAME_VALUE = new Set([
+  "ParenthesizedExpression",
+  "TSAsExpression",
+  "TSSatisfiesExpression",
+  "TSNonNullExpression",
+  "TSTypeAssertion",
+]);
+
+/** The expression inside such wrappers, and the types they name (still references). */
+function unwrap(node: N | null | undefined): { inner: N | null; types: N[] } {
+  const types: N[] = [];
+  let at = node ?? null;
+  for (;;) {
+    if (at?.type === "AwaitExpression") at = at.argument ?? null;
+    else if (at && SAME_VALUE.has(at.type)) {
+      if (at.typeAnnotation) types.push(at.typeAnnotation);
+      at = at.expression ?? null;
+    } else return { inner: at, types };
+  }
+}
 
 export function createBindingRules(w: WalkCore) {
   const { b, walk, pattern, ref, namespaceMember } = w;
@@ -39,6 +62,12 @@ export function createBindingRules(w: WalkCore) {
   const declarator = (node: N, scope: Scope): void => {
     let init = node.init ?? null;
     if (init?.type === "AwaitExpression") init = init.argument ?? null;
+    // `(await import("./m")) as typeof M`: the import inside, its types walked as well.
+    const wrapped = init && init.type !== "ImportExpression" ? unwrap(node.init) : null;
+    if (wrapped?.inner?.type === "ImportExpression") {
+      init = wrapped.inner;
+      for (const t of wrapped.types) walk(t, scope);
+    }
     if (init?.type === "ArrowFunctionExpression" && node.id?.type === "Identifier" && node.id.name) {
       const body = init.body as N;
       const target = body?.type === "ImportExpression" ? literalString(body.source) : null;
@@ -105,5 +134,42 @@ export function createBindingRules(w: WalkCore) {
     }
   };
 
-  return { declarator, importType, jsxName };
+  /**
+   * `import("./m").then(({ a }) => ...)`: the keys name m's exports (as TypeScript reads them);
+   * `.then((m) => m.a)`: the parameter is m's namespace. Returns false for any other call.
+   */
+  const importThen = (node: N, scope: Scope): boolean => {
+    const c = node.callee;
+    if (node.type !== "CallExpression" || c?.type !== "MemberExpression" || c.computed || nameOf(c.property) !== "then") return false;
+    const source = c.object?.type === "ImportExpression" ? literalString(c.object.source) : null;
+    if (source === null) return false;
+    const importIdx = b.addImport(source, "dynamic", c.object!.start);
+    b.addRef({ importIdx: null, name: "then", owner: null, member: true, kind: "call" }, c.property!.start);
+    if (node.typeArguments) walk(node.typeArguments as N, scope);
+    const args = node.arguments ?? [];
+    args.forEach((a, i) => {
+      const param = i === 0 && (a.type === "ArrowFunctionExpression" || a.type === "FunctionExpression") ? a.params?.[0] : undefined;
+      if (param?.type === "ObjectPattern") {
+        keyRefs(param, importIdx);
+        w.fn(a, scope);
+      } else if (param?.type === "Identifier" && param.name) w.fn(a, scope, false, [[param.name, { importIdx, imported: "*" }]]);
+      else walk(a, scope);
+    });
+    return true;
+  };
+
+  /** `({ a } = await import("./m"))`: the keys name m's exports, as in a declaration. Returns false for any other assignment. */
+  const importAssign = (node: N, scope: Scope): boolean => {
+    const left = node.left;
+    if (left?.type !== "ObjectPattern" || node.operator !== "=") return false;
+    const { inner, types } = unwrap(node.right);
+    const source = inner?.type === "ImportExpression" ? literalString(inner.source) : null;
+    if (source === null) return false;
+    keyRefs(left, b.addImport(source, "dynamic", inner!.start));
+    walk(left, scope);
+    for (const t of types) walk(t, scope);
+    return true;
+  };
+
+  return { declarator, importType, jsxName, importThen, importAssign };
 }

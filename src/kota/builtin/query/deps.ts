@@ -4,6 +4,7 @@ import { checkDeps } from "../../checks.ts";
 import type { DepsLevels, DepsOptions, DepsResult } from "../../contract.ts";
 import { levels } from "../graph.ts";
 import { lookupFile, type QueryEnv } from "./env.ts";
+import { unresolvedImporters } from "./workspace-gaps.ts";
 
 function shape(env: QueryEnv, ls: number[][]): DepsLevels {
   const name = (n: number) => env.graph.paths[n]!;
@@ -30,9 +31,11 @@ export function queryDeps(env: QueryEnv, opts: DepsOptions): Result<DepsResult> 
       "SELECT DISTINCT specifier, status FROM code_imports WHERE file_id = ? AND status IN (0, 4) ORDER BY specifier",
     )
     .all(file.id);
-  const unresolved = [...new Set(rows.map((r) => r.specifier))];
+  const unresolved = [...new Set(rows.filter((r) => r.status === 0).map((r) => r.specifier))];
   const workspace = [...new Set(rows.filter((r) => r.status === 4).map((r) => r.specifier))];
   const result: DepsResult = { file: file.path, direction, dependencies, dependents, unresolved };
   if (workspace.length > 0) result.unresolvedWorkspace = workspace;
+  const importers = direction === "dependencies" ? null : unresolvedImporters(env, file.path);
+  if (importers) result.unresolvedImporters = { package: importers.name, files: importers.files };
   return { ok: true, ...result };
 }

@@ -11,9 +11,13 @@ import { levels } from "../graph.ts";
 import { MAX_SEGMENTS } from "../parse/ref-chains.ts";
 import { lineReader, lookupFile, type QueryEnv } from "./env.ts";
 import { unpackSites } from "./sites.ts";
+import { gapsSentence, workspaceGaps } from "./workspace-gaps.ts";
 
 type Def = { file_id: number; path: string; name: string; parent: string | null; line_start: number; kind: string };
 type RefRow = { file_id: number; sites: string };
+
+/** A code_exports row for a name its file exports without declaring it: a namespace re-export or a rename. */
+const EXPORTED_ONLY = `name != '*' AND (CASE WHEN import_id IS NULL THEN local IS NOT name ELSE imported = '*' OR imported IS NOT name END)`;
 
 /**
  * Every (file, name) under which the symbol `name` of `fileId` can be imported: its own exports,
@@ -23,9 +27,13 @@ type RefRow = { file_id: number; sites: string };
  */
 function exportAliases(env: QueryEnv, fileId: number, name: string): [number, string][] {
   const { db } = env;
+  // Its own exports, or the name itself when this file exports it without declaring it (see exportedOnly).
   const own = db
-    .query<{ name: string }, [number, string]>("SELECT name FROM code_exports WHERE file_id = ? AND local = ? AND import_id IS NULL")
-    .all(fileId, name);
+    .query<{ name: string }, [number, string, string]>(
+      `SELECT name FROM code_exports WHERE file_id = ?
+       AND ((local = ? AND import_id IS NULL) OR (name = ? AND ${EXPORTED_ONLY}))`,
+    )
+    .all(fileId, name, name);
   const out: [number, string][] = [];
   const seen = new Set<string>();
   const queue: [number, string][] = [];
@@ -58,6 +66,24 @@ function exportAliases(env: QueryEnv, fileId: number, name: string): [number, st
   return out;
 }
 
+/**
+ * A name a file exports without declaring it is a name of that file as TypeScript sees it: a
+ * namespace it re-exports (`export * as ns from "./m"`, `import * as ns` then `export { ns }`), a
+ * rename (`export { a as b } from "./m"`, `export { a as b }`). Its uses are those through this
+ * file's export, as TypeScript's for that alias. (A name passed on unchanged is the original's: the
+ * answer then names the file that declares it.)
+ */
+function exportedOnly(env: QueryEnv, name: string, fileId: number | null): Def[] {
+  return env.db
+    .query<Def, [number, string, number | null, number | null]>(
+      `SELECT DISTINCT e.file_id, f.path, e.name, NULL AS parent, e.line AS line_start, 'export' AS kind
+       FROM code_exports e JOIN code_files f ON f.id = e.file_id
+       WHERE f.repo_id = ? AND e.name = ? AND ${EXPORTED_ONLY} AND (? IS NULL OR e.file_id = ?)
+       ORDER BY f.path, e.line`,
+    )
+    .all(env.repoId, name, fileId, fileId);
+}
+
 function parseSymbol(symbol: string): { name: string; parent: string | null } {
   const dot = symbol.lastIndexOf(".");
   if (dot > 0 && dot < symbol.length - 1) return { parent: symbol.slice(0, dot), name: symbol.slice(dot + 1) };
@@ -83,6 +109,7 @@ export function queryUsages(env: QueryEnv, opts: UsagesOptions): Result<UsagesRe
   let defs = all.filter((d) => (fileId === null || d.file_id === fileId) && (parent === null || d.parent === parent));
   // A bare name means the top-level symbol when there is one; members only otherwise.
   if (parent === null && defs.some((d) => d.parent === null)) defs = defs.filter((d) => d.parent === null);
+  if (defs.length === 0 && parent === null) defs = exportedOnly(env, name, fileId);
   if (defs.length === 0) return fail(KOTA_ERRORS.NO_SUCH_SYMBOL, noSuchSymbol(env, symbol, name, opts.file, all));
 
   const skipTests = opts.includeTests === false;
@@ -147,6 +174,8 @@ export function queryUsages(env: QueryEnv, opts: UsagesOptions): Result<UsagesRe
   };
   if (shown.length < usages.length) result.total = usages.length;
   if (note) result.note = note;
+  const gaps = workspaceGaps(env);
+  if (gaps) result.incomplete = gapsSentence(gaps, "uses");
   return { ok: true, ...result };
 }
 

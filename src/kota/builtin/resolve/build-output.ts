@@ -7,7 +7,12 @@
  *  3. preconstruct's flat output names (`dist/pkg-name-entry.cjs.d.mts`) from its entrypoints;
  *  4. the output's path under `src/`, dropping the fewest leading folders (`build/modern/index` ->
  *     `src/index`, `mini/index` -> `src/mini/index`);
- *  5. for the package's main entry, `src/index`.
+ *  5. the same at the package root, the build root and any variant folders below it dropped
+ *     (`dist/production/dom-export.d.ts` -> `dom-export.ts`), TypeScript sources only (a `.js` there
+ *     is a shim that loads the build, not its source);
+ *  6. for the package's main entry, `src/index`, then `index` at the package root.
+ * Dropping folders never lands on a bare `index` for a subpath other than the main entry
+ * (`dist/cli/index.js` is not the package's `index.ts`); `x/index` also tries `x` (`server/index` -> `server.ts`).
  * All paths are repo-relative; `exists` says whether a source file is in the index.
  */
 import { posix } from "node:path";
@@ -21,6 +26,7 @@ export type BuildOutputContext = {
 };
 
 const SOURCE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
+const TS_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts"];
 const TS_SOURCE = /(?<!\.d)\.[cm]?tsx?$/;
 // Output names carry format tags before the extension: `index.cjs.js`, `pkg.esm.d.mts`, `x.development.js`.
 const OUTPUT_SUFFIX =
@@ -31,16 +37,42 @@ export function outputStem(path: string): string {
   return path.replace(OUTPUT_SUFFIX, "");
 }
 
-function source(ctx: BuildOutputContext, stem: string): string | null {
-  for (const e of SOURCE_EXTENSIONS) if (ctx.exists(stem + e)) return stem + e;
-  for (const e of SOURCE_EXTENSIONS) if (ctx.exists(`${stem}/index${e}`)) return `${stem}/index${e}`;
+function source(ctx: BuildOutputContext, stem: string, extensions = SOURCE_EXTENSIONS): string | null {
+  for (const e of extensions) if (ctx.exists(stem + e)) return stem + e;
+  for (const e of extensions) if (ctx.exists(`${stem}/index${e}`)) return `${stem}/index${e}`;
+  return null;
+}
+
+/**
+ * The source for an output path's folders and name (`["dist", "production", "index"]`) under `base`,
+ * dropping the fewest leading folders from `from` on: the first that exists. A bare `index` is left
+ * to the main entry (`main`); a stem `x/index` also tries `x`.
+ */
+function dropFolders(
+  ctx: BuildOutputContext,
+  base: string,
+  segments: readonly string[],
+  from: number,
+  main: boolean,
+  extensions = SOURCE_EXTENSIONS,
+): string | null {
+  for (let k = from; k < segments.length; k++) {
+    const rest = segments.slice(k);
+    if (rest.length === 1 && rest[0] === "index" && !main) break;
+    const found = source(ctx, posix.join(base, ...rest), extensions);
+    if (found) return found;
+    if (rest.length > 1 && rest[rest.length - 1] === "index") {
+      const stem = posix.join(base, ...rest.slice(0, -1));
+      for (const e of extensions) if (ctx.exists(stem + e)) return stem + e;
+    }
+  }
   return null;
 }
 
 const inside = (path: string, dir: string) => dir === "." || path === dir || path.startsWith(`${dir}/`);
 const under = (path: string, dir: string) => (dir === "." ? path : path.slice(dir.length + 1));
 
-function tscLayout(ctx: BuildOutputContext, dir: string, output: string): string | null {
+function tscLayout(ctx: BuildOutputContext, dir: string, output: string, main: boolean): string | null {
   for (const c of ctx.packageConfigs(dir)) {
     for (const out of [c.declarationDir, c.outDir]) {
       if (out === null || !inside(output, out) || output === out) continue;
@@ -48,6 +80,19 @@ function tscLayout(ctx: BuildOutputContext, dir: string, output: string): string
       const roots = c.rootDir !== null ? [c.rootDir] : [posix.join(dir, "src"), dir];
       for (const root of roots) {
         const found = source(ctx, posix.join(root, rel));
+        if (found) return found;
+      }
+      // A bundler writes variants below the outDir (`dist/production/index.d.ts`): the folders under it
+      // dropped; at the package root (no rootDir said so) TypeScript sources only, as in step 5.
+      for (const root of roots) {
+        const found = dropFolders(
+          ctx,
+          root,
+          rel.split("/"),
+          1,
+          main,
+          c.rootDir === null && root === dir ? TS_EXTENSIONS : SOURCE_EXTENSIONS,
+        );
         if (found) return found;
       }
     }
@@ -86,7 +131,8 @@ export function sourceOfOutput(
 ): string | null {
   const output = posix.normalize(posix.join(dir, target));
   if (!inside(output, dir) || output.startsWith("../")) return null;
-  const layout = tscLayout(ctx, dir, output);
+  const main = subpath === ".";
+  const layout = tscLayout(ctx, dir, output, main);
   if (layout) return layout;
   for (const s of siblings) {
     if (!TS_SOURCE.test(s)) continue;
@@ -96,9 +142,7 @@ export function sourceOfOutput(
   const flat = preconstruct(ctx, dir, pkg, output);
   if (flat) return flat;
   const segments = outputStem(under(output, dir)).split("/");
-  for (let k = 0; k < segments.length; k++) {
-    const found = source(ctx, posix.join(dir, "src", ...segments.slice(k)));
-    if (found) return found;
-  }
-  return subpath === "." ? source(ctx, posix.join(dir, "src", "index")) : null;
+  const found = dropFolders(ctx, posix.join(dir, "src"), segments, 0, main) ?? dropFolders(ctx, dir, segments, 1, main, TS_EXTENSIONS);
+  if (found || !main) return found;
+  return source(ctx, posix.join(dir, "src", "index")) ?? source(ctx, posix.join(dir, "index"), TS_EXTENSIONS);
 }

@@ -111,7 +111,15 @@ function jsonOf(a: KotaAnswer): unknown {
   }
   if (a.op === "deps") {
     const r = a.result;
-    return { file: r.file, dependencies: r.dependencies, dependents: r.dependents, unresolved: r.unresolved };
+    return {
+      file: r.file,
+      direction: r.direction,
+      dependencies: r.dependencies,
+      dependents: r.dependents,
+      unresolved: r.unresolved,
+      ...(r.unresolvedWorkspace ? { unresolvedWorkspace: r.unresolvedWorkspace } : {}),
+      ...(r.unresolvedImporters ? { unresolvedImporters: r.unresolvedImporters } : {}),
+    };
   }
   if (a.op === "usages") {
     const r = a.result;
@@ -121,6 +129,7 @@ function jsonOf(a: KotaAnswer): unknown {
       usages: r.usages,
       ...(r.total !== undefined ? { total: r.total } : {}),
       ...(r.note ? { note: r.note } : {}),
+      ...(r.incomplete ? { incomplete: r.incomplete } : {}),
     };
   }
   return a.result;
