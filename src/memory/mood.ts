@@ -1,0 +1,64 @@
+/**
+ * Mood and speech act of a sentence, from closed-class words only: whether it asks (a question),
+ * asks for something (a wish reported of others) or names a thing with a word that is also a verb
+ * of change ("my change to the key columns", "lint on changed files"). None of these states what
+ * holds now, so none of them replaces an earlier statement (change-cues.ts).
+ *
+ * The word classes are the closed classes of English grammar as listed in Quirk, Greenbaum, Leech
+ * and Svartvik, A Comprehensive Grammar of the English Language (1985): the determiners (central
+ * determiners, possessives and demonstratives, ch. 5), the simple prepositions (ch. 9), the
+ * interrogative words and the operators that open a yes-no question (ch. 11, on questions and on
+ * indirect speech acts), and the verbs of volition (want, wish, hope, would like: ch. 4, on
+ * modality). No word here comes from a project's text.
+ */
+
+/** Central determiners, possessive and demonstrative determiners: what follows heads or modifies a noun phrase. */
+const DETERMINERS = "the a an my our your his her its their this that these those every each no some any";
+/** Simple prepositions (not "to", which also marks an infinitive). */
+const PREPOSITIONS = "on in at of for with by about after before during under over into onto through without";
+
+/**
+ * A word of change used as a noun or adjective: right after a determiner ("my change to", "the
+ * move to") or, as a past participle, right after a preposition ("on changed files"): a noun
+ * phrase, not a verb saying something changed.
+ */
+export function nominalUses(forms: readonly string[], past: readonly string[]): RegExp {
+  return new RegExp(
+    `\\b(?:(?:${DETERMINERS.split(" ").join("|")})\\s+(?:${forms.join("|")})|(?:${PREPOSITIONS.split(" ").join("|")})\\s+(?:${past.join("|")}))\\b`,
+    "gi",
+  );
+}
+
+/** Words that open a question: interrogative words and the operators of a yes-no question. */
+const INTERROGATIVES = "what which where who whom whose why how when";
+const OPERATORS = "is are was were do does did can could would should will shall have has may might";
+/** Personal and indefinite pronouns an operator is followed by in a question ("did something", "can u"). */
+const PRONOUNS = "i you u we it they he she someone something anyone anything somebody anybody";
+
+/**
+ * A clause tacked on with a comma that asks: an interrogative word, or an operator before a
+ * pronoun ("..., what did i do", "..., can you find out why"). Where sentences() splits.
+ */
+export const ASKED_CLAUSE = new RegExp(
+  `,\\s+(?=(?:${INTERROGATIVES.split(" ").join("|")})\\s+(?:${OPERATORS.split(" ").join("|")})\\b|(?:${OPERATORS.split(" ").join("|")})\\s+(?:${PRONOUNS.split(" ").join("|")})\\b)`,
+  "i",
+);
+
+/**
+ * A wish reported of others: a subject other than the speaker ("members", "the designers") with a
+ * verb of volition in the present ("members want an sms reminder"). It asks for something; it
+ * does not say what holds. "I want X, not Y" (the speaker's own directive) is left to the cues of
+ * correction.
+ */
+const VOLITION = /\b(?:wants?|wish(?:es)?|hopes?|would like|'d like|are asking for|is asking for|ask for|asks for)\b/i;
+const SPEAKER = /\b(?:i|we|i'd|we'd)\s*$/i;
+
+export function reportsWish(sentence: string): boolean {
+  const m = VOLITION.exec(sentence);
+  if (!m) return false;
+  const before = sentence.slice(0, m.index).trim();
+  // A subject of one to four words before it, not the speaker, and no clause boundary between.
+  if (before === "" || /[,;:]/.test(before) || SPEAKER.test(before)) return false;
+  const words = before.split(/\s+/);
+  return words.length <= 4 && !/^(?:do|does|did|don'?t|doesn'?t)$/i.test(words.at(-1)!);
+}
