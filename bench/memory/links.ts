@@ -13,7 +13,9 @@
  * - stray: a superseded statement also replaced by an event that is not its correction;
  * - facts wrongly replaced: a planted fact or correction that some later event replaced.
  *
- *   bun bench/memory/links.ts bench/memory/sets/memory-1 [more sets] [--verbose]
+ * With --all, every link recorded is listed (old <= new), to read the links no planted statement shows.
+ *
+ *   bun bench/memory/links.ts bench/memory/sets/memory-1 [more sets] [--verbose] [--all]
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -94,6 +96,13 @@ for (const dir of args.filter((a) => !a.startsWith("--"))) {
               ?.content.slice(0, 80)
               .replace(/\s+/g, " ") ?? ""
           }`;
+        if (args.includes("--all"))
+          for (const l of db
+            .query<{ old_id: number; new_id: number }, [number]>(
+              "SELECT old_id, new_id FROM memory_supersessions WHERE new_id > ? ORDER BY new_id, old_id",
+            )
+            .all(before))
+            notes.push(`  link ${p.name}: ${text(l.old_id)} <= ${text(l.new_id)}`);
         const byId = new Map(planted.map((f) => [f.id, f]));
         for (const f of planted) {
           const id = idOf(f);

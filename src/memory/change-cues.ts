@@ -5,7 +5,7 @@
  * X to Y", "X is 22 now", "Raj handed billing to Ana"). The cues are English function words and
  * verbs of change, not any project's vocabulary; classify.ts reads what a change rejects and asserts.
  */
-import { ASKED_CLAUSE, nominalUses, reportsWish } from "./mood.ts";
+import { ASKED_CLAUSE, asksInSitu, nominalUses, opensImperative, reportsWish } from "./mood.ts";
 import { remembered } from "./remember.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
@@ -158,6 +158,8 @@ export const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(
 /** A question after an opener of correction: it ends in "?" or opens with an operator (do, is, can, ...) before its subject. */
 const ASKS = /\?\s*$|^\s*(?:is|are|was|were|do|does|did|can|could|would|should|will|have|has)\s+\S/i;
 const NOMINAL = nominalUses([...BASES, ...PAST], PAST);
+const CHANGE_VERBS = new Set(BASES);
+const isFunctionWordOrChange = (w: string) => isStopWord(w) || CHANGE_VERBS.has(w);
 
 /**
  * An explicit correction of the agent, or a statement that something changed. In a prompt (the
@@ -184,7 +186,10 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
     const body = s.replace(COMMIT_HEADER, "");
     const own = sentenceKind(body);
     const k = body !== s && own === "task" ? "fact" : own;
-    if (k === "question" || reportsWish(body)) return [];
+    if (k === "question" || reportsWish(body) || asksInSitu(body, isStopWord)) return [];
+    // A user's request in the imperative ("paginate the admin list"): work asked for, not what holds.
+    // A verb of change in the imperative ("drop the enum", "bump X to 2") decides what holds.
+    if (kind === "prompt" && k === "fact" && opensImperative(body, isFunctionWordOrChange)) return [];
     // A word of change used as a noun or adjective ("my change to X", "on changed files") says nothing changed.
     const verbs = s.replace(NOMINAL, (m) => m.replace(/\S+$/, "thing"));
     // A task of change that says where to ("let's move the app state to X", "switch output to Y"):

@@ -62,3 +62,44 @@ export function reportsWish(sentence: string): boolean {
   const words = before.split(/\s+/);
   return words.length <= 4 && !/^(?:do|does|did|don'?t|doesn'?t)$/i.test(words.at(-1)!);
 }
+
+/** Words that open a request before its verb: greetings, discourse openers and "please" (as TASK in change-cues.ts). */
+const OPENERS = /^\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please)[\s,!:]+)*/i;
+/** Determiners and quantifiers that open the object of an imperative verb. */
+const OBJECT_START = new RegExp(`^(?:${DETERMINERS.split(" ").join("|")}|all)$`, "i");
+/**
+ * Past forms heading a note whose subject is left out ("took the flag out"): the commonest
+ * irregular past forms of transitive verbs (Quirk et al. 1985, Appendix I, irregular verbs),
+ * read as a statement, not as an imperative.
+ */
+const IRREGULAR_PAST = new Set(
+  "took made put set got gave wrote built left kept ran sent found brought told had did bought began".split(" "),
+);
+
+/**
+ * An imperative: a clause without a subject that opens with a verb in its plain form, then its
+ * object ("paginate the admin list", "please sort the rows"). Read from the shape alone: the first
+ * word is no function word (isFunctionWord), no past, -s or -ing form, and the next word opens a
+ * noun phrase (a determiner). A verb of change in the imperative ("drop the enum") is a decision,
+ * not a request: the caller leaves those out.
+ */
+export function opensImperative(sentence: string, isFunctionWord: (w: string) => boolean): boolean {
+  // The verb and the first word of its object, with nothing but a space between ("nice, no more X" is no verb and object).
+  const [, verb, next] = /^([\p{L}'’]+) +([\p{L}'’]+)/u.exec(sentence.replace(OPENERS, "").toLowerCase()) ?? [];
+  if (verb === undefined || next === undefined || !OBJECT_START.test(next)) return false;
+  if (isFunctionWord(verb) || IRREGULAR_PAST.has(verb)) return false;
+  return !/(?:ed|ing|[^s]s)$/.test(verb);
+}
+
+/**
+ * A question asked with its interrogative word left in place or at the end ("drop the old column
+ * when", "you said what"): the sentence ends in an interrogative word after a content word
+ * (not a cleft such as "that's why").
+ */
+export function asksInSitu(sentence: string, isFunctionWord: (w: string) => boolean): boolean {
+  const words = sentence.toLowerCase().match(/[\p{L}'’]+/gu) ?? [];
+  const last = words.at(-1);
+  const before = words.at(-2);
+  if (last === undefined || before === undefined || !INTERROGATIVES.split(" ").includes(last)) return false;
+  return !isFunctionWord(before);
+}
