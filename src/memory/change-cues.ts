@@ -189,7 +189,7 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
     if (k === "question" || reportsWish(body) || asksInSitu(body, isStopWord)) return [];
     // A user's request in the imperative ("paginate the admin list"): work asked for, not what holds.
     // A verb of change in the imperative ("drop the enum", "bump X to 2") decides what holds.
-    if (kind === "prompt" && k === "fact" && opensImperative(body, isFunctionWordOrChange)) return [];
+    if (kind === "prompt" && k !== "task" && opensImperative(body, isFunctionWordOrChange)) return [];
     // A word of change used as a noun or adjective ("my change to X", "on changed files") says nothing changed.
     const verbs = s.replace(NOMINAL, (m) => m.replace(/\S+$/, "thing"));
     // A task of change that says where to ("let's move the app state to X", "switch output to Y"):
