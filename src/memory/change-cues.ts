@@ -5,7 +5,7 @@
  * X to Y", "X is 22 now", "Raj handed billing to Ana"). The cues are English function words and
  * verbs of change, not any project's vocabulary; classify.ts reads what a change rejects and asserts.
  */
-import { ASKED_CLAUSE, asksInSitu, nominalUses, opensImperative, reportsWish } from "./mood.ts";
+import { ASKED_CLAUSE, asksInSitu, conditionalPlan, nominalUses, opensImperative, reportsWish } from "./mood.ts";
 import { remembered } from "./remember.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
@@ -195,6 +195,8 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
     // A task of change that says where to ("let's move the app state to X", "switch output to Y"):
     // the user decides what holds from now on. Other tasks ("move parsing into auth.rs") change code.
     if (k === "task" && kind === "prompt") return DECIDES.test(body) ? [{ text: s, strong: false }] : [];
+    // A change to come under a condition ("X gets cut if it isn't done by friday") is a plan.
+    if (conditionalPlan(verbs, CHANGED) && !NOW.test(verbs)) return [];
     if (CORRECTION_ANYWHERE.some((re) => re.test(verbs)) || CHANGED.test(verbs) || NOW.test(verbs)) return [{ text: s, strong: true }];
     return CHANGING.test(verbs) ? [{ text: s, strong: false }] : [];
   });

@@ -103,3 +103,21 @@ export function asksInSitu(sentence: string, isFunctionWord: (w: string) => bool
   if (last === undefined || before === undefined || !INTERROGATIVES.split(" ").includes(last)) return false;
   return !isFunctionWord(before);
 }
+
+/** A clause of condition (Quirk et al. 1985, ch. 15: conditional clauses). */
+const CONDITION = /\b(?:if|unless)\b/i;
+/** A verb group that speaks of a change to come: a modal, or a present passive ("gets cut", "will be dropped"). */
+const TO_COME = /\b(?:will|'ll|would|'d|shall|gonna|going to|gets?|is|are|be)\s+(?:be\s+|get\s+)?$/i;
+
+/**
+ * A change said under a condition, still to come ("the map gets cut if it isn't done by friday",
+ * "we'll drop X unless Y"): a plan, not what holds. `cue` finds the sentence's cues of change; a
+ * cue said as done ("we cut X if ...": a past form with no auxiliary of the future before it) is
+ * a change all the same.
+ */
+export function conditionalPlan(sentence: string, cue: RegExp): boolean {
+  if (!CONDITION.test(sentence)) return false;
+  const global = new RegExp(cue.source, cue.flags.includes("g") ? cue.flags : `${cue.flags}g`);
+  const found = [...sentence.matchAll(global)];
+  return found.length > 0 && found.every((m) => TO_COME.test(sentence.slice(0, m.index)));
+}

@@ -1,8 +1,8 @@
 /**
  * Requests, wishes and questions replace nothing (mood.ts, change-cues.ts): a wish reported of
  * others, a question after an opener of correction or tacked on with a comma, a question with its
- * interrogative word at the end, a request in the imperative, a word of change used as a noun or
- * adjective. A later statement of what holds on the same subject still replaces. Inputs are our own.
+ * interrogative word at the end, a request in the imperative, a change still to come under a
+ * condition, a word of change used as a noun or adjective. A later statement of what holds on the same subject still replaces. Inputs are our own.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { isCorrection, statementOf } from "../../src/memory/classify.ts";
@@ -26,6 +26,8 @@ describe("what asks or wishes is no correction", () => {
     // A request in the imperative.
     "sort the allotment waiting list by date now",
     "please paginate the seed catalogue, it has 3000 rows now",
+    // A change still to come, under a condition: a plan.
+    "the guest wifi gets cut from the office network if the audit isn't done by friday",
     // A past participle after a preposition is an adjective.
     "the formatter on changed files only",
   ])("%s", (text) => {
@@ -40,6 +42,7 @@ describe("what asks or wishes is no correction", () => {
     "drop the enum, plants get their own table now",
     "we moved the rota to a shared calendar",
     "wait, the tenants get invoices by post now",
+    "we cut the guest wifi from the office network, if anyone asks",
   ])("%s still corrects", (text) => {
     expect(isCorrection(text, "prompt")).toBe(true);
   });
@@ -53,7 +56,8 @@ async function chatter(m: TestMemory, n: number): Promise<void> {
   }
 }
 
-const addOk = (m: TestMemory, kind: "prompt" | "note", text: string) => m.ok({ type: "add", project: PROJECT, session: "s2", kind, text }, "add");
+const addOk = (m: TestMemory, kind: "prompt" | "note", text: string) =>
+  m.ok({ type: "add", project: PROJECT, session: "s2", kind, text }, "add");
 
 describe("a request does not supersede a statement; a later statement of what holds does", () => {
   test("a wish reported of others leaves the reminder statement current", async () => {
