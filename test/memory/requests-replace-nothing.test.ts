@@ -80,3 +80,10 @@ describe("a request does not supersede a statement; a later statement of what ho
     expect(asked.supersedes).toEqual([]);
   });
 });
+
+describe("a pointer at which thing was meant rejects no value", () => {
+  test("'not that X, the other one' names no rejected value; 'Y, not X' does", () => {
+    expect([...statementOf("no no, not that report, the weekly one. my bad", "correction").rejected]).toEqual([]);
+    expect(statementOf("the weekly report, not the daily report", "correction").rejected.size).toBeGreaterThan(0);
+  });
+});
