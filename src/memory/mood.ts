@@ -65,6 +65,8 @@ export function reportsWish(sentence: string): boolean {
 
 /** Words that open a request before its verb: greetings, discourse openers and "please" (as TASK in change-cues.ts). */
 const OPENERS = /^\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please)[\s,!:]+)*/i;
+/** A finite operator or copula, or its contraction ("the port's 8081"). */
+const FINITE = new RegExp(`\\b(?:${OPERATORS.split(" ").join("|")}|am|had|must)\\b|\\w['’](?:s|re)\\b`, "i");
 /** Determiners and quantifiers that open the object of an imperative verb. */
 const OBJECT_START = new RegExp(`^(?:${DETERMINERS.split(" ").join("|")}|all)$`, "i");
 /**
@@ -87,8 +89,11 @@ export function opensImperative(sentence: string, isFunctionWord: (w: string) =>
   // The verb and the first word of its object, with nothing but a space between ("nice, no more X" is no verb and object).
   const [, verb, next] = /^([\p{L}'’]+) +([\p{L}'’]+)/u.exec(sentence.replace(OPENERS, "").toLowerCase()) ?? [];
   if (verb === undefined || next === undefined || !OBJECT_START.test(next)) return false;
-  if (isFunctionWord(verb) || IRREGULAR_PAST.has(verb)) return false;
-  return !/(?:ed|ing|[^s]s)$/.test(verb);
+  if (isFunctionWord(verb) || IRREGULAR_PAST.has(verb) || /(?:ed|ing|[^s]s)$/.test(verb)) return false;
+  // An imperative has no subject, so no finite operator of its own: "btw the port is 8081 now" is
+  // a statement whose subject follows an aside (its first clause, up to a comma, is read).
+  const clause = sentence.split(/[,;:]/)[0]!;
+  return !FINITE.test(clause);
 }
 
 /**

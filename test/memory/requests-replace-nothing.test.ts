@@ -43,6 +43,7 @@ describe("what asks or wishes is no correction", () => {
     "we moved the rota to a shared calendar",
     "wait, the tenants get invoices by post now",
     "we cut the guest wifi from the office network, if anyone asks",
+    "btw the staging port is 8081 now",
   ])("%s still corrects", (text) => {
     expect(isCorrection(text, "prompt")).toBe(true);
   });
