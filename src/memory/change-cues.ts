@@ -27,7 +27,7 @@ export function sentences(text: string): string[] {
   return text
     .slice(0, 1200)
     .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+/)
-    .flatMap((s) => s.split(ASKED_CLAUSE))
+    .flatMap((s) => (s.includes(",") ? s.split(ASKED_CLAUSE) : [s]))
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
@@ -190,14 +190,19 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
     // A user's request in the imperative ("paginate the admin list"): work asked for, not what holds.
     // A verb of change in the imperative ("drop the enum", "bump X to 2") decides what holds.
     if (kind === "prompt" && k !== "task" && opensImperative(body, isFunctionWordOrChange)) return [];
-    // A word of change used as a noun or adjective ("my change to X", "on changed files") says nothing changed.
-    const verbs = s.replace(NOMINAL, (m) => m.replace(/\S+$/, "thing"));
     // A task of change that says where to ("let's move the app state to X", "switch output to Y"):
     // the user decides what holds from now on. Other tasks ("move parsing into auth.rs") change code.
     if (k === "task" && kind === "prompt") return DECIDES.test(body) ? [{ text: s, strong: false }] : [];
+    const strongCue = (t: string) => CORRECTION_ANYWHERE.some((re) => re.test(t)) || CHANGED.test(t) || NOW.test(t);
+    let strong = strongCue(s);
+    if (!strong && !CHANGING.test(s)) return [];
+    // A word of change used as a noun or adjective ("my change to X", "on changed files") says
+    // nothing changed: read again without those (only when a cue was found, most sentences have none).
+    const verbs = s.replace(NOMINAL, (m) => m.replace(/\S+$/, "thing"));
+    if (verbs !== s) strong = strongCue(verbs);
     // A change to come under a condition ("X gets cut if it isn't done by friday") is a plan.
-    if (conditionalPlan(verbs, CHANGED) && !NOW.test(verbs)) return [];
-    if (CORRECTION_ANYWHERE.some((re) => re.test(verbs)) || CHANGED.test(verbs) || NOW.test(verbs)) return [{ text: s, strong: true }];
+    if (strong && conditionalPlan(verbs, CHANGED) && !NOW.test(verbs)) return [];
+    if (strong) return [{ text: s, strong: true }];
     return CHANGING.test(verbs) ? [{ text: s, strong: false }] : [];
   });
 }

@@ -96,17 +96,23 @@ export function opensImperative(sentence: string, isFunctionWord: (w: string) =>
   return !FINITE.test(clause);
 }
 
+const ASKING_WORDS = new Set(INTERROGATIVES.split(" "));
+
 /**
  * A question asked with its interrogative word left in place or at the end ("drop the old column
  * when", "you said what"): the sentence ends in an interrogative word after a content word
  * (not a cleft such as "that's why").
  */
 export function asksInSitu(sentence: string, isFunctionWord: (w: string) => boolean): boolean {
-  const words = sentence.toLowerCase().match(/[\p{L}'’]+/gu) ?? [];
+  // The end of the sentence is enough: the last two words.
+  const words = sentence
+    .slice(-40)
+    .toLowerCase()
+    .split(/[^\p{L}'’]+/u)
+    .filter((w) => w !== "");
   const last = words.at(-1);
   const before = words.at(-2);
-  if (last === undefined || before === undefined || !INTERROGATIVES.split(" ").includes(last)) return false;
-  return !isFunctionWord(before);
+  return last !== undefined && before !== undefined && ASKING_WORDS.has(last) && !isFunctionWord(before);
 }
 
 /** A clause of condition (Quirk et al. 1985, ch. 15: conditional clauses). */
