@@ -199,7 +199,8 @@ export function rejectedOf(text: string): Set<string> {
 
 /** Values a statement asserts: before `, not` / `instead of` / `rather than`, after `from X to`, `->`, `is now`, `use`, a verb of change and `to`. */
 const ASSERT_CUES = [
-  /([^\s,;()]{1,40}),?\s+not\s/gi,
+  // Not before "not that one" (a pointer at which thing was meant, as in REJECT_CUES).
+  /([^\s,;()]{1,40}),?\s+not\s+(?!(?:that|this|these|those)\b)/gi,
   /([^\s,;()]{1,40})\s+(?:instead of|rather than)\s/gi,
   new RegExp(`\\bfrom\\s+[^.,;!?()]{1,60}?\\s+to\\s+${STRETCH}`, "gi"),
   new RegExp(`(?:->|=>)\\s*${STRETCH}`, "gi"),

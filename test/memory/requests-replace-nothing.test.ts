@@ -87,4 +87,10 @@ describe("a pointer at which thing was meant rejects no value", () => {
     expect([...statementOf("no no, not that report, the weekly one. my bad", "correction").rejected]).toEqual([]);
     expect(statementOf("the weekly report, not the daily report", "correction").rejected.size).toBeGreaterThan(0);
   });
+
+  test("'nope not that one, i meant X' asserts no value either: it says nothing of what holds", () => {
+    const s = statementOf("nope not that one, i meant the weekly report", "correction");
+    expect([...s.asserted]).toEqual([]);
+    expect(s.states).toBe(false);
+  });
 });
