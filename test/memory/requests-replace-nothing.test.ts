@@ -94,3 +94,18 @@ describe("a pointer at which thing was meant rejects no value", () => {
     expect(s.states).toBe(false);
   });
 });
+
+describe("two reports on two things in the same words", () => {
+  test("'gw-7 deploy hangs on staging' does not replace 'gw-3 deploy hangs on staging'; a new value of one thing does", async () => {
+    const m = testMemory();
+    await chatter(m, 20);
+    await m.add("note", "gw-3 deploy hangs on staging", "s1");
+    await chatter(m, 5);
+    const other = await addOk(m, "note", "gw-7 deploy hangs on staging");
+    expect(other.supersedes).toEqual([]);
+    const old = await m.add("note", "the greenhouse gateway listens on port 8440", "s1");
+    await chatter(m, 5);
+    const fix = await addOk(m, "note", "the greenhouse gateway listens on port 8441");
+    expect(fix.supersedes).toEqual([old]);
+  });
+});
