@@ -5,6 +5,7 @@
  * X to Y", "X is 22 now", "Raj handed billing to Ana"). The cues are English function words and
  * verbs of change, not any project's vocabulary; classify.ts reads what a change rejects and asserts.
  */
+import { ASKED_CLAUSE, asksInSitu, conditionalPlan, nominalUses, opensImperative, reportsWish } from "./mood.ts";
 import { remembered } from "./remember.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
@@ -18,13 +19,15 @@ export function clauses(text: string): string[] {
 }
 
 /**
- * Sentences (and lines) of a text's head. A request tacked on with a comma is a sentence of its
- * own: "we're moving to X, can you start with Y?" states a change, then asks.
+ * Sentences (and lines) of a text's head. A request or question tacked on with a comma is a
+ * sentence of its own: "we're moving to X, can you start with Y?" states a change, then asks;
+ * "the test broke after my change, what did i do" reports, then asks (mood.ts).
  */
 export function sentences(text: string): string[] {
   return text
     .slice(0, 1200)
-    .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+|,\s+(?=(?:can|could|would|will) you\b)/i)
+    .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+/)
+    .flatMap((s) => (s.includes(",") ? s.split(ASKED_CLAUSE) : [s]))
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 }
@@ -152,6 +155,12 @@ export const withoutCommitType = (text: string) =>
 /** "now" as a change of state ("X is 22 now", "flags now live in Y"), not "right now" or "for now"; "nowadays" and "these days" alike. */
 export const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(?!\s+(?:and then|that|on\b))|\bnowadays\b|\bthese days\b/i;
 
+/** A question after an opener of correction: it ends in "?" or opens with an operator (do, is, can, ...) before its subject. */
+const ASKS = /\?\s*$|^\s*(?:is|are|was|were|do|does|did|can|could|would|should|will|have|has)\s+\S/i;
+const NOMINAL = nominalUses([...BASES, ...PAST], PAST);
+const CHANGE_VERBS = new Set(BASES);
+const isFunctionWordOrChange = (w: string) => isStopWord(w) || CHANGE_VERBS.has(w);
+
 /**
  * An explicit correction of the agent, or a statement that something changed. In a prompt (the
  * user talking to the agent) questions and tasks are neither; a note, decision or commit message
@@ -163,19 +172,37 @@ export function isCorrection(text: string, kind = "prompt"): boolean {
 
 /** The sentences of a text that correct or change something; strong: a correction or a change said as done. */
 export function changeSentences(text: string, kind = "prompt"): { text: string; strong: boolean }[] {
-  const head = text.slice(0, 600);
-  if (CORRECTION_START.test(head)) return [{ text: head, strong: true }];
+  let head = text.slice(0, 600);
+  const opener = CORRECTION_START.exec(head);
+  if (opener) {
+    // "wait, do bans apply to staff too": an opener of correction before a question asks (mood.ts).
+    const rest = head.slice(opener[0].length);
+    if (!ASKS.test(sentences(rest)[0] ?? "")) return [{ text: head, strong: true }];
+    head = rest;
+  }
   return sentences(head).flatMap((s): { text: string; strong: boolean }[] => {
     // Under a Conventional Commits header ("refactor(time): chrono is out ...", "chore(node): bump
     // to 20") a sentence records what was done, it does not ask for a task.
     const body = s.replace(COMMIT_HEADER, "");
     const own = sentenceKind(body);
     const k = body !== s && own === "task" ? "fact" : own;
-    if (k === "question") return [];
+    if (k === "question" || reportsWish(body) || asksInSitu(body, isStopWord)) return [];
+    // A user's request in the imperative ("paginate the admin list"): work asked for, not what holds.
+    // A verb of change in the imperative ("drop the enum", "bump X to 2") decides what holds.
+    if (kind === "prompt" && k !== "task" && opensImperative(body, isFunctionWordOrChange)) return [];
     // A task of change that says where to ("let's move the app state to X", "switch output to Y"):
     // the user decides what holds from now on. Other tasks ("move parsing into auth.rs") change code.
     if (k === "task" && kind === "prompt") return DECIDES.test(body) ? [{ text: s, strong: false }] : [];
-    if (CORRECTION_ANYWHERE.some((re) => re.test(s)) || CHANGED.test(s) || NOW.test(s)) return [{ text: s, strong: true }];
-    return CHANGING.test(s) ? [{ text: s, strong: false }] : [];
+    const strongCue = (t: string) => CORRECTION_ANYWHERE.some((re) => re.test(t)) || CHANGED.test(t) || NOW.test(t);
+    let strong = strongCue(s);
+    if (!strong && !CHANGING.test(s)) return [];
+    // A word of change used as a noun or adjective ("my change to X", "on changed files") says
+    // nothing changed: read again without those (only when a cue was found, most sentences have none).
+    const verbs = s.replace(NOMINAL, (m) => m.replace(/\S+$/, "thing"));
+    if (verbs !== s) strong = strongCue(verbs);
+    // A change to come under a condition ("X gets cut if it isn't done by friday") is a plan.
+    if (strong && conditionalPlan(verbs, CHANGED) && !NOW.test(verbs)) return [];
+    if (strong) return [{ text: s, strong: true }];
+    return CHANGING.test(verbs) ? [{ text: s, strong: false }] : [];
   });
 }

@@ -148,9 +148,11 @@ const HANDOVER_CUES = [
   new RegExp(`\\b(?:took|takes|taking|taken) over\\b[^.;!?]{0,60}?\\bfrom\\s+${STRETCH}`, "gi"),
 ];
 const REJECT_CUES = [
-  // "Y, not X" and "Y not X"; not "do not evict" or "is not enough" (an auxiliary before "not" negates a verb).
+  // "Y, not X" and "Y not X"; not "do not evict" or "is not enough" (an auxiliary before "not" negates a verb),
+  // nor "not that one, the hourly one" (a demonstrative points at which thing was meant, not at a value:
+  // Quirk et al. 1985, ch. 5 on demonstratives).
   new RegExp(
-    `(?<!\\b(?:do|does|did|can|could|will|would|should|must|may|might|is|are|was|were|be|has|have|had|need|needs|shall)\\s)\\bnot\\s+${STRETCH}`,
+    `(?<!\\b(?:do|does|did|can|could|will|would|should|must|may|might|is|are|was|were|be|has|have|had|need|needs|shall)\\s)\\bnot\\s+(?!(?:that|this|these|those)\\b)${STRETCH}`,
     "gi",
   ),
   new RegExp(`\\binstead of\\s+${STRETCH}`, "gi"),
@@ -197,7 +199,8 @@ export function rejectedOf(text: string): Set<string> {
 
 /** Values a statement asserts: before `, not` / `instead of` / `rather than`, after `from X to`, `->`, `is now`, `use`, a verb of change and `to`. */
 const ASSERT_CUES = [
-  /([^\s,;()]{1,40}),?\s+not\s/gi,
+  // Not before "not that one" (a pointer at which thing was meant, as in REJECT_CUES).
+  /([^\s,;()]{1,40}),?\s+not\s+(?!(?:that|this|these|those)\b)/gi,
   /([^\s,;()]{1,40})\s+(?:instead of|rather than)\s/gi,
   new RegExp(`\\bfrom\\s+[^.,;!?()]{1,60}?\\s+to\\s+${STRETCH}`, "gi"),
   new RegExp(`(?:->|=>)\\s*${STRETCH}`, "gi"),

@@ -12,7 +12,17 @@
 import { IN_ID_LIST, idList } from "../db/id-list.ts";
 import { immediate } from "../db/open.ts";
 import { candidates, idfOf } from "./candidates.ts";
-import { changeSentences, isClaim, labelOf, statementOf, subjectOf, tokenKeys, valueLike, withoutKindLabel } from "./classify.ts";
+import {
+  changeSentences,
+  firstWord,
+  isClaim,
+  labelOf,
+  statementOf,
+  subjectOf,
+  tokenKeys,
+  valueLike,
+  withoutKindLabel,
+} from "./classify.ts";
 import { compare, otherSubjects, type Weigh } from "./compare-statements.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { EVENT_COLUMNS, type EventRow, eventsById } from "./events.ts";
@@ -209,8 +219,17 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
         byCue.push({ id: o.id, shared: c.shared });
       continue;
     }
-    // No cue: the same statement with one value changed.
-    if (c.sharedKeys >= 2 && c.gone.length === 1 && c.fresh > 0 && valueLike(c.gone[0]!)) out.push(o.id);
+    // No cue: the same statement with one value changed, not the thing it is about: the value
+    // the older one opens with names its subject ("route53 plan hangs on dev" and "karpenter plan
+    // hangs on prod" are two reports on two things; "the staging port is 8080" and "... 8081" one).
+    if (
+      c.sharedKeys >= 2 &&
+      c.gone.length === 1 &&
+      c.fresh > 0 &&
+      valueLike(c.gone[0]!) &&
+      firstWord(withoutKindLabel(o.content)) !== c.gone[0]
+    )
+      out.push(o.id);
   }
   const best = Math.max(0, ...byCue.map((b) => b.shared));
   for (const b of byCue) if (b.shared >= best * NEAR_BEST) out.push(b.id);
