@@ -381,15 +381,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
   const call = (node: N, scope: Scope): void => {
     const c = node.callee!;
     const args = node.arguments ?? [];
-    // require("x") with a literal, unless `require` is a local of that name.
-    if (node.type === "CallExpression" && c.type === "Identifier" && c.name === "require" && lookup(scope, "require") === undefined) {
-      const spec = literalString(args[0]);
-      if (spec !== null && args.length === 1) {
-        b.addImport(spec, "require", node.start);
-        return;
-      }
-    }
-    if (rules.importThen(node, scope)) return;
+    if (rules.requireCall(node, scope) || rules.importThen(node, scope)) return;
     callee(c, scope, node.type === "NewExpression" ? "new" : "call");
     if (node.typeArguments) walk(node.typeArguments as N, scope);
     for (const a of args) walk(a, scope);

@@ -134,6 +134,18 @@ export function createBindingRules(w: WalkCore) {
     }
   };
 
+  /** `require("x")` with one literal argument, unless `require` is a local of that name: an import. Returns false for any other call. */
+  const requireCall = (node: N, scope: Scope): boolean => {
+    const c = node.callee;
+    const args = node.arguments ?? [];
+    if (node.type !== "CallExpression" || c?.type !== "Identifier" || c.name !== "require" || lookup(scope, "require") !== undefined)
+      return false;
+    const spec = literalString(args[0]);
+    if (spec === null || args.length !== 1) return false;
+    b.addImport(spec, "require", node.start);
+    return true;
+  };
+
   /**
    * `import("./m").then(({ a }) => ...)`: the keys name m's exports (as TypeScript reads them);
    * `.then((m) => m.a)`: the parameter is m's namespace. Returns false for any other call.
@@ -171,5 +183,5 @@ export function createBindingRules(w: WalkCore) {
     return true;
   };
 
-  return { declarator, importType, jsxName, importThen, importAssign };
+  return { declarator, importType, jsxName, requireCall, importThen, importAssign };
 }
