@@ -11,20 +11,21 @@ export type WorkspaceGaps = { files: number; specifiers: string[] };
 
 const SHOWN = 5;
 
+/**
+ * The imports of the repository's files that name a package of it but did not resolve. A CROSS JOIN
+ * makes SQLite read code_imports once, in order, and look each such row's file up: joined the other
+ * way it probed code_imports' file index once for every file of the repository and read every
+ * import row at random to test its status (a generated index of 30k files and 300k imports, load
+ * 5-7: 75-190 ms a query, against 13-15 ms), and usages and impact ask on every call.
+ */
+const GAP_ROWS = "code_imports i CROSS JOIN code_files f ON f.id = i.file_id WHERE f.repo_id = ? AND i.status = 4";
+
 /** How many files hold such imports and the first few specifiers (sorted), or null when there are none. */
 export function workspaceGaps(env: QueryEnv): WorkspaceGaps | null {
-  const row = env.db
-    .query<{ files: number }, [number]>(
-      `SELECT COUNT(DISTINCT i.file_id) AS files FROM code_imports i JOIN code_files f ON f.id = i.file_id
-       WHERE f.repo_id = ? AND i.status = 4`,
-    )
-    .get(env.repoId);
+  const row = env.db.query<{ files: number }, [number]>(`SELECT COUNT(DISTINCT i.file_id) AS files FROM ${GAP_ROWS}`).get(env.repoId);
   if (!row || row.files === 0) return null;
   const specifiers = env.db
-    .query<{ specifier: string }, [number, number]>(
-      `SELECT DISTINCT i.specifier FROM code_imports i JOIN code_files f ON f.id = i.file_id
-       WHERE f.repo_id = ? AND i.status = 4 ORDER BY i.specifier LIMIT ?`,
-    )
+    .query<{ specifier: string }, [number, number]>(`SELECT DISTINCT i.specifier FROM ${GAP_ROWS} ORDER BY i.specifier LIMIT ?`)
     .all(env.repoId, SHOWN + 1)
     .map((r) => r.specifier);
   return { files: row.files, specifiers };
@@ -63,18 +64,14 @@ function packageNameOf(env: QueryEnv, path: string): string | null {
  * file's dependents may be among them. Null when there are none.
  */
 export function unresolvedImporters(env: QueryEnv, path: string): { name: string; files: number } | null {
-  const any = env.db
-    .query<{ x: number }, [number]>(
-      "SELECT 1 AS x FROM code_imports i JOIN code_files f ON f.id = i.file_id WHERE f.repo_id = ? AND i.status = 4 LIMIT 1",
-    )
-    .get(env.repoId);
+  const any = env.db.query<{ x: number }, [number]>(`SELECT 1 AS x FROM ${GAP_ROWS} LIMIT 1`).get(env.repoId);
   if (!any) return null;
   const name = packageNameOf(env, path);
   if (name === null) return null;
   const row = env.db
     .query<{ files: number }, [number, string, string, string]>(
-      `SELECT COUNT(DISTINCT i.file_id) AS files FROM code_imports i JOIN code_files f ON f.id = i.file_id
-       WHERE f.repo_id = ? AND i.status = 4 AND (i.specifier = ? OR substr(i.specifier, 1, length(?) + 1) = ? || '/')`,
+      `SELECT COUNT(DISTINCT i.file_id) AS files FROM ${GAP_ROWS}
+       AND (i.specifier = ? OR substr(i.specifier, 1, length(?) + 1) = ? || '/')`,
     )
     .get(env.repoId, name, name, name);
   return row && row.files > 0 ? { name, files: row.files } : null;
