@@ -16,11 +16,14 @@ const NAMES: Readonly<Record<string, string>> = {
   d: "days",
 };
 
-/** A number (digits, maybe a decimal part) and a time unit's symbol, attached or after one space. */
-const AMOUNT = /(?<![\p{L}\p{N}.])\d+(?:\.\d+)?\s?(ms|sec|min|hrs?|[shd])(?![\p{L}\p{N}])/gu;
+/**
+ * A number (digits, maybe a decimal part) and a time unit's symbol, attached or after one space on
+ * the same line (a number ending a line and a word starting the next are no amount).
+ */
+const AMOUNT = /(?<![\p{L}\p{N}.])\d+(?:\.\d+)?[^\S\r\n]?(ms|sec|min|hrs?|[shd])(?![\p{L}\p{N}])/gu;
 
 /** Whether a text may hold an amount of time in symbols (a digit before one of the symbols' letters). */
-export const MAYBE_AMOUNT = /\d\s?[mshd]/;
+export const MAYBE_AMOUNT = /\d[^\S\r\n]?[mshd]/;
 
 /** The unit names of the amounts of time a text writes in symbols, each once. */
 export function unitNames(text: string): string[] {

@@ -23,6 +23,11 @@ describe("amounts of time in symbols", () => {
     expect(extraTerms("rate_limiter 10s")).toBe("seconds ratelimiter");
   });
 
+  test("the space between number and symbol is one on the same line: a number ending a line and a letter starting the next are not an amount", () => {
+    expect(unitNames("replicas: 5\nd-pool: on\nworkers 3\r\ns3 bucket")).toEqual([]);
+    expect(unitNames("timeout 30\u00a0s, tab 2\th")).toEqual(["seconds", "hours"]);
+  });
+
   test("a question asking how many hours finds the statement that writes them as a symbol", async () => {
     const m = testMemory();
     for (let i = 0; i < 6; i++) {
