@@ -4,6 +4,7 @@
  * other query words on the line or nowhere in the text.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { search } from "../../src/store/search/search.ts";
 import { splitWord } from "../../src/store/search/word-split.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { shows, stored, top3 } from "./retrieval-helpers.ts";
@@ -67,6 +68,20 @@ describe("a query word the text writes apart", () => {
     const { store, source } = await stored(text);
     const answer = text.split("\n").indexOf("pool_idle_timeout 45") + 1;
     expect(shows(top3(store, source, "poolidletimeout configured daemon"), answer, "pool_idle_timeout 45")).toBe(true);
+  });
+});
+
+describe("a split after a typo correction", () => {
+  test("the answer says what was corrected, as every other mode does", async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 30; i++) lines.push(`request ${i} served by listener ${i % 4} in ${i}ms`);
+    lines.push("listener_backlog 512", "pool_idle_timeout 45", "pool_max_size 64");
+    const { store, source } = await stored(lines.join("\n"));
+    // "lisener" is corrected to listener; "poolidletimeout" is then split into the text's words.
+    const r = search(store, { query: "lisener poolidletimeout", source, limit: 3 });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.corrections).toEqual({ lisener: "listener" });
+    expect(r.text.split("\n")[0]).toContain("corrected: lisener -> listener");
   });
 });
 

@@ -295,7 +295,10 @@ function describe(input: SearchInput, mode: SearchMode, n: number, omitted: Omit
     .join(", ");
   const how =
     mode === "all words"
-      ? ""
+      ? // Corrected, then a word split into the text's words (splits): all words, as corrected.
+        fixes
+        ? ` (corrected: ${fixes})`
+        : ""
       : mode === "word starts"
         ? " (as the start of longer words)"
         : mode === "short forms"
