@@ -3,6 +3,7 @@
  * (array items named by their id/name field), otherwise the line range.
  */
 import type { RawChunk } from "./chunk.ts";
+import { outlineSections } from "./outline-titles.ts";
 
 export type TextKind = "json" | "markdown" | "text";
 
@@ -53,7 +54,8 @@ export function titleChunks(text: string, kind: TextKind, chunks: RawChunk[]): s
     if (titles) return titles;
   }
   if (kind === "markdown") return markdownTitles(chunks);
-  return chunks.map(lineRangeTitle);
+  const sections = outlineSections(chunks);
+  return chunks.map((c, i) => clip(sections[i] ? `${lineRangeTitle(c)} ${sections[i]}` : lineRangeTitle(c)));
 }
 
 function markdownTitles(chunks: RawChunk[]): string[] {

@@ -29,6 +29,8 @@ export type Draft = {
   growth: number[];
   /** Rows to the end of the larger records around the last match, added after the nearest context. */
   outer: number[];
+  /** The first row of the outermost record (by indentation) the first match is in. */
+  top: number;
   title: string;
   /** The hit shows a whole JSON record, which is its context (lines of the next record would mislead). */
   record: boolean;
@@ -81,12 +83,16 @@ export function draft(w: SourcedWindow): Draft {
     for (let r = end + 1; r <= b; r++) outer.push(r);
     end = Math.max(end, b);
   }
+  // The first row of the record the first match is in: up its owners to one under none.
+  let top = head;
+  while (s.owner[top]! >= 0) top = s.owner[top]!;
   return {
     w,
     match,
     shown,
     growth,
     outer,
+    top,
     title: titleFor(w, w.matches[0]!.row),
     record,
     texts: new Map(),

@@ -24,6 +24,16 @@ const DOMINANT = 2;
 /** Lines shown after each line that names a hit's record. */
 const SUPPLIER_CONTEXT = 3;
 
+/**
+ * Row r, above the record a hit's first match is in (a line that owns the lines indented under
+ * it), is a line of the record before it (indented under one of that one's lines). Not when the
+ * hit's top line owns nothing: a traceback's error line closes the indented lines above it.
+ */
+function aboveIsOther(d: Draft, r: number): boolean {
+  const s = d.w.region.structure;
+  return r >= 0 && r < d.top && s.childEnd[d.top]! > d.top && s.owner[r]! >= 0;
+}
+
 /** A draft's first and last shown rows. */
 function span(d: Draft): [number, number] {
   let lo = Number.POSITIVE_INFINITY;
@@ -227,7 +237,13 @@ export function renderHits(
         if (d.record) continue;
         for (const m of d.match.keys()) {
           for (const k of after) tryAdd(d, i, m + k, Number.POSITIVE_INFINITY, within);
-          if (before > 0) tryAdd(d, i, m - before, Number.POSITIVE_INFINITY, within);
+          if (before <= 0) continue;
+          // A line of the record before the hit's is not its context: the next line below the
+          // hit's nearest context comes in its place (what the record leads to follows its matches).
+          if (step <= maxContext && aboveIsOther(d, m - before)) {
+            if (m === Math.min(...d.match.keys()))
+              tryAdd(d, i, Math.max(...d.match.keys()) + maxContext + (d.top - (m - before)), Number.POSITIVE_INFINITY, within);
+          } else tryAdd(d, i, m - before, Number.POSITIVE_INFINITY, within);
         }
         // The lines that name the matches' record open it: the few after them say what it is.
         if (step <= SUPPLIER_CONTEXT)
