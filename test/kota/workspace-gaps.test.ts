@@ -6,13 +6,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { type Db, openDatabase } from "../../src/db/open.ts";
+import { buildGraph } from "../../src/kota/builtin/graph.ts";
 import type { QueryEnv } from "../../src/kota/builtin/query/env.ts";
-import { unresolvedImporters, workspaceGaps } from "../../src/kota/builtin/query/workspace-gaps.ts";
+import { gapsReaching, unresolvedImporters } from "../../src/kota/builtin/query/workspace-gaps.ts";
 import { cleanupTempDirs, tempDir, writeRepo } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);
 
-/** A database of 400 files, 4 imports each, two files importing the unresolved workspace package `@x/gone`. */
+/** A database of 400 files, 4 imports each, two files importing the unresolved workspace package `@x/gone`, and one file of that package. */
 function generated(): Db {
   const db = openDatabase(join(tempDir(), "gaps.db"));
   db.exec("INSERT INTO code_repos (id, root) VALUES (1, '/r')");
@@ -22,6 +23,7 @@ function generated(): Db {
   );
   const imp = db.query("INSERT INTO code_imports (file_id, specifier, kind, line, status) VALUES (?, ?, 'import', 1, ?)");
   db.transaction(() => {
+    file.get("packages/gone/a.ts");
     for (let k = 0; k < 400; k++) {
       const id = file.get(`src/f${k}.ts`)!.id;
       for (let j = 0; j < 4; j++) imp.run(id, j === 0 && k < 2 ? "@x/gone" : `./f${j}`, j === 0 && k < 2 ? 4 : 1);
@@ -51,8 +53,9 @@ describe("kota workspace gaps: the caveat's queries read the imports once, not e
     const db = generated();
     const root = writeRepo({ "packages/gone/package.json": JSON.stringify({ name: "@x/gone" }), "packages/gone/a.ts": "" });
     const sqls: string[] = [];
-    const env: QueryEnv = { db: recording(db, sqls), root, repoId: 1, graph: undefined as never };
-    expect(workspaceGaps(env)).toEqual({ files: 2, specifiers: ["@x/gone"] });
+    const env: QueryEnv = { db: recording(db, sqls), root, repoId: 1, graph: buildGraph(db, 1, 1) };
+    expect(gapsReaching(env, ["packages/gone/a.ts"])).toEqual({ files: 2, specifiers: ["@x/gone"], example: "src/f0.ts" });
+    expect(gapsReaching(env, ["src/f9.ts"])).toBeNull();
     expect(unresolvedImporters(env, "packages/gone/a.ts")).toEqual({ name: "@x/gone", files: 2 });
     const gapQueries = sqls.filter((s) => s.includes("code_imports"));
     expect(gapQueries.length).toBe(4);

@@ -121,7 +121,7 @@ describe("kota builtin: build output is never mapped to a file that is not its s
 describe("kota builtin: answers say when unresolved workspace imports may hide results", () => {
   const repo = {
     "packages/ghost/package.json": json({ name: "@x/ghost", exports: { ".": { types: "./dist/esm/nothing-like-a-source.d.ts" } } }),
-    "packages/ghost/lib/impl.ts": 'import { helper } from "../../shared/helper";\nexport const g = helper();\n',
+    "packages/ghost/lib/impl.ts": 'import { helper } from "../../../shared/helper";\nexport const g = helper();\n',
     "packages/app/src/only-workspace.test.ts": 'import { g } from "@x/ghost";\nimport "left-pad";\nexport const t = g;\n',
     "packages/app/src/mixed.ts": 'import { g } from "@x/ghost";\nimport { gone } from "./gone";\nexport const m = g + gone;\n',
     "shared/helper.ts": "export function helper() {\n  return 1;\n}\n",
@@ -160,6 +160,19 @@ describe("kota builtin: answers say when unresolved workspace imports may hide r
     expect(renderUsages(u, 0).text.split("\n")[1]).toStartWith("may be incomplete: 2 file(s)");
     const impact = ok(await kota.impact({ modify: ["shared/helper.ts"] }));
     expect(renderImpact(impact, 0).text).toContain("warning: 2 file(s) import packages of this repository that did not resolve");
+  });
+
+  test("a gap hides nothing of a file that no package it names depends on: no caveat there, one to act on where it does", async () => {
+    const kota = await indexed({
+      ...repo,
+      "packages/other/package.json": json({ name: "@x/other" }),
+      "packages/other/own.ts": "export const own = 1;\n",
+      "packages/other/use.ts": 'import { own } from "./own";\nexport const u = own;\n',
+    });
+    expect(ok(await kota.usages({ symbol: "own", file: "packages/other/own.ts" })).incomplete).toBeUndefined();
+    expect(ok(await kota.impact({ modify: ["packages/other/own.ts"] })).warnings).toEqual([]);
+    const u = ok(await kota.usages({ symbol: "helper", file: "shared/helper.ts" }));
+    expect(u.incomplete).toContain("(kota deps packages/app/src/mixed.ts lists its unresolved imports)");
   });
 
   test("without unresolved workspace imports there is no caveat", async () => {

@@ -9,7 +9,7 @@ import { toRepoPath } from "../../repo-paths.ts";
 import { conventionalTests } from "../../test-files.ts";
 import { degree, type Graph, levels } from "../graph.ts";
 import { lookupFile, type QueryEnv } from "./env.ts";
-import { gapsSentence, workspaceGaps } from "./workspace-gaps.ts";
+import { gapsReaching, gapsSentence } from "./workspace-gaps.ts";
 
 const DEPTH = 3;
 
@@ -96,7 +96,10 @@ export function queryImpact(env: QueryEnv, opts: ImpactOptions): Result<ImpactRe
 
   const brokenImports = changed.filter((c) => c.how === "deleted").reduce((n, c) => n + degree(g, c.node, "in"), 0);
   if (brokenImports > 0) warnings.push(`${brokenImports} import(s) of deleted files must be changed or the build breaks.`);
-  const gaps = workspaceGaps(env);
+  const gaps = gapsReaching(
+    env,
+    starts.map((s) => g.paths[s]!),
+  );
   if (gaps) warnings.push(`${gapsSentence(gaps, "dependents")} The affected files may be more than these.`);
   const hub = changed.map((c) => ({ c, k: degree(g, c.node, "in") })).sort((a, b) => b.k - a.k)[0];
   const total = directCount + indirectCount;

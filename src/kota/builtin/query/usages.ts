@@ -11,7 +11,7 @@ import { levels } from "../graph.ts";
 import { MAX_SEGMENTS } from "../parse/ref-chains.ts";
 import { lineReader, lookupFile, type QueryEnv } from "./env.ts";
 import { unpackSites } from "./sites.ts";
-import { gapsSentence, workspaceGaps } from "./workspace-gaps.ts";
+import { gapsReaching, gapsSentence } from "./workspace-gaps.ts";
 
 type Def = { file_id: number; path: string; name: string; parent: string | null; line_start: number; kind: string };
 type RefRow = { file_id: number; sites: string };
@@ -174,7 +174,10 @@ export function queryUsages(env: QueryEnv, opts: UsagesOptions): Result<UsagesRe
   };
   if (shown.length < usages.length) result.total = usages.length;
   if (note) result.note = note;
-  const gaps = workspaceGaps(env);
+  const gaps = gapsReaching(
+    env,
+    defs.map((d) => d.path),
+  );
   if (gaps) result.incomplete = gapsSentence(gaps, "uses");
   return { ok: true, ...result };
 }

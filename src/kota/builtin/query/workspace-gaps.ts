@@ -5,9 +5,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join, posix } from "node:path";
+import { levels } from "../graph.ts";
 import type { QueryEnv } from "./env.ts";
 
-export type WorkspaceGaps = { files: number; specifiers: string[] };
+/** Files holding unresolved workspace imports, the first few specifiers (sorted) and one such file. */
+export type WorkspaceGaps = { files: number; specifiers: string[]; example: string };
 
 const SHOWN = 5;
 
@@ -20,15 +22,35 @@ const SHOWN = 5;
  */
 const GAP_ROWS = "code_imports i CROSS JOIN code_files f ON f.id = i.file_id WHERE f.repo_id = ? AND i.status = 4";
 
-/** How many files hold such imports and the first few specifiers (sorted), or null when there are none. */
-export function workspaceGaps(env: QueryEnv): WorkspaceGaps | null {
-  const row = env.db.query<{ files: number }, [number]>(`SELECT COUNT(DISTINCT i.file_id) AS files FROM ${GAP_ROWS}`).get(env.repoId);
-  if (!row || row.files === 0) return null;
-  const specifiers = env.db
-    .query<{ specifier: string }, [number, number]>(`SELECT DISTINCT i.specifier FROM ${GAP_ROWS} ORDER BY i.specifier LIMIT ?`)
-    .all(env.repoId, SHOWN + 1)
-    .map((r) => r.specifier);
-  return { files: row.files, specifiers };
+/**
+ * The gaps that can hide uses of what the files at `paths` define, or files they affect: unresolved
+ * imports naming the package of one of those files or of any file that depends on them, however many
+ * steps away (a package passes on what its files import, `export *` included). A gap elsewhere in
+ * the repository hides nothing of theirs. Null when there is none.
+ */
+export function gapsReaching(env: QueryEnv, paths: readonly string[]): WorkspaceGaps | null {
+  const rows = env.db.query<{ path: string; specifier: string }, [number]>(`SELECT f.path, i.specifier FROM ${GAP_ROWS}`).all(env.repoId);
+  if (rows.length === 0) return null;
+  const g = env.graph;
+  const starts = paths.map((p) => g.indexOf.get(p)).filter((n): n is number => n !== undefined);
+  const reached = [...starts, ...levels(g, starts, "in", g.paths.length).levels.flat()];
+  const byDir = new Map<string, string | null>();
+  const names = new Set<string>();
+  for (const n of reached) {
+    const name = packageNameOf(env, g.paths[n]!, byDir);
+    if (name !== null) names.add(name);
+  }
+  const hiding = rows.filter((r) => names.has(packageOfSpecifier(r.specifier)));
+  if (hiding.length === 0) return null;
+  const files = [...new Set(hiding.map((r) => r.path))].sort();
+  const specifiers = [...new Set(hiding.map((r) => r.specifier))].sort().slice(0, SHOWN + 1);
+  return { files: files.length, specifiers, example: files[0]! };
+}
+
+/** The package a bare specifier names: its first segment, or its first two when scoped (`@s/p/sub` -> `@s/p`). */
+function packageOfSpecifier(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
 }
 
 /** One sentence for an answer that may be short because of the gaps. */
@@ -36,27 +58,41 @@ export function gapsSentence(g: WorkspaceGaps, what: string): string {
   const list = g.specifiers.slice(0, SHOWN).join(", ") + (g.specifiers.length > SHOWN ? ", ..." : "");
   return (
     `${g.files} file(s) import packages of this repository that did not resolve (${list}): ${what} through them are not counted ` +
-    "(kota deps on such a file lists them)."
+    `(kota deps ${g.example} lists its unresolved imports).`
   );
 }
 
-/** The workspace package a file belongs to: the nearest package.json above it that has a name. */
-function packageNameOf(env: QueryEnv, path: string): string | null {
-  const has = env.db.prepare<{ x: number }, [number, string]>(
-    "SELECT 1 AS x FROM code_watch WHERE repo_id = ? AND path = ? AND is_dir = 0",
-  );
+/**
+ * The workspace package a file belongs to: the nearest package.json above it that has a name. `byDir`
+ * keeps each folder's answer between calls (a walk over thousands of files reads each manifest once).
+ */
+function packageNameOf(env: QueryEnv, path: string, byDir = new Map<string, string | null>()): string | null {
+  const has = env.db.query<{ x: number }, [number, string]>("SELECT 1 AS x FROM code_watch WHERE repo_id = ? AND path = ? AND is_dir = 0");
+  const walked: string[] = [];
+  let name: string | null = null;
   for (let dir = posix.dirname(path); ; dir = posix.dirname(dir)) {
+    const known = byDir.get(dir);
+    if (known !== undefined) {
+      name = known;
+      break;
+    }
+    walked.push(dir);
     const manifest = dir === "." ? "package.json" : `${dir}/package.json`;
     if (has.get(env.repoId, manifest)) {
       try {
-        const name = (JSON.parse(readFileSync(join(env.root, manifest), "utf8")) as { name?: unknown }).name;
-        if (typeof name === "string" && name) return name;
+        const named = (JSON.parse(readFileSync(join(env.root, manifest), "utf8")) as { name?: unknown }).name;
+        if (typeof named === "string" && named) {
+          name = named;
+          break;
+        }
       } catch {
         // An unreadable manifest names no package: look further up.
       }
     }
-    if (dir === ".") return null;
+    if (dir === ".") break;
   }
+  for (const dir of walked) byDir.set(dir, name);
+  return name;
 }
 
 /**
