@@ -42,7 +42,7 @@ export function renderDeps(r: DepsResult, level: number): Rendering {
   const none = (l: DepsLevels) => l.direct.length === 0 && Object.keys(l.indirect).length === 0;
   // Only what was asked for: a direction not asked for is not "none".
   if (asked) {
-    if (workspace.length > 0 && none(r.dependencies)) lines.push("imports (dependencies): none resolved");
+    if ((workspace.length > 0 || others.length > 0) && none(r.dependencies)) lines.push("imports (dependencies): none resolved");
     else lines.push(...levelLines("imports (dependencies)", r.dependencies, cap, cut));
   }
   if (r.direction !== "dependencies") {

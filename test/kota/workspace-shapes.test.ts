@@ -125,6 +125,7 @@ describe("kota builtin: answers say when unresolved workspace imports may hide r
     "packages/app/src/only-workspace.test.ts": 'import { g } from "@x/ghost";\nimport "left-pad";\nexport const t = g;\n',
     "packages/app/src/mixed.ts": 'import { g } from "@x/ghost";\nimport { gone } from "./gone";\nexport const m = g + gone;\n',
     "shared/helper.ts": "export function helper() {\n  return 1;\n}\n",
+    "shared/lost.ts": 'import { gone } from "./gone";\nexport const l = gone;\n',
   };
 
   test("deps: workspace specifiers apart from relative ones, said first, never 'none'", async () => {
@@ -139,6 +140,9 @@ describe("kota builtin: answers say when unresolved workspace imports may hide r
     expect(text.join("\n")).not.toContain("no imports either way");
     const mixed = ok(await kota.deps({ file: "packages/app/src/mixed.ts" }));
     expect([mixed.unresolved, mixed.unresolvedWorkspace]).toEqual([["./gone"], ["@x/ghost"]]);
+    // Relative imports that did not resolve make "none" untrue as well.
+    const lost = renderDeps(ok(await kota.deps({ file: "shared/lost.ts", direction: "dependencies" })), 0).text.split("\n");
+    expect(lost).toEqual(["deps of shared/lost.ts", "imports (dependencies): none resolved", "unresolved imports: ./gone"]);
   });
 
   test("deps of a file in a package others import unresolved: its dependents may be more, said first", async () => {
