@@ -91,6 +91,19 @@ export function preloadParser(): void {
 }
 
 /**
+ * The tree of a small file (a bundler config the resolver reads, up to 64 KiB), through JSON: the
+ * raw-transfer buffer is not reserved for it. Null when it does not parse or no binding loads.
+ */
+export function parseSmallProgram(filename: string, source: string): Program | null {
+  if (source.length > 64 * 1024) return null;
+  if (binding === undefined) binding = loadBinding();
+  if (!binding) return null;
+  const json = binding.parseSync(filename, source, OPTIONS);
+  if (json.errors.length > 0) return null;
+  return (JSON.parse(json.program) as { node: Program }).node;
+}
+
+/**
  * Parses one file. A file with syntax errors still returns its module record (imports and exports
  * survive), its errors, and no program when the parser could not recover one. The tree comes by raw
  * transfer where that works (oxc-raw.ts), else as JSON: the same tree either way.

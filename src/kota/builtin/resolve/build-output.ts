@@ -10,7 +10,9 @@
  *  5. the same at the package root, the build root and any variant folders below it dropped
  *     (`dist/production/dom-export.d.ts` -> `dom-export.ts`), TypeScript sources only (a `.js` there
  *     is a shim that loads the build, not its source);
- *  6. for the package's main entry, `src/index`, then `index` at the package root.
+ *  6. for the package's main entry, `src/index`, then `index` at the package root;
+ *  7. the entry its bundler config names exactly as the output (bundle-entries.ts): `dist/workers/forks.js`
+ *     -> the source `'workers/forks'` names, a variant folder below the build root dropped.
  * Dropping folders never lands on a bare `index` for a subpath other than the main entry
  * (`dist/cli/index.js` is not the package's `index.ts`); `x/index` also tries `x` (`server/index` -> `server.ts`).
  * All paths are repo-relative; `exists` says whether a source file is in the index.
@@ -23,6 +25,8 @@ export type BuildOutputContext = {
   exists(path: string): boolean;
   /** The tsconfig files in a package's own folder, parsed. */
   packageConfigs(dir: string): ResolvedTsconfig[];
+  /** The build entries the bundler configs in a package's own folder name: output name -> source. */
+  bundleEntries(dir: string): ReadonlyMap<string, string>;
 };
 
 const SOURCE_EXTENSIONS = [".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"];
@@ -143,6 +147,23 @@ export function sourceOfOutput(
   if (flat) return flat;
   const segments = outputStem(under(output, dir)).split("/");
   const found = dropFolders(ctx, posix.join(dir, "src"), segments, 0, main) ?? dropFolders(ctx, dir, segments, 1, main, TS_EXTENSIONS);
-  if (found || !main) return found;
-  return source(ctx, posix.join(dir, "src", "index")) ?? source(ctx, posix.join(dir, "index"), TS_EXTENSIONS);
+  if (found) return found;
+  const guess = main ? (source(ctx, posix.join(dir, "src", "index")) ?? source(ctx, posix.join(dir, "index"), TS_EXTENSIONS)) : null;
+  return guess ?? bundleEntry(ctx, dir, output);
+}
+
+/**
+ * The source the package's bundler config names for an output below its build root (`dist/x/y.js`:
+ * the entry `x/y`, then `y` with the variant folder `x` dropped), by exact name only.
+ */
+export function bundleEntry(ctx: BuildOutputContext, dir: string, output: string): string | null {
+  const entries = ctx.bundleEntries(dir);
+  if (entries.size === 0 || !inside(output, dir)) return null;
+  const rel = under(output, dir).replace(/\.(?:d\.)?[cm]?[jt]sx?$/, "");
+  const segments = rel.split("/");
+  for (let k = 1; k < segments.length; k++) {
+    const found = entries.get(segments.slice(k).join("/"));
+    if (found) return found;
+  }
+  return null;
 }

@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Db, immediate } from "../../../db/open.ts";
 import type { ImportKind } from "../parse/facts.ts";
+import { parseSmallProgram } from "../parse/oxc-binding.ts";
+import { BUNDLER_CONFIG, entriesOfConfig } from "./bundle-entries.ts";
 import { createPackages } from "./packages.ts";
 import { createResolver, type Resolution } from "./resolver.ts";
 import { createTsconfigs } from "./tsconfig.ts";
@@ -125,7 +127,21 @@ function resolverOf(
   };
   const existing = new Map<string, boolean>();
   const files = new Set(paths);
+  const bundlerConfigs = [...configs].filter((p) => BUNDLER_CONFIG.test(p.slice(p.lastIndexOf("/") + 1)));
   const resolver = createResolver({
+    bundleEntries(dir) {
+      // Two configs of one package that give a name different sources: the name is left out.
+      const entries = new Map<string, string | null>();
+      for (const c of bundlerConfigs) {
+        if ((c.lastIndexOf("/") === -1 ? "." : c.slice(0, c.lastIndexOf("/"))) !== dir) continue;
+        const text = readConfig(c);
+        const program = text === null ? null : parseSmallProgram(c, text);
+        if (!program) continue;
+        for (const [name, source] of entriesOfConfig(program, dir, (p) => files.has(p)))
+          entries.set(name, entries.has(name) && entries.get(name) !== source ? null : source);
+      }
+      return new Map([...entries].filter((e): e is [string, string] => e[1] !== null));
+    },
     files,
     exists: (p) => {
       let e = existing.get(p);

@@ -9,7 +9,7 @@
 import { builtinModules } from "node:module";
 import { posix } from "node:path";
 import type { ImportKind } from "../parse/facts.ts";
-import { type BuildOutputContext, sourceOfOutput } from "./build-output.ts";
+import { type BuildOutputContext, bundleEntry, sourceOfOutput } from "./build-output.ts";
 import { type ExportTarget, subpathTargets } from "./conditions.ts";
 import type { Packages } from "./packages.ts";
 import type { ResolvedTsconfig, Tsconfigs } from "./tsconfig.ts";
@@ -44,6 +44,8 @@ export type ResolverDeps = {
   packages: Packages;
   /** Whether `dir/package.json` is in the repo. */
   hasPackageJson(dir: string): boolean;
+  /** The build entries the bundler configs in package folder `dir` name (bundle-entries.ts); none when not given. */
+  bundleEntries?(dir: string): ReadonlyMap<string, string>;
 };
 
 function isRelative(spec: string): boolean {
@@ -106,7 +108,16 @@ export function createResolver(deps: ResolverDeps) {
   };
 
   const configsByDir = new Map<string, ResolvedTsconfig[]>();
+  const entriesByDir = new Map<string, ReadonlyMap<string, string>>();
   const output: BuildOutputContext = {
+    bundleEntries(dir) {
+      let entries = entriesByDir.get(dir);
+      if (!entries) {
+        entries = deps.bundleEntries?.(dir) ?? new Map();
+        entriesByDir.set(dir, entries);
+      }
+      return entries;
+    },
     exists: (p) => files.has(p),
     packageConfigs(dir) {
       let list = configsByDir.get(dir);
@@ -183,6 +194,17 @@ export function createResolver(deps: ResolverDeps) {
     return resolvePackage(scope, subpath, conditions);
   };
 
+  /**
+   * A relative import of a package's missing build output (a root shim's `export * from './dist/node.js'`):
+   * the source its bundler config names for that output, exactly; no other build-output rule here.
+   */
+  const relativeOutput = (from: string, spec: string): Resolution | null => {
+    const p = norm(posix.join(posix.dirname(from), spec));
+    const scope = p === null ? null : packageScope(posix.dirname(p));
+    const found = scope === null ? null : bundleEntry(output, scope, p!);
+    return found ? { status: "resolved", path: found } : null;
+  };
+
   /** The export conditions TypeScript applies to this import, or null where `exports` is not read (node10, classic). */
   const conditionsFor = (from: string, kind: ImportKind, config: ResolvedTsconfig | null): ReadonlySet<string> | null => {
     const mode = config?.moduleResolution ?? "bundler";
@@ -251,7 +273,7 @@ export function createResolver(deps: ResolverDeps) {
       const spec = rawSpec;
       if (!spec) return unresolved;
       if (spec.startsWith("node:") || spec.startsWith("bun:") || BUILTINS.has(spec)) return { status: "external" };
-      if (isRelative(spec)) return tryPath(posix.join(posix.dirname(from), spec)) ?? unresolved;
+      if (isRelative(spec)) return tryPath(posix.join(posix.dirname(from), spec)) ?? relativeOutput(from, spec) ?? unresolved;
       if (spec.startsWith("/")) return unresolved;
       if (/^[a-z][a-z0-9+.-]*:/i.test(spec)) return { status: "external" }; // https:, data:, virtual:
       return resolveBare(from, spec, kind, config);
