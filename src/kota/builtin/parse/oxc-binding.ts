@@ -98,9 +98,14 @@ export function parseSmallProgram(filename: string, source: string): Program | n
   if (source.length > 64 * 1024) return null;
   if (binding === undefined) binding = loadBinding();
   if (!binding) return null;
-  const json = binding.parseSync(filename, source, OPTIONS);
-  if (json.errors.length > 0) return null;
-  return (JSON.parse(json.program) as { node: Program }).node;
+  try {
+    const json = binding.parseSync(filename, source, OPTIONS);
+    if (json.errors.length > 0) return null;
+    return (JSON.parse(json.program) as { node: Program }).node;
+  } catch {
+    // A config the parser cannot read names no entries: the index goes on without them.
+    return null;
+  }
 }
 
 /**
