@@ -20,9 +20,26 @@ export function aboutQuery(u: Unit, groups: QueryGroup[]): boolean {
   return aboutGroups(u, groups).length > 0;
 }
 
+/**
+ * A Conventional Commits message (https://www.conventionalcommits.org/en/v1.0.0/: "type(scope):
+ * description", then a blank line, then the body) says what it is about twice: in its header
+ * ("refactor(pipeline)!: one process") and in the first words of its body, the sentence that
+ * says what changed ("Parser and writer share ..."). Both are its subject. The types are those of
+ * @commitlint/config-conventional (its type-enum rule), so "note: ..." or "project: ..." with a
+ * paragraph below is not taken for a commit message.
+ */
+const COMMIT_WITH_BODY =
+  /^\s*(?:build|chore|ci|docs|feat|fix|perf|refactor|revert|style|test)(?:\([^()\s]{1,40}\))?!?:[^\n]*\n[ \t]*\n\s*(\S[\s\S]*)$/i;
+
+function subjectsOf(text: string): readonly string[] {
+  const head = subjectOf(text);
+  const body = COMMIT_WITH_BODY.exec(text.slice(0, 600))?.[1];
+  return body === undefined ? head : [...new Set([...head, ...subjectOf(body)])];
+}
+
 /** The query groups a unit is about (aboutQuery): matched, and among its subject's words. */
 function aboutGroups(u: Unit, groups: QueryGroup[]): number[] {
-  const subject = subjectOf(lineBody(u.text));
+  const subject = subjectsOf(lineBody(u.text));
   if (subject.length === 0) return [];
   return groups.filter((g) => u.match.groups.has(g.group) && g.forms.some((f) => subject.includes(familyKey(f.word)))).map((g) => g.group);
 }

@@ -39,8 +39,17 @@ const SMART =
   "who's whoever whole whom whose why will willing wish with within without won't wonder would wouldn't x y yes yet you " +
   "you'd you'll you're you've your yours yourself yourselves z zero";
 
+/**
+ * The list's contractions as chat writes them, without the apostrophe ("whats", "dont", "im"):
+ * those ending in 's, n't, 're, 've or 'm. Not 'll or 'd, whose joined forms are other words
+ * ("shell", "ill", "wed", "id").
+ */
+const UNMARKED = SMART.split(" ")
+  .filter((w) => /'(s|t|re|ve|m)$/.test(w) && w.length > 3)
+  .map((w) => w.replace("'", ""));
+
 /** The list as the index splits words: "don't" counts as "don" (and "t"). */
-const STOP = new Set(SMART.split(" ").flatMap((w) => w.split("'")));
+const STOP = new Set([...SMART.split(" ").flatMap((w) => w.split("'")), ...UNMARKED]);
 
 /** A stop word (the word folded: lower case, no accents). */
 export function isStopWord(folded: string): boolean {
