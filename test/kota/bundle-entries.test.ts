@@ -7,21 +7,13 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cleanupTempDirs, git, ok, openIndex, writeRepo } from "./fixture-repo.ts";
+import { cleanupTempDirs, indexedRepo, ok } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
-async function indexed(files: Record<string, string>) {
-  const root = writeRepo(files);
-  git(root, "init", "-q");
-  git(root, "add", "-A");
-  git(root, "commit", "-qm", "fixture");
-  const t = openIndex(root);
-  ok(await t.kota.index());
-  return t;
-}
+const indexed = indexedRepo;
 
 const lib = {
   "package.json": json({ private: true, workspaces: ["packages/*"] }),

@@ -58,3 +58,14 @@ export function git(root: string, ...args: string[]): void {
   });
   if (r.exitCode !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr.toString()}`);
 }
+
+/** A git work tree of `files` (one commit), indexed cold into a fresh database. */
+export async function indexedRepo(files: Record<string, string>): Promise<TestIndex> {
+  const root = writeRepo(files);
+  git(root, "init", "-q");
+  git(root, "add", "-A");
+  git(root, "commit", "-qm", "fixture");
+  const t = openIndex(root);
+  ok(await t.kota.index());
+  return t;
+}

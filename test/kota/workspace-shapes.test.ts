@@ -8,21 +8,13 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { renderDeps } from "../../src/kota/render-deps.ts";
 import { renderImpact } from "../../src/kota/render-impact.ts";
 import { renderUsages } from "../../src/kota/render-usages.ts";
-import { cleanupTempDirs, git, ok, openIndex, writeRepo } from "./fixture-repo.ts";
+import { cleanupTempDirs, indexedRepo, ok } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);
 
 const json = (v: unknown) => JSON.stringify(v, null, 2);
 
-async function indexed(files: Record<string, string>) {
-  const root = writeRepo(files);
-  git(root, "init", "-q");
-  git(root, "add", "-A");
-  git(root, "commit", "-qm", "fixture");
-  const t = openIndex(root);
-  ok(await t.kota.index());
-  return t.kota;
-}
+const indexed = async (files: Record<string, string>) => (await indexedRepo(files)).kota;
 
 const sites = (u: { usages: { file: string; line: number }[] }) => [...new Set(u.usages.map((x) => `${x.file}:${x.line}`))];
 
