@@ -74,6 +74,7 @@ const keptKeys = remembered<ReadonlySet<string>>(CACHED_TEXTS);
 const keptStatements = remembered<Statement>(CACHED_TEXTS);
 const keptSubjects = remembered<string[]>(CACHED_TEXTS);
 const keptParts = remembered<ReadonlySet<string>>(CACHED_TEXTS);
+const keptAsides = remembered<boolean>(CACHED_TEXTS);
 
 /**
  * The keys statements are compared by. Bracketed asides are left out ("(config in x.yaml)": not
@@ -94,9 +95,11 @@ export const keysWithAsides = (text: string): ReadonlySet<string> => new Set(con
 const MIN_SAID = 2;
 /** Whether a text says fewer than MIN_SAID words (not values) outside its bracketed asides, and has some. */
 export function saysInAsides(text: string): boolean {
-  const head = headOf(text);
-  if (!/(^|\s)\(/.test(head)) return false;
-  return outsideAsides(text).filter((k) => !valueLike(k)).length < MIN_SAID;
+  // Asked once per pair of statements compared: kept per text, like the keys.
+  return keptAsides(text, () => {
+    if (!/(^|\s)\(/.test(headOf(text))) return false;
+    return outsideAsides(text).filter((k) => !valueLike(k)).length < MIN_SAID;
+  });
 }
 
 /**

@@ -13,7 +13,10 @@ import type { EventRow } from "./events.ts";
 import type { TextScore } from "./rank.ts";
 import type { EventHit, Hit, Unit } from "./units.ts";
 
-/** Events after a prompt (in its session) that may reply to it: the answer, a "yes do it", the record. */
+/**
+ * Events after a prompt (in its session) that may reply to it: the answer, a "yes do it", the record.
+ * Counted in event ids, so events of another session written in between count too (the window narrows).
+ */
 export const REPLY_WINDOW = 4;
 /** The share of a word's weight a reply holds when only its prompt says the word. */
 export const CONTEXT = 0.5;
