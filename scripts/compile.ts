@@ -2,10 +2,12 @@
  * Compiles the one executable (build.ts for this machine, scripts/release.ts for every platform):
  * src/main.ts with the background worker and the tokenizer tables as entry points of their own,
  * so the binary carries each once (the main thread and the worker both load the tables' module
- * from the embedded file system); bytecode for a fast start; no source map, .env or bunfig.
+ * from the embedded file system); bytecode for a fast start; no source map, .env or bunfig; oxc's
+ * AST deserializers with their one-line helpers inlined (scripts/inline-deserializer.ts).
  */
 import { join } from "node:path";
 import type { BunPlugin } from "bun";
+import { inlineDeserializerPlugin } from "./inline-deserializer.ts";
 
 const ROOT = join(import.meta.dir, "..");
 
@@ -47,7 +49,8 @@ export async function compileBinary(o: CompileOptions): Promise<void> {
     // Precompiled bytecode: no parse of the whole bundle at every start (needs CommonJS, so no top-level await).
     bytecode: true,
     format: "cjs",
-    plugins: o.plugins ?? [],
+    // oxc's AST deserializers with their one-line helpers inlined (scripts/inline-deserializer.ts).
+    plugins: [inlineDeserializerPlugin(), ...(o.plugins ?? [])],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

@@ -13,7 +13,7 @@ export type FileWrite = {
 };
 export type RepoRow = { id: number; root: string; indexed_at: number | null; generation: number; needs_resolve: number };
 
-/** Rows in one statement: a file's references are many (tens on average), each one statement before. */
+/** Rows in one statement: a file's references, symbols and exports are many (tens of references on average), each one statement before. */
 const ROWS_PER_INSERT = 32;
 
 /**
@@ -47,13 +47,15 @@ export function createCodeStore(db: Db) {
     db.prepare("DELETE FROM code_imports WHERE file_id = ?"),
   ];
   const deleteText = db.prepare("DELETE FROM code_text WHERE rowid = ?");
-  const insertSymbol = db.prepare(
-    "INSERT INTO code_symbols (file_id, name, kind, parent, line_start, line_end, exported, signature) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+  const insertSymbols = rowsInserter(
+    db,
+    "INSERT INTO code_symbols (file_id, name, kind, parent, line_start, line_end, exported, signature) VALUES",
+    8,
   );
   const insertImport = db.prepare<{ id: number }, [number, string, string, number]>(
     "INSERT INTO code_imports (file_id, specifier, kind, line) VALUES (?, ?, ?, ?) RETURNING id",
   );
-  const insertExport = db.prepare("INSERT INTO code_exports (file_id, name, local, import_id, imported, line) VALUES (?, ?, ?, ?, ?, ?)");
+  const insertExports = rowsInserter(db, "INSERT INTO code_exports (file_id, name, local, import_id, imported, line) VALUES", 6);
   const insertRefs = rowsInserter(db, "INSERT INTO code_refs (file_id, import_id, name, owner, member, n, sites) VALUES", 7);
   const insertText = db.prepare("INSERT INTO code_text (rowid, body) VALUES (?, ?)");
   const touch = db.prepare("UPDATE code_files SET mtime_ms = ?, size = ? WHERE id = ?");
@@ -116,11 +118,13 @@ export function createCodeStore(db: Db) {
         if (existed) for (const c of clearFacts) c.run(id);
         const importIds: number[] = [];
         for (const imp of facts.imports) importIds.push(insertImport.get(id, imp.specifier, imp.kind, imp.line)!.id);
-        for (const s of facts.symbols)
-          insertSymbol.run(id, s.name, s.kind, s.parent, s.lineStart, s.lineEnd, s.exported ? 1 : 0, s.signature);
-        for (const e of facts.exports) {
-          insertExport.run(id, e.name, e.local, e.importIdx === null ? null : importIds[e.importIdx]!, e.imported, e.line);
-        }
+        const symbols: SQLQueryBindings[] = [];
+        for (const s of facts.symbols) symbols.push(id, s.name, s.kind, s.parent, s.lineStart, s.lineEnd, s.exported ? 1 : 0, s.signature);
+        insertSymbols(symbols);
+        const exports: SQLQueryBindings[] = [];
+        for (const e of facts.exports)
+          exports.push(id, e.name, e.local, e.importIdx === null ? null : importIds[e.importIdx]!, e.imported, e.line);
+        insertExports(exports);
         // One row per target: a file that calls a function forty times stores one row, not forty.
         const refs: SQLQueryBindings[] = [];
         for (const [importIdx, name, owner, member, n, sites] of facts.refs)

@@ -87,8 +87,16 @@ function layoutHolds(buffer: TransferBuffer, parse: (source: string) => number):
   return len(COMMENTS_VEC) === 1 && MODULE_VECS.every((v) => len(v) === (v === 48 ? 2 : 1)) && len(ERRORS_VEC) === 0;
 }
 
-/** A parser through raw transfer, or null where it cannot work (the caller then uses JSON). */
-export function rawParser(binding: RawBinding): RawParser | null {
+type Deserialize = (buffer: Uint8Array, source: string, sourceStart: number, sourceLength: number) => unknown;
+/** oxc's deserializers, for JavaScript and for TypeScript (the parser's flag in the buffer says which). */
+export type Deserializers = { js: Deserialize; ts: Deserialize };
+const OXC_DESERIALIZERS: Deserializers = { js: deserializeJs, ts: deserializeTs };
+
+/**
+ * A parser through raw transfer, or null where it cannot work (the caller then uses JSON).
+ * `deserializers`: oxc's own by default (tests pass the build's inlined ones: scripts/inline-deserializer.ts).
+ */
+export function rawParser(binding: RawBinding, deserializers: Deserializers = OXC_DESERIALIZERS): RawParser | null {
   if (!binding.parseRawSync || !binding.getBufferOffset || binding.rawTransferSupported?.() !== true) return null;
   // Windows commits what an ArrayBuffer reserves: 4 GiB of commit charge per parser is too much to ask.
   if (process.platform === "win32") return null;
@@ -115,7 +123,7 @@ export function rawParser(binding: RawBinding): RawParser | null {
       if (!want.comments) buffer.int32[root + COMMENTS_VEC + LENGTH] = 0;
       if (buffer.int32[root + ERRORS_VEC + LENGTH] === 0) for (const v of MODULE_VECS) buffer.int32[root + v + LENGTH] = 0;
     }
-    const deserialize = buffer[IS_TS_FLAG_POS] === 0 ? deserializeJs : deserializeTs;
+    const deserialize = buffer[IS_TS_FLAG_POS] === 0 ? deserializers.js : deserializers.ts;
     return deserialize(buffer, source, start, written) as RawParsed;
   };
 }
