@@ -265,6 +265,12 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
   return { query, groups, scoring, knownWeight, asked, rare, quantity: asksQuantity(query), counted, focus, anchor };
 }
 
+/** Whether a unit holds a focus group by a value of its kind, said of the query's rarest other word (heldFor). */
+function heldByValue(u: Unit, g: number, { focus, anchor, quantity }: GateContext): boolean {
+  const f = focus.get(g);
+  return f !== undefined && quantity && [...anchor].some((a) => u.match.groups.has(a)) && holdsValueFor(f.word, u.text);
+}
+
 /**
  * What a unit holds of the query for the gate: its matched words' weight and count, and the word
  * naming the quantity asked for (quantityFocus) as held in full when the unit holds a value of
@@ -272,13 +278,12 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
  * answered by "the canvas is clamped to 8192x8192", which never says "big"; a version number, or a
  * size said of another part, is no answer to it.
  */
-function heldFor(u: Unit, { focus, anchor, quantity }: GateContext): { held: number; matched: number } {
+function heldFor(u: Unit, context: GateContext): { held: number; matched: number } {
   let held = u.match.held;
   let matched = u.match.matched;
-  if (focus.size === 0 || !quantity || ![...anchor].some((g) => u.match.groups.has(g))) return { held, matched };
-  for (const [g, { idf, word }] of focus) {
+  for (const [g, { idf }] of context.focus) {
     const own = idf * Math.min(1, u.match.forms.get(g) ?? 0);
-    if (own >= idf || !holdsValueFor(word, u.text)) continue;
+    if (own >= idf || !heldByValue(u, g, context)) continue;
     held += idf - own;
     if (!u.match.groups.has(g)) matched++;
   }
@@ -364,7 +369,8 @@ export function rankedHits(
   const kept = prune(hits, passes, partners);
   // What holds now first, among the hits that answer.
   laterRecordFirst(kept, groups, context.rare);
-  changeFirst(kept, context.rare);
+  // A change that says the value asked for ("raised the cap to 24x24") holds the word naming it ("how big").
+  changeFirst(kept, context.rare, (u, g) => heldByValue(u, g, context));
   aboveRejected(kept);
   for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
   kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a));

@@ -61,4 +61,16 @@ describe("a value stands in for the focus word", () => {
     expect(r.hits.map((h) => h.id)).not.toContain(version);
     expect(r.hits.map((h) => h.id)).not.toContain(toolbar);
   });
+
+  test("a later change saying the value ranks above an earlier statement that said the word", async () => {
+    const m = await canvasHistory();
+    const older = await m.add("decision", "max canvas size 4096x4096 -- anything bigger stutters on tablets", "s2");
+    await m.add("prompt", "the poster templates need more room, can the editor cope", "s3");
+    const later = await m.add("answer", "Yes: raised the canvas cap to 8192x8192 and tiles render lazily on tablets.", "s3");
+    const r = await m.ok({ type: "search", project: PROJECT, query: "how big can a canvas get?", limit: 5 }, "search");
+    const ids = r.hits.map((h) => h.id);
+    expect(ids).toContain(older);
+    expect(ids.indexOf(later)).toBeGreaterThanOrEqual(0);
+    expect(ids.indexOf(later)).toBeLessThan(ids.indexOf(older));
+  });
 });
