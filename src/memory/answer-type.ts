@@ -71,6 +71,13 @@ const LENGTH = "[kcm]?m|metres?|meters?|kilometres?|kilometers?|mi|miles?|ft|fee
  * any quantity.
  */
 const VALUE: ReadonlyArray<[RegExp, RegExp]> = [
+  [
+    /^(?:often|frequently)$/,
+    new RegExp(
+      `${shape(TIME).source}|\\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|every|once|twice)\\b|\\b(?:an?|per)\\s+(?:second|minute|hour|day|night|week|month|year)\\b`,
+      "iu",
+    ),
+  ],
   [/^(?:long|old|soon|periods?)$/, new RegExp(`${shape(TIME).source}|\\b(?:forever|indefinitely)\\b`, "iu")],
   [/^versions?$/, /(?<![\p{L}\p{N}_.])v?\d+(?:\.\d+)+[\p{L}\p{N}]*|(?<![\p{L}\p{N}_])v\d+(?![\p{L}\p{N}])|\b(?:latest|lts)\b/iu],
   [/^(?:big|large|small|sizes?)$/, new RegExp(`${NUMBER}\\s?x\\s?\\d+|${shape(SIZE).source}`, "iu")],
@@ -80,6 +87,15 @@ const VALUE: ReadonlyArray<[RegExp, RegExp]> = [
   [/^percent(?:age)?s?$/, /\d\s?%|\bper\s?cent\b/iu],
   [/^weights?$/, shape("[mk]?g|grams?|kilograms?|kilos?|t|tonnes?|tons?|lbs?|pounds?|oz|ounces?")],
 ];
+
+/**
+ * "how often" and "how frequently" ask for a frequency, but their word is a stop word, no word of
+ * the query: the word a text holding a frequency (a period, "nightly", "every ...") stands for.
+ * Null for other questions.
+ */
+export function frequencyFocus(query: string): string | null {
+  return asksQuantity(query) ? (/^\s*how\s+(often|frequently)\b/i.exec(query)?.[1]?.toLowerCase() ?? null) : null;
+}
 
 /** Whether a text holds a value of the kind a focus word asks for (VALUE; any quantity for another word). */
 export function holdsValueFor(focus: string, text: string): boolean {

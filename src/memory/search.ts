@@ -10,7 +10,7 @@
  * question (a question or TODO holding all its words), what holds only part of it is left out
  * (open-matter.ts); so is a thin summary line far below the best hit (thin-lines.ts).
  */
-import { asksQuantity, countedWords, holdsQuantity, holdsValueFor, quantityFocus } from "./answer-type.ts";
+import { asksQuantity, countedWords, frequencyFocus, holdsQuantity, holdsValueFor, quantityFocus } from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
 import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
@@ -234,6 +234,8 @@ export type GateContext = {
   focus: Map<number, { idf: number; word: string }>;
   /** The rarest known groups besides the focus: a value answers the focus only in a text holding one of them. */
   anchor: Set<number>;
+  /** "how often": the weight of a typical word of the query, held by a text holding a frequency said of the anchor (its word is a stop word, no group). */
+  frequency: { weight: number; word: string } | null;
   /** Of the groups of what a "how many" question counts (countedWords) that the memory holds, the rarest (the word that narrows what is counted). */
   counted: Set<number>;
 };
@@ -252,6 +254,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
   // Of what it counts, the word that narrows it most (the rarest here): "gunicorn workers" are not any workers.
   const narrowest = Math.min(...countedKnown.map((g) => g.df));
   const counted = new Set(countedKnown.filter((g) => g.df === narrowest).map((g) => g.group));
+  const often = frequencyFocus(query);
   const focusWords = new Map(quantityFocus(query).map((w) => [familyKey(w), w]));
   const focus = new Map<number, { idf: number; word: string }>();
   for (const g of scoring) {
@@ -262,7 +265,19 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
   const others = scoring.filter((g) => !focus.has(g.group));
   const rarest = Math.min(...others.map((g) => g.df));
   const anchor = new Set(others.filter((g) => g.df === rarest).map((g) => g.group));
-  return { query, groups, scoring, knownWeight, asked, rare, quantity: asksQuantity(query), counted, focus, anchor };
+  return {
+    query,
+    groups,
+    scoring,
+    knownWeight,
+    asked,
+    rare,
+    quantity: asksQuantity(query),
+    counted,
+    focus,
+    anchor,
+    frequency: often === null ? null : { weight: typical, word: often },
+  };
 }
 
 /** Whether a unit holds a focus group by a value of its kind, said of the query's rarest other word (heldFor). */
@@ -287,6 +302,8 @@ function heldFor(u: Unit, context: GateContext): { held: number; matched: number
     held += idf - own;
     if (!u.match.groups.has(g)) matched++;
   }
+  const f = context.frequency;
+  if (f && context.quantity && [...context.anchor].some((a) => u.match.groups.has(a)) && holdsValueFor(f.word, u.text)) held += f.weight;
   return { held, matched };
 }
 
@@ -374,8 +391,9 @@ export function rankedHits(
   aboveRejected(kept);
   for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
   kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a));
-  return withoutOrphans(dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight), partners).slice(
-    0,
-    limit,
-  );
+  const heldOf = (u: Unit) => heldFor(u, context).held;
+  return withoutOrphans(
+    dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight, heldOf),
+    partners,
+  ).slice(0, limit);
 }

@@ -5,7 +5,7 @@
  * holdsValueFor; search.ts: the gate). Histories written for these tests.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { holdsValueFor, quantityFocus } from "../../src/memory/answer-type.ts";
+import { frequencyFocus, holdsValueFor, quantityFocus } from "../../src/memory/answer-type.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
 
@@ -72,5 +72,36 @@ describe("a value stands in for the focus word", () => {
     expect(ids).toContain(older);
     expect(ids.indexOf(later)).toBeGreaterThanOrEqual(0);
     expect(ids.indexOf(later)).toBeLessThan(ids.indexOf(older));
+  });
+});
+
+describe("'how often' asks for a frequency", () => {
+  test("its word is a stop word: the frequency stands for it", () => {
+    expect(frequencyFocus("how often does the backup run")).toBe("often");
+    expect(frequencyFocus("How frequently are logs rotated?")).toBe("frequently");
+    expect(frequencyFocus("how long are logs kept")).toBeNull();
+    expect(holdsValueFor("often", "cadence: 5s active, 300s idle")).toBe(true);
+    expect(holdsValueFor("often", "rotated nightly")).toBe(true);
+    expect(holdsValueFor("often", "pinned to 3.2")).toBe(false);
+  });
+
+  test("a statement with a frequency about the question's rarest word answers it in other words", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 30; i++) {
+      await m.add("prompt", `the ${["login", "billing", "export"][i % 3]} page on the dashboard is slow again, can you look`, "s1");
+      await m.add("answer", `Cached the ${["login", "billing", "export"][i % 3]} queries, the page is fast again.`, "s1");
+      if (i % 5 === 0) await m.add("prompt", "sensor reading on the map looks stale", "s1");
+      if (i % 7 === 0) await m.add("prompt", "can the dashboard send a weekly digest", "s1");
+    }
+    const answer = await m.add(
+      "note",
+      "firmware cadence: 5s when active, 300s when paused (battery saver). nothing to do on our side.",
+      "s2",
+    );
+    const r = await m.ok(
+      { type: "search", project: PROJECT, query: "how often does a paused sensor send its reading", limit: 5 },
+      "search",
+    );
+    expect(r.hits.map((h) => h.id)).toContain(answer);
   });
 });
