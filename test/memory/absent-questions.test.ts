@@ -92,9 +92,9 @@ describe("an open matter on the whole question", () => {
 });
 
 describe("a matter said to be unsettled", () => {
-  test("'nobody has decided', 'owner unknown', 'TBD' read as open; a settled statement does not", () => {
+  test("'not decided', 'owner unknown', 'TBD' read as open; a settled statement does not", () => {
     for (const t of [
-      "nobody has decided how long the exports are kept",
+      "how long the exports are kept is not decided",
       "owner of the export job: unknown",
       "export retention TBD",
       "we haven't decided on a retention for exports",
@@ -109,7 +109,7 @@ describe("a matter said to be unsettled", () => {
       await m.add("prompt", `the nightly export ${i} looks slow, can you check`, "s1");
       await m.add("answer", `Export ${i} finished, nothing odd.`, "s1");
     }
-    const undecided = await m.add("answer", "Old export archives pile up; nobody has decided which storage tier should hold them.", "s2");
+    const undecided = await m.add("answer", "Old export archives pile up; which storage tier should hold them is still undecided.", "s2");
     const part = await m.add("note", "note: old export archives are copied to the storage bucket every 6 hours", "s2");
     const asked = "which storage tier holds old export archives";
     const got = await ids(m, asked);
