@@ -37,6 +37,72 @@ export function asksQuantity(query: string): boolean {
   return (ASKS_QUANTITY.test(query) || NUMERIC_HEAD.test(query)) && !ASKS_OTHER.test(query);
 }
 
+/**
+ * The word of a quantity question that names the quantity asked for ("big" in "how big can a board
+ * get", "version" in "which node version", "size" in "max upload size"): the question's focus in
+ * the sense of question answering (the head of the question in Li and Roth's classifier, the word
+ * the answer's value stands for). A text says it with a value, not with the word ("the cap is now
+ * 24x24"). Empty for any other question.
+ */
+export function quantityFocus(query: string): string[] {
+  if (!asksQuantity(query)) return [];
+  const out: string[] = [];
+  const how = /^\s*how\s+(\p{L}+)/iu.exec(query)?.[1];
+  if (how) out.push(how.toLowerCase());
+  for (const m of query.matchAll(/\b(versions?)\b/gi)) out.push(m[1]!.toLowerCase());
+  const head = NUMERIC_HEAD.exec(query)?.[0];
+  if (head) out.push(head.replace(/\W+$/, "").toLowerCase());
+  return [...new Set(out)].filter((w) => !isStopWord(w));
+}
+
+const NUMBER = "(?<![\\p{L}\\p{N}_.])\\d+(?:[.,]\\d+)?";
+const shape = (unit: string) => new RegExp(`${NUMBER}\\s?(?:${unit})(?![\\p{L}\\p{N}])`, "iu");
+/** Units of time: SI and the units accepted with it (BIPM SI Brochure, 9th ed., Table 8), with their names and common short forms. */
+const TIME = "ms|s|secs?|seconds?|min|mins|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?";
+/** Units of size: bytes with SI and IEC prefixes (IEC 80000-13), pixels, and a width by a height. */
+const SIZE = "[kmgtp]?i?b|bytes?|[kmgtp]i?bytes|px|pixels?|k|m";
+/** Units of length (SI metre with prefixes; miles, feet, inches). */
+const LENGTH = "[kcm]?m|metres?|meters?|kilometres?|kilometers?|mi|miles?|ft|feet|foot|inch(?:es)?";
+
+/**
+ * The value a focus word asks for, by its kind (Li and Roth's NUM fine classes: period, size,
+ * distance, speed, temperature, percent, weight; a version): a text answers "how long" with a
+ * period ("kept 30 days"), not with any number ("ruby 3.2.2"). A focus word of no listed kind takes
+ * any quantity.
+ */
+const VALUE: ReadonlyArray<[RegExp, RegExp]> = [
+  [
+    /^(?:often|frequently)$/,
+    new RegExp(
+      `${shape(TIME).source}|\\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|every|once|twice)\\b|\\b(?:an?|per)\\s+(?:second|minute|hour|day|night|week|month|year)\\b`,
+      "iu",
+    ),
+  ],
+  [/^(?:long|old|soon|periods?)$/, new RegExp(`${shape(TIME).source}|\\b(?:forever|indefinitely)\\b`, "iu")],
+  [/^versions?$/, /(?<![\p{L}\p{N}_.])v?\d+(?:\.\d+)+[\p{L}\p{N}]*|(?<![\p{L}\p{N}_])v\d+(?![\p{L}\p{N}])|\b(?:latest|lts)\b/iu],
+  [/^(?:big|large|small|sizes?)$/, new RegExp(`${NUMBER}\\s?x\\s?\\d+|${shape(SIZE).source}`, "iu")],
+  [/^(?:far|distances?)$/, shape(LENGTH)],
+  [/^(?:fast|speeds?)$/, new RegExp(`${NUMBER}\\s?(?:/\\s?\\p{L}+|per\\b|[kmg]?bps|rps|qps|fps|hz)`, "iu")],
+  [/^temperatures?$/, shape("°\\s?[cf]?|c|f|k|celsius|fahrenheit|kelvin|degrees?")],
+  [/^percent(?:age)?s?$/, /\d\s?%|\bper\s?cent\b/iu],
+  [/^weights?$/, shape("[mk]?g|grams?|kilograms?|kilos?|t|tonnes?|tons?|lbs?|pounds?|oz|ounces?")],
+];
+
+/**
+ * "how often" and "how frequently" ask for a frequency, but their word is a stop word, no word of
+ * the query: the word a text holding a frequency (a period, "nightly", "every ...") stands for.
+ * Null for other questions.
+ */
+export function frequencyFocus(query: string): string | null {
+  return asksQuantity(query) ? (/^\s*how\s+(often|frequently)\b/i.exec(query)?.[1]?.toLowerCase() ?? null) : null;
+}
+
+/** Whether a text holds a value of the kind a focus word asks for (VALUE; any quantity for another word). */
+export function holdsValueFor(focus: string, text: string): boolean {
+  const kind = VALUE.find(([word]) => word.test(focus));
+  return kind ? kind[1].test(lineBody(text)) : holdsQuantity(text);
+}
+
 /** Whether a text holds a quantity (a summary line's label, "- e123 fact: ", left out). */
 export function holdsQuantity(text: string): boolean {
   return QUANTITY.test(lineBody(text));

@@ -6,9 +6,11 @@
  * a rejected value), so it holds whatever the query's words.
  */
 import type { WeightedGroup } from "./candidates.ts";
+import { COMMIT_TYPE } from "./change-cues.ts";
 import { clauses, labelOf, statementOf, tokenKeys } from "./classify.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
+import { familyKey } from "./morphology.ts";
 import { textScore } from "./rank.ts";
 import { replacements } from "./supersede.ts";
 import { eventUnit, type Hit, isRecord, type Unit } from "./units.ts";
@@ -76,7 +78,8 @@ const shape = (k: string) => k.replace(/\d+/g, "#");
  * word ("btw merges to main need 2 approvals, one from Dana" and "Dana moved teams, Lee is the
  * approver now": a query about approvals). A statement the newer one rejects a value of is replaced as a whole. "tokens expire after 24h, refreshed by `login --refresh`" and "token
  * lifetime cut to 12h": a query about refreshing finds the second clause, which still holds. A
- * statement of one clause is replaced as a whole.
+ * statement of one clause is replaced as a whole, and so is one whose label or commit scope
+ * (conventionalcommits.org: the part of the project a commit is about) the newer one changes.
  */
 function touched(oldText: string, newerText: string, groups: WeightedGroup[]): boolean {
   const parts = clauses(oldText);
@@ -92,6 +95,9 @@ function touched(oldText: string, newerText: string, groups: WeightedGroup[]): b
   // "moved monitoring to Y"): every clause under the label is about it.
   const label = labelOf(oldText);
   if (label !== null && said.slot.includes(label)) return true;
+  // So does a Conventional Commits scope ("docs(release): ..."): the part of the project the whole commit is about.
+  const scope = COMMIT_TYPE.exec(oldText)?.[2];
+  if (scope !== undefined && said.slot.includes(familyKey(scope.toLowerCase()))) return true;
   let best = 0;
   let hit = false;
   for (const [i, clause] of parts.entries()) {

@@ -48,7 +48,10 @@ function aboutGroups(u: Unit, groups: QueryGroup[]): number[] {
  * The earlier statement holds a rare word of the query (a number, a name: isRare) the later one
  * does not: the query asks for that one, whatever was said later on its subject.
  */
-function narrowerTest(rare: Set<number>): (older: Unit, newer: Unit) => boolean {
+/** Whether a unit holds a query group by a value standing for its word ("24x24" for "big": search.ts heldFor), besides its words. */
+export type HoldsByValue = (u: Unit, group: number) => boolean;
+
+function narrowerTest(rare: Set<number>, byValue: HoldsByValue = () => false): (older: Unit, newer: Unit) => boolean {
   // Each unit's rare groups worked out once: the tests below compare every pair of statements.
   const rareOf = new Map<Unit, number[]>();
   return (older, newer) => {
@@ -57,7 +60,7 @@ function narrowerTest(rare: Set<number>): (older: Unit, newer: Unit) => boolean 
       held = [...older.match.groups.keys()].filter((g) => rare.has(g));
       rareOf.set(older, held);
     }
-    return held.some((g) => !newer.match.groups.has(g));
+    return held.some((g) => !newer.match.groups.has(g) && !byValue(newer, g));
   };
 }
 
@@ -110,9 +113,10 @@ export function laterRecordFirst(hits: Hit[], groups: QueryGroup[], rare: Set<nu
  * A later statement that says it changes something (stored as a correction, or with a cue of
  * change: "moved to", "dropped", "now", classify.ts) ranks right above an earlier statement that
  * holds one of the same words of the query, linked or not: what the query found in the earlier one
- * is what the later one changed, as far as the words tell.
+ * is what the later one changed, as far as the words tell. A rare word the later one holds by a
+ * value standing for it (byValue: "raised the cap to 8192x8192" for "how big") is held.
  */
-export function changeFirst(hits: Hit[], rare: Set<number>): void {
+export function changeFirst(hits: Hit[], rare: Set<number>, byValue?: HoldsByValue): void {
   const kindOf = (text: string) => /^- e\d+ (\w+)/.exec(text)?.[1] ?? "";
   const statements = hits
     .flatMap((h) =>
@@ -120,7 +124,7 @@ export function changeFirst(hits: Hit[], rare: Set<number>): void {
     )
     .filter((x) => x.u.event !== null && x.u.replacedBy === null && (x.u.claim || x.u.record));
   const changing = statements.filter((x) => x.kind === "correction" || statementOf(lineBody(x.u.text), x.kind).changes).map((x) => x.u);
-  const narrower = narrowerTest(rare);
+  const narrower = narrowerTest(rare, byValue);
   for (const newer of changing) {
     const words = [...newer.match.groups.keys()];
     for (const { u: older } of statements)

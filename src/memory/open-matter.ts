@@ -21,8 +21,19 @@ const OPEN = /\?|\b(?:todo|fixme|xxx)\b/i;
 const ASKS =
   /^\W*(?:who|what|which|where|when|why|how)(?:['’]?(?:s|re)\b|\s+(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have)\b)/i;
 
-/** Whether a statement reads as an open matter: a question (with its mark, or begun as one: ASKS), or work marked as still to do. */
-export const readsOpen = (text: string) => OPEN.test(lineBody(text)) || ASKS.test(lineBody(text));
+/**
+ * A statement that says the matter is not settled: "retention is not decided yet", "owner
+ * unknown", "still undecided", "TBD". The placeholders TBD, TBA and TBC (to be decided,
+ * announced, confirmed) and the plain English ways of saying a thing is undecided, unknown or
+ * unsure (the uncertainty cues hedge detection looks for: not known, unclear, not sure; Farkas et
+ * al., "The CoNLL-2010 Shared Task: Learning to Detect Hedges and their Scope in Natural Language
+ * Text", 2010).
+ */
+const UNSETTLED =
+  /\b(?:tbd|tba|tbc|undecided|unresolved|unclear|unknown|still open|to be (?:decided|determined|confirmed)|not (?:yet )?(?:decided|settled|sure|known|clear)|(?:have|has|had)(?:n'?t| not) (?:yet )?(?:decided|settled|figured out))\b/i;
+
+/** Whether a statement reads as an open matter: a question (with its mark, or begun as one: ASKS), work marked as still to do, or a matter said to be unsettled (UNSETTLED). */
+export const readsOpen = (text: string) => OPEN.test(lineBody(text)) || ASKS.test(lineBody(text)) || UNSETTLED.test(lineBody(text));
 
 /**
  * The hits (best first), less those below an open matter on the whole query that hold only part

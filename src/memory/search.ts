@@ -10,7 +10,7 @@
  * question (a question or TODO holding all its words), what holds only part of it is left out
  * (open-matter.ts); so is a thin summary line far below the best hit (thin-lines.ts).
  */
-import { asksQuantity, countedWords, holdsQuantity } from "./answer-type.ts";
+import { asksQuantity, countedWords, frequencyFocus, holdsQuantity, holdsValueFor, quantityFocus } from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
 import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
@@ -230,6 +230,12 @@ export type GateContext = {
   /** The rare groups (isRare). */
   rare: Set<number>;
   quantity: boolean;
+  /** The known groups of the word naming the quantity a quantity question asks for (quantityFocus), with that word. */
+  focus: Map<number, { idf: number; word: string }>;
+  /** The rarest known groups besides the focus: a value answers the focus only in a text holding one of them. */
+  anchor: Set<number>;
+  /** "how often": the weight of a typical word of the query, held by a text holding a frequency said of the anchor (its word is a stop word, no group). */
+  frequency: { weight: number; word: string } | null;
   /** Of the groups of what a "how many" question counts (countedWords) that the memory holds, the rarest (the word that narrows what is counted). */
   counted: Set<number>;
 };
@@ -248,7 +254,57 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
   // Of what it counts, the word that narrows it most (the rarest here): "gunicorn workers" are not any workers.
   const narrowest = Math.min(...countedKnown.map((g) => g.df));
   const counted = new Set(countedKnown.filter((g) => g.df === narrowest).map((g) => g.group));
-  return { query, groups, scoring, knownWeight, asked, rare, quantity: asksQuantity(query), counted };
+  const often = frequencyFocus(query);
+  const focusWords = new Map(quantityFocus(query).map((w) => [familyKey(w), w]));
+  const focus = new Map<number, { idf: number; word: string }>();
+  for (const g of scoring) {
+    const word = focusWords.get(familyKey(g.word));
+    if (word !== undefined) focus.set(g.group, { idf: g.idf, word });
+  }
+  // What the value must be said of: the rarest of the other words ("which compiler version": compiler).
+  const others = scoring.filter((g) => !focus.has(g.group));
+  const rarest = Math.min(...others.map((g) => g.df));
+  const anchor = new Set(others.filter((g) => g.df === rarest).map((g) => g.group));
+  return {
+    query,
+    groups,
+    scoring,
+    knownWeight,
+    asked,
+    rare,
+    quantity: asksQuantity(query),
+    counted,
+    focus,
+    anchor,
+    frequency: often === null ? null : { weight: typical, word: often },
+  };
+}
+
+/** Whether a unit holds a focus group by a value of its kind, said of the query's rarest other word (heldFor). */
+function heldByValue(u: Unit, g: number, { focus, anchor, quantity }: GateContext): boolean {
+  const f = focus.get(g);
+  return f !== undefined && quantity && [...anchor].some((a) => u.match.groups.has(a)) && holdsValueFor(f.word, u.text);
+}
+
+/**
+ * What a unit holds of the query for the gate: its matched words' weight and count, and the word
+ * naming the quantity asked for (quantityFocus) as held in full when the unit holds a value of
+ * that kind (holdsValueFor) and the query's rarest other word: "how big can a canvas get" is
+ * answered by "the canvas is clamped to 8192x8192", which never says "big"; a version number, or a
+ * size said of another part, is no answer to it.
+ */
+function heldFor(u: Unit, context: GateContext): { held: number; matched: number } {
+  let held = u.match.held;
+  let matched = u.match.matched;
+  for (const [g, { idf }] of context.focus) {
+    const own = idf * Math.min(1, u.match.forms.get(g) ?? 0);
+    if (own >= idf || !heldByValue(u, g, context)) continue;
+    held += idf - own;
+    if (!u.match.groups.has(g)) matched++;
+  }
+  const f = context.frequency;
+  if (f && context.quantity && [...context.anchor].some((a) => u.match.groups.has(a)) && holdsValueFor(f.word, u.text)) held += f.weight;
+  return { held, matched };
 }
 
 /**
@@ -269,22 +325,24 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
  * three of the query's words (one made mostly of words never heard is likely about something
  * never said). A "how many" question is about what it counts: a hit holds that word (countedWords),
  * when the memory knows it; of several ("how many gunicorn workers"), the one that narrows what is
- * counted most, the rarest here (a count of the project's other workers answers nothing).
+ * counted most, the rarest here (a count of the project's other workers answers nothing). The word
+ * naming the quantity asked for ("how big", "which version") is held by a value of its kind said
+ * of the question's most specific other word (heldFor).
  */
-export const relevant: Gate =
-  ({ groups, scoring, knownWeight, asked, rare, quantity, counted }) =>
-  (u) =>
-    (quantity ? holdsQuantity(u.text) : true) &&
-    (counted.size === 0 || [...counted].some((g) => u.match.groups.has(g))) &&
-    ((u.match.held >= MIN_SHARE * knownWeight &&
+export const relevant: Gate = (context) => (u) => {
+  const { groups, scoring, knownWeight, asked, rare, quantity, counted } = context;
+  if (quantity && !holdsQuantity(u.text)) return false;
+  if (counted.size > 0 && ![...counted].some((g) => u.match.groups.has(g))) return false;
+  const { held, matched } = heldFor(u, context);
+  return (
+    (held >= MIN_SHARE * knownWeight &&
       (quantity ||
-        u.match.held >= MIN_SHARE * asked ||
+        held >= MIN_SHARE * asked ||
         (MOSTLY_UNKNOWN * scoring.length >= groups.length && holdsRareWord(u.match, rare)) ||
-        holdsAllKnown(u.match, scoring.length))) ||
-      (u.record &&
-        u.match.held >= RECORD_SHARE * knownWeight &&
-        MOSTLY_UNKNOWN * scoring.length >= groups.length &&
-        aboutQuery(u, groups)));
+        holdsAllKnown({ ...u.match, matched }, scoring.length))) ||
+    (u.record && held >= RECORD_SHARE * knownWeight && MOSTLY_UNKNOWN * scoring.length >= groups.length && aboutQuery(u, groups))
+  );
+};
 
 /** A query's groups, kept for the next time (a pure function of the text; shared, never changed): a recall and the search after it ask with the same prompt. */
 const keptGroups = remembered<QueryGroup[]>(1000);
@@ -328,12 +386,14 @@ export function rankedHits(
   const kept = prune(hits, passes, partners);
   // What holds now first, among the hits that answer.
   laterRecordFirst(kept, groups, context.rare);
-  changeFirst(kept, context.rare);
+  // A change that says the value asked for ("raised the cap to 24x24") holds the word naming it ("how big").
+  changeFirst(kept, context.rare, (u, g) => heldByValue(u, g, context));
   aboveRejected(kept);
   for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
   kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a));
-  return withoutOrphans(dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight), partners).slice(
-    0,
-    limit,
-  );
+  const heldOf = (u: Unit) => heldFor(u, context).held;
+  return withoutOrphans(
+    dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight, heldOf),
+    partners,
+  ).slice(0, limit);
 }

@@ -5,13 +5,17 @@
  * hit is one of the many things said about that word, not the statement on the question: an
  * answer stands out, and a line that does not is left out.
  */
-import { type Hit, hitScore, keepLines } from "./units.ts";
+import { type Hit, hitScore, keepLines, type Unit } from "./units.ts";
 
 /** A thin summary line is kept when it scores at least this share of the best hit. */
 export const THIN_MARGIN = 0.5;
 
-/** The hits (best first), less summary lines holding less than `enough` of the query's weight far below the best hit. */
-export function dropThinLines(hits: Hit[], enough: number): Hit[] {
+/**
+ * The hits (best first), less summary lines holding less than `enough` of the query's weight far
+ * below the best hit. `held`: what a line holds of the query (its words' weight, and what the gate
+ * counts besides: a value standing for a word, search.ts).
+ */
+export function dropThinLines(hits: Hit[], enough: number, held: (line: Unit) => number = (l) => l.match.held): Hit[] {
   const best = hits[0] ? hitScore(hits[0]) : 0;
-  return hits.filter((h) => h.type === "event" || keepLines(h, (l) => l.match.held >= enough || l.score >= THIN_MARGIN * best));
+  return hits.filter((h) => h.type === "event" || keepLines(h, (l) => held(l) >= enough || l.score >= THIN_MARGIN * best));
 }

@@ -91,6 +91,35 @@ describe("an open matter on the whole question", () => {
   });
 });
 
+describe("a matter said to be unsettled", () => {
+  test("'not decided', 'owner unknown', 'TBD' read as open; a settled statement does not", () => {
+    for (const t of [
+      "how long the exports are kept is not decided",
+      "owner of the export job: unknown",
+      "export retention TBD",
+      "we haven't decided on a retention for exports",
+    ])
+      expect(readsOpen(t)).toBe(true);
+    for (const t of ["exports are kept for 90 days", "- e40 decision: the export job is owned by Priya"]) expect(readsOpen(t)).toBe(false);
+  });
+
+  test("below a statement on the whole question that says it is undecided, statements on part of it are left out", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 10; i++) {
+      await m.add("prompt", `the nightly export ${i} looks slow, can you check`, "s1");
+      await m.add("answer", `Export ${i} finished, nothing odd.`, "s1");
+    }
+    const undecided = await m.add("answer", "Old export archives pile up; which storage tier should hold them is still undecided.", "s2");
+    const part = await m.add("note", "note: old export archives are copied to the storage bucket every 6 hours", "s2");
+    const asked = "which storage tier holds old export archives";
+    const got = await ids(m, asked);
+    expect(got[0]).toBe(undecided);
+    expect(got).not.toContain(part);
+    // Asked about the part alone, it is found.
+    expect(await ids(m, "how often are export archives written")).toContain(part);
+  });
+});
+
 describe("a thin summary line far below the best hit", () => {
   test("a digest's line holding one of the question's words is left out below a hit holding them all; asked about, it is found", async () => {
     const m = testMemory((c) => {

@@ -1,0 +1,107 @@
+/**
+ * A quantity question's focus word ("big" in "how big can a canvas get", "version") is said with a
+ * value, not with the word: a text holding a value of the kind asked for (a size, a period, a
+ * version), about the question's most specific other word, holds it (answer-type.ts: quantityFocus,
+ * holdsValueFor; search.ts: the gate). Histories written for these tests.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { frequencyFocus, holdsValueFor, quantityFocus } from "../../src/memory/answer-type.ts";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+describe("the focus of a quantity question", () => {
+  test("the word naming the quantity: after 'how', a version, a numeric head noun", () => {
+    expect(quantityFocus("how big can a canvas get")).toEqual(["big"]);
+    expect(quantityFocus("which postgres version do we run")).toEqual(["version"]);
+    expect(quantityFocus("max attachment size")).toEqual(["size"]);
+    // "many" and "often" are stop words: no focus word to stand in for.
+    expect(quantityFocus("how many shards are there")).toEqual([]);
+    expect(quantityFocus("where does the version come from")).toEqual([]);
+  });
+
+  test("a value of the kind asked for: a period for 'long', a size for 'big', a dotted number for a version", () => {
+    expect(holdsValueFor("long", "tokens expire after 15 minutes")).toBe(true);
+    expect(holdsValueFor("long", "pinned ruby 3.4.1")).toBe(false);
+    expect(holdsValueFor("big", "canvas capped at 4096x4096")).toBe(true);
+    expect(holdsValueFor("big", "uploads up to 25 MB")).toBe(true);
+    expect(holdsValueFor("big", "retry 3 times")).toBe(false);
+    expect(holdsValueFor("version", "we run postgres 16.2 in prod")).toBe(true);
+    expect(holdsValueFor("version", "min api level is 26")).toBe(false);
+    // A word of no listed kind takes any quantity.
+    expect(holdsValueFor("count", "there are 12 of them")).toBe(true);
+  });
+});
+
+async function canvasHistory(): Promise<TestMemory> {
+  const m = testMemory();
+  for (let i = 0; i < 30; i++) {
+    await m.add("prompt", `the canvas flickers when I zoom on layer ${i}, can you look`, "s1");
+    await m.add("answer", `Fixed the canvas redraw for layer ${i}.`, "s1");
+    if (i % 10 === 0) await m.add("prompt", `big ${["refactor", "cleanup", "rename"][i / 10]} of the toolbar today`, "s1");
+  }
+  return m;
+}
+
+describe("a value stands in for the focus word", () => {
+  test("a statement with a size about the canvas answers 'how big can a canvas get'; one without a size does not", async () => {
+    const m = await canvasHistory();
+    const sized = await m.add("answer", "Done: the canvas is clamped to 8192x8192 now, larger images get downscaled on import.", "s2");
+    const r = await m.ok({ type: "search", project: PROJECT, query: "how big can a canvas get?", limit: 5 }, "search");
+    expect(r.hits.map((h) => h.id)).toContain(sized);
+  });
+
+  test("a value of another kind, or one not said of the question's most specific word, does not stand in", async () => {
+    const m = await canvasHistory();
+    // A version is no size; a size of the toolbar is not the canvas's.
+    const version = await m.add("answer", "Bumped the canvas library to 2.14.0, release notes are in the PR.", "s2");
+    const toolbar = await m.add("answer", "The toolbar icons are 32x32 now.", "s2");
+    const r = await m.ok({ type: "search", project: PROJECT, query: "how big can a canvas get?", limit: 5 }, "search");
+    expect(r.hits.map((h) => h.id)).not.toContain(version);
+    expect(r.hits.map((h) => h.id)).not.toContain(toolbar);
+  });
+
+  test("a later change saying the value ranks above an earlier statement that said the word", async () => {
+    const m = await canvasHistory();
+    const older = await m.add("decision", "max canvas size 4096x4096 -- anything bigger stutters on tablets", "s2");
+    await m.add("prompt", "the poster templates need more room, can the editor cope", "s3");
+    const later = await m.add("answer", "Yes: raised the canvas cap to 8192x8192 and tiles render lazily on tablets.", "s3");
+    const r = await m.ok({ type: "search", project: PROJECT, query: "how big can a canvas get?", limit: 5 }, "search");
+    const ids = r.hits.map((h) => h.id);
+    expect(ids).toContain(older);
+    expect(ids.indexOf(later)).toBeGreaterThanOrEqual(0);
+    expect(ids.indexOf(later)).toBeLessThan(ids.indexOf(older));
+  });
+});
+
+describe("'how often' asks for a frequency", () => {
+  test("its word is a stop word: the frequency stands for it", () => {
+    expect(frequencyFocus("how often does the backup run")).toBe("often");
+    expect(frequencyFocus("How frequently are logs rotated?")).toBe("frequently");
+    expect(frequencyFocus("how long are logs kept")).toBeNull();
+    expect(holdsValueFor("often", "cadence: 5s active, 300s idle")).toBe(true);
+    expect(holdsValueFor("often", "rotated nightly")).toBe(true);
+    expect(holdsValueFor("often", "pinned to 3.2")).toBe(false);
+  });
+
+  test("a statement with a frequency about the question's rarest word answers it in other words", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 30; i++) {
+      await m.add("prompt", `the ${["login", "billing", "export"][i % 3]} page on the dashboard is slow again, can you look`, "s1");
+      await m.add("answer", `Cached the ${["login", "billing", "export"][i % 3]} queries, the page is fast again.`, "s1");
+      if (i % 5 === 0) await m.add("prompt", "sensor reading on the map looks stale", "s1");
+      if (i % 7 === 0) await m.add("prompt", "can the dashboard send a weekly digest", "s1");
+    }
+    const answer = await m.add(
+      "note",
+      "firmware cadence: 5s when active, 300s when paused (battery saver). nothing to do on our side.",
+      "s2",
+    );
+    const r = await m.ok(
+      { type: "search", project: PROJECT, query: "how often does a paused sensor send its reading", limit: 5 },
+      "search",
+    );
+    expect(r.hits.map((h) => h.id)).toContain(answer);
+  });
+});
