@@ -34,16 +34,18 @@ export function createPackages(deps: { packageFiles: string[]; readText(path: st
     json.set(file, parsed);
     return parsed;
   };
-  let byName: Map<string, string> | null = null;
+  // Every folder of each name, shallow folders first (a fixture copy deep in the tree does not shadow the
+  // real package); which one is linked is decided when the name is first asked for: most names never are.
+  let candidates: Map<string, string[]> | null = null;
+  const chosen = new Map<string, string | null>();
   let links: LinkedPackage[] = [];
-  let isMember: ((dir: string) => boolean) | null = null;
-  const names = (): Map<string, string> => {
-    if (byName) return byName;
-    byName = new Map();
+  let member: (dir: string) => boolean = () => true;
+  const memberOf = new Map<string, boolean>();
+  const names = (): Map<string, string[]> => {
+    if (candidates) return candidates;
+    candidates = new Map();
     const patterns = workspacePatterns(deps.readText, deps.packageFiles.includes("package.json") ? read("package.json") : null);
-    const member = patterns === null ? () => true : memberTest(patterns);
-    isMember = member;
-    // Shallow folders first, so a fixture copy deep in the tree does not shadow the real package.
+    if (patterns !== null) member = memberTest(patterns);
     const sorted = [...deps.packageFiles].sort((a, b) => a.split("/").length - b.split("/").length);
     const present = new Set(deps.packageFiles.map((f) => posix.dirname(f)));
     for (const file of sorted) {
@@ -52,11 +54,23 @@ export function createPackages(deps: { packageFiles: string[]; readText(path: st
       const dir = posix.dirname(file);
       if (patterns !== null) links.push(...linkedPackages(dir, pkg).filter((l) => present.has(l.target)));
       const name = pkg.name;
-      if (typeof name === "string" && !byName.has(name) && member(dir)) byName.set(name, dir);
+      if (typeof name !== "string") continue;
+      const list = candidates.get(name);
+      if (list) list.push(dir);
+      else candidates.set(name, [dir]);
     }
     // The nearest declaring package first: its link is the one Node finds walking up from the importer.
     links = links.sort((a, b) => b.from.split("/").length - a.from.split("/").length);
-    return byName;
+    return candidates;
+  };
+  const isMember = (dir: string): boolean => {
+    names();
+    let yes = memberOf.get(dir);
+    if (yes === undefined) {
+      yes = member(dir);
+      memberOf.set(dir, yes);
+    }
+    return yes;
   };
   return {
     read,
@@ -65,16 +79,17 @@ export function createPackages(deps: { packageFiles: string[]; readText(path: st
      * the root, or a `file:` dependency of a package the importer belongs to. Null when none.
      */
     dirOf(name: string, from = "."): string | null {
-      const member = names().get(name);
-      if (member !== undefined) return member;
+      let dir = chosen.get(name);
+      if (dir === undefined) {
+        dir = names().get(name)?.find(isMember) ?? null;
+        chosen.set(name, dir);
+      }
+      if (dir !== null) return dir;
       for (const l of links) if (l.name === name && (l.from === "." || from === l.from || from.startsWith(`${l.from}/`))) return l.target;
       return null;
     },
     /** Whether the package folder `dir` is linked by name (a workspace member or the root; every folder when no workspace is declared). */
-    isMember(dir: string): boolean {
-      names();
-      return isMember!(dir);
-    },
+    isMember,
   };
 }
 

@@ -206,14 +206,24 @@ export function createResolver(deps: ResolverDeps) {
    * else, inside a build folder of a linked package (relative-output.ts), the source as the package's
    * manifest entry would map it, or an unresolved import of that package when none is found.
    */
+  const outputs = new Map<string, Resolution | null>(); // by target path: a package's tests import the same output many times
   const relativeOutput = (from: string, spec: string): Resolution | null => {
     const p = norm(posix.join(posix.dirname(from), spec));
-    const scope = p === null || notCode(p) ? null : packageScope(posix.dirname(p));
+    if (p === null) return null;
+    let r = outputs.get(p);
+    if (r === undefined) {
+      r = outputOf(p);
+      outputs.set(p, r);
+    }
+    return r;
+  };
+  const outputOf = (p: string): Resolution | null => {
+    const scope = notCode(p) ? null : packageScope(posix.dirname(p));
     if (scope === null) return null;
-    const found = bundleEntry(output, scope, p!);
+    const found = bundleEntry(output, scope, p);
     if (found) return { status: "resolved", path: found };
     const pkg = deps.packages.isMember(scope) ? packageJson(scope) : null;
-    const built = pkg ? relativeOutputSource(output, scope, pkg, p!) : null;
+    const built = pkg ? relativeOutputSource(output, scope, pkg, p) : null;
     if (!built) return null;
     return built.source ? { status: "resolved", path: built.source } : { status: "unresolved", workspace: true };
   };
