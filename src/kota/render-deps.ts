@@ -32,7 +32,7 @@ export function renderDeps(r: DepsResult, level: number): Rendering {
   // First, before any list: what the index could not follow makes "none" untrue.
   if (workspace.length > 0 && asked)
     lines.push(
-      `${workspace.length} import(s) name packages of this repository that could not be resolved (the package's manifest points at files this checkout does not have): ${workspace.slice(0, 10).join(", ")}${workspace.length > 10 ? ", ..." : ""}. The imports listed may be incomplete.`,
+      `${workspace.length} import(s) name packages of this repository that could not be resolved (they point at build output this checkout does not have, with no source found for it): ${workspace.slice(0, 10).join(", ")}${workspace.length > 10 ? ", ..." : ""}. The imports listed may be incomplete.`,
     );
   const importers = r.direction !== "dependencies" ? r.unresolvedImporters : undefined;
   if (importers)

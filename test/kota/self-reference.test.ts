@@ -15,7 +15,7 @@ const json = (v: unknown) => JSON.stringify(v);
 
 /** A library whose tests import it by name: a source condition next to root-level build output that was never built. */
 const selfImporting = (manifest: Record<string, unknown> = {}): Record<string, string> => ({
-  "package.json": json({ name: "root", private: true, workspaces: ["packages/*"] }),
+  "package.json": json({ name: "root", private: true, workspaces: ["packages/*", "vendored"] }),
   "packages/lib/package.json": json({
     name: "@m/lib",
     type: "module",
@@ -50,7 +50,7 @@ const selfImporting = (manifest: Record<string, unknown> = {}): Record<string, s
   ].join("\n"),
 });
 
-/** A shallower package of the same name, without `exports` (a fixture, a vendored release): outsiders may reach it by name. */
+/** A shallower workspace package of the same name, without `exports` (a vendored release): outsiders may reach it by name. */
 const vendoredCopy = { "vendored/package.json": json({ name: "@m/lib", main: "./old.ts" }), "vendored/old.ts": "export const old = 1;\n" };
 const TEST_FILE = "packages/lib/src/v2/tests/object.test.ts";
 const OWN_SOURCES = ["packages/lib/src/index.ts", "packages/lib/src/v2/index.ts", "packages/lib/src/v2/locales/fr.ts"];

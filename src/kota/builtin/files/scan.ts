@@ -16,7 +16,7 @@ export const MAX_FILE_BYTES = 1024 * 1024;
 export const SOURCE_FILE = /\.(?:ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 /** Files whose change can change how imports resolve, which files are indexed, or which are tests. */
 export const CONFIG_FILE =
-  /^(?:tsconfig.*\.json|jsconfig.*\.json|package\.json|\.gitignore|jest\.config\.(?:[cm]?[jt]s|json)|vitest\.(?:config|workspace)\.[cm]?[jt]s|(?:vite|rollup|tsup|tsdown|build)\.config\.[cm]?[jt]s|\.mocharc\.(?:json|ya?ml|[cm]?js))$/;
+  /^(?:tsconfig.*\.json|jsconfig.*\.json|package\.json|pnpm-workspace\.yaml|\.gitignore|jest\.config\.(?:[cm]?[jt]s|json)|vitest\.(?:config|workspace)\.[cm]?[jt]s|(?:vite|rollup|tsup|tsdown|build)\.config\.[cm]?[jt]s|\.mocharc\.(?:json|ya?ml|[cm]?js))$/;
 const MINIFIED = /\.min\.[cm]?js$/;
 /**
  * The manifests TypeScript reads from disk whatever git says (tsconfig, package.json): in a folder

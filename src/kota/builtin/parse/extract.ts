@@ -4,6 +4,7 @@ import { extractJsdocRefs } from "./extract-jsdoc.ts";
 import { extractModule } from "./extract-module.ts";
 import { extractRefs } from "./extract-refs.ts";
 import { type FileFacts, factsBuilder, type ImportKind } from "./facts.ts";
+import { declareJsdocTypes, JS_FILE } from "./jsdoc-types.ts";
 import { parseSource } from "./oxc-binding.ts";
 
 export function extractFacts(path: string, source: string): FileFacts {
@@ -19,6 +20,7 @@ export function extractFacts(path: string, source: string): FileFacts {
   if (parsed.program) {
     const scope = extractModule(b, parsed.program as unknown as N);
     extractRefs(b, parsed.program as unknown as N, scope);
+    if (docs && JS_FILE.test(path)) declareJsdocTypes(b, parsed.comments, scope);
     if (docs) extractJsdocRefs(b, parsed.comments, scope);
   } else {
     // Unrecoverable syntax error: the parser's module record still lists imports and re-exports.

@@ -95,10 +95,12 @@ export function queryUsages(env: QueryEnv, opts: UsagesOptions): Result<UsagesRe
   if (!symbol) return fail(KOTA_ERRORS.BAD_INPUT, "Empty symbol: pass a name such as compose, or Class.method for a member.");
   const { name, parent } = parseSymbol(symbol);
   let fileId: number | null = null;
+  let filePath: string | undefined;
   if (opts.file) {
     const f = lookupFile(env, opts.file);
     if (!f.ok) return f;
     fileId = f.id;
+    filePath = f.path;
   }
   const all = env.db
     .query<Def, [number, string]>(
@@ -110,7 +112,7 @@ export function queryUsages(env: QueryEnv, opts: UsagesOptions): Result<UsagesRe
   // A bare name means the top-level symbol when there is one; members only otherwise.
   if (parent === null && defs.some((d) => d.parent === null)) defs = defs.filter((d) => d.parent === null);
   if (defs.length === 0 && parent === null) defs = exportedOnly(env, name, fileId);
-  if (defs.length === 0) return fail(KOTA_ERRORS.NO_SUCH_SYMBOL, noSuchSymbol(env, symbol, name, opts.file, all));
+  if (defs.length === 0) return fail(KOTA_ERRORS.NO_SUCH_SYMBOL, noSuchSymbol(env, symbol, name, filePath, all));
 
   const skipTests = opts.includeTests === false;
   const rows: RefRow[] = [];
@@ -184,8 +186,17 @@ export function queryUsages(env: QueryEnv, opts: UsagesOptions): Result<UsagesRe
 
 function noSuchSymbol(env: QueryEnv, symbol: string, name: string, file: string | undefined, sameName: Def[]): string {
   if (file && sameName.length > 0) {
-    const where = [...new Set(sameName.map((d) => d.path))].slice(0, 5).join(", ");
-    return `${file} defines no symbol ${symbol}; ${name} is defined in ${where}. Pass one of those as the file, or leave the file out.`;
+    // Only a definition the file imports (directly or through others) can be the one it means.
+    const node = env.graph.indexOf.get(file);
+    const reached = new Set(node === undefined ? [] : levels(env.graph, [node], "out", env.graph.paths.length).levels.flat());
+    const paths = [...new Set(sameName.map((d) => d.path))];
+    const related = paths.filter((p) => reached.has(env.graph.indexOf.get(p) ?? -1));
+    if (related.length > 0)
+      return `${file} defines no symbol ${symbol}; ${name} is defined in ${related.slice(0, 5).join(", ")}, which it imports. Pass that as the file, or leave the file out.`;
+    return (
+      `${file} defines no symbol ${symbol} and imports none. Unrelated symbols of that name, in files ${file} does not import: ` +
+      `${paths.slice(0, 5).join(", ")}. Pass one of those as the file only if you mean it; kota search ${name} finds other mentions.`
+    );
   }
   const like = env.db
     .query<{ name: string; path: string }, [number, string]>(

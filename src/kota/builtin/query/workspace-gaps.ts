@@ -40,7 +40,10 @@ export function gapsReaching(env: QueryEnv, paths: readonly string[]): Workspace
     const name = packageNameOf(env, g.paths[n]!, byDir);
     if (name !== null) names.add(name);
   }
-  const hiding = rows.filter((r) => names.has(packageOfSpecifier(r.specifier)));
+  const hiding = rows.filter((r) => {
+    const name = gapPackage(env, r.path, r.specifier, byDir);
+    return name !== null && names.has(name);
+  });
   if (hiding.length === 0) return null;
   const files = [...new Set(hiding.map((r) => r.path))].sort();
   const specifiers = [...new Set(hiding.map((r) => r.specifier))].sort().slice(0, SHOWN + 1);
@@ -51,6 +54,17 @@ export function gapsReaching(env: QueryEnv, paths: readonly string[]): Workspace
 function packageOfSpecifier(specifier: string): string {
   const parts = specifier.split("/");
   return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0]!;
+}
+
+/**
+ * The package an unresolved workspace import of file `from` names: a bare specifier's package, or for
+ * a relative one (a package's own build output that maps to no source) the package of the path it
+ * points at.
+ */
+function gapPackage(env: QueryEnv, from: string, specifier: string, byDir: Map<string, string | null>): string | null {
+  if (!specifier.startsWith(".")) return packageOfSpecifier(specifier);
+  const target = posix.normalize(posix.join(posix.dirname(from), specifier));
+  return target.startsWith("../") ? null : packageNameOf(env, target, byDir);
 }
 
 /** One sentence for an answer that may be short because of the gaps. */
@@ -102,13 +116,17 @@ function packageNameOf(env: QueryEnv, path: string, byDir = new Map<string, stri
 export function unresolvedImporters(env: QueryEnv, path: string): { name: string; files: number } | null {
   const any = env.db.query<{ x: number }, [number]>(`SELECT 1 AS x FROM ${GAP_ROWS} LIMIT 1`).get(env.repoId);
   if (!any) return null;
-  const name = packageNameOf(env, path);
+  const byDir = new Map<string, string | null>();
+  const name = packageNameOf(env, path, byDir);
   if (name === null) return null;
-  const row = env.db
-    .query<{ files: number }, [number, string, string, string]>(
-      `SELECT COUNT(DISTINCT i.file_id) AS files FROM ${GAP_ROWS}
-       AND (i.specifier = ? OR substr(i.specifier, 1, length(?) + 1) = ? || '/')`,
+  // Bare specifiers naming the package, and relative ones (its own build output that maps to no source),
+  // which name the package of the path they point at.
+  const rows = env.db
+    .query<{ file_id: number; path: string; specifier: string }, [number, string, string, string]>(
+      `SELECT DISTINCT i.file_id, f.path, i.specifier FROM ${GAP_ROWS}
+       AND (i.specifier = ? OR substr(i.specifier, 1, length(?) + 1) = ? || '/' OR substr(i.specifier, 1, 1) = '.')`,
     )
-    .get(env.repoId, name, name, name);
-  return row && row.files > 0 ? { name, files: row.files } : null;
+    .all(env.repoId, name, name, name);
+  const files = new Set(rows.filter((r) => gapPackage(env, r.path, r.specifier, byDir) === name).map((r) => r.file_id));
+  return files.size > 0 ? { name, files: files.size } : null;
 }

@@ -12,6 +12,7 @@ import type { ImportKind } from "../parse/facts.ts";
 import { type BuildOutputContext, bundleEntry, sourceOfOutput } from "./build-output.ts";
 import { type ExportTarget, subpathTargets } from "./conditions.ts";
 import type { Packages } from "./packages.ts";
+import { relativeOutputSource } from "./relative-output.ts";
 import type { ResolvedTsconfig, Tsconfigs } from "./tsconfig.ts";
 
 export type Resolution =
@@ -32,6 +33,11 @@ const JS_TO_TS: Record<string, string[]> = {
   ".cjs": [".cts", ".d.cts"],
 };
 const SOURCE_EXTENSIONS = new Set([".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"]);
+/** A path with an extension that no code file has (`.css`, `.svg`, `.json`): the index holds no symbol there. */
+const notCode = (path: string): boolean => {
+  const ext = posix.extname(path);
+  return ext !== "" && !SOURCE_EXTENSIONS.has(ext) && /^\.[A-Za-z][A-Za-z0-9]*$/.test(ext);
+};
 
 export type ResolverDeps = {
   /** Indexed source files. */
@@ -195,14 +201,31 @@ export function createResolver(deps: ResolverDeps) {
   };
 
   /**
-   * A relative import of a package's missing build output (a root shim's `export * from './dist/node.js'`):
-   * the source its bundler config names for that output, exactly; no other build-output rule here.
+   * A relative import of a package's missing build output (a root shim's `export * from './dist/node.js'`,
+   * a test's `from '../dist/index.js'`): the source its bundler config names for that output, exactly;
+   * else, inside a build folder of a linked package (relative-output.ts), the source as the package's
+   * manifest entry would map it, or an unresolved import of that package when none is found.
    */
+  const outputs = new Map<string, Resolution | null>(); // by target path: a package's tests import the same output many times
   const relativeOutput = (from: string, spec: string): Resolution | null => {
     const p = norm(posix.join(posix.dirname(from), spec));
-    const scope = p === null ? null : packageScope(posix.dirname(p));
-    const found = scope === null ? null : bundleEntry(output, scope, p!);
-    return found ? { status: "resolved", path: found } : null;
+    if (p === null) return null;
+    let r = outputs.get(p);
+    if (r === undefined) {
+      r = outputOf(p);
+      outputs.set(p, r);
+    }
+    return r;
+  };
+  const outputOf = (p: string): Resolution | null => {
+    const scope = notCode(p) ? null : packageScope(posix.dirname(p));
+    if (scope === null) return null;
+    const found = bundleEntry(output, scope, p);
+    if (found) return { status: "resolved", path: found };
+    const pkg = deps.packages.isMember(scope) ? packageJson(scope) : null;
+    const built = pkg ? relativeOutputSource(output, scope, pkg, p) : null;
+    if (!built) return null;
+    return built.source ? { status: "resolved", path: built.source } : { status: "unresolved", workspace: true };
   };
 
   /** The export conditions TypeScript applies to this import, or null where `exports` is not read (node10, classic). */
@@ -253,9 +276,15 @@ export function createResolver(deps: ResolverDeps) {
     // TypeScript tries the self-reference before node_modules (node16, nodenext, bundler: where `exports` is read).
     const self = conditions ? resolveSelf(from, name, subpath, conditions) : null;
     if (self) return self;
-    const dir = deps.packages.dirOf(name);
-    if (dir !== null) return resolvePackage(dir, subpath, conditions) ?? { status: "unresolved", workspace: true };
-    return { status: "external" };
+    const dir = deps.packages.dirOf(name, from);
+    if (dir === null) return { status: "external" };
+    const found = resolvePackage(dir, subpath, conditions);
+    if (found) return found;
+    // A stylesheet, image or JSON entry of the package carries no code symbol: nothing is missed through it.
+    const targets = conditions ? subpathTargets(packageJson(dir)?.exports, subpath, conditions) : [];
+    if (targets.length > 0 ? targets.every((t) => notCode(t.path)) : notCode(subpath))
+      return { status: "asset", path: posix.join(dir, subpath) };
+    return { status: "unresolved", workspace: true };
   };
 
   return {
