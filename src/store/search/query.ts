@@ -161,15 +161,19 @@ export function wordsAnd(words: string[], phrases: { words: string[] }[] = []): 
   return terms.length > 0 ? terms.join(" ") : null;
 }
 
-/** The words wordsPrefixAnd looks up. */
+/** The words wordsPrefixAnd looks up as the start of longer words (a number is matched whole). */
 export function prefixWords(words: string[]): string[] {
-  return words.filter((w) => w.length >= 3).slice(0, MAX_TERMS);
+  return words.filter((w) => w.length >= 3 && !DIGITS.test(w)).slice(0, MAX_TERMS);
 }
 
-/** Every word as the start of an indexed word ("conn" finds "connection"). */
+/**
+ * Every word as the start of an indexed word ("conn" finds "connection"); a number whole, however
+ * short (an exit status "28" is never the start of "2810", and leaving it out lets any place match).
+ */
 export function wordsPrefixAnd(words: string[]): string | null {
-  const ws = prefixWords(words);
-  return ws.length > 0 ? ws.map((w) => `${quote(w)}*`).join(" ") : null;
+  const numbers = words.filter((w) => DIGITS.test(w));
+  const ws = [...prefixWords(words).map((w) => `${quote(w)}*`), ...numbers.map(quote)].slice(0, MAX_TERMS);
+  return ws.length > 0 ? ws.join(" ") : null;
 }
 
 /** Any word may match; stop words dropped when something else is left. */
