@@ -1,7 +1,8 @@
 /**
  * A minified stylesheet written for these tests: one line of many chunks, its custom properties
  * defined in a `:root` rule at its start and used in rules far along it. The same use, repeated
- * in rule after rule (in chunks read as regions of their own), is one place, not three hits.
+ * in rule after rule (in chunks read as regions of their own), is one place, not three hits; and
+ * the definition the uses name is read and shown even though its chunk lacks a word of the query.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { cleanupTempDirs } from "../helpers.ts";
@@ -28,5 +29,11 @@ describe("a name used on a long line of many chunks", () => {
     const { store, source } = await stored(stylesheet());
     const hits = top3(store, source, "ui fade transition");
     expect(hits.filter((h) => h.lines.some((l) => l.text.includes(USE))).length).toBe(1);
+  });
+
+  test("its definition, in a chunk without every word of the query, is among the hits", async () => {
+    const { store, source } = await stored(stylesheet());
+    const hits = top3(store, source, "ui fade transition");
+    expect(hits.some((h) => h.lines.some((l) => l.text.includes("--ui-fade:150ms")))).toBe(true);
   });
 });
