@@ -23,7 +23,7 @@ export type Concept = {
   number: boolean;
   /**
    * Short forms a tool may print instead (abbreviations.ts): the word's first letters (`sched`
-   * for "scheduler"), the initials of it and its neighbours (`ra` for "read ahead"). Found only as
+   * for "scheduler"), a compound's initials (`ro` for "read-only"). Found only as
    * a whole part of an identifier, and weighed below the word itself.
    */
   short: string[];
@@ -125,6 +125,8 @@ function conceptMatch(c: Concept): string {
   const forms = [...new Set([c.words.join(" "), c.runs.join(" "), c.joined])].map(quote);
   // Its words apart (`random.py:385(sample)` for "random.sample"), when each says something on its own.
   if (c.runs.length > 1 && c.runs.every((w) => w.length >= 3)) forms.push(`(${c.runs.map(quote).join(" AND ")})`);
+  // Its initials (`ro` for "read-only"), when the text never writes it out (query-variants.ts).
+  forms.push(...c.short.map(quote));
   return `(${forms.join(" OR ")})`;
 }
 
