@@ -13,6 +13,7 @@ import { regionCache } from "./region-cache.ts";
 import { LONG_LINE, type Region, scanRegion } from "./scan.ts";
 import { type Anchor, scoreRegion, weighTerms } from "./score.ts";
 import { MAX_RECORD, structureOf } from "./structure.ts";
+import { superlativeOf, withExtremeRows } from "./superlatives.ts";
 import { withUsedNames } from "./used-names.ts";
 
 export type CandidateChunk = {
@@ -311,6 +312,11 @@ export function findWindows(
     scan: scans[k]!,
     anchors: withUsedNames(region, terms, scans[k]!, scoreRegion(region, terms, scans[k]!)),
   }));
+  // A superlative asks for a listing's extreme row (superlatives.ts).
+  const extreme = superlativeOf(terms);
+  if (extreme)
+    for (const [k, { region }] of regions.entries())
+      parts[k]!.anchors = withExtremeRows(region, terms, scans[k]!, parts[k]!.anchors, extreme);
   // Definitions are looked for in every region of the same text (a long line spans many).
   const byText = new Map<number, DefinitionPart[]>();
   for (const [k, { region }] of regions.entries()) byText.set(region.blob, [...(byText.get(region.blob) ?? []), parts[k]!]);
