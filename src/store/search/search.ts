@@ -28,7 +28,7 @@ import { compounds, corrected, splits, withShortForms } from "./query-variants.t
 import { renderHits } from "./render.ts";
 import { termsFor } from "./score.ts";
 import { mayAllStartWords } from "./typo.ts";
-import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
+import { type CandidateChunk, findWindows, type LoadedRegion, loadRegions, type Scanned } from "./windows.ts";
 
 export type { Hit, HitLine } from "./hit.ts";
 
@@ -234,14 +234,15 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   let chunks = [...kept, ...loadChunks(deps, ending, ending.length).map((c) => ({ ...c, rank: kept.length }))];
   const terms = termsFor(found.query);
   const missing = new Map<string, number>();
-  let windows = findWindows(loadRegions(db, chunks), terms, config.search.maxLinesPerHit, missing);
+  const scanned = new Map<LoadedRegion, Scanned>();
+  let windows = findWindows(loadRegions(db, chunks), terms, config.search.maxLinesPerHit, missing, scanned);
   if (missing.size > 0) {
     // Names the hits use that no chunk read defines: their definitions' chunks are read too (definition-lookup.ts).
     const floor = windows[Math.min(limit, windows.length) - 1]?.score ?? 0;
     const more = definitionChunks(deps, missing, floor, new Set(chunks.map((c) => c.id)));
     if (more.length > 0) {
       chunks = [...chunks, ...loadChunks(deps, more, more.length).map((c) => ({ ...c, rank: chunks.length }))];
-      windows = findWindows(loadRegions(db, chunks), terms, config.search.maxLinesPerHit);
+      windows = findWindows(loadRegions(db, chunks), terms, config.search.maxLinesPerHit, undefined, scanned);
     }
   }
 

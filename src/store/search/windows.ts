@@ -10,7 +10,7 @@ import type { ObjectNames } from "./json-line.ts";
 import type { Term } from "./lines.ts";
 import { distinct, sharedPlaces } from "./long-row-repeats.ts";
 import { regionCache } from "./region-cache.ts";
-import { LONG_LINE, type Region, scanRegion } from "./scan.ts";
+import { LONG_LINE, type Region, type Scan, scanRegion } from "./scan.ts";
 import { type Anchor, scoreRegion, weighTerms } from "./score.ts";
 import { MAX_RECORD, structureOf } from "./structure.ts";
 import { superlativeOf, withExtremeRows } from "./superlatives.ts";
@@ -293,25 +293,41 @@ function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], ma
   };
 }
 
+/** A region's scan and its places as scored, kept for a second call with the same terms. */
+export type Scanned = { scan: Scan; anchors: Anchor[]; scores: Float64Array };
+
 /**
  * The windows worth showing, best first. Names the best places on long rows use that no region
  * read defines go to `missing` (definitions.ts) as `blob name`, with their best user's score.
+ * `scanned` keeps the regions' scans and places for a second call with the same terms.
  */
 export function findWindows(
   regions: { region: LoadedRegion; candidates: CandidateChunk[] }[],
   terms: Term[],
   maxLines: number,
   missing?: Map<string, number>,
+  scanned?: Map<LoadedRegion, Scanned>,
 ): Window[] {
   const out: Window[] = [];
   const partial: Window[] = [];
-  const scans = regions.map(({ region }) => scanRegion(region, terms));
-  weighTerms(terms, scans);
-  const parts: DefinitionPart[] = regions.map(({ region }, k) => ({
-    region,
-    scan: scans[k]!,
-    anchors: withUsedNames(region, terms, scans[k]!, scoreRegion(region, terms, scans[k]!)),
-  }));
+  // A second call with the same terms (more chunks read): the regions read before keep their scan
+  // and places, and the terms their weights (the new regions are weighed as the first ones were).
+  const again = scanned !== undefined && scanned.size > 0;
+  const scans = regions.map(({ region }) => scanned?.get(region)?.scan ?? scanRegion(region, terms));
+  if (!again) weighTerms(terms, scans);
+  const parts: DefinitionPart[] = regions.map(({ region }, k) => {
+    const known = scanned?.get(region);
+    if (known) {
+      // As they were scored: the places found below (definitions, extremes) raise some scores and add places.
+      known.anchors.forEach((a, i) => {
+        a.score = known.scores[i]!;
+      });
+      return { region, scan: known.scan, anchors: known.anchors.slice() };
+    }
+    const anchors = withUsedNames(region, terms, scans[k]!, scoreRegion(region, terms, scans[k]!));
+    scanned?.set(region, { scan: scans[k]!, anchors: anchors.slice(), scores: Float64Array.from(anchors, (a) => a.score) });
+    return { region, scan: scans[k]!, anchors };
+  });
   // A superlative asks for a listing's extreme row (superlatives.ts).
   const extreme = superlativeOf(terms);
   if (extreme)
