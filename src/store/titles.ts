@@ -4,6 +4,7 @@
  */
 import type { RawChunk } from "./chunk.ts";
 import { outlineSections } from "./outline-titles.ts";
+import { tableHeaders } from "./table-titles.ts";
 
 export type TextKind = "json" | "markdown" | "text";
 
@@ -55,7 +56,12 @@ export function titleChunks(text: string, kind: TextKind, chunks: RawChunk[]): s
   }
   if (kind === "markdown") return markdownTitles(chunks);
   const sections = outlineSections(chunks);
-  return chunks.map((c, i) => clip(sections[i] ? `${lineRangeTitle(c)} ${sections[i]}` : lineRangeTitle(c)));
+  const tables = tableHeaders(chunks);
+  return chunks.map((c, i) => {
+    // The outline section the chunk continues, or the header of the ruled table whose rows it starts among.
+    const within = sections[i] || tables[i];
+    return clip(within ? `${lineRangeTitle(c)} ${within}` : lineRangeTitle(c));
+  });
 }
 
 function markdownTitles(chunks: RawChunk[]): string[] {

@@ -17,6 +17,13 @@ describe("tallyScore", () => {
     for (const t of ["# pass 40", "3 files changed, 10 insertions(+), 2 deletions(-)", "Total elapsed: 3.2s", "1200 total", "skipped 4"])
       expect([t, tallyScore(t)]).toEqual([t, TALLY.count]);
   });
+  test("a labelled count ('Number of X: N') counts; the words without a number, or in prose, do not", () => {
+    expect(tallyScore("Number of removed entries: 4 (dirs: 1)")).toBe(TALLY.count);
+    expect(tallyScore("number of open handles = 12")).toBe(TALLY.count);
+    expect(tallyScore("Number of entries: none")).toBe(0);
+    expect(tallyScore("the number of retries grows with 3 backoff steps")).toBe(0);
+  });
+
   test("the version a tool reports counts; an XML declaration's does not", () => {
     expect(tallyScore("engine version: 4.12.1")).toBe(TALLY.count);
     expect(tallyScore("Version: 1:2.36-9+deb12u4")).toBe(TALLY.count);

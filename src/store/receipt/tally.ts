@@ -7,7 +7,8 @@
  *   failures, errors, skipped) and of TAP's final comments (pass, fail, skip, todo, cancelled),
  *   matched by stem so "failures", "failed", "fail" and "errored" all count;
  * - a list of at least two counted things ("N word, N word");
- * - a number on a line that says it is a total or a summary;
+ * - a number on a line that says it is a total or a summary, or a labelled count ("Number of
+ *   deleted files: 2": English "number of", a label, its number);
  * - the version a tool reports ("version: 3.0.19", "found version \"1.2.13\""), and a labelled date;
  * - the numbered lines under a heading that announces totals ("LEAK SUMMARY:").
  * A line shaped like several others in the same window is a record of a listing, not a summary.
@@ -36,6 +37,8 @@ const OTHER_COUNT = new RegExp(`(?<![\\w.=:-])${NUM}\\s+${WORD(OTHER)}|${WORD(OT
 const COUNT_LIST = /(?<![\w.-])\d[\d,.]*%? \(?[A-Za-z]\w*\b[^,;\n]{0,24}[,;] +\d[\d,.]*%? \(?[A-Za-z]/;
 /** A line that says it is a total or a summary (not a call or an identifier: "total(", "sub_total"). */
 const TOTAL = /(?<![\w/.:-])(?:totals?|summary|overall)(?![\w(/.-])/i;
+/** "Number of deleted files: 2", "number of snapshots: 56": a count the line names as one (a label, then its number). */
+const NUMBER_OF = /(?<![\w/.:-])number of\b[^:=\n]{1,40}[:=]\s*\d/i;
 const HAS_DIGIT = /\d/;
 /** `<?xml version="1.0"?>` names the XML format's version, not the tool's. */
 const XML_DECLARATION = /^\s*<\?xml /;
@@ -55,7 +58,8 @@ export const TALLY = { bad: 9, count: 3 } as const;
 export function tallyScore(text: string): number {
   if (!HAS_DIGIT.test(text) || text.length > 300 || XML_DECLARATION.test(text)) return 0;
   for (const m of text.matchAll(BAD_COUNT)) if (Number((m[1] ?? m[2]!).replace(/,/g, "")) > 0) return TALLY.bad;
-  if (OTHER_COUNT.test(text) || COUNT_LIST.test(text) || TOTAL.test(text) || VERSION.test(text) || DATED.test(text)) return TALLY.count;
+  if (OTHER_COUNT.test(text) || COUNT_LIST.test(text) || TOTAL.test(text) || NUMBER_OF.test(text) || VERSION.test(text) || DATED.test(text))
+    return TALLY.count;
   return 0;
 }
 

@@ -2,7 +2,8 @@
  * The short forms tools print for the words of a question: a word's first letters (`sched` for
  * "scheduler", `arg` for "argument", `dur` for "duration", `alloc` for "allocation"): clipping,
  * the usual way identifiers abbreviate a word (as English word-formation describes it), not a
- * list of words. A short form counts only where it is a whole part of an identifier, less than
+ * list of words; and a compound's initials (`ro` for "read-only", `ttl` for "time-to-live"), the
+ * way tools abbreviate a term of several words. A short form counts only where it is a whole part of an identifier, less than
  * the word written out, and only for words the searched text never writes out (search.ts).
  */
 
@@ -44,4 +45,18 @@ export function contractionForms(word: string): string[] {
   };
   pick(0, word[0]!);
   return [...out].filter((s) => s.length <= word.length - MIN_LEFT && !word.startsWith(s));
+}
+
+/** A compound's initials are looked for when it has this many words (`ro` of "read-only" to `oom` of "out-of-memory"). */
+const MIN_WORDS = 2;
+const MAX_WORDS = 4;
+
+/**
+ * A compound's initialism: the first letter of each of its words (`ro` for "read-only", `rw` for
+ * "read-write", `ttl` for "time-to-live", `eof` for "end-of-file"), as English word-formation
+ * forms an initialism. Only of words of letters (a version or a number has none).
+ */
+export function initialismOf(words: string[]): string[] {
+  if (words.length < MIN_WORDS || words.length > MAX_WORDS || !words.every((w) => LETTERS.test(w))) return [];
+  return [words.map((w) => w[0]!).join("")];
 }

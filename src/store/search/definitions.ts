@@ -94,39 +94,86 @@ export function definitionOf(lower: string, name: string, from = 0): number {
 /** Names a place is looked up by, at most. */
 const MAX_NAMES = 4;
 
-/** The anchors with the definitions of the names the best places on long rows use (not for JSON: its keys name its objects). */
-export function withDefinitions(region: Region, terms: Term[], scan: Scan, anchors: Anchor[]): Anchor[] {
-  if (region.json) return anchors;
+/** A region of a text with its scan and its places so far (a definition found in it is added to `anchors`). */
+export type DefinitionPart = { region: Region; scan: Scan; anchors: Anchor[] };
+
+/** The long rows of a region that hold some term (a definition's name holds a word of the query). */
+function longRowsOf(part: DefinitionPart): number[] {
+  return part.region.rows.flatMap((row, r) => (row.length > LONG_LINE && part.scan.found[r]!.length > 0 ? [r] : []));
+}
+
+/** Where a name is defined: a region, its row and the name's place on it. */
+type Found = { part: DefinitionPart; r: number; d: number };
+
+/**
+ * The regions of one text and what has been looked up in them: each region's long rows that hold
+ * a term, and each name's definition (null: none), found once however many places use it.
+ */
+export type TextDefinitions = { parts: DefinitionPart[]; longRows: Map<DefinitionPart, number[]>; known: Map<string, Found | null> };
+
+export function textDefinitions(parts: DefinitionPart[]): TextDefinitions {
+  return { parts: parts.filter((p) => !p.region.json), longRows: new Map(), known: new Map() };
+}
+
+/** The first definition of a name on the long rows of the text's regions, the region `own` first. */
+function definitionIn(text: TextDefinitions, name: string, own: DefinitionPart): Found | null {
+  const seen = text.known.get(name);
+  if (seen !== undefined) return seen;
+  let found: Found | null = null;
+  for (const part of [own, ...text.parts.filter((p) => p !== own)]) {
+    let rows = text.longRows.get(part);
+    if (!rows) {
+      rows = longRowsOf(part);
+      text.longRows.set(part, rows);
+    }
+    for (const r of rows) {
+      const d = definitionOf(lowerRow(part.region, r), name);
+      if (d >= 0) {
+        found = { part, r, d };
+        break;
+      }
+    }
+    if (found) break;
+  }
+  text.known.set(name, found);
+  return found;
+}
+
+/**
+ * The definitions of the names the best places on long rows of `own` use, as places: looked for
+ * on that region's long rows, then on the other regions of the same text (a minified file's one
+ * line is many chunks: the definitions are often in another part of it than their uses). A name
+ * no region defines is put in `missing` with its best user's score (the caller may read more of
+ * the text for it). Not for JSON: its keys name its objects.
+ */
+export function withDefinitions(text: TextDefinitions, own: DefinitionPart, terms: Term[], missing?: Map<string, number>): void {
+  const { region } = own;
+  if (region.json) return;
   const { rows } = region;
-  const users = anchors
+  const users = own.anchors
     .filter((a) => rows[a.row]!.length > LONG_LINE)
     .sort((a, b) => b.score - a.score)
     .slice(0, USERS);
-  if (users.length === 0) return anchors;
+  if (users.length === 0) return;
   const needles = [...new Set(terms.flatMap((t) => (t.kind === "concept" ? [t.forms[0]!] : t.kind === "ident" ? [t.parts[0]!] : [])))];
-  // A definition's name holds a word of the query: only the long rows that hold one are read.
-  const longRows = rows.flatMap((row, r) => (row.length > LONG_LINE && scan.found[r]!.length > 0 ? [r] : []));
-  const out = [...anchors];
-  const placed = new Set<string>();
+  const placed = new Set<Found>();
   for (const use of users) {
     const lower = lowerRow(region, use.row);
     for (const { name, at } of namesIn(lower, use.at, use.end, needles).slice(0, MAX_NAMES)) {
       // The place defines the name itself: nothing to look up.
       if (definitionOf(lower, name, at) === at) continue;
-      for (const r of longRows) {
-        const d = definitionOf(lowerRow(region, r), name);
-        if (d < 0) continue;
-        const key = `${r}:${d}`;
-        if (!placed.has(key)) {
-          placed.add(key);
-          const score = use.score * AFTER_USE;
-          const there = out.find((a) => a.row === r && a.at <= d && d < Math.max(a.end, a.at + 1));
-          if (there) there.score = Math.max(there.score, score);
-          else out.push({ row: r, at: d, end: d + name.length, score, suppliers: [], record: null, complete: use.complete });
-        }
-        break;
+      const found = definitionIn(text, name, own);
+      if (!found) {
+        if (missing) missing.set(name, Math.max(missing.get(name) ?? 0, use.score));
+        continue;
       }
+      if (placed.has(found)) continue;
+      placed.add(found);
+      const { part, r, d } = found;
+      const score = use.score * AFTER_USE;
+      const there = part.anchors.find((a) => a.row === r && a.at <= d && d < Math.max(a.end, a.at + 1));
+      if (there) there.score = Math.max(there.score, score);
+      else part.anchors.push({ row: r, at: d, end: d + name.length, score, suppliers: [], record: null, complete: use.complete });
     }
   }
-  return out;
 }

@@ -6,7 +6,7 @@
  */
 
 import type { EngineDeps } from "../engine-deps.ts";
-import { prefixForms } from "./abbreviations.ts";
+import { initialismOf, prefixForms } from "./abbreviations.ts";
 import type { Filter } from "./candidates.ts";
 import { type Concept, conceptOf, contentConcepts, isStopWord, type ParsedQuery, quote } from "./query.ts";
 import { correctWord, wordExists } from "./typo.ts";
@@ -107,13 +107,18 @@ export function splits(deps: EngineDeps, q: ParsedQuery): ParsedQuery | null {
 export function withShortForms(deps: EngineDeps, q: ParsedQuery, f: Filter): ParsedQuery {
   // One word alone is what the user expects verbatim ("webpmux" is not `webp`): nothing there is no match.
   if (contentConcepts(q).length < 2) return q;
-  const forms = q.concepts.map((c) => (c.stop || c.words.length > 1 ? [] : prefixForms(c.words[0]!).filter((w) => !isStopWord(w))));
+  // A word's clippings; a compound's initials (`ro` for "read-only").
+  const forms = q.concepts.map((c) =>
+    c.stop ? [] : c.words.length > 1 ? initialismOf(c.words) : prefixForms(c.words[0]!).filter((w) => !isStopWord(w)),
+  );
   if (forms.every((x) => x.length === 0)) return q;
   const r = f.range ? " AND rowid BETWEEN ? AND ?" : "";
   const has = deps.db.query<{ one: number }, (string | number)[]>(
     `SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ?${r} LIMIT 1`,
   );
   const absent = (w: string) => has.get(quote(w), ...(f.range ?? [])) === null;
-  const concepts = q.concepts.map((c, i) => (forms[i]!.length > 0 && absent(c.words[0]!) ? { ...c, short: forms[i]! } : c));
+  // A compound is written out when its words are next to each other (`read only`, `read-only`) or together (`readonly`).
+  const writtenOut = (c: Concept) => (c.words.length === 1 ? !absent(c.words[0]!) : !absent(c.words.join(" ")) || !absent(c.joined));
+  const concepts = q.concepts.map((c, i) => (forms[i]!.length > 0 && !writtenOut(c) ? { ...c, short: forms[i]! } : c));
   return { ...q, concepts };
 }

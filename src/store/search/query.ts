@@ -23,7 +23,7 @@ export type Concept = {
   number: boolean;
   /**
    * Short forms a tool may print instead (abbreviations.ts): the word's first letters (`sched`
-   * for "scheduler"), the initials of it and its neighbours (`ra` for "read ahead"). Found only as
+   * for "scheduler"), a compound's initials (`ro` for "read-only"). Found only as
    * a whole part of an identifier, and weighed below the word itself.
    */
   short: string[];
@@ -125,6 +125,8 @@ function conceptMatch(c: Concept): string {
   const forms = [...new Set([c.words.join(" "), c.runs.join(" "), c.joined])].map(quote);
   // Its words apart (`random.py:385(sample)` for "random.sample"), when each says something on its own.
   if (c.runs.length > 1 && c.runs.every((w) => w.length >= 3)) forms.push(`(${c.runs.map(quote).join(" AND ")})`);
+  // Its initials (`ro` for "read-only"), when the text never writes it out (query-variants.ts).
+  forms.push(...c.short.map(quote));
   return `(${forms.join(" OR ")})`;
 }
 
@@ -161,15 +163,19 @@ export function wordsAnd(words: string[], phrases: { words: string[] }[] = []): 
   return terms.length > 0 ? terms.join(" ") : null;
 }
 
-/** The words wordsPrefixAnd looks up. */
+/** The words wordsPrefixAnd looks up as the start of longer words (a number is matched whole). */
 export function prefixWords(words: string[]): string[] {
-  return words.filter((w) => w.length >= 3).slice(0, MAX_TERMS);
+  return words.filter((w) => w.length >= 3 && !DIGITS.test(w)).slice(0, MAX_TERMS);
 }
 
-/** Every word as the start of an indexed word ("conn" finds "connection"). */
+/**
+ * Every word as the start of an indexed word ("conn" finds "connection"); a number whole, however
+ * short (an exit status "28" is never the start of "2810", and leaving it out lets any place match).
+ */
 export function wordsPrefixAnd(words: string[]): string | null {
-  const ws = prefixWords(words);
-  return ws.length > 0 ? ws.map((w) => `${quote(w)}*`).join(" ") : null;
+  const numbers = words.filter((w) => DIGITS.test(w));
+  const ws = [...prefixWords(words).map((w) => `${quote(w)}*`), ...numbers.map(quote)].slice(0, MAX_TERMS);
+  return ws.length > 0 ? ws.join(" ") : null;
 }
 
 /** Any word may match; stop words dropped when something else is left. */

@@ -10,6 +10,7 @@ import { formatBytes } from "../../units.ts";
 import type { EngineDeps } from "../engine-deps.ts";
 import type { SourceFilter } from "../source-filter.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
+import { definitionChunks } from "./definition-lookup.ts";
 import type { Hit, SourcedWindow } from "./hit.ts";
 import { mayHoldAll } from "./infix.ts";
 import { NOT_OWN_ANSWER } from "./own-answers.ts";
@@ -27,7 +28,7 @@ import { compounds, corrected, splits, withShortForms } from "./query-variants.t
 import { renderHits } from "./render.ts";
 import { termsFor } from "./score.ts";
 import { mayAllStartWords } from "./typo.ts";
-import { type CandidateChunk, findWindows, loadRegions } from "./windows.ts";
+import { type CandidateChunk, findWindows, type LoadedRegion, loadRegions, type Scanned } from "./windows.ts";
 
 export type { Hit, HitLine } from "./hit.ts";
 
@@ -230,10 +231,20 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
     f,
     kept.map((c) => c.id),
   ).slice(kept.length);
-  const chunks = [...kept, ...loadChunks(deps, ending, ending.length).map((c) => ({ ...c, rank: kept.length }))];
-  const regions = loadRegions(db, chunks);
+  let chunks = [...kept, ...loadChunks(deps, ending, ending.length).map((c) => ({ ...c, rank: kept.length }))];
   const terms = termsFor(found.query);
-  const windows = findWindows(regions, terms, config.search.maxLinesPerHit);
+  const missing = new Map<string, number>();
+  const scanned = new Map<LoadedRegion, Scanned>();
+  let windows = findWindows(loadRegions(db, chunks), terms, config.search.maxLinesPerHit, missing, scanned);
+  if (missing.size > 0) {
+    // Names the hits use that no chunk read defines: their definitions' chunks are read too (definition-lookup.ts).
+    const floor = windows[Math.min(limit, windows.length) - 1]?.score ?? 0;
+    const more = definitionChunks(deps, missing, floor, new Set(chunks.map((c) => c.id)));
+    if (more.length > 0) {
+      chunks = [...chunks, ...loadChunks(deps, more, more.length).map((c) => ({ ...c, rank: chunks.length }))];
+      windows = findWindows(loadRegions(db, chunks), terms, config.search.maxLinesPerHit, undefined, scanned);
+    }
+  }
 
   // Each text's newest source (that the filter allows), for every text the windows are in, at once.
   const blobs = [...new Set(windows.map((w) => w.chunk.blob_id))];

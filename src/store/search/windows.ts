@@ -5,13 +5,15 @@
  * a place in a text, not a chunk; several places on one long line are several hits.
  */
 import type { Db } from "../../db/open.ts";
-import { nameAround, withDefinitions } from "./definitions.ts";
+import { type DefinitionPart, textDefinitions, withDefinitions } from "./definitions.ts";
 import type { ObjectNames } from "./json-line.ts";
 import type { Term } from "./lines.ts";
+import { distinct, sharedPlaces } from "./long-row-repeats.ts";
 import { regionCache } from "./region-cache.ts";
-import { LONG_LINE, type Region, scanRegion } from "./scan.ts";
+import { LONG_LINE, type Region, type Scan, scanRegion } from "./scan.ts";
 import { type Anchor, scoreRegion, weighTerms } from "./score.ts";
 import { MAX_RECORD, structureOf } from "./structure.ts";
+import { superlativeOf, withExtremeRows } from "./superlatives.ts";
 import { withUsedNames } from "./used-names.ts";
 
 export type CandidateChunk = {
@@ -291,14 +293,61 @@ function windowOf(region: LoadedRegion, cands: CandidateChunk[], g: Anchor[], ma
   };
 }
 
-/** The windows worth showing, best first. */
-export function findWindows(regions: { region: LoadedRegion; candidates: CandidateChunk[] }[], terms: Term[], maxLines: number): Window[] {
+/** A region's scan and its places as scored, kept for a second call with the same terms. */
+export type Scanned = { scan: Scan; anchors: Anchor[]; scores: Float64Array };
+
+/**
+ * The windows worth showing, best first. Names the best places on long rows use that no region
+ * read defines go to `missing` (definitions.ts) as `blob name`, with their best user's score.
+ * `scanned` keeps the regions' scans and places for a second call with the same terms.
+ */
+export function findWindows(
+  regions: { region: LoadedRegion; candidates: CandidateChunk[] }[],
+  terms: Term[],
+  maxLines: number,
+  missing?: Map<string, number>,
+  scanned?: Map<LoadedRegion, Scanned>,
+): Window[] {
   const out: Window[] = [];
   const partial: Window[] = [];
-  const scans = regions.map(({ region }) => scanRegion(region, terms));
-  weighTerms(terms, scans);
+  // A second call with the same terms (more chunks read): the regions read before keep their scan
+  // and places, and the terms their weights (the new regions are weighed as the first ones were).
+  const again = scanned !== undefined && scanned.size > 0;
+  const scans = regions.map(({ region }) => scanned?.get(region)?.scan ?? scanRegion(region, terms));
+  if (!again) weighTerms(terms, scans);
+  const parts: DefinitionPart[] = regions.map(({ region }, k) => {
+    const known = scanned?.get(region);
+    if (known) {
+      // As they were scored: the places found below (definitions, extremes) raise some scores and add places.
+      known.anchors.forEach((a, i) => {
+        a.score = known.scores[i]!;
+      });
+      return { region, scan: known.scan, anchors: known.anchors.slice() };
+    }
+    const anchors = withUsedNames(region, terms, scans[k]!, scoreRegion(region, terms, scans[k]!));
+    scanned?.set(region, { scan: scans[k]!, anchors: anchors.slice(), scores: Float64Array.from(anchors, (a) => a.score) });
+    return { region, scan: scans[k]!, anchors };
+  });
+  // A superlative asks for a listing's extreme row (superlatives.ts).
+  const extreme = superlativeOf(terms);
+  if (extreme)
+    for (const [k, { region }] of regions.entries())
+      parts[k]!.anchors = withExtremeRows(region, terms, scans[k]!, parts[k]!.anchors, extreme);
+  // Definitions are looked for in every region of the same text (a long line spans many).
+  const byText = new Map<number, DefinitionPart[]>();
+  for (const [k, { region }] of regions.entries()) byText.set(region.blob, [...(byText.get(region.blob) ?? []), parts[k]!]);
+  for (const [blob, same] of byText) {
+    const undefinedNames = missing ? new Map<string, number>() : undefined;
+    const text = textDefinitions(same);
+    for (const part of same) withDefinitions(text, part, terms, undefinedNames);
+    for (const [name, score] of undefinedNames ?? []) missing!.set(`${blob} ${name}`, score);
+  }
+  const shared = sharedPlaces(
+    regions.map(({ region }) => region),
+    parts,
+  );
   for (const [k, { region, candidates }] of regions.entries()) {
-    let anchors = withUsedNames(region, terms, scans[k]!, withDefinitions(region, terms, scans[k]!, scoreRegion(region, terms, scans[k]!)));
+    let anchors = parts[k]!.anchors;
     // Where some place has every concept, places with only some are not hits, unless there is room
     // left after every complete one: on a long row, the definition (`--x-duration:294ms`) the
     // complete places use may lack the words that describe it.
@@ -314,6 +363,7 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
           distinct(
             region,
             rest.filter((a) => a.score >= top * 0.5),
+            shared,
           ).kept,
         ).map((g) => windowOf(region, candidates, g, maxLines));
         const weak = extra.sort((a, b) => b.score - a.score).slice(0, PER_CHUNK * candidates.length);
@@ -342,6 +392,7 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
     const { kept, repeats } = distinct(
       region,
       anchors.filter((a) => a.score >= top * 0.5),
+      shared,
     );
     const windows = group(region, kept)
       .map((g) => windowOf(region, candidates, g, maxLines))
@@ -356,30 +407,4 @@ export function findWindows(regions: { region: LoadedRegion; candidates: Candida
     out.push(...shown);
   }
   return [...out.sort((a, b) => b.score - a.score), ...partial.sort((a, b) => b.score - a.score)];
-}
-
-/**
- * Places on long rows that show the same text as a better one (minified code repeating
- * `transition-duration:var(--x)`) are not places of their own: only counted, so the hits go to
- * other text (the definition they all use, a different record). The text is the place's with
- * the names it cuts into whole: `u.zero=` and `u.zeroHash=` are two places of "zero".
- */
-function distinct(region: LoadedRegion, anchors: Anchor[]): { kept: Anchor[]; repeats: number } {
-  const seen = new Set<string>();
-  const kept: Anchor[] = [];
-  let repeats = 0;
-  for (const a of [...anchors].sort((x, y) => y.score - x.score)) {
-    const row = region.rows[a.row]!;
-    if (row.length <= LONG_LINE || a.end <= a.at) {
-      kept.push(a);
-      continue;
-    }
-    const key = `${a.row}:${row.slice(...nameAround(row, a.at, a.end)).toLowerCase()}`;
-    if (seen.has(key)) repeats++;
-    else {
-      seen.add(key);
-      kept.push(a);
-    }
-  }
-  return { kept, repeats };
 }
