@@ -133,6 +133,22 @@ describe("kota builtin: which packages can be imported by name", () => {
     expect(use.dependencies.direct).toEqual(["index.ts", "libs/core/sample/index.ts"]);
   });
 
+  test("a file: link of the importer's own package wins over the root's link of the same name", async () => {
+    const kota = await indexed({
+      "package.json": json({ name: "top", private: true, workspaces: ["site"], dependencies: { theme: "file:./themes/plain" } }),
+      "site/package.json": json({ name: "site", dependencies: { theme: "file:../themes/fancy" } }),
+      "site/page.ts": "import { paint } from 'theme';\nexport const p = paint;\n",
+      "themes/plain/package.json": json({ name: "theme", main: "index.ts" }),
+      "themes/plain/index.ts": "export const paint = 'plain';\n",
+      "themes/fancy/package.json": json({ name: "theme", main: "index.ts" }),
+      "themes/fancy/index.ts": "export const paint = 'fancy';\n",
+      "tool.ts": "import { paint } from 'theme';\nexport const t = paint;\n",
+    });
+    const deps = async (file: string) => ok(await kota.deps({ file, direction: "dependencies" })).dependencies.direct;
+    expect(await deps("site/page.ts")).toEqual(["themes/fancy/index.ts"]);
+    expect(await deps("tool.ts")).toEqual(["themes/plain/index.ts"]);
+  });
+
   test("a repository that declares no workspace keeps every package.json folder importable", async () => {
     const kota = await indexed({
       "a/package.json": json({ name: "a-pkg", main: "index.ts" }),
