@@ -5,6 +5,8 @@
  * no code (a stylesheet): each on a small git work tree of our own making.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { renderDeps } from "../../src/kota/render-deps.ts";
 import { cleanupTempDirs, indexedRepo, ok } from "./fixture-repo.ts";
 
@@ -147,6 +149,22 @@ describe("kota builtin: which packages can be imported by name", () => {
     const deps = async (file: string) => ok(await kota.deps({ file, direction: "dependencies" })).dependencies.direct;
     expect(await deps("site/page.ts")).toEqual(["themes/fancy/index.ts"]);
     expect(await deps("tool.ts")).toEqual(["themes/plain/index.ts"]);
+  });
+
+  test("an edited pnpm-workspace.yaml is noticed by the next query", async () => {
+    const { kota, root } = await indexedRepo({
+      "pnpm-workspace.yaml": "packages:\n  - 'libs/*'\n",
+      "package.json": json({ name: "root-pkg", private: true }),
+      "extra/tint/package.json": json({ name: "tint", main: "index.ts" }),
+      "extra/tint/index.ts": "export const tint = 1;\n",
+      "libs/app/main.ts": "import { tint } from 'tint';\nexport const a = tint;\n",
+    });
+    const deps = async () => ok(await kota.deps({ file: "libs/app/main.ts", direction: "dependencies" })).dependencies.direct;
+    expect(await deps()).toEqual([]);
+    const yaml = join(root, "pnpm-workspace.yaml");
+    writeFileSync(yaml, "packages:\n  - 'libs/*'\n  - 'extra/*'\n");
+    utimesSync(yaml, new Date(), new Date(Date.now() + 5000));
+    expect(await deps()).toEqual(["extra/tint/index.ts"]);
   });
 
   test("a repository that declares no workspace keeps every package.json folder importable", async () => {
