@@ -26,8 +26,9 @@ const ROUNDS = 6;
 
 const ONE_LINER = /^function (deserialize\w+)\(pos\) \{\n {2}return ([^;{}]*);\n\}\n\n/gm;
 
-/** Whether a call's argument can be written in several places (arithmetic on `pos` and buffer reads, no call). */
-const pure = (arg: string): boolean => /^[\w\s+\-*>&|[\]().]*$/.test(arg) && !/\w\s*\(/.test(arg) && !arg.includes(",");
+/** Whether a call's argument can be written in several places (arithmetic on `pos` and buffer reads, no call, no `++`/`--`). */
+const pure = (arg: string): boolean =>
+  /^[\w\s+\-*>&|[\]().]*$/.test(arg) && !/\w\s*\(/.test(arg) && !arg.includes(",") && !/\+\s*\+|-\s*-/.test(arg);
 
 export type Inlined = { code: string; functions: number; calls: number };
 
