@@ -67,11 +67,12 @@ export function inlineDeserializer(source: string, check: (code: string) => bool
     calls += n;
     if (n === 0) break;
   }
-  // A one-liner no longer called anywhere goes; one still called (an argument that was not pure) stays.
+  // A one-liner no longer named anywhere goes; one still called (an argument that was not pure) or
+  // passed as a value stays (the parse check below would not see a name left undefined).
   let functions = 0;
   for (const name of bodies.keys()) {
-    const uses = code.match(new RegExp(`\\b${name}\\(`, "g"))?.length ?? 0;
-    if (uses > 1) continue; // its definition, and a call
+    const uses = code.match(new RegExp(`\\b${name}\\b`, "g"))?.length ?? 0;
+    if (uses > 1) continue; // its definition, and a use
     code = code.replace(new RegExp(`^function ${name}\\(pos\\) \\{\\n[^]*?\\n\\}\\n\\n`, "m"), "");
     functions++;
   }
