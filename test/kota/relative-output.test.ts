@@ -167,6 +167,22 @@ describe("kota builtin: which packages can be imported by name", () => {
     expect(await deps()).toEqual(["extra/tint/index.ts"]);
   });
 
+  test("a pnpm-workspace.yaml of settings only: the root package.json's workspaces declare the members, else the root alone", async () => {
+    const files = {
+      "pnpm-workspace.yaml": "onlyBuiltDependencies:\n  - esbuild\n",
+      "package.json": json({ name: "root-pkg", private: true, workspaces: ["libs/*"] }),
+      "libs/core/package.json": json({ name: "@w/core", main: "index.ts" }),
+      "libs/core/index.ts": "export const core = 1;\n",
+      "fixtures/old/package.json": json({ name: "@w/old", main: "index.ts" }),
+      "fixtures/old/index.ts": "export const old = 1;\n",
+      "main.ts": "import { core } from '@w/core';\nimport { old } from '@w/old';\nexport const m = core + old;\n",
+    };
+    const deps = async (kota: Awaited<ReturnType<typeof indexed>>) =>
+      ok(await kota.deps({ file: "main.ts", direction: "dependencies" })).dependencies.direct;
+    expect(await deps(await indexed(files))).toEqual(["libs/core/index.ts"]);
+    expect(await deps(await indexed({ ...files, "package.json": json({ name: "root-pkg", private: true }) }))).toEqual([]);
+  });
+
   test("a repository that declares no workspace keeps every package.json folder importable", async () => {
     const kota = await indexed({
       "a/package.json": json({ name: "a-pkg", main: "index.ts" }),
