@@ -26,8 +26,9 @@ const ROUNDS = 6;
 
 const ONE_LINER = /^function (deserialize\w+)\(pos\) \{\n {2}return ([^;{}]*);\n\}\n\n/gm;
 
-/** Whether a call's argument can be written in several places (arithmetic on `pos` and buffer reads, no call). */
-const pure = (arg: string): boolean => /^[\w\s+\-*>&|[\]().]*$/.test(arg) && !/\w\s*\(/.test(arg) && !arg.includes(",");
+/** Whether a call's argument can be written in several places (arithmetic on `pos` and buffer reads, no call, no `++`/`--`). */
+const pure = (arg: string): boolean =>
+  /^[\w\s+\-*>&|[\]().]*$/.test(arg) && !/\w\s*\(/.test(arg) && !arg.includes(",") && !/\+\s*\+|-\s*-/.test(arg);
 
 export type Inlined = { code: string; functions: number; calls: number };
 
@@ -66,11 +67,12 @@ export function inlineDeserializer(source: string, check: (code: string) => bool
     calls += n;
     if (n === 0) break;
   }
-  // A one-liner no longer called anywhere goes; one still called (an argument that was not pure) stays.
+  // A one-liner no longer named anywhere goes; one still called (an argument that was not pure) or
+  // passed as a value stays (the parse check below would not see a name left undefined).
   let functions = 0;
   for (const name of bodies.keys()) {
-    const uses = code.match(new RegExp(`\\b${name}\\(`, "g"))?.length ?? 0;
-    if (uses > 1) continue; // its definition, and a call
+    const uses = code.match(new RegExp(`\\b${name}\\b`, "g"))?.length ?? 0;
+    if (uses > 1) continue; // its definition, and a use
     code = code.replace(new RegExp(`^function ${name}\\(pos\\) \\{\\n[^]*?\\n\\}\\n\\n`, "m"), "");
     functions++;
   }

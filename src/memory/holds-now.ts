@@ -44,13 +44,14 @@ function aboutGroups(u: Unit, groups: QueryGroup[]): number[] {
   return groups.filter((g) => u.match.groups.has(g.group) && g.forms.some((f) => subject.includes(familyKey(f.word)))).map((g) => g.group);
 }
 
-/**
- * The earlier statement holds a rare word of the query (a number, a name: isRare) the later one
- * does not: the query asks for that one, whatever was said later on its subject.
- */
 /** Whether a unit holds a query group by a value standing for its word ("24x24" for "big": search.ts heldFor), besides its words. */
 export type HoldsByValue = (u: Unit, group: number) => boolean;
 
+/**
+ * The earlier statement holds a rare word of the query (a number, a name: isRare) the later one
+ * does not (nor a value standing for it: byValue): the query asks for that one, whatever was said
+ * later on its subject.
+ */
 function narrowerTest(rare: Set<number>, byValue: HoldsByValue = () => false): (older: Unit, newer: Unit) => boolean {
   // Each unit's rare groups worked out once: the tests below compare every pair of statements.
   const rareOf = new Map<Unit, number[]>();

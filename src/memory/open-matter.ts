@@ -8,6 +8,7 @@
  * is left out; hits holding them all stay, the open matter first among them.
  */
 import { units } from "./conflicts.ts";
+import { isStopWord } from "./stopwords.ts";
 import { lineBody } from "./summary-line.ts";
 import { type Hit, keepLines, type Unit } from "./units.ts";
 
@@ -30,10 +31,24 @@ const ASKS =
  * Text", 2010).
  */
 const UNSETTLED =
-  /\b(?:tbd|tba|tbc|undecided|unresolved|unclear|unknown|still open|to be (?:decided|determined|confirmed)|not (?:yet )?(?:decided|settled|sure|known|clear)|(?:have|has|had)(?:n'?t| not) (?:yet )?(?:decided|settled|figured out))\b/i;
+  /\b(?:tbd|tba|tbc|still open|to be (?:decided|determined|confirmed)|not (?:yet )?(?:decided|settled|sure|known|clear)|(?:have|has|had)(?:n'?t| not) (?:yet )?(?:decided|settled|figured out))\b/i;
+/**
+ * Undecided, unresolved, unclear, unknown (cues of the same kind) when said of the matter
+ * (predicative: "owner unknown", "the cause is unclear, ...",
+ * "unresolved for now"), not of a noun they stand before (attributive: "crashes on an unknown id",
+ * "an unresolved import", "unclear error message"), which names a thing and settles nothing. In
+ * English the attributive adjective comes right before its noun; a stop word (SMART's) or the end
+ * of the clause after it is no noun.
+ */
+const UNSETTLED_ADJECTIVE = /\b(?:undecided|unresolved|unclear|unknown)\b(?:[ \t]+([\p{L}\p{N}_'-]+))?/giu;
+const saysUnsettled = (body: string): boolean =>
+  UNSETTLED.test(body) || [...body.matchAll(UNSETTLED_ADJECTIVE)].some((m) => m[1] === undefined || isStopWord(m[1].toLowerCase()));
 
 /** Whether a statement reads as an open matter: a question (with its mark, or begun as one: ASKS), work marked as still to do, or a matter said to be unsettled (UNSETTLED). */
-export const readsOpen = (text: string) => OPEN.test(lineBody(text)) || ASKS.test(lineBody(text)) || UNSETTLED.test(lineBody(text));
+export const readsOpen = (text: string) => {
+  const body = lineBody(text);
+  return OPEN.test(body) || ASKS.test(body) || saysUnsettled(body);
+};
 
 /**
  * The hits (best first), less those below an open matter on the whole query that hold only part

@@ -97,6 +97,26 @@ describe("oxc's deserializers inlined for the build", () => {
     expect(r.code).toContain("y: deserializeOther(pos)"); // reads a name that is not the buffer's
   });
 
+  test("leave a call whose argument steps a counter: the body reads it twice", () => {
+    const source =
+      "let uint8,\n  int32;\n\n" +
+      "function deserializeSpan(pos) {\n  return int32[pos] + int32[pos + 1];\n}\n\n" +
+      "function deserializeA(pos) {\n  return [deserializeSpan(pos++), deserializeSpan(pos--)];\n}\n";
+    const r = inlineDeserializer(source);
+    expect(r.code).toContain("[deserializeSpan(pos++), deserializeSpan(pos--)]");
+    expect(r.calls).toBe(0);
+  });
+
+  test("keep a one-liner that is passed as a value, though every call of it is inlined", () => {
+    const source =
+      "let uint8,\n  int32;\n\n" +
+      "function deserializeI32(pos) {\n  return int32[pos >> 2];\n}\n\n" +
+      "function deserializeA(pos) {\n  return [deserializeI32(pos), deserializeVec(pos, deserializeI32)];\n}\n";
+    const r = inlineDeserializer(source);
+    expect(r.code).toContain("[(int32[pos >> 2]), deserializeVec(pos, deserializeI32)]");
+    expect(r.code).toContain("function deserializeI32(pos)");
+  });
+
   test("give back the source unchanged when the result would not parse", () => {
     const source = generated("ts");
     expect(inlineDeserializer(source, () => false).code).toBe(source);

@@ -38,6 +38,8 @@ const repo = {
   ].join("\n"),
   "tools/tagged.mjs":
     "/** @import { Range as R } from './measure.js' */\n/** @param {R} r */\nexport function low(r) {\n  return r.low;\n}\n",
+  "tools/lines.js":
+    "/**\n * @import {\n *   range,\n *   Range as Span\n * }\n * from './measure.js'\n */\n/** @type {Span} */\nexport const s = { low: 0, high: { at: 1 } };\n",
   // In a .ts file JSDoc types are prose to TypeScript: no symbol, no import.
   "lib/typed.ts": "/** @typedef {string} Range */\n/** @type {import('../tools/measure.js').Range} */\nexport const t = 1;\n",
   "lib/other.ts": "export type Range = [number, number];\n",
@@ -49,6 +51,8 @@ describe("kota builtin: JSDoc types in JavaScript files", () => {
     const range = ok(await kota.usages({ symbol: "Range", file: "tools/measure.js" }));
     expect(range.definedIn).toEqual([{ file: "tools/measure.js", line: 1 }]);
     expect(sites(range)).toEqual([
+      "tools/lines.js:4",
+      "tools/lines.js:8",
       "tools/measure.js:4",
       "tools/measure.js:8",
       "tools/report.js:2",

@@ -5,6 +5,8 @@
  * no code (a stylesheet): each on a small git work tree of our own making.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { renderDeps } from "../../src/kota/render-deps.ts";
 import { cleanupTempDirs, indexedRepo, ok } from "./fixture-repo.ts";
 
@@ -131,6 +133,54 @@ describe("kota builtin: which packages can be imported by name", () => {
     });
     const use = ok(await kota.deps({ file: "libs/core/use.ts", direction: "dependencies" }));
     expect(use.dependencies.direct).toEqual(["index.ts", "libs/core/sample/index.ts"]);
+  });
+
+  test("a file: link of the importer's own package wins over the root's link of the same name", async () => {
+    const kota = await indexed({
+      "package.json": json({ name: "top", private: true, workspaces: ["site"], dependencies: { theme: "file:./themes/plain" } }),
+      "site/package.json": json({ name: "site", dependencies: { theme: "file:../themes/fancy" } }),
+      "site/page.ts": "import { paint } from 'theme';\nexport const p = paint;\n",
+      "themes/plain/package.json": json({ name: "theme", main: "index.ts" }),
+      "themes/plain/index.ts": "export const paint = 'plain';\n",
+      "themes/fancy/package.json": json({ name: "theme", main: "index.ts" }),
+      "themes/fancy/index.ts": "export const paint = 'fancy';\n",
+      "tool.ts": "import { paint } from 'theme';\nexport const t = paint;\n",
+    });
+    const deps = async (file: string) => ok(await kota.deps({ file, direction: "dependencies" })).dependencies.direct;
+    expect(await deps("site/page.ts")).toEqual(["themes/fancy/index.ts"]);
+    expect(await deps("tool.ts")).toEqual(["themes/plain/index.ts"]);
+  });
+
+  test("an edited pnpm-workspace.yaml is noticed by the next query", async () => {
+    const { kota, root } = await indexedRepo({
+      "pnpm-workspace.yaml": "packages:\n  - 'libs/*'\n",
+      "package.json": json({ name: "root-pkg", private: true }),
+      "extra/tint/package.json": json({ name: "tint", main: "index.ts" }),
+      "extra/tint/index.ts": "export const tint = 1;\n",
+      "libs/app/main.ts": "import { tint } from 'tint';\nexport const a = tint;\n",
+    });
+    const deps = async () => ok(await kota.deps({ file: "libs/app/main.ts", direction: "dependencies" })).dependencies.direct;
+    expect(await deps()).toEqual([]);
+    const yaml = join(root, "pnpm-workspace.yaml");
+    writeFileSync(yaml, "packages:\n  - 'libs/*'\n  - 'extra/*'\n");
+    utimesSync(yaml, new Date(), new Date(Date.now() + 5000));
+    expect(await deps()).toEqual(["extra/tint/index.ts"]);
+  });
+
+  test("a pnpm-workspace.yaml of settings only: the root package.json's workspaces declare the members, else the root alone", async () => {
+    const files = {
+      "pnpm-workspace.yaml": "onlyBuiltDependencies:\n  - esbuild\n",
+      "package.json": json({ name: "root-pkg", private: true, workspaces: ["libs/*"] }),
+      "libs/core/package.json": json({ name: "@w/core", main: "index.ts" }),
+      "libs/core/index.ts": "export const core = 1;\n",
+      "fixtures/old/package.json": json({ name: "@w/old", main: "index.ts" }),
+      "fixtures/old/index.ts": "export const old = 1;\n",
+      "main.ts": "import { core } from '@w/core';\nimport { old } from '@w/old';\nexport const m = core + old;\n",
+    };
+    const deps = async (kota: Awaited<ReturnType<typeof indexed>>) =>
+      ok(await kota.deps({ file: "main.ts", direction: "dependencies" })).dependencies.direct;
+    expect(await deps(await indexed(files))).toEqual(["libs/core/index.ts"]);
+    expect(await deps(await indexed({ ...files, "package.json": json({ name: "root-pkg", private: true }) }))).toEqual([]);
   });
 
   test("a repository that declares no workspace keeps every package.json folder importable", async () => {

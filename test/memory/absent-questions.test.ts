@@ -103,6 +103,23 @@ describe("a matter said to be unsettled", () => {
     for (const t of ["exports are kept for 90 days", "- e40 decision: the export job is owned by Priya"]) expect(readsOpen(t)).toBe(false);
   });
 
+  test("unknown, unclear, unresolved read as open said of the matter, not before a noun they name", () => {
+    for (const t of [
+      "the cause of the export stall is unknown for now",
+      "still unclear whether exports need their own bucket",
+      "export owner unknown",
+      "why the export lags: unresolved, see the thread",
+    ])
+      expect(readsOpen(t)).toBe(true);
+    for (const t of [
+      "fix(export): crashes on an unknown column name",
+      "ExportError: unknown format 'xlsb'",
+      "tsc reports an unresolved import in the export worker",
+      "the unclear error message on a failed export now names the file",
+    ])
+      expect(readsOpen(t)).toBe(false);
+  });
+
   test("below a statement on the whole question that says it is undecided, statements on part of it are left out", async () => {
     const m = testMemory();
     for (let i = 0; i < 10; i++) {

@@ -59,19 +59,22 @@ export function declareJsdocTypes(b: FactsBuilder, comments: readonly Comment[],
     if (c.type !== "Block" || !c.value.startsWith("*")) continue;
     const base = c.start + 2; // past "/*"
     const text = c.value;
+    // A tag may run over lines ("@import {\n *   A,\n *   B\n * } from './m'"): each line's leading
+    // `*` read as a space, as TypeScript's JSDoc scanner skips it (same length: offsets hold).
+    const joined = text.replace(/(\n[ \t]*)\*/g, "$1 ");
     for (let at = text.indexOf("@typedef"); at !== -1; at = text.indexOf("@typedef", at + 8)) {
       const found = typedefName(text, at + 8);
       if (found) declare(found.name, base + found.offset);
     }
     for (const m of text.matchAll(CALLBACK)) declare(m[1]!, base + m.index! + m[0].length - m[1]!.length);
-    for (const m of text.matchAll(IMPORT_TAG)) {
+    for (const m of joined.matchAll(IMPORT_TAG)) {
       const idx = importOf(m[3]!, base + m.index!);
       for (const part of m[1]!.split(",")) {
         const names = /^\s*([A-Za-z_$][\w$]*)(?:\s+as\s+([A-Za-z_$][\w$]*))?\s*$/.exec(part);
         if (names && !scope.has(names[2] ?? names[1]!)) scope.set(names[2] ?? names[1]!, { importIdx: idx, imported: names[1]! });
       }
     }
-    for (const m of text.matchAll(IMPORT_TYPE)) {
+    for (const m of joined.matchAll(IMPORT_TYPE)) {
       const idx = importOf(m[2]!, base + m.index!);
       b.addRef({ importIdx: idx, name: m[3]!, owner: null, member: false, kind: "type" }, base + m.index! + m[0].length - m[3]!.length);
     }

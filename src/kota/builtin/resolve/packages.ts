@@ -59,8 +59,10 @@ export function createPackages(deps: { packageFiles: string[]; readText(path: st
       if (list) list.push(dir);
       else candidates.set(name, [dir]);
     }
-    // The nearest declaring package first: its link is the one Node finds walking up from the importer.
-    links = links.sort((a, b) => b.from.split("/").length - a.from.split("/").length);
+    // The nearest declaring package first: its link is the one Node finds walking up from the importer
+    // (the root is the farthest: "." has no folder in it, so it counts none, not one).
+    const depth = (dir: string) => (dir === "." ? 0 : dir.split("/").length);
+    links = links.sort((a, b) => depth(b.from) - depth(a.from));
     return candidates;
   };
   const isMember = (dir: string): boolean => {

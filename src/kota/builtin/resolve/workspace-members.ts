@@ -18,21 +18,26 @@ type Manifest = object;
 
 export const PNPM_WORKSPACE = "pnpm-workspace.yaml";
 
-/** The workspace globs the repository declares, or null when it declares none. */
+/**
+ * The workspace globs the repository declares, or null when it declares none. A pnpm-workspace.yaml
+ * without `packages` (one that only holds settings or catalogs) is a workspace of the root alone to
+ * pnpm, unless the root package.json declares `workspaces` for another package manager.
+ */
 export function workspacePatterns(readText: (path: string) => string | null, root: Manifest | null): string[] | null {
-  const yaml = readText(PNPM_WORKSPACE);
-  if (yaml !== null) {
-    try {
-      const parsed = Bun.YAML.parse(yaml) as { packages?: unknown } | null;
-      const list = parsed && typeof parsed === "object" ? parsed.packages : undefined;
-      return Array.isArray(list) ? list.filter((p): p is string => typeof p === "string") : [];
-    } catch {
-      return null; // unreadable: nothing said, as if there were none
-    }
-  }
   const ws = (root as { workspaces?: unknown } | null)?.workspaces;
   const list = Array.isArray(ws) ? ws : ws && typeof ws === "object" ? (ws as { packages?: unknown }).packages : undefined;
-  return Array.isArray(list) ? list.filter((p): p is string => typeof p === "string") : null;
+  const declared = Array.isArray(list) ? list.filter((p): p is string => typeof p === "string") : null;
+  const yaml = readText(PNPM_WORKSPACE);
+  if (yaml === null) return declared;
+  let packages: unknown;
+  try {
+    const parsed = Bun.YAML.parse(yaml) as { packages?: unknown } | null;
+    packages = parsed && typeof parsed === "object" ? parsed.packages : undefined;
+  } catch {
+    return declared; // unreadable: as if it said nothing
+  }
+  if (Array.isArray(packages)) return packages.filter((p): p is string => typeof p === "string");
+  return declared ?? [];
 }
 
 /** A test for package folders (repo-relative, "." the root) against workspace globs: the last matching glob decides. */
