@@ -83,7 +83,7 @@ describe("extendsTarget: TypeScript's lookup of a package config", () => {
 });
 
 describe("createTsconfigs: options from a package config", () => {
-  test("moduleResolution, customConditions and ${configDir} paths come from the package's base.json", () => {
+  test("moduleResolution, customConditions and configDir-relative paths come from the package's base.json", () => {
     const { tsconfigs } = memory(
       {
         "packages/cfg/package.json": { name: "@x/cfg" },
