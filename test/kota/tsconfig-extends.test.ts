@@ -113,7 +113,7 @@ describe("createTsconfigs: options from a package config", () => {
     expect(c.outDir).toBe("apps/web/out");
     // The inherited include (`${configDir}/src`) takes in the app's sources only.
     expect(tsconfigs.forFile("apps/web/scripts/b.ts")).toBeNull();
-    expect(tsconfigs.extraFiles()).toEqual(["packages/cfg/base.json"]);
+    expect(tsconfigs.baseFiles()).toEqual(["packages/cfg/base.json"]);
   });
 
   test("an array of extends: the later entry wins", () => {
@@ -150,7 +150,8 @@ describe("createTsconfigs: options from a package config", () => {
     const c = tsconfigs.forFile("app/src/x.ts")!;
     expect(c.moduleResolution).toBe("bundler");
     expect(c.paths[0]!.targets).toEqual(["app/src/*"]);
-    expect(tsconfigs.extraFiles()).toEqual([]);
+    // Only the file that exists was read (and found unreadable).
+    expect(tsconfigs.baseFiles()).toEqual(["app/base.json"]);
   });
 });
 
@@ -199,5 +200,29 @@ describe("kota builtin: a shared config package of the repository", () => {
     utimesSync(join(root, "packages/config/base.json"), t, t);
     const web = ok(await kota.deps({ file: "apps/web/main.ts", direction: "dependencies" }));
     expect(web.dependencies.direct).toEqual(["packages/lib/feature.ts"]);
+    // Still watched after that run: a second edit is noticed too.
+    writeFileSync(join(root, "packages/config/base.json"), json({ compilerOptions: { customConditions: ["source"] } }));
+    utimesSync(join(root, "packages/config/base.json"), t + 5, t + 5);
+    const again = ok(await kota.deps({ file: "apps/web/main.ts", direction: "dependencies" }));
+    expect(again.dependencies.direct).toEqual(["packages/lib/src/entry.ts", "packages/lib/src/feature.ts"]);
+  });
+
+  test("a full index keeps the base config watched; once no config extends it, it is watched no more", async () => {
+    const { kota, root, db } = await indexedRepo(repo());
+    const watched = () =>
+      db
+        .query<{ path: string }, []>("SELECT path FROM code_watch WHERE is_dir = 0 AND path LIKE 'packages/config/%' ORDER BY path")
+        .all()
+        .map((r) => r.path);
+    expect(watched()).toEqual(["packages/config/base.json", "packages/config/legacy.json", "packages/config/package.json"]);
+    ok(await kota.index());
+    expect(watched()).toEqual(["packages/config/base.json", "packages/config/legacy.json", "packages/config/package.json"]);
+    for (const app of ["web", "old"]) {
+      writeFileSync(join(root, `apps/${app}/tsconfig.json`), json({}));
+      const t = Date.now() / 1000 + 5;
+      utimesSync(join(root, `apps/${app}/tsconfig.json`), t, t);
+    }
+    ok(await kota.deps({ file: "apps/web/main.ts", direction: "dependencies" }));
+    expect(watched()).toEqual(["packages/config/package.json"]);
   });
 });

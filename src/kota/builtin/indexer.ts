@@ -271,7 +271,7 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     // A base config read through a package `extends` under a name the scan does not list (`base.json`):
     // watched from now on like the config files, so an edit to it resolves the imports again.
     const extraWatch: WatchRow[] = [];
-    const extras = new Set(context?.resolver.extraConfigs() ?? []);
+    const extras = new Set((context?.resolver.baseConfigs() ?? []).filter((p) => !CONFIG_FILE.test(basename(p))));
     // After resolving every import, the base configs no config names any more are watched no more.
     const unwatch = all && context ? [...configs.keys()].filter((p) => !extras.has(p) && !CONFIG_FILE.test(basename(p))) : [];
     for (const p of extras) {

@@ -88,11 +88,11 @@ const CONFIG_NAMES = ["tsconfig.json", "jsconfig.json"];
 /**
  * `readText(path)` returns a file's text or null; `has(path)` says whether the repo lists that config file.
  * A package `extends` needs `packageDir` and `packageJson` (workspace packages); `exists` finds a base
- * config the scan does not list as one (`base.json` in a config package): such files are `extraFiles()`.
+ * config the scan does not list as one (`base.json` in a config package); `baseFiles()` lists what `extends` read.
  */
 export function createTsconfigs(deps: { has(path: string): boolean; readText(path: string): string | null } & Partial<ExtendsDeps>) {
   const resolved = new Map<string, ResolvedTsconfig>();
-  const extra = new Set<string>();
+  const bases = new Set<string>();
   const exists = (p: string): boolean => deps.has(p) || (p.endsWith(".json") && deps.exists?.(p) === true);
   const extendsDeps: ExtendsDeps = {
     exists,
@@ -111,7 +111,7 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
   /** An `extends` target inside the repository (extends-target.ts), or null (node_modules is not read). */
   const baseFile = (dir: string, base: unknown): string | null => {
     const target = extendsTarget(extendsDeps, dir, base);
-    if (target !== null && !deps.has(target)) extra.add(target);
+    if (target !== null) bases.add(target);
     return target;
   };
   const raw = new Map<string, RawConfig | null>();
@@ -300,9 +300,9 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
       const config = configFor(file);
       return config ? load(config) : null;
     },
-    /** Base configs read through `extends` that are not among the repository's listed config files. */
-    extraFiles(): string[] {
-      return [...extra].sort();
+    /** The files read as base configs through `extends` so far. */
+    baseFiles(): string[] {
+      return [...bases].sort();
     },
     /** The settings of one config file (a package's own tsconfig, for its build layout), or null. */
     config(file: string): ResolvedTsconfig | null {
