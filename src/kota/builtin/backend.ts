@@ -4,6 +4,7 @@
  * Every query first notices files changed on disk and re-indexes them, then answers.
  */
 import { existsSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { Db } from "../../db/open.ts";
 import { fail, type Result } from "../../errors.ts";
 import {
@@ -18,7 +19,7 @@ import { restoreIndexes } from "./bulk-indexes.ts";
 import { type Detected, detectChanges } from "./files/freshness.ts";
 import { detectFromEvents } from "./files/freshness-events.ts";
 import { createDirWatcher, type DirWatcher, defaultWatchLimit, watchesFit } from "./files/inotify.ts";
-import { fileView, scanRepository } from "./files/scan.ts";
+import { CONFIG_FILE, fileView, scanRepository } from "./files/scan.ts";
 import { type FirstIndexStart, realRoot } from "./first-index.ts";
 import { buildGraph, type Graph, patchGraph } from "./graph.ts";
 import { type ApplyOutcome, applyChanges, type Changes } from "./indexer.ts";
@@ -220,10 +221,21 @@ export function createBuiltinIndex(deps: BuiltinIndexDeps): CodeIndexBackend {
         .filter((w) => w.is_dir === 0)
         .map((w) => [w.path, w.mtime_ms]),
     );
-    const configsChanged = oldConfigs.size !== scan.configs.length || scan.configs.some((c) => oldConfigs.get(c.path) !== c.mtimeMs);
+    // Base configs the resolver read through a package `extends` (`base.json`): no scan lists them, so they stay watched.
+    const listed = new Set(scan.configs.map((c) => c.path));
+    const carried = [...oldConfigs.keys()].flatMap((path) => {
+      if (listed.has(path) || CONFIG_FILE.test(basename(path))) return [];
+      try {
+        return [{ path, mtimeMs: statSync(join(root, path)).mtimeMs }];
+      } catch {
+        return [];
+      }
+    });
+    const configs = [...scan.configs, ...carried];
+    const configsChanged = oldConfigs.size !== configs.length || configs.some((c) => oldConfigs.get(c.path) !== c.mtimeMs);
     const watch: WatchRow[] = [
       ...scan.dirs.map((d) => ({ path: d.path, is_dir: 1, mtime_ms: d.mtimeMs })),
-      ...scan.configs.map((c) => ({ path: c.path, is_dir: 0, mtime_ms: c.mtimeMs })),
+      ...configs.map((c) => ({ path: c.path, is_dir: 0, mtime_ms: c.mtimeMs })),
     ];
     const changes: Changes = {
       parse: scan.sources.filter((s) => {

@@ -3,15 +3,15 @@
  * transaction each, so memory stays bounded and a cancel keeps every finished batch), drop
  * removed files, then resolve imports (all of them when the file set or a config changed).
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readFileSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
 import { type Db, immediate } from "../../db/open.ts";
 import { errorMessage } from "../../errors.ts";
 import { sha256 } from "../../hash.ts";
 import { checkpointNow } from "../checkpoint.ts";
 import type { IndexFileError } from "../contract.ts";
 import { putIndexesBack, restoreIndexes, setIndexesAside } from "./bulk-indexes.ts";
-import type { ScannedFile } from "./files/scan.ts";
+import { CONFIG_FILE, type ScannedFile } from "./files/scan.ts";
 import type { StoredFacts } from "./parse/facts.ts";
 import type { ParseJob, ParseOutcome, ParsePool } from "./parse/parse-pool.ts";
 import {
@@ -268,7 +268,22 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
       context = resolveImports(db, root, repo.id, undefined, configText, fresh, warm?.taken ? warm.answers : undefined);
     } else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, configText, cached);
     else context = cached ?? null;
+    // A base config read through a package `extends` under a name the scan does not list (`base.json`):
+    // watched from now on like the config files, so an edit to it resolves the imports again.
+    const extraWatch: WatchRow[] = [];
+    const extras = new Set((context?.resolver.baseConfigs() ?? []).filter((p) => !CONFIG_FILE.test(basename(p))));
+    // After resolving every import, the base configs no config names any more are watched no more.
+    const unwatch = all && context ? [...configs.keys()].filter((p) => !extras.has(p) && !CONFIG_FILE.test(basename(p))) : [];
+    for (const p of extras) {
+      if (configs.has(p)) continue;
+      try {
+        extraWatch.push({ path: p, is_dir: 0, mtime_ms: statSync(join(root, p)).mtimeMs });
+      } catch {
+        // vanished since it was read: the next full scan starts over
+      }
+    }
     immediate(db, () => {
+      if (extraWatch.length > 0 || unwatch.length > 0) store.setWatch(repo.id, extraWatch, false, unwatch);
       // After resolving: its updates of code_imports then maintain no index either.
       if (bulk) putIndexesBack(db);
       store.markDone(repo.id, ctx.now(), true);

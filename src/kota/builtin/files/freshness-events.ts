@@ -51,7 +51,8 @@ export function detectFromEvents(
 
   for (const path of events.files) {
     const name = posix.basename(path);
-    if (CONFIG_FILE.test(name)) {
+    // A watched file of another name: a base config read through a package `extends` (indexer.ts).
+    if (CONFIG_FILE.test(name) || watched.has(path)) {
       if (name === ".gitignore") return { kind: "rescan", reason: `${path} changed` };
       const st = stat(root, path);
       if (watched.has(path) || (st && !ignored(path, false))) {

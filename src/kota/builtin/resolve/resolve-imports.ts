@@ -128,6 +128,7 @@ function resolverOf(
   const existing = new Map<string, boolean>();
   const files = new Set(paths);
   const bundlerConfigs = [...configs].filter((p) => BUNDLER_CONFIG.test(p.slice(p.lastIndexOf("/") + 1)));
+  const packages = createPackages({ packageFiles: [...configs].filter((p) => p.endsWith("package.json")), readText: readConfig });
   const resolver = createResolver({
     bundleEntries(dir) {
       // Two configs of one package that give a name different sources: the name is left out.
@@ -152,8 +153,18 @@ function resolverOf(
       return e;
     },
     configFiles: [...configs].filter((p) => !p.endsWith("package.json") && !p.endsWith(".gitignore")),
-    tsconfigs: createTsconfigs({ has: (p) => configs.has(p), readText: readConfig }),
-    packages: createPackages({ packageFiles: [...configs].filter((p) => p.endsWith("package.json")), readText: readConfig }),
+    tsconfigs: createTsconfigs({
+      has: (p) => configs.has(p),
+      readText: readConfig,
+      // A base config in a workspace package (`"extends": "@org/tsconfig/base.json"`), read from disk.
+      exists: (p) => existsSync(join(root, p)),
+      packageDir: (name, from) => packages.dirOf(name, from),
+      packageJson: (dir) =>
+        configs.has(`${dir}/package.json`) || (dir === "." && configs.has("package.json"))
+          ? packages.read(dir === "." ? "package.json" : `${dir}/package.json`)
+          : null,
+    }),
+    packages,
     hasPackageJson: (dir) => configs.has(dir === "." ? "package.json" : `${dir}/package.json`),
   });
   return { resolver, existing, files };

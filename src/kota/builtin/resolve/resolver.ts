@@ -288,6 +288,8 @@ export function createResolver(deps: ResolverDeps) {
   };
 
   return {
+    /** The files read as base configs through `extends` (tsconfig.ts). */
+    baseConfigs: (): string[] => deps.tsconfigs.baseFiles(),
     resolve(from: string, rawSpec: string, kind: ImportKind = "import"): Resolution {
       const config = deps.tsconfigs.forFile(from);
       if (rawSpec.startsWith("#")) return resolveHash(from, rawSpec, kind, config) ?? unresolved;

@@ -1,11 +1,13 @@
 /**
  * tsconfig.json / jsconfig.json as module resolution needs them: the config that governs a file
  * (as the editor picks it: up from the file, the first config whose files, include and exclude
- * take it in, or one of its references that does), its `extends` chain (relative files; package configs need node_modules,
- * which we do not read), and the `baseUrl` and `paths` that come out of it. All paths repo-relative.
+ * take it in, or one of its references that does), its `extends` chain (relative files, and configs of
+ * this repository's workspace packages: extends-target.ts; node_modules is not read), and the `baseUrl`
+ * and `paths` that come out of it. All paths repo-relative.
  */
 import { posix } from "node:path";
 import { compileGlob, type Glob } from "../../../glob.ts";
+import { type ExtendsDeps, extendsTarget } from "./extends-target.ts";
 import { parseJsonc } from "./jsonc.ts";
 
 /** A list of paths from a config, with the folder they are relative to (the config that wrote them). */
@@ -72,11 +74,31 @@ function modeOf(moduleResolution: unknown, module: unknown): ResolutionMode {
 }
 type Layer = { dir: string; options: RawOptions };
 
+// TypeScript 5.5's template for "the folder of the config in use" (tsconfig reference, "${configDir}"):
+// a path that starts with it is relative to the config being built, not to the base config that wrote it.
+const CONFIG_DIR = "$" + "{configDir}";
+
+/** A path option of a config in `dir` (repo-relative), as seen by the config in `leafDir`. */
+function configPath(value: string, dir: string, leafDir: string): string {
+  return posix.normalize(value.startsWith(CONFIG_DIR) ? `./${leafDir}/${value.slice(CONFIG_DIR.length)}` : posix.join(dir, value));
+}
+
 const CONFIG_NAMES = ["tsconfig.json", "jsconfig.json"];
 
-/** `readJson(path)` returns the parsed file or null; `has(path)` says whether the repo has that file. */
-export function createTsconfigs(deps: { has(path: string): boolean; readText(path: string): string | null }) {
+/**
+ * `readText(path)` returns a file's text or null; `has(path)` says whether the repo lists that config file.
+ * A package `extends` needs `packageDir` and `packageJson` (workspace packages); `exists` finds a base
+ * config the scan does not list as one (`base.json` in a config package); `baseFiles()` lists what `extends` read.
+ */
+export function createTsconfigs(deps: { has(path: string): boolean; readText(path: string): string | null } & Partial<ExtendsDeps>) {
   const resolved = new Map<string, ResolvedTsconfig>();
+  const bases = new Set<string>();
+  const exists = (p: string): boolean => deps.has(p) || (p.endsWith(".json") && deps.exists?.(p) === true);
+  const extendsDeps: ExtendsDeps = {
+    exists,
+    packageDir: (name, from) => deps.packageDir?.(name, from) ?? null,
+    packageJson: (dir) => deps.packageJson?.(dir) ?? null,
+  };
 
   type RawConfig = {
     extends?: unknown;
@@ -86,12 +108,11 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
     include?: unknown;
     exclude?: unknown;
   };
-  /** A relative `extends` target inside the repository (package configs need node_modules, which we do not read). */
+  /** An `extends` target inside the repository (extends-target.ts), or null (node_modules is not read). */
   const baseFile = (dir: string, base: unknown): string | null => {
-    if (typeof base !== "string" || !(base.startsWith(".") || base.startsWith("/"))) return null;
-    let target = posix.normalize(posix.join(dir, base));
-    if (!deps.has(target) && deps.has(`${target}.json`)) target = `${target}.json`;
-    return deps.has(target) ? target : null;
+    const target = extendsTarget(extendsDeps, dir, base);
+    if (target !== null) bases.add(target);
+    return target;
   };
   const raw = new Map<string, RawConfig | null>();
   const readConfig = (file: string): RawConfig | null => {
@@ -105,10 +126,9 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
 
   /** The file lists of a config (`files`, `include`, `exclude`), from the nearest layer that sets each. */
   const fileLists = (file: string, seen = new Set<string>()): { files?: Layered; include?: Layered; exclude?: Layered } => {
-    if (seen.has(file)) return {};
-    seen.add(file);
-    const c = readConfig(file);
+    const c = seen.has(file) ? null : readConfig(file);
     if (!c) return {};
+    seen.add(file);
     const dir = posix.dirname(file);
     const own = (v: unknown): Layered | undefined =>
       Array.isArray(v) ? { dir, list: v.filter((x): x is string => typeof x === "string") } : undefined;
@@ -119,6 +139,7 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
       const target = baseFile(dir, base);
       if (target) inherited = { ...inherited, ...definedOnly(fileLists(target, seen)) };
     }
+    seen.delete(file); // a cycle is a chain that comes back, not two bases that share one
     return { ...inherited, ...definedOnly(mine) };
   };
 
@@ -129,7 +150,7 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
     let c = coverage.get(config);
     if (c) return c;
     const lists = fileLists(config);
-    const rel = (l: Layered, p: string) => posix.normalize(posix.join(l.dir, p));
+    const rel = (l: Layered, p: string) => configPath(p, l.dir, posix.dirname(config));
     const include = lists.include ?? (lists.files ? undefined : { dir: posix.dirname(config), list: ["**/*"] });
     c = {
       files: lists.files ? new Set(lists.files.list.map((f) => rel(lists.files!, f))) : null,
@@ -144,7 +165,7 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
     if (c.outside) return c.outside;
     const lists = fileLists(config);
     const out = load(config);
-    const exclude = lists.exclude?.list.map((p) => globFor(posix.normalize(posix.join(lists.exclude!.dir, p)))) ?? [];
+    const exclude = lists.exclude?.list.map((p) => globFor(configPath(p, lists.exclude!.dir, posix.dirname(config)))) ?? [];
     c.outside = { exclude, dirs: [out.outDir, out.declarationDir].filter((d): d is string => d !== null) };
     return c.outside;
   };
@@ -184,10 +205,9 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
 
   /** The config layers from the farthest base to `file` itself. */
   const layers = (file: string, seen: Set<string>): Layer[] => {
-    if (seen.has(file)) return [];
-    seen.add(file);
-    const config = readConfig(file);
+    const config = seen.has(file) ? null : readConfig(file);
     if (!config) return [];
+    seen.add(file);
     const dir = posix.dirname(file);
     const bases = Array.isArray(config.extends) ? config.extends : config.extends === undefined ? [] : [config.extends];
     const out: Layer[] = [];
@@ -195,6 +215,7 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
       const target = baseFile(dir, base);
       if (target) out.push(...layers(target, seen));
     }
+    seen.delete(file);
     out.push({ dir, options: config.compilerOptions ?? {} });
     return out;
   };
@@ -203,10 +224,7 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
     const cached = resolved.get(file);
     if (cached) return cached;
     const leafDir = posix.dirname(file);
-    // TypeScript 5.5's template for "the folder of the config in use", written literally in tsconfig files.
-    const CONFIG_DIR = "$" + "{configDir}";
-    const expand = (value: string, dir: string) =>
-      posix.normalize(value.includes(CONFIG_DIR) ? value.replaceAll(CONFIG_DIR, `./${leafDir}`) : posix.join(dir, value));
+    const expand = (value: string, dir: string) => configPath(value, dir, leafDir);
     let baseUrl: string | null = null;
     let paths: Record<string, unknown> | null = null;
     let pathsDir = leafDir;
@@ -281,6 +299,10 @@ export function createTsconfigs(deps: { has(path: string): boolean; readText(pat
     forFile(file: string): ResolvedTsconfig | null {
       const config = configFor(file);
       return config ? load(config) : null;
+    },
+    /** The files read as base configs through `extends` so far. */
+    baseFiles(): string[] {
+      return [...bases].sort();
     },
     /** The settings of one config file (a package's own tsconfig, for its build layout), or null. */
     config(file: string): ResolvedTsconfig | null {
