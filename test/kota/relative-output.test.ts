@@ -212,4 +212,16 @@ describe("kota builtin: a workspace entry that carries no code", () => {
     expect(files(u)).toEqual(["packages/app/main.ts"]);
     expect(u.incomplete).toBeUndefined();
   });
+
+  test("a dotted code name that did not resolve (user.service) is still an unresolved workspace import", async () => {
+    const kota = await indexed({
+      "package.json": json({ private: true, workspaces: ["packages/*"] }),
+      "packages/api/package.json": json({ name: "@w/api", exports: { "./*": "./dist/*.js" } }),
+      "packages/api/src/other.ts": "export const other = 1;\n",
+      "packages/brand/package.json": json({ name: "@w/brand" }),
+      "packages/app/main.ts": "import { UserService } from '@w/api/user.service';\nimport logo from '@w/brand/logo.SVG';\nnew UserService(logo);\n",
+    });
+    const deps = ok(await kota.deps({ file: "packages/app/main.ts", direction: "dependencies" }));
+    expect(deps.unresolvedWorkspace).toEqual(["@w/api/user.service"]);
+  });
 });

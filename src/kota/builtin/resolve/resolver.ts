@@ -9,6 +9,7 @@
 import { builtinModules } from "node:module";
 import { posix } from "node:path";
 import type { ImportKind } from "../parse/facts.ts";
+import { isAssetPath } from "./asset-extensions.ts";
 import { type BuildOutputContext, bundleEntry, sourceOfOutput } from "./build-output.ts";
 import { type ExportTarget, subpathTargets } from "./conditions.ts";
 import type { Packages } from "./packages.ts";
@@ -33,11 +34,8 @@ const JS_TO_TS: Record<string, string[]> = {
   ".cjs": [".cts", ".d.cts"],
 };
 const SOURCE_EXTENSIONS = new Set([".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"]);
-/** A path with an extension that no code file has (`.css`, `.svg`, `.json`): the index holds no symbol there. */
-const notCode = (path: string): boolean => {
-  const ext = posix.extname(path);
-  return ext !== "" && !SOURCE_EXTENSIONS.has(ext) && /^\.[A-Za-z][A-Za-z0-9]*$/.test(ext);
-};
+/** A path to a stylesheet, image, font, media or data file (asset-extensions.ts): the index holds no symbol there. */
+const notCode = (path: string): boolean => isAssetPath(path);
 
 export type ResolverDeps = {
   /** Indexed source files. */
