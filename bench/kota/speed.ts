@@ -57,31 +57,23 @@ export type BuiltinSpeed = {
   dbBytes: number;
 };
 
-/** Cold indexes on throwaway databases, timed: more samples for the cold figure, whose single run moves with the load. */
-async function throwawayColdIndexes(name: CorpusName, root: string, count: number): Promise<number[]> {
-  const out: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const scratch = createScratch();
-    const db = openDatabase(scratch.path(`kota-${name}-cold-${i}`), { migrations: [schemaSql] });
-    try {
-      const kota = createBuiltinIndex({ db, root, freshnessMs: 0, watch: false });
-      out.push(await timedCall(() => kota.index()));
-      await kota.close();
-    } finally {
-      db.close();
-      scratch.remove();
-    }
+/** One cold index on a fresh database (the `--cold-only` child: a fresh process each time, as KotaDB gets). */
+async function coldIndexOnly(name: CorpusName, root: string): Promise<number> {
+  const scratch = createScratch();
+  const db = openDatabase(scratch.path(`kota-${name}-cold`), { migrations: [schemaSql] });
+  const kota = createBuiltinIndex({ db, root, freshnessMs: 0, watch: false });
+  try {
+    return await timedCall(() => kota.index());
+  } finally {
+    await kota.close();
+    db.close();
+    scratch.remove();
   }
-  return out;
 }
 
-/**
- * Measures one corpus in this process (the child side). The cold index is the median of
- * `coldRuns` cold indexes (each on a fresh database; the last one is kept for the rest).
- */
-export async function measureBuiltin(name: CorpusName, root: string, runs = 30, coldRuns = 1): Promise<BuiltinSpeed> {
+/** Measures one corpus in this process (the child side). */
+export async function measureBuiltin(name: CorpusName, root: string, runs = 30): Promise<BuiltinSpeed> {
   const plan = PLAN[name];
-  const extraCold = await throwawayColdIndexes(name, root, coldRuns - 1);
   const scratch = createScratch();
   const dbPath = scratch.path(`kota-${name}`);
   const db = openDatabase(dbPath, { migrations: [schemaSql] });
@@ -92,7 +84,7 @@ export async function measureBuiltin(name: CorpusName, root: string, runs = 30, 
     const kota = createBuiltinIndex({ db, root, freshnessMs: 0 });
     let t = performance.now();
     const cold = await kota.index();
-    const coldIndexMs = median([...extraCold, performance.now() - t]);
+    const coldIndexMs = performance.now() - t;
     if (!cold.ok) throw new Error(cold.message);
     t = performance.now();
     await timed(() => kota.deps({ file: plan.hub }));
@@ -163,17 +155,23 @@ export async function measureBuiltin(name: CorpusName, root: string, runs = 30, 
   }
 }
 
-/** Runs one corpus in a child process (fresh heap, its own peak RSS) on a fresh copy of the corpus. */
+/**
+ * Runs one corpus in a child process (fresh heap, its own peak RSS) on a fresh copy of the corpus.
+ * The cold index is the median of `coldRuns`: the measuring child's own and `coldRuns - 1` more,
+ * each in a fresh process on a fresh database, as the KotaDB side is measured.
+ */
 export function runBuiltinSpeed(name: CorpusName, runs = 30, coldRuns = 3): BuiltinSpeed {
   const corpus = unpackCorpus(name);
+  const child = (args: string[]): string => {
+    const r = Bun.spawnSync([process.execPath, import.meta.path, ...args], { stdout: "pipe", stderr: "pipe" });
+    if (r.exitCode !== 0) throw new Error(`builtin ${name}: ${r.stderr.toString()}`);
+    return r.stdout.toString();
+  };
   try {
-    const args = ["--child", name, corpus.root, "--runs", String(runs), "--cold-runs", String(coldRuns)];
-    const child = Bun.spawnSync([process.execPath, import.meta.path, ...args], {
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    if (child.exitCode !== 0) throw new Error(`builtin ${name}: ${child.stderr.toString()}`);
-    return JSON.parse(child.stdout.toString()) as BuiltinSpeed;
+    const extra: number[] = [];
+    for (let i = 1; i < coldRuns; i++) extra.push(Number(child(["--cold-only", name, corpus.root])));
+    const speed = JSON.parse(child(["--child", name, corpus.root, "--runs", String(runs)])) as BuiltinSpeed;
+    return { ...speed, coldIndexMs: Math.round(median([...extra, speed.coldIndexMs])) };
   } finally {
     corpus.remove();
   }
@@ -188,9 +186,13 @@ if (import.meta.main) {
   const runs = Number(arg("runs") ?? 30);
   const coldRuns = Number(arg("cold-runs") ?? 3);
   const child = arg("child");
-  if (child) {
+  const coldOnly = arg("cold-only");
+  if (coldOnly) {
+    const i = process.argv.indexOf("--cold-only");
+    console.log(Math.round(await coldIndexOnly(coldOnly as CorpusName, process.argv[i + 2]!)));
+  } else if (child) {
     const i = process.argv.indexOf("--child");
-    console.log(JSON.stringify(await measureBuiltin(child as CorpusName, process.argv[i + 2]!, runs, coldRuns)));
+    console.log(JSON.stringify(await measureBuiltin(child as CorpusName, process.argv[i + 2]!, runs)));
   } else {
     const only = arg("corpus") as CorpusName | undefined;
     const out = (only ? [only] : (["hono", "vite"] as const)).map((c) => runBuiltinSpeed(c, runs, coldRuns));
