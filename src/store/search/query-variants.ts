@@ -8,7 +8,7 @@
 import type { EngineDeps } from "../engine-deps.ts";
 import { initialismOf, prefixForms } from "./abbreviations.ts";
 import { type Filter, identHits } from "./candidates.ts";
-import { type Concept, conceptOf, contentConcepts, isStopWord, type ParsedQuery, quote } from "./query.ts";
+import { type Concept, conceptOf, contentConcepts, isStopWord, type ParsedQuery, quote, substringsAnd } from "./query.ts";
 import { correctWord, wordExists } from "./typo.ts";
 import { splitWord } from "./word-split.ts";
 
@@ -26,9 +26,18 @@ export function corrected(deps: EngineDeps, q: ParsedQuery, f: Filter): { q: Par
         "SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ? AND rowid BETWEEN ? AND ? LIMIT 1",
       )
     : null;
-  // A word of the text, or inside one of its identifiers (`jemalloc` in `libjemalloc.so.2`).
-  const inScope = (w: string) =>
-    !has || !f.range || has.get(quote(w), f.range[0], f.range[1]) !== null || identHits(deps, [w], f).length > 0;
+  const grams = f.range
+    ? deps.db.query<{ one: number }, [string, number, number]>(
+        "SELECT 1 AS one FROM chunk_idents WHERE chunk_idents MATCH ? AND rowid BETWEEN ? AND ? LIMIT 1",
+      )
+    : null;
+  // A word of the text, or inside one of its identifiers (`jemalloc` in `libjemalloc.so.2`): its
+  // trigrams first (one lookup), the text read only where they all are.
+  const inside = (w: string) => {
+    const m = substringsAnd([w]);
+    return !!m && !!f.range && grams!.get(m, f.range[0], f.range[1]) !== null && identHits(deps, [w], f).length > 0;
+  };
+  const inScope = (w: string) => !has || !f.range || has.get(quote(w), f.range[0], f.range[1]) !== null || inside(w);
   const concepts = contentConcepts(q).map((c) => {
     // Written together only when its words are not each in the text (`nopt.js` is two known words, not a typo of "notes").
     const apart = c.words.every(exists);

@@ -16,7 +16,7 @@ import { quote } from "./query.ts";
 
 const MAX_CANDIDATES = 5_000;
 /** Most vocabulary words checked against the searched text's scope, closest first. */
-const MAX_SCOPE_CHECKS = 16;
+const MAX_SCOPE_CHECKS = 8;
 
 /** The three rows editDistance works in, reused from call to call (a correction compares thousands of words). */
 let scratch = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
