@@ -235,6 +235,19 @@ describe("typo correction in one source", () => {
     expect(ok(search(store, { query: "restord" })).corrections).toEqual({ restord: "restore" });
   });
 
+  test("a correction the source writes only inside a longer name is in scope", async () => {
+    const store = testStore();
+    await captureIndexed(store, { text: noisyLog(500, 45, { line: 100, text: "allocator tcmalloc selected" }), tool: "bash" });
+    const mine = await captureIndexed(store, {
+      text: noisyLog(500, 46, { line: 260, text: "mapped /opt/lib/libtcmalloc.so.4 into worker" }),
+      tool: "bash",
+    });
+    if (!mine.stored) throw new Error("not stored");
+    const res = ok(search(store, { query: "tcmaloc mapped", source: mine.sourceId }));
+    expect(res.corrections).toEqual({ tcmaloc: "tcmalloc" });
+    expect(res.hits[0]!.lines.map((l) => l.line)).toContain(261);
+  });
+
   test("a word no output writes is not turned into a word only another output writes", async () => {
     const store = testStore();
     await captureIndexed(store, { text: noisyLog(500, 43, { line: 100, text: "mounted the overlay filesystem" }), tool: "bash" });
