@@ -218,6 +218,46 @@ describe("typo correction against stems and crowded vocabularies", () => {
   });
 });
 
+describe("typo correction in one source", () => {
+  test("corrects only to a word of the source searched: the closest word of another output is passed over", async () => {
+    const store = testStore();
+    // "restord" is one edit from `restore` (only in the other output) and two from `restart` (in the one searched).
+    const other = await captureIndexed(store, { text: noisyLog(600, 41, { line: 200, text: "snapshot restore completed" }), tool: "bash" });
+    const mine = await captureIndexed(store, {
+      text: noisyLog(600, 42, { line: 300, text: "daemon restart requested by operator" }),
+      tool: "bash",
+    });
+    if (!mine.stored || !other.stored) throw new Error("not stored");
+    const res = ok(search(store, { query: "restord", source: mine.sourceId }));
+    expect(res.corrections).toEqual({ restord: "restart" });
+    expect(res.hits[0]!.lines.map((l) => l.line)).toContain(301);
+    // Searched everywhere, the closest word is still the correction.
+    expect(ok(search(store, { query: "restord" })).corrections).toEqual({ restord: "restore" });
+  });
+
+  test("a correction the source writes only inside a longer name is in scope", async () => {
+    const store = testStore();
+    await captureIndexed(store, { text: noisyLog(500, 45, { line: 100, text: "allocator tcmalloc selected" }), tool: "bash" });
+    const mine = await captureIndexed(store, {
+      text: noisyLog(500, 46, { line: 260, text: "mapped /opt/lib/libtcmalloc.so.4 into worker" }),
+      tool: "bash",
+    });
+    if (!mine.stored) throw new Error("not stored");
+    const res = ok(search(store, { query: "tcmaloc mapped", source: mine.sourceId }));
+    expect(res.corrections).toEqual({ tcmaloc: "tcmalloc" });
+    expect(res.hits[0]!.lines.map((l) => l.line)).toContain(261);
+  });
+
+  test("a word no output writes is not turned into a word only another output writes", async () => {
+    const store = testStore();
+    await captureIndexed(store, { text: noisyLog(500, 43, { line: 100, text: "mounted the overlay filesystem" }), tool: "bash" });
+    const mine = await captureIndexed(store, { text: noisyLog(500, 44, { line: 250, text: "TOTAL 812 97 88%" }), tool: "bash" });
+    if (!mine.stored) throw new Error("not stored");
+    const res = ok(search(store, { query: "overall", source: mine.sourceId }));
+    expect(res.corrections).toEqual({});
+  });
+});
+
 describe("numbers inside longer tokens", () => {
   test("a digits-only piece of a uuid finds its line", async () => {
     const store = testStore();

@@ -78,6 +78,7 @@ export function makeTerm(
     weight,
     concept,
     count: false,
+    countedThing: false,
     short: short.filter(other),
     joinedShort: joined.length > 0 ? new Set(joined) : undefined,
     version: false,

@@ -17,6 +17,8 @@ export type Term = {
   concept: number;
   /** The query asks how many: an occurrence with a count next to it is worth more. */
   count?: boolean;
+  /** The thing the query asks how many of ("errors" of "how many errors in the run"): a count of it answers wherever it is. */
+  countedThing?: boolean;
   /** A concept's short forms (abbreviations.ts), found as whole parts of identifiers where the word is not. */
   short: string[];
   /**

@@ -7,26 +7,47 @@
 
 import type { EngineDeps } from "../engine-deps.ts";
 import { initialismOf, prefixForms } from "./abbreviations.ts";
-import type { Filter } from "./candidates.ts";
-import { type Concept, conceptOf, contentConcepts, isStopWord, type ParsedQuery, quote } from "./query.ts";
+import { type Filter, identHits } from "./candidates.ts";
+import { type Concept, conceptOf, contentConcepts, isStopWord, type ParsedQuery, quote, substringsAnd } from "./query.ts";
 import { correctWord, wordExists } from "./typo.ts";
 import { splitWord } from "./word-split.ts";
 
-/** The query with misspelled words corrected from the vocabulary (an identifier's words together, else one by one). */
-export function corrected(deps: EngineDeps, q: ParsedQuery): { q: ParsedQuery; corrections: Record<string, string> } {
+/**
+ * The query with misspelled words corrected from the vocabulary (an identifier's words together,
+ * else one by one), each to a word of the text searched (`f`'s range, when it has one): a word
+ * or a part of an identifier there.
+ */
+export function corrected(deps: EngineDeps, q: ParsedQuery, f: Filter): { q: ParsedQuery; corrections: Record<string, string> } {
   const corrections: Record<string, string> = {};
   const known = new Map<string, boolean>();
   const exists = (w: string) => known.get(w) ?? known.set(w, wordExists(deps.db, w)).get(w)!;
+  const has = f.range
+    ? deps.db.query<{ one: number }, [string, number, number]>(
+        "SELECT 1 AS one FROM chunks_words WHERE chunks_words MATCH ? AND rowid BETWEEN ? AND ? LIMIT 1",
+      )
+    : null;
+  const grams = f.range
+    ? deps.db.query<{ one: number }, [string, number, number]>(
+        "SELECT 1 AS one FROM chunk_idents WHERE chunk_idents MATCH ? AND rowid BETWEEN ? AND ? LIMIT 1",
+      )
+    : null;
+  // A word of the text, or inside one of its identifiers (`jemalloc` in `libjemalloc.so.2`): its
+  // trigrams first (one lookup), the text read only where they all are.
+  const inside = (w: string) => {
+    const m = substringsAnd([w]);
+    return !!m && !!f.range && grams!.get(m, f.range[0], f.range[1]) !== null && identHits(deps, [w], f).length > 0;
+  };
+  const inScope = (w: string) => !has || !f.range || has.get(quote(w), f.range[0], f.range[1]) !== null || inside(w);
   const concepts = contentConcepts(q).map((c) => {
     // Written together only when its words are not each in the text (`nopt.js` is two known words, not a typo of "notes").
     const apart = c.words.every(exists);
-    const whole = c.words.length > 1 && /^\p{L}+$/u.test(c.joined) && !apart ? correctWord(deps.db, c.joined, exists) : null;
+    const whole = c.words.length > 1 && /^\p{L}+$/u.test(c.joined) && !apart ? correctWord(deps.db, c.joined, exists, inScope) : null;
     if (whole) {
       corrections[c.joined] = whole;
       return conceptOf([whole]);
     }
     const words = c.words.map((w) => {
-      const fixed = correctWord(deps.db, w, exists);
+      const fixed = correctWord(deps.db, w, exists, inScope);
       if (fixed) corrections[w] = fixed;
       return fixed ?? w;
     });

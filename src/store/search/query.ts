@@ -44,6 +44,8 @@ export type ParsedQuery = {
   concepts: Concept[];
   /** It asks how many or how much: a count written next to its words is the answer. */
   quantity?: boolean;
+  /** The word after "how many", "how much" or "number of": what is counted. */
+  counted?: string;
 };
 
 const STOP_WORDS = new Set(
@@ -53,6 +55,8 @@ const STOP_WORDS = new Set(
 );
 /** "How many", "how much", "total", "number of": the query asks for a count. */
 const QUANTITY = /\bhow (?:many|much)\b|\btotal\b|\bnumber of\b/i;
+/** The noun a count is asked of: the word right after "how many", "how much", "number of". */
+const COUNTED_NOUN = /\b(?:how (?:many|much)|number of)\s+([\p{L}\p{N}]+)/iu;
 const MAX_TERMS = 12;
 export const MAX_TRIGRAMS = 8;
 
@@ -110,7 +114,13 @@ export function parseQuery(raw: string): ParsedQuery {
     whole: text.toLowerCase().replace(/"/g, "").replace(/\s+/g, " ").trim(),
     concepts: conceptsOf(text),
     ...(QUANTITY.test(text) ? { quantity: true } : {}),
+    ...countedNoun(text),
   };
+}
+
+function countedNoun(text: string): { counted?: string } {
+  const m = COUNTED_NOUN.exec(text);
+  return m && !STOP_WORDS.has(m[1]!.toLowerCase()) ? { counted: m[1]!.toLowerCase() } : {};
 }
 
 /** The concepts that carry meaning: all but the stop words (all of them when that is all there is). */

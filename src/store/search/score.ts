@@ -64,6 +64,8 @@ export function termsFor(q: ParsedQuery): Term[] {
     makeTerm("concept", c.words, c.number, i, 1, c.short, joins && c.words.length === 1 && !c.number ? shortFormsOf(c.words[0]!) : []),
   );
   if (q.quantity) for (const t of terms) t.count = true;
+  // The thing counted: a single word of the query.
+  if (q.counted) for (const t of terms) if (t.parts.length === 1 && t.parts[0] === q.counted) t.countedThing = true;
   // "version" asks for a version number: one next to another word of the query says it (lines.ts).
   if (terms.length > 1) for (const t of terms) if (t.parts.length === 1 && VERSION_WORDS.has(t.parts[0]!)) t.version = true;
   // "size" asks for a size in bytes: one on a line with another word of the query says it (lines.ts).
@@ -270,6 +272,13 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
         }
         if (long && has[t * n + r] === 1) level[t] = LEVEL_SAME_LINE;
       }
+      // A count of the thing asked about ("errors=9" for "how many errors in the test run")
+      // answers the question: the query's other words say where to count, and the text searched
+      // is where. They count as said by the record the place is in. The thing written as asked
+      // (the plural a count takes: `check 10:` numbers one check, `4 checks` counts them), as a
+      // token of its own.
+      if (place.some((o) => o.counted && o.exact && terms[o.term]!.countedThing && startsToken(lowerRow(region, r), o.at)))
+        for (const t of concepts) if (level[t] === 0) level[t] = LEVEL_RECORD;
       let score = 0;
       let covered = 0;
       let complete = true;
@@ -316,6 +325,17 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
     }
   }
   return out;
+}
+
+/**
+ * Whether the word at `at` starts a token of its own (after a space, an opening bracket or quote,
+ * a comma, a `#`): `errors=9`, `# tests 75`, not the end of a path or qualified name
+ * (`test_runner/test:796:25`, where the number is a line).
+ */
+function startsToken(lower: string, at: number): boolean {
+  if (at === 0) return true;
+  const c = lower.charCodeAt(at - 1);
+  return c === 32 || c === 9 || c === 40 || c === 91 || c === 123 || c === 34 || c === 39 || c === 44 || c === 35 || c === 59;
 }
 
 /** For each row, the nearest row at or above it (`above`) and at or below it (`below`) holding term t; -1 when none. */

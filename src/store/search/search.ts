@@ -130,7 +130,7 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
     ids = inside.length === words.length && mayHoldAll(deps.db, inside, f.range) ? identHits(deps, inside, f) : [];
     if (ids.length > 0) return { mode: "word starts", ids, query: { ...q, idents: inside }, corrections };
   }
-  ({ q, corrections } = corrected(deps, q));
+  ({ q, corrections } = corrected(deps, q, f));
   if (Object.keys(corrections).length > 0) {
     ids = exact(deps, q, f);
     if (ids.length > 0) return { mode: "typo-tolerant", ids, query: q, corrections };

@@ -24,6 +24,11 @@ export type Structure = {
   /** The nearest heading at or above each row (-1: none), and where its section ends. */
   heading: Int32Array;
   sectionEnd: Int32Array;
+  /**
+   * Where the labelled record each row starts ends, or -1 (labelRecords): a line at the margin
+   * after a blank line, ending with a colon, that starts as another such line does.
+   */
+  labelEnd: Int32Array;
   /** Whether each row is a rule under a table's column names (0: not asked yet, 1: no, 2: yes), filled as headersOf asks. */
   underline?: Int8Array;
 };
@@ -125,6 +130,41 @@ function columnOf(body: string, i: number): number {
   let col = 0;
   for (let k = 0; k < i; k++) col = body.charCodeAt(k) === 9 ? col - (col % TAB) + TAB : col + 1;
   return col;
+}
+
+/** A record's label line is at most this long. */
+const MAX_LABEL = 200;
+
+/**
+ * Labelled records: a line at the margin after a blank line (or at the text's start), ending with
+ * a colon, whose first token (a word) starts another such line, heads the lines after it, blank
+ * lines and all, up to the next such line with that token, the last one to the end of the rows
+ * read (`Disassembly of <code object f>:`, then its blocks of instructions, each after a blank
+ * line, to `Disassembly of <code object g>:`). Each row's record end, or -1.
+ */
+function labelRecords(rows: string[], bodyOf: (r: number) => string, indent: Int32Array, lead: Int32Array): Int32Array {
+  const n = rows.length;
+  const end = new Int32Array(n).fill(-1);
+  const byToken = new Map<string, number[]>();
+  for (let r = 0; r < n; r++) {
+    if (indent[r] !== 0 || (r > 0 && indent[r - 1]! >= 0)) continue;
+    const body = bodyOf(r);
+    if (body.length > MAX_LABEL || body.trimEnd().at(-1) !== ":") continue;
+    const token = firstToken(body.slice(lead[r]!));
+    if (!/^\p{L}/u.test(token)) continue;
+    const list = byToken.get(token);
+    if (list) list.push(r);
+    else byToken.set(token, [r]);
+  }
+  for (const list of byToken.values()) {
+    if (list.length < 2) continue;
+    list.forEach((r, i) => {
+      let last = (list[i + 1] ?? n) - 1;
+      while (last > r && indent[last]! < 0) last--;
+      end[r] = last;
+    });
+  }
+  return end;
 }
 
 /** Work arrays of structureOf that do not outlive a call, kept for the next (grown as needed). */
@@ -246,7 +286,8 @@ export function structureOf(rows: string[], startsText: boolean): Structure {
     heading[r] = current;
   }
   for (let r = 0; r < n; r++) if (heading[r]! >= 0) sectionEnd[r] = sectionEnd[heading[r]!]!;
-  return { indent, paraStart, paraEnd, paraWhole, owner, childEnd, heading, sectionEnd };
+  const labelEnd = labelRecords(rows, bodyOf, indent, lead);
+  return { indent, paraStart, paraEnd, paraWhole, owner, childEnd, heading, sectionEnd, labelEnd };
 }
 
 /**
@@ -267,6 +308,9 @@ export function recordsOf(s: Structure, r: number, max = MAX_RECORD): [number, n
 /** The smallest record holding row r that is worth showing whole (null when none is). */
 export function recordOf(s: Structure, r: number, max = MAX_RECORD): [number, number] | null {
   // recordsOf's first, without building the list: the smallest, the first of equal ones.
+  // A label line's record is what it labels, when that is worth showing whole.
+  const label = s.labelEnd[r]!;
+  if (label > r && label - r + 1 <= max) return [r, label];
   let best: [number, number] | null = null;
   const consider = (a: number, b: number) => {
     const size = b - a + 1;
