@@ -230,6 +230,11 @@ export type GateContext = {
   /** The rare groups (isRare). */
   rare: Set<number>;
   quantity: boolean;
+  /**
+   * "how often", "how frequently": only a frequency or period answers (holdsValueFor), not any
+   * quantity ("18.5%" shares the question's words and answers nothing of how often).
+   */
+  often: string | null;
   /** The known groups of the word naming the quantity a quantity question asks for (quantityFocus), with that word. */
   focus: Map<number, { idf: number; word: string }>;
   /** The rarest known groups besides the focus: a value answers the focus only in a text holding one of them. */
@@ -273,6 +278,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     asked,
     rare,
     quantity: asksQuantity(query),
+    often,
     counted,
     focus,
     anchor,
@@ -332,6 +338,7 @@ function heldFor(u: Unit, context: GateContext): { held: number; matched: number
 export const relevant: Gate = (context) => (u) => {
   const { groups, scoring, knownWeight, asked, rare, quantity, counted } = context;
   if (quantity && !holdsQuantity(u.text)) return false;
+  if (context.often !== null && !holdsValueFor(context.often, u.text)) return false;
   if (counted.size > 0 && ![...counted].some((g) => u.match.groups.has(g))) return false;
   const { held, matched } = heldFor(u, context);
   return (
