@@ -120,6 +120,9 @@ export function countedWords(query: string): string[] {
   const at = words.findIndex((w, i) => w === "how" && (words[i + 1] === "many" || words[i + 1] === "much"));
   if (at === -1) return [];
   const out: string[] = [];
+  // "how many times": "times" is the count of occurrences itself (the multiplicative noun, as in
+  // "three times"), not a thing counted; a count of attempts or runs says it otherwise ("retry: 5").
+  if (words[at + 1] === "many" && words[at + 2] === "times") return [];
   for (const w of words.slice(at + 2)) {
     if (isStopWord(w)) break;
     out.push(w);

@@ -25,6 +25,18 @@ describe("what a 'how many' question counts", () => {
     expect(countedWords("which font do we use")).toEqual([]);
   });
 
+  test("'how many times' counts occurrences: 'times' is no thing counted, a setting's number answers", async () => {
+    expect(countedWords("how many times does the upload retry")).toEqual([]);
+    expect(countedWords("How many timers run at once")).toEqual(["timers", "run"]);
+    const m = testMemory();
+    for (let i = 0; i < 12; i++) {
+      await m.add("prompt", `the mirror upload for crate ${i} hung, can you look`, "s1");
+      await m.add("answer", `Restarted the mirror upload for crate ${i}.`, "s1");
+    }
+    const setting = await m.add("command", '$ cat config/mirror.toml\n[upload]\nretry = 4\nbackoff = "exponential"', "s2");
+    expect(await ids(m, "how many times does the mirror upload retry before giving up?")).toContain(setting);
+  });
+
   test("a statement holding the question's other words and a number, not what it counts, is no answer", async () => {
     const m = testMemory();
     for (let i = 0; i < 12; i++) {
