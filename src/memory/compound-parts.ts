@@ -4,7 +4,6 @@
  * said only inside one is otherwise missed (rank.ts counts it at PART_WEIGHT).
  */
 import type { WeightedGroup } from "./candidates.ts";
-import { remembered } from "./remember.ts";
 
 /** What a word held only as a part of a closed compound ("codeowners", "openexchangerates") holds of its weight. */
 export const PART_WEIGHT = 0.8;
@@ -12,20 +11,21 @@ export const PART_WEIGHT = 0.8;
 const MIN_PART = 4;
 
 /**
- * The query groups a text holds only as a part of a closed compound, a run of letters written
- * without a break or a change of case (camel case and snake case are split by the index already):
- * the query word's own form at the start, in the middle or at the end, the rest on each side
- * MIN_PART letters or none. Compound splitting at a known word (Koehn and Knight, "Empirical
- * methods for compound splitting", EACL 2003), the query word being the known part.
+ * The query groups a text holds only as a part of a closed compound, a word written without a
+ * break ("codeowners", "CODEOWNERS"; the index splits snake case and camel case too, but not
+ * this): the query word at the start, in the middle or at the end, the rest on each side MIN_PART
+ * letters or none. Compound splitting at a known word (Koehn and Knight, "Empirical methods for
+ * compound splitting", EACL 2003), the query word being the known part. `long`: the text's long
+ * words, folded (query.ts longWordsOf).
  */
-export function compoundParts(text: string, groups: WeightedGroup[]): Set<number> {
+export function compoundParts(long: string, groups: WeightedGroup[], held: ReadonlyMap<number, number>): Set<number> {
   const out = new Set<number>();
-  const long = compoundsOf(text);
-  if (long.length === 0) return out;
+  if (long === "") return out;
   for (const g of groups) {
-    const word = g.word.toLowerCase();
-    if (word.length < MIN_PART || !/^\p{L}+$/u.test(word)) continue;
-    for (const w of long) {
+    const word = g.word;
+    // One scan of all the long words for the word; most texts hold it in none.
+    if (word.length < MIN_PART || held.has(g.group) || !long.includes(word)) continue;
+    for (const w of long.slice(1).split(" ")) {
       const at = w.indexOf(word);
       if (at === -1) continue;
       const after = w.length - at - word.length;
@@ -37,8 +37,3 @@ export function compoundParts(text: string, groups: WeightedGroup[]): Set<number
   }
   return out;
 }
-
-const keptCompounds = remembered<string[]>(20_000);
-/** A text's runs of letters long enough to be two words of MIN_PART, each once. */
-const COMPOUND = new RegExp(`(?<![\\p{L}\\p{N}])(?:\\p{Ll}{${2 * MIN_PART},}|\\p{Lu}{${2 * MIN_PART},})(?![\\p{L}\\p{N}])`, "gu");
-const compoundsOf = (text: string) => keptCompounds(text, () => [...new Set((text.match(COMPOUND) ?? []).map((w) => w.toLowerCase()))]);

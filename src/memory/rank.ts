@@ -8,7 +8,7 @@
 import type { WeightedGroup } from "./candidates.ts";
 import { statementKind } from "./classify.ts";
 import { compoundParts, PART_WEIGHT } from "./compound-parts.ts";
-import { stemCounts } from "./query.ts";
+import { textWords } from "./query.ts";
 import type { EventKind } from "./types.ts";
 
 const K1 = 1.2;
@@ -132,10 +132,14 @@ function bagScore(counts: ReadonlyMap<string, number>, words: number, groups: We
  */
 export function textScore(text: string, groups: WeightedGroup[]): TextScore {
   if (groups.length === 0) return { score: 0, matched: 0, groups: new Map(), held: 0, total: 0, forms: new Map() };
-  const counts = stemCounts(text);
+  const { counts, long } = textWords(text);
   let words = 0;
   for (const n of counts.values()) words += n;
-  return bagScore(counts, words, groups, compoundParts(text, groups));
+  const whole = bagScore(counts, words, groups);
+  if (whole.matched === groups.length) return whole;
+  // The words not held on their own may be inside a compound.
+  const parts = compoundParts(long, groups, whole.groups);
+  return parts.size === 0 ? whole : bagScore(counts, words, groups, parts);
 }
 
 /** Newer is likelier current, but only just: recency breaks near ties, it never outranks a better match. */
