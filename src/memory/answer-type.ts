@@ -133,18 +133,19 @@ export function countedWords(query: string): string[] {
 }
 
 /**
- * Whether a text says a count of one of the words (a counted word's forms, countedWords): a number
- * or number word right before it, one word between at most ("40 stations", "two worker pools",
+ * A count of one of the words (a counted word's forms, countedWords), as a pattern made once per
+ * question: a number or number word right before it, one word between at most ("40 stations", "two worker pools",
  * "3 gunicorn workers"). That is the shape of the answer to "how many" (Li and Roth's NUM:count):
  * the count said of the thing the question counts.
  */
-export function holdsCountOf(words: readonly string[], text: string): boolean {
-  if (words.length === 0) return false;
+export function countPattern(words: readonly string[]): RegExp | null {
   const forms = words.map((w) => w.replace(/[^\p{L}\p{N}]/gu, "")).filter((w) => w.length > 0);
-  if (forms.length === 0) return false;
-  const count = new RegExp(
+  if (forms.length === 0) return null;
+  return new RegExp(
     `(?:(?<![\\p{L}\\p{N}_.])\\d+|\\b(?:${NUMBER_WORDS}))\\s+(?:[\\p{L}\\p{N}-]+\\s+)?(?:${forms.join("|")})(?![\\p{L}\\p{N}])`,
     "iu",
   );
-  return count.test(foldText(lineBody(text)));
 }
+
+/** Whether a text says a count by a countPattern (a summary line's label left out). */
+export const holdsCount = (pattern: RegExp, text: string) => pattern.test(foldText(lineBody(text)));

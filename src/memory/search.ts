@@ -10,7 +10,16 @@
  * question (a question or TODO holding all its words), what holds only part of it is left out
  * (open-matter.ts); so is a thin summary line far below the best hit (thin-lines.ts).
  */
-import { asksQuantity, countedWords, frequencyFocus, holdsCountOf, holdsQuantity, holdsValueFor, quantityFocus } from "./answer-type.ts";
+import {
+  asksQuantity,
+  countedWords,
+  countPattern,
+  frequencyFocus,
+  holdsCount,
+  holdsQuantity,
+  holdsValueFor,
+  quantityFocus,
+} from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
 import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
@@ -243,8 +252,8 @@ export type GateContext = {
   frequency: { weight: number; word: string } | null;
   /** Of the groups of what a "how many" question counts (countedWords) that the memory holds, the rarest (the word that narrows what is counted). */
   counted: Set<number>;
-  /** The forms of the counted groups as written (holdsCountOf), and the weight of a typical word of the query, which a count of them holds ("how many" is stop words). */
-  count: { forms: string[]; weight: number };
+  /** A count of the counted groups' forms (countPattern), and the weight of a typical word of the query, which such a count holds ("how many" is stop words). */
+  count: { pattern: RegExp | null; weight: number };
 };
 
 /** Whether a hit holds enough of the query to answer it. */
@@ -283,9 +292,11 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     often,
     counted,
     count: {
-      forms: countedKnown
-        .filter((g) => counted.has(g.group))
-        .flatMap((g) => g.forms.filter((f) => f.weight >= DERIVED_WEIGHT).map((f) => f.word)),
+      pattern: countPattern(
+        countedKnown
+          .filter((g) => counted.has(g.group))
+          .flatMap((g) => g.forms.filter((f) => f.weight >= DERIVED_WEIGHT).map((f) => f.word)),
+      ),
       weight: typical,
     },
     focus,
@@ -317,7 +328,7 @@ function heldFor(u: Unit, context: GateContext): { held: number; matched: number
     if (!u.match.groups.has(g)) matched++;
   }
   // "how many stations": "caps the map at 40 stations" says the count asked for.
-  if (context.count.forms.length > 0 && holdsCountOf(context.count.forms, u.text)) held += context.count.weight;
+  if (context.count.pattern && holdsCount(context.count.pattern, u.text)) held += context.count.weight;
   const f = context.frequency;
   if (f && context.quantity && [...context.anchor].some((a) => u.match.groups.has(a)) && holdsValueFor(f.word, u.text)) held += f.weight;
   return { held, matched };

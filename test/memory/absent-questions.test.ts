@@ -6,7 +6,7 @@
  * (open-matter.ts). Histories written for these tests.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { countedWords, holdsCountOf } from "../../src/memory/answer-type.ts";
+import { countedWords, countPattern, holdsCount } from "../../src/memory/answer-type.ts";
 import { readsOpen } from "../../src/memory/open-matter.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
@@ -26,11 +26,12 @@ describe("what a 'how many' question counts", () => {
   });
 
   test("a count said of the counted word: a number right before it, one word between at most", () => {
-    expect(holdsCountOf(["lanes"], "the sorter keeps 12 lanes open at night")).toBe(true);
-    expect(holdsCountOf(["lanes"], "we run three conveyor lanes")).toBe(true);
-    expect(holdsCountOf(["lanes"], "lanes were repainted in 2024")).toBe(false);
-    expect(holdsCountOf(["lanes"], "the 12 inch belts feed the loading lanes")).toBe(false);
-    expect(holdsCountOf([], "12 lanes")).toBe(false);
+    const lanes = countPattern(["lanes", "lane"])!;
+    expect(holdsCount(lanes, "the sorter keeps 12 lanes open at night")).toBe(true);
+    expect(holdsCount(lanes, "we run three conveyor lanes")).toBe(true);
+    expect(holdsCount(lanes, "lanes were repainted in 2024")).toBe(false);
+    expect(holdsCount(lanes, "the 12 inch belts feed the loading lanes")).toBe(false);
+    expect(countPattern([])).toBeNull();
   });
 
   test("a statement giving the count of what is counted answers in other words than the question's", async () => {
