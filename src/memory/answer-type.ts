@@ -20,10 +20,12 @@ const ASKS_OTHER = /^\s*(?:where|who|whom|whose|why)\b|^\s*how\s+(?:do|does|did|
  * A quantity: a number standing alone or with its unit (8080, 1.7.2, 24h, 15 minutes, 3%, v4), not
  * glued to the letters of a name (s3, ec2, e931); a number word; a word of frequency or period.
  */
+const NUMBER_WORDS =
+  "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|thousand|million|dozen";
 const QUANTITY = new RegExp(
   [
     "(?<![\\p{L}\\p{N}_])v?\\d",
-    "\\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|thousand|million|dozen|once|twice|half)\\b",
+    `\\b(?:${NUMBER_WORDS}|once|twice|half)\\b`,
     "\\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|every|forever|indefinitely|latest|lts)\\b",
     "\\b(?:an?|per|each)\\s+(?:second|minute|hour|day|night|week|month|quarter|year)\\b",
   ].join("|"),
@@ -120,9 +122,30 @@ export function countedWords(query: string): string[] {
   const at = words.findIndex((w, i) => w === "how" && (words[i + 1] === "many" || words[i + 1] === "much"));
   if (at === -1) return [];
   const out: string[] = [];
+  // "how many times": "times" is the count of occurrences itself (the multiplicative noun, as in
+  // "three times"), not a thing counted; a count of attempts or runs says it otherwise ("retry: 5").
+  if (words[at + 1] === "many" && words[at + 2] === "times") return [];
   for (const w of words.slice(at + 2)) {
     if (isStopWord(w)) break;
     out.push(w);
   }
   return out;
 }
+
+/**
+ * A count of one of the words (a counted word's forms, countedWords), as a pattern made once per
+ * question: a number or number word right before it, one word between at most ("40 stations", "two worker pools",
+ * "3 gunicorn workers"). That is the shape of the answer to "how many" (Li and Roth's NUM:count):
+ * the count said of the thing the question counts.
+ */
+export function countPattern(words: readonly string[]): RegExp | null {
+  const forms = words.map((w) => w.replace(/[^\p{L}\p{N}]/gu, "")).filter((w) => w.length > 0);
+  if (forms.length === 0) return null;
+  return new RegExp(
+    `(?:(?<![\\p{L}\\p{N}_.])\\d+|\\b(?:${NUMBER_WORDS}))\\s+(?:[\\p{L}\\p{N}-]+\\s+)?(?:${forms.join("|")})(?![\\p{L}\\p{N}])`,
+    "iu",
+  );
+}
+
+/** Whether a text says a count by a countPattern (a summary line's label left out). */
+export const holdsCount = (pattern: RegExp, text: string) => pattern.test(foldText(lineBody(text)));

@@ -93,16 +93,28 @@ export function ftsGroup(g: QueryGroup): string {
   return words.length === 1 ? words[0]! : `(${words.join(" OR ")})`;
 }
 
-const counted = remembered<Map<string, number>>(20_000);
+/** A word this long may be two written together (compound-parts.ts). */
+const LONG_WORD = 8;
 
-/** The stems of a stored text's words (to score a candidate the way the index matched it). Cached: the same rows come back query after query. */
-export function stemCounts(text: string): Map<string, number> {
+/** A stored text's stems with their counts, and its long words (folded, each stem once, each after a space: a word this long may be two written together, compound-parts.ts). */
+export type TextWords = { counts: Map<string, number>; long: string };
+const counted = remembered<TextWords>(20_000);
+
+export function textWords(text: string): TextWords {
   return counted(text, () => {
     const counts = new Map<string, number>();
+    let long = "";
     for (const w of wordsOf(foldText(text))) {
       const s = porterStem(w);
-      counts.set(s, (counts.get(s) ?? 0) + 1);
+      const n = counts.get(s);
+      if (n === undefined) {
+        counts.set(s, 1);
+        if (w.length >= LONG_WORD) long += ` ${w}`;
+      } else counts.set(s, n + 1);
     }
-    return counts;
+    return { counts, long };
   });
 }
+
+/** The stems of a stored text's words (to score a candidate the way the index matched it). Cached: the same rows come back query after query. */
+export const stemCounts = (text: string): Map<string, number> => textWords(text).counts;

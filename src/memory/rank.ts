@@ -7,7 +7,8 @@
  */
 import type { WeightedGroup } from "./candidates.ts";
 import { statementKind } from "./classify.ts";
-import { stemCounts } from "./query.ts";
+import { compoundParts, PART_WEIGHT } from "./compound-parts.ts";
+import { textWords } from "./query.ts";
 import type { EventKind } from "./types.ts";
 
 const K1 = 1.2;
@@ -90,15 +91,8 @@ export type TextScore = {
   forms: Map<number, number>;
 };
 
-/**
- * BM25 of one text for the query groups, scaled by the share of the groups it holds (squared) and
- * of their weight. A group counts once, by its best-matching form.
- */
-export function textScore(text: string, groups: WeightedGroup[]): TextScore {
-  if (groups.length === 0) return { score: 0, matched: 0, groups: new Map(), held: 0, total: 0, forms: new Map() };
-  const counts = stemCounts(text);
-  let words = 0;
-  for (const n of counts.values()) words += n;
+/** BM25 of a bag of stems of `words` words for the groups, scaled by the share of the groups it holds (squared) and of their weight. */
+function bagScore(counts: ReadonlyMap<string, number>, words: number, groups: WeightedGroup[], parts: ReadonlySet<number> = new Set()) {
   const norm = K1 * (1 - B + (B * words) / AVERAGE_WORDS);
   let score = 0;
   let held = 0;
@@ -115,6 +109,10 @@ export function textScore(text: string, groups: WeightedGroup[]): TextScore {
       best = Math.max(best, (f.weight * g.idf * tf * (K1 + 1)) / (tf + norm));
       form = Math.max(form, f.weight);
     }
+    if (best === 0 && parts.has(g.group)) {
+      best = (PART_WEIGHT * g.idf * (K1 + 1)) / (1 + norm);
+      form = PART_WEIGHT;
+    }
     if (best === 0) continue;
     score += best;
     // A word held only in a lesser form (a short form, a derived word) holds that much of its weight.
@@ -125,6 +123,23 @@ export function textScore(text: string, groups: WeightedGroup[]): TextScore {
   const share = matched.size / groups.length;
   const coverage = total > 0 ? held / total : 0;
   return { score: score * share * share * (0.5 + 0.5 * coverage), matched: matched.size, groups: matched, held, total, forms };
+}
+
+/**
+ * BM25 of one text for the query groups, scaled by the share of the groups it holds (squared) and
+ * of their weight. A group counts once, by its best-matching form, or as a part of a closed
+ * compound (compoundParts).
+ */
+export function textScore(text: string, groups: WeightedGroup[]): TextScore {
+  if (groups.length === 0) return { score: 0, matched: 0, groups: new Map(), held: 0, total: 0, forms: new Map() };
+  const { counts, long } = textWords(text);
+  let words = 0;
+  for (const n of counts.values()) words += n;
+  const whole = bagScore(counts, words, groups);
+  if (whole.matched === groups.length) return whole;
+  // The words not held on their own may be inside a compound.
+  const parts = compoundParts(long, groups, whole.groups);
+  return parts.size === 0 ? whole : bagScore(counts, words, groups, parts);
 }
 
 /** Newer is likelier current, but only just: recency breaks near ties, it never outranks a better match. */

@@ -10,7 +10,16 @@
  * question (a question or TODO holding all its words), what holds only part of it is left out
  * (open-matter.ts); so is a thin summary line far below the best hit (thin-lines.ts).
  */
-import { asksQuantity, countedWords, frequencyFocus, holdsQuantity, holdsValueFor, quantityFocus } from "./answer-type.ts";
+import {
+  asksQuantity,
+  countedWords,
+  countPattern,
+  frequencyFocus,
+  holdsCount,
+  holdsQuantity,
+  holdsValueFor,
+  quantityFocus,
+} from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
 import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
@@ -230,6 +239,11 @@ export type GateContext = {
   /** The rare groups (isRare). */
   rare: Set<number>;
   quantity: boolean;
+  /**
+   * "how often", "how frequently": only a frequency or period answers (holdsValueFor), not any
+   * quantity ("18.5%" shares the question's words and answers nothing of how often).
+   */
+  often: string | null;
   /** The known groups of the word naming the quantity a quantity question asks for (quantityFocus), with that word. */
   focus: Map<number, { idf: number; word: string }>;
   /** The rarest known groups besides the focus: a value answers the focus only in a text holding one of them. */
@@ -238,6 +252,8 @@ export type GateContext = {
   frequency: { weight: number; word: string } | null;
   /** Of the groups of what a "how many" question counts (countedWords) that the memory holds, the rarest (the word that narrows what is counted). */
   counted: Set<number>;
+  /** A count of the counted groups' forms (countPattern), and the weight of a typical word of the query, which such a count holds ("how many" is stop words). */
+  count: { pattern: RegExp | null; weight: number };
 };
 
 /** Whether a hit holds enough of the query to answer it. */
@@ -273,7 +289,16 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     asked,
     rare,
     quantity: asksQuantity(query),
+    often,
     counted,
+    count: {
+      pattern: countPattern(
+        countedKnown
+          .filter((g) => counted.has(g.group))
+          .flatMap((g) => g.forms.filter((f) => f.weight >= DERIVED_WEIGHT).map((f) => f.word)),
+      ),
+      weight: typical,
+    },
     focus,
     anchor,
     frequency: often === null ? null : { weight: typical, word: often },
@@ -302,6 +327,8 @@ function heldFor(u: Unit, context: GateContext): { held: number; matched: number
     held += idf - own;
     if (!u.match.groups.has(g)) matched++;
   }
+  // "how many stations": "caps the map at 40 stations" says the count asked for.
+  if (context.count.pattern && holdsCount(context.count.pattern, u.text)) held += context.count.weight;
   const f = context.frequency;
   if (f && context.quantity && [...context.anchor].some((a) => u.match.groups.has(a)) && holdsValueFor(f.word, u.text)) held += f.weight;
   return { held, matched };
@@ -332,6 +359,7 @@ function heldFor(u: Unit, context: GateContext): { held: number; matched: number
 export const relevant: Gate = (context) => (u) => {
   const { groups, scoring, knownWeight, asked, rare, quantity, counted } = context;
   if (quantity && !holdsQuantity(u.text)) return false;
+  if (context.often !== null && !holdsValueFor(context.often, u.text)) return false;
   if (counted.size > 0 && ![...counted].some((g) => u.match.groups.has(g))) return false;
   const { held, matched } = heldFor(u, context);
   return (

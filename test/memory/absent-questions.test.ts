@@ -6,7 +6,7 @@
  * (open-matter.ts). Histories written for these tests.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { countedWords } from "../../src/memory/answer-type.ts";
+import { countedWords, countPattern, holdsCount } from "../../src/memory/answer-type.ts";
 import { readsOpen } from "../../src/memory/open-matter.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
@@ -23,6 +23,40 @@ describe("what a 'how many' question counts", () => {
     expect(countedWords("how much disk does the runner get")).toEqual(["disk"]);
     expect(countedWords("how long are logs kept")).toEqual([]);
     expect(countedWords("which font do we use")).toEqual([]);
+  });
+
+  test("a count said of the counted word: a number right before it, one word between at most", () => {
+    const lanes = countPattern(["lanes", "lane"])!;
+    expect(holdsCount(lanes, "the sorter keeps 12 lanes open at night")).toBe(true);
+    expect(holdsCount(lanes, "we run three conveyor lanes")).toBe(true);
+    expect(holdsCount(lanes, "lanes were repainted in 2024")).toBe(false);
+    expect(holdsCount(lanes, "the 12 inch belts feed the loading lanes")).toBe(false);
+    expect(countPattern([])).toBeNull();
+  });
+
+  test("a statement giving the count of what is counted answers in other words than the question's", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 15; i++) {
+      await m.add("prompt", `sorter jam at dock ${i} again, can you check the sorter logs`, "s1");
+      await m.add("answer", `Cleared the sorter jam at dock ${i}; the belt sensor was dirty.`, "s1");
+      if (i % 4 === 0) await m.add("prompt", `repaint the lanes near dock ${i} before the audit`, "s1");
+    }
+    await m.add("prompt", "what time does the night crew start", "s1");
+    await m.add("prompt", "can we run the audit script on fridays", "s1");
+    const cap = await m.add("answer", "perf(sorter): cap parallel work\n\n- the sorter keeps 12 lanes open, busiest docks first", "s2");
+    expect(await ids(m, "how many lanes can the sorter run at one time")).toContain(cap);
+  });
+
+  test("'how many times' counts occurrences: 'times' is no thing counted, a setting's number answers", async () => {
+    expect(countedWords("how many times does the upload retry")).toEqual([]);
+    expect(countedWords("How many timers run at once")).toEqual(["timers", "run"]);
+    const m = testMemory();
+    for (let i = 0; i < 12; i++) {
+      await m.add("prompt", `the mirror upload for crate ${i} hung, can you look`, "s1");
+      await m.add("answer", `Restarted the mirror upload for crate ${i}.`, "s1");
+    }
+    const setting = await m.add("command", '$ cat config/mirror.toml\n[upload]\nretry = 4\nbackoff = "exponential"', "s2");
+    expect(await ids(m, "how many times does the mirror upload retry before giving up?")).toContain(setting);
   });
 
   test("a statement holding the question's other words and a number, not what it counts, is no answer", async () => {

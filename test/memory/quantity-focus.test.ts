@@ -105,3 +105,34 @@ describe("'how often' asks for a frequency", () => {
     expect(r.hits.map((h) => h.id)).toContain(answer);
   });
 });
+
+describe("'how often' is answered by a frequency, not by any quantity", () => {
+  async function kettleHistory(): Promise<TestMemory> {
+    const m = testMemory();
+    for (let i = 0; i < 25; i++) {
+      await m.add("prompt", `the kettle sensor shows a gap on shelf ${i}, can you look`, "s1");
+      await m.add("answer", `Looked at shelf ${i}: nothing wrong with the wiring.`, "s1");
+    }
+    return m;
+  }
+
+  test("a statement holding the question's words and a percentage is no answer to how often", async () => {
+    const m = await kettleHistory();
+    const percent = await m.add("answer", "The kettle sensor calibration offset is 4.5% of the reading, set in calibration.toml.", "s2");
+    const r = await m.ok(
+      { type: "search", project: PROJECT, query: "how often is the kettle sensor calibration refreshed", limit: 5 },
+      "search",
+    );
+    expect(r.hits.map((h) => h.id)).not.toContain(percent);
+  });
+
+  test("the same words with a period answer it", async () => {
+    const m = await kettleHistory();
+    const period = await m.add("answer", "The kettle sensor calibration is refreshed every 6 hours by the cron job.", "s2");
+    const r = await m.ok(
+      { type: "search", project: PROJECT, query: "how often is the kettle sensor calibration refreshed", limit: 5 },
+      "search",
+    );
+    expect(r.hits.map((h) => h.id)).toContain(period);
+  });
+});
