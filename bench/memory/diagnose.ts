@@ -11,9 +11,10 @@
 import { resolve } from "node:path";
 import { candidates } from "../../src/memory/candidates.ts";
 import { eventsById } from "../../src/memory/events.ts";
+import { isRare, RECORD_SHARE } from "../../src/memory/gate.ts";
 import { aboutQuery } from "../../src/memory/holds-now.ts";
 import { queryGroups } from "../../src/memory/query.ts";
-import { isRare, RECORD_SHARE, rankedHits } from "../../src/memory/search.ts";
+import { rankedHits } from "../../src/memory/search.ts";
 import { eventUnit, type Hit, type Unit } from "../../src/memory/units.ts";
 import { inProcessBackend } from "./eval-set.ts";
 import { replay } from "./replay.ts";

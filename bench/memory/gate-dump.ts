@@ -8,9 +8,10 @@
  */
 import { resolve } from "node:path";
 import { candidates } from "../../src/memory/candidates.ts";
+import { type GateContext, relevant } from "../../src/memory/gate.ts";
 import { aboutQuery } from "../../src/memory/holds-now.ts";
 import { queryGroups } from "../../src/memory/query.ts";
-import { type GateContext, rankedHits, relevant } from "../../src/memory/search.ts";
+import { rankedHits } from "../../src/memory/search.ts";
 import type { Unit } from "../../src/memory/units.ts";
 import { inProcessBackend } from "./eval-set.ts";
 import { replay } from "./replay.ts";

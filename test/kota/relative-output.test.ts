@@ -219,7 +219,8 @@ describe("kota builtin: a workspace entry that carries no code", () => {
       "packages/api/package.json": json({ name: "@w/api", exports: { "./*": "./dist/*.js" } }),
       "packages/api/src/other.ts": "export const other = 1;\n",
       "packages/brand/package.json": json({ name: "@w/brand" }),
-      "packages/app/main.ts": "import { UserService } from '@w/api/user.service';\nimport logo from '@w/brand/logo.SVG';\nnew UserService(logo);\n",
+      "packages/app/main.ts":
+        "import { UserService } from '@w/api/user.service';\nimport logo from '@w/brand/logo.SVG';\nnew UserService(logo);\n",
     });
     const deps = ok(await kota.deps({ file: "packages/app/main.ts", direction: "dependencies" }));
     expect(deps.unresolvedWorkspace).toEqual(["@w/api/user.service"]);

@@ -9,10 +9,10 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { WeightedGroup } from "../../src/memory/candidates.ts";
 import { idfOf } from "../../src/memory/candidates.ts";
+import { holdsRareWord } from "../../src/memory/gate.ts";
 import { readsOpen } from "../../src/memory/open-matter.ts";
 import { queryGroups } from "../../src/memory/query.ts";
 import { textScore } from "../../src/memory/rank.ts";
-import { holdsRareWord } from "../../src/memory/search.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
 

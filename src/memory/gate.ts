@@ -1,0 +1,202 @@
+/**
+ * The gate of memory_search: whether a hit holds enough of the query to answer it, or is a guess
+ * (a share of the query's known words, a rare word, a record about the query's subject, a value of
+ * the kind a quantity question asks for, what a "how many" question counts). search.ts ranks,
+ * this decides what may be shown.
+ */
+import {
+  asksQuantity,
+  countedWords,
+  countPattern,
+  frequencyFocus,
+  holdsCount,
+  holdsQuantity,
+  holdsValueFor,
+  quantityFocus,
+} from "./answer-type.ts";
+import type { WeightedGroup } from "./candidates.ts";
+import { aboutQuery } from "./holds-now.ts";
+import { DERIVED_WEIGHT, familyKey } from "./morphology.ts";
+import type { QueryGroup } from "./query.ts";
+import type { TextScore } from "./rank.ts";
+import type { Unit } from "./units.ts";
+
+/** A hit holds at least this share of the weight of the query's words the memory holds. */
+export const MIN_SHARE = 0.4;
+/**
+ * A record about one of the query's words (aboutQuery) is the memory's statement on it: a quarter
+ * of the known words' weight will do (a paraphrased question shares one word of three or four
+ * with the record that answers it).
+ */
+export const RECORD_SHARE = 0.25;
+/** A query with more than this many words for each word the memory knows is mostly unknown to it. */
+const MOSTLY_UNKNOWN = 3;
+/**
+ * A rare word names something specific: it is in at most 1% of the project's rows, or, in a short
+ * history (where 1% is a row or two), in at most RARE_ROWS of them; never in a tenth of them (in a
+ * history of a few events every word is in few).
+ */
+const RARE_SHARE = 0.01;
+const RARE_ROWS = 8;
+const NEVER_RARE_SHARE = 0.1;
+export const isRare = (g: WeightedGroup) => g.df <= Math.min(NEVER_RARE_SHARE * g.rows, Math.max(RARE_ROWS, RARE_SHARE * g.rows));
+
+/**
+ * Whether a match holds a rare word of the query (isRare) in its own form or one of its family
+ * (morphology.ts: DERIVED_WEIGHT and up), not only as a short form or initials (abbreviations.ts,
+ * phrases.ts): "lts" in a text is no evidence of "lighthouse" in the query, and a short form
+ * that happens to be in one or two rows makes the word look rare without being so.
+ */
+export function holdsRareWord(m: TextScore, rare: Set<number>): boolean {
+  return [...m.groups.keys()].some((g) => rare.has(g) && (m.forms.get(g) ?? 0) >= DERIVED_WEIGHT);
+}
+
+/** Whether a match holds every one of the query's words the memory knows, two or more of them. */
+export function holdsAllKnown(m: TextScore, known: number): boolean {
+  return known >= 2 && m.matched >= known;
+}
+
+/** What a hit is judged against: the query, its groups, and those the memory holds with their weights. */
+export type GateContext = {
+  query: string;
+  groups: QueryGroup[];
+  scoring: WeightedGroup[];
+  /** The weight of the query's words the memory holds. */
+  knownWeight: number;
+  /** The same, each word the memory does not hold counted as a typical one of the query. */
+  asked: number;
+  /** The rare groups (isRare). */
+  rare: Set<number>;
+  quantity: boolean;
+  /**
+   * "how often", "how frequently": only a frequency or period answers (holdsValueFor), not any
+   * quantity ("18.5%" shares the question's words and answers nothing of how often).
+   */
+  often: string | null;
+  /** The known groups of the word naming the quantity a quantity question asks for (quantityFocus), with that word. */
+  focus: Map<number, { idf: number; word: string }>;
+  /** The rarest known groups besides the focus: a value answers the focus only in a text holding one of them. */
+  anchor: Set<number>;
+  /** "how often": the weight of a typical word of the query, held by a text holding a frequency said of the anchor (its word is a stop word, no group). */
+  frequency: { weight: number; word: string } | null;
+  /** Of the groups of what a "how many" question counts (countedWords) that the memory holds, the rarest (the word that narrows what is counted). */
+  counted: Set<number>;
+  /** A count of the counted groups' forms (countPattern), and the weight of a typical word of the query, which such a count holds ("how many" is stop words). */
+  count: { pattern: RegExp | null; weight: number };
+};
+
+/** Whether a hit holds enough of the query to answer it. */
+export type Gate = (c: GateContext) => (u: Unit) => boolean;
+
+export function gateContext(query: string, groups: QueryGroup[], scoring: WeightedGroup[]): GateContext {
+  const weights = scoring.map((g) => g.idf).sort((a, b) => a - b);
+  const typical = weights[Math.floor(weights.length / 2)] ?? 0;
+  const knownWeight = weights.reduce((a, b) => a + b, 0);
+  const asked = knownWeight + (groups.length - scoring.length) * typical;
+  const rare = new Set(scoring.filter(isRare).map((g) => g.group));
+  const counting = new Set(countedWords(query).map(familyKey));
+  const countedKnown = scoring.filter((g) => counting.has(familyKey(g.word)));
+  // Of what it counts, the word that narrows it most (the rarest here): "gunicorn workers" are not any workers.
+  const narrowest = Math.min(...countedKnown.map((g) => g.df));
+  const counted = new Set(countedKnown.filter((g) => g.df === narrowest).map((g) => g.group));
+  const often = frequencyFocus(query);
+  const focusWords = new Map(quantityFocus(query).map((w) => [familyKey(w), w]));
+  const focus = new Map<number, { idf: number; word: string }>();
+  for (const g of scoring) {
+    const word = focusWords.get(familyKey(g.word));
+    if (word !== undefined) focus.set(g.group, { idf: g.idf, word });
+  }
+  // What the value must be said of: the rarest of the other words ("which compiler version": compiler).
+  const others = scoring.filter((g) => !focus.has(g.group));
+  const rarest = Math.min(...others.map((g) => g.df));
+  const anchor = new Set(others.filter((g) => g.df === rarest).map((g) => g.group));
+  return {
+    query,
+    groups,
+    scoring,
+    knownWeight,
+    asked,
+    rare,
+    quantity: asksQuantity(query),
+    often,
+    counted,
+    count: {
+      pattern: countPattern(
+        countedKnown
+          .filter((g) => counted.has(g.group))
+          .flatMap((g) => g.forms.filter((f) => f.weight >= DERIVED_WEIGHT).map((f) => f.word)),
+      ),
+      weight: typical,
+    },
+    focus,
+    anchor,
+    frequency: often === null ? null : { weight: typical, word: often },
+  };
+}
+
+/** Whether a unit holds a focus group by a value of its kind, said of the query's rarest other word (heldFor). */
+export function heldByValue(u: Unit, g: number, { focus, anchor, quantity }: GateContext): boolean {
+  const f = focus.get(g);
+  return f !== undefined && quantity && [...anchor].some((a) => u.match.groups.has(a)) && holdsValueFor(f.word, u.text);
+}
+
+/**
+ * What a unit holds of the query for the gate: its matched words' weight and count, and the word
+ * naming the quantity asked for (quantityFocus) as held in full when the unit holds a value of
+ * that kind (holdsValueFor) and the query's rarest other word: "how big can a canvas get" is
+ * answered by "the canvas is clamped to 8192x8192", which never says "big"; a version number, or a
+ * size said of another part, is no answer to it.
+ */
+export function heldFor(u: Unit, context: GateContext): { held: number; matched: number } {
+  let held = u.match.held;
+  let matched = u.match.matched;
+  for (const [g, { idf }] of context.focus) {
+    const own = idf * Math.min(1, u.match.forms.get(g) ?? 0);
+    if (own >= idf || !heldByValue(u, g, context)) continue;
+    held += idf - own;
+    if (!u.match.groups.has(g)) matched++;
+  }
+  // "how many stations": "caps the map at 40 stations" says the count asked for.
+  if (context.count.pattern && holdsCount(context.count.pattern, u.text)) held += context.count.weight;
+  const f = context.frequency;
+  if (f && context.quantity && [...context.anchor].some((a) => u.match.groups.has(a)) && holdsValueFor(f.word, u.text)) held += f.weight;
+  return { held, matched };
+}
+
+/**
+ * What the query asks: the weights of its words the memory holds; a hit holding less than
+ * MIN_SHARE of them is a guess. A word no event or summary of the project holds says nothing about
+ * which hit is better (a paraphrase: the memory says it otherwise), but a query mostly unknown to
+ * the memory is likely about something it never heard of: counting each unknown word as a typical
+ * one of the query, a hit holding less than MIN_SHARE of that must hold a rare word (isRare, in its
+ * own form: holdsRareWord), or every one of two or more words it knows; and when more than two of
+ * every three of the query's words are unknown (MOSTLY_UNKNOWN), one rare word is not enough
+ * either: the question is likely about something never said, and what the memory holds of it is
+ * the neighbourhood (the tool's other settings, the service's other parts), not the answer. A question asking for a quantity ("how long ...",
+ * "which version ...") is not answered by a text without one, and a text with one is typed
+ * evidence of its own (answer-type.ts). A record (a decision, note or correction) about one of
+ * the query's words, said the way English puts what a sentence is about, first, is the memory's
+ * statement on that subject: RECORD_SHARE of the known words will do, and the words the memory
+ * never saw (a paraphrase) do not count against it, as long as they are no more than two of every
+ * three of the query's words (one made mostly of words never heard is likely about something
+ * never said). A "how many" question is about what it counts: a hit holds that word (countedWords),
+ * when the memory knows it; of several ("how many gunicorn workers"), the one that narrows what is
+ * counted most, the rarest here (a count of the project's other workers answers nothing). The word
+ * naming the quantity asked for ("how big", "which version") is held by a value of its kind said
+ * of the question's most specific other word (heldFor).
+ */
+export const relevant: Gate = (context) => (u) => {
+  const { groups, scoring, knownWeight, asked, rare, quantity, counted } = context;
+  if (quantity && !holdsQuantity(u.text)) return false;
+  if (context.often !== null && !holdsValueFor(context.often, u.text)) return false;
+  if (counted.size > 0 && ![...counted].some((g) => u.match.groups.has(g))) return false;
+  const { held, matched } = heldFor(u, context);
+  return (
+    (held >= MIN_SHARE * knownWeight &&
+      (quantity ||
+        held >= MIN_SHARE * asked ||
+        (MOSTLY_UNKNOWN * scoring.length >= groups.length && holdsRareWord(u.match, rare)) ||
+        holdsAllKnown({ ...u.match, matched }, scoring.length))) ||
+    (u.record && held >= RECORD_SHARE * knownWeight && MOSTLY_UNKNOWN * scoring.length >= groups.length && aboutQuery(u, groups))
+  );
+};
