@@ -25,10 +25,11 @@ import {
   wordsPrefixAnd,
 } from "./query.ts";
 import { compounds, corrected, splits, withShortForms } from "./query-variants.ts";
+import { type CandidateChunk, type LoadedRegion, loadRegions } from "./regions.ts";
 import { renderHits } from "./render.ts";
 import { termsFor } from "./score.ts";
 import { mayAllStartWords } from "./typo.ts";
-import { type CandidateChunk, findWindows, type LoadedRegion, loadRegions, type Scanned } from "./windows.ts";
+import { findWindows, type Scanned } from "./windows.ts";
 
 export type { Hit, HitLine } from "./hit.ts";
 
