@@ -9,6 +9,7 @@ import type { WeightedGroup } from "./candidates.ts";
 import { statementKind } from "./classify.ts";
 import { compoundParts, PART_WEIGHT } from "./compound-parts.ts";
 import { textWords } from "./query.ts";
+import { setsQueriedKey } from "./setting-lines.ts";
 import type { EventKind } from "./types.ts";
 
 const K1 = 1.2;
@@ -37,8 +38,14 @@ const WEIGHTS = {
 /** claim: it states something a later statement can replace. */
 export type Weighed = { weight: number; claim: boolean };
 
-/** The weight of an event for ranking, and whether it states something a later statement can replace. */
-export function eventWeight(kind: EventKind, text: string): Weighed {
+/**
+ * The weight of an event for ranking, and whether it states something a later statement can replace.
+ * A command whose output sets a key the query names (setting-lines.ts) states the project's state
+ * for that query, like a note; it replaces nothing and is replaced by nothing (the output is what
+ * the file held then, not something someone said).
+ */
+export function eventWeight(kind: EventKind, text: string, groups: readonly WeightedGroup[] = []): Weighed {
+  if (kind === "command" && setsQueriedKey(text, groups)) return { weight: WEIGHTS.note, claim: false };
   switch (kind) {
     case "correction":
     case "decision":

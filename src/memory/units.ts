@@ -45,7 +45,7 @@ export const indexedText = (row: { content: string; terms: string | null }) => (
 export function eventUnit(row: EventRow, groups: WeightedGroup[], now: number): Unit | null {
   const match = textScore(indexedText(row), groups);
   if (match.matched === 0) return null;
-  const w = eventWeight(row.kind, row.content);
+  const w = eventWeight(row.kind, row.content, groups);
   return {
     event: row.id,
     order: row.id,
