@@ -17,6 +17,7 @@ import {
   firstWord,
   isClaim,
   labelOf,
+  statementKind,
   statementOf,
   subjectOf,
   tokenKeys,
@@ -70,6 +71,9 @@ function replaceable(old: EventRow): boolean {
 export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   // A task or question (most prompts) states nothing and changes nothing: decided before the statement is worked out.
   if (event.kind === "prompt" && !isClaim(event.content) && changeSentences(event.content, event.kind).length === 0) return [];
+  // Stored as a correction but asking ("wait, X is gone?"): a question replaces nothing (mood.ts).
+  if (event.kind === "correction" && statementKind(event.content) === "question" && changeSentences(event.content, event.kind).length === 0)
+    return [];
   const newer = statementOf(event.content, event.kind);
   if (newer.keys.size === 0) return [];
   if (event.kind === "prompt" && !newer.changes && !isClaim(event.content)) return [];
