@@ -5,19 +5,11 @@
  * chunk is titled with the section it continues (titles are indexed: a question naming the
  * section finds the chunk, and the chunks around it are read with it).
  */
+import { blankSpan as blank } from "./blank-span.ts";
 import type { RawChunk } from "./chunk.ts";
 
 /** A section name is a short line: a longer one at the margin is prose, not a name. */
 const MAX_NAME = 60;
-
-/** Whether text[from, to) is blank, and whether it starts at the margin (not with a space or tab). */
-function blank(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) {
-    const c = text.charCodeAt(k);
-    if (c !== 32 && c !== 9 && c !== 13) return false;
-  }
-  return true;
-}
 
 /** Each chunk's outline section when it starts inside one (its first non-blank line indented), else "". */
 export function outlineSections(chunks: RawChunk[]): string[] {

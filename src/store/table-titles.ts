@@ -6,21 +6,13 @@
  * indexed), so a question naming a column ("... value in the variables list") finds the row far
  * below its header.
  */
+import { blankSpan as blank } from "./blank-span.ts";
 import type { RawChunk } from "./chunk.ts";
 
 /** A rule under a table's header: runs of `-`, `=` or `+` (at least three), separated by spaces, nothing else. */
 const RULE = /^[ \t]*[-=+]{3,}(?:[ \t]+[-=+]{3,})*[ \t]*$/;
 /** How long a header line may be (a longer line is prose, not names); the two lines above a rule are its header. */
 const MAX_HEADER = 120;
-
-/** Whether text[from, to) is blank. */
-function blank(text: string, from: number, to: number): boolean {
-  for (let k = from; k < to; k++) {
-    const c = text.charCodeAt(k);
-    if (c !== 32 && c !== 9 && c !== 13) return false;
-  }
-  return true;
-}
 
 /** Whether text[from, to) may be a rule: its first non-blank character is `-`, `=` or `+` (then RULE says). */
 function mayBeRule(text: string, from: number, to: number): boolean {
