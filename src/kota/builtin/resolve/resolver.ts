@@ -34,9 +34,6 @@ const JS_TO_TS: Record<string, string[]> = {
   ".cjs": [".cts", ".d.cts"],
 };
 const SOURCE_EXTENSIONS = new Set([".ts", ".tsx", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs"]);
-/** A path to a stylesheet, image, font, media or data file (asset-extensions.ts): the index holds no symbol there. */
-const notCode = (path: string): boolean => isAssetPath(path);
-
 export type ResolverDeps = {
   /** Indexed source files. */
   files: ReadonlySet<string>;
@@ -216,7 +213,7 @@ export function createResolver(deps: ResolverDeps) {
     return r;
   };
   const outputOf = (p: string): Resolution | null => {
-    const scope = notCode(p) ? null : packageScope(posix.dirname(p));
+    const scope = isAssetPath(p) ? null : packageScope(posix.dirname(p));
     if (scope === null) return null;
     const found = bundleEntry(output, scope, p);
     if (found) return { status: "resolved", path: found };
@@ -280,7 +277,7 @@ export function createResolver(deps: ResolverDeps) {
     if (found) return found;
     // A stylesheet, image or JSON entry of the package carries no code symbol: nothing is missed through it.
     const targets = conditions ? subpathTargets(packageJson(dir)?.exports, subpath, conditions) : [];
-    if (targets.length > 0 ? targets.every((t) => notCode(t.path)) : notCode(subpath))
+    if (targets.length > 0 ? targets.every((t) => isAssetPath(t.path)) : isAssetPath(subpath))
       return { status: "asset", path: posix.join(dir, subpath) };
     return { status: "unresolved", workspace: true };
   };
