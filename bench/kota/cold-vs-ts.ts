@@ -6,7 +6,7 @@
  * `pi-sidecar kota index` cold (a fresh database) through the compiled binary, as a user runs it.
  * Both as wall time and as CPU time (the index's CPU includes its parser processes), since the
  * CPU figure moves far less with the machine's load. Interleaved `--runs` times.
- * Run: bun bench/kota/cold-vs-ts.ts REPO [--runs 3] [--binary dist/pi-sidecar]
+ * Run: bun bench/kota/cold-vs-ts.ts REPO [--runs 3] [--binary dist/pi-sidecar] [--json OUT.json]
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -101,6 +101,8 @@ if (import.meta.main) {
     resolve(arg("binary", join(import.meta.dir, "../../dist/pi-sidecar"))),
     Number(arg("runs", "3")),
   );
+  const out = process.argv.indexOf("--json");
+  if (out >= 0) writeFileSync(process.argv[out + 1]!, `${JSON.stringify(r)}\n`);
   const ratio = (a: number, b: number) => (a / b).toFixed(2);
   console.log(
     `${r.repo}: ${r.files} files (median of ${r.runs}); kota index ${r.index.wallMs} ms wall / ${r.index.cpuMs} ms CPU; ` +

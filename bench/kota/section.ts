@@ -2,6 +2,7 @@
 
 import { CORPORA, type KotaBenchResult } from "./bench.ts";
 import type { KotaDbSpeed, Limited } from "./kotadb-speed.ts";
+import { loadMonorepoRecord, monorepoLines } from "./monorepos.ts";
 import type { BuiltinSpeed } from "./speed.ts";
 
 const f = (x: number) => (x < 10 ? x.toFixed(2) : x < 100 ? x.toFixed(1) : Math.round(x).toLocaleString("en"));
@@ -144,6 +145,7 @@ export function kotaSection(r: KotaBenchResult): string {
     lines.push(
       `| ${q.question} | ${q.kotaTokens} | ${q.readingTokens} | ${q.kotaAnswers ? "yes" : "no"} / ${q.readingAnswers ? "yes" : "no"} |`,
     );
+  lines.push(...monorepoLines(loadMonorepoRecord()));
   if (r.bounds.length > 0) lines.push("", "Bounded to fit the time budget (`bun bench/kota/bench.ts --unbounded` runs everything):", "");
   for (const b of r.bounds) lines.push(`- ${b}`);
   return `${lines.join("\n")}\n`;
