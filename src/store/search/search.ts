@@ -11,6 +11,7 @@ import type { EngineDeps } from "../engine-deps.ts";
 import type { SourceFilter } from "../source-filter.ts";
 import { type Filter, filterSql, fuse, identHits, LINE_RANKED, wordHits } from "./candidates.ts";
 import { definitionChunks } from "./definition-lookup.ts";
+import { hexWidths } from "./hex-width.ts";
 import type { Hit, SourcedWindow } from "./hit.ts";
 import { mayHoldAll } from "./infix.ts";
 import { NOT_OWN_ANSWER } from "./own-answers.ts";
@@ -110,7 +111,8 @@ function withMostWords(deps: EngineDeps, q: ParsedQuery, f: Filter, ids: number[
 
 /** The first stage that finds anything. */
 function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
-  let q = query;
+  // A hex number as the text writes it (`0x0000000000001917` for "0x1917"), in every stage.
+  let q = hexWidths(deps, query, f) ?? query;
   let corrections: Record<string, string> = {};
   let ids = exact(deps, q, f);
   if (ids.length > 0) return { mode: "all words", ids: withMostWords(deps, q, f, ids), query: q, corrections };
@@ -169,9 +171,12 @@ function candidates(deps: EngineDeps, query: ParsedQuery, f: Filter): Found {
  * chunks before it repeat on every line.
  */
 function withEnding(deps: EngineDeps, found: Found, f: Filter, ids: number[]): number[] {
-  if (!f.range || found.mode === "no match" || ids.length === 0) return ids;
+  if (!f.range) return ids;
   const last = f.range[1];
   if (ids.includes(last)) return ids;
+  // A count asked for, and the output ends with a lone number (its total, total-row.ts): whatever matched.
+  if (found.query.quantity && endsWithNumber(deps, last)) return [...ids, last];
+  if (found.mode === "no match" || ids.length === 0) return ids;
   const any = conceptsOr(contentConcepts(found.query));
   const idents = found.query.idents;
   const holds =
@@ -183,6 +188,12 @@ function withEnding(deps: EngineDeps, found: Found, f: Filter, ids: number[]): n
         )
         .get(last, ...idents) !== null);
   return holds ? [...ids, last] : ids;
+}
+
+/** Whether the chunk's last non-blank line is a number and nothing else (its last bytes are read). */
+function endsWithNumber(deps: EngineDeps, chunk: number): boolean {
+  const tail = deps.db.query<{ tail: string }, [number]>("SELECT substr(content, -64) AS tail FROM chunks WHERE id = ?").get(chunk)?.tail;
+  return tail !== undefined && /(?:^|\n)[ \t]*\d+\s*$/.test(tail);
 }
 
 /**
@@ -267,6 +278,8 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
     const src = sources.get(w.chunk.blob_id);
     if (src) sourced.push({ ...w, sourceId: src.handle, tool: src.tool });
   }
+  // Nothing matched the words, yet the output's total was asked for and is shown (withEnding).
+  const mode: SearchMode = found.mode === "no match" && sourced.length > 0 ? "any word" : found.mode;
   const summaryRoom = 240;
   const {
     hits,
@@ -277,7 +290,7 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   const omitted = dropped + unused + Math.max(0, windows.length - sourced.length) + Math.max(0, found.ids.length - chunks.length);
   const summary = describe(
     input,
-    found.mode,
+    mode,
     hits.length,
     { cut: dropped, other: omitted - dropped, budget: config.search.maxResponseBytes },
     found.corrections,
@@ -287,12 +300,12 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
     kind: "search",
     session: input.askedBy ?? null,
     query: input.query,
-    mode: found.mode,
+    mode,
     hits: hits.length,
     shared: summary,
     parts: hits.map((h) => ({ sourceId: h.sourceId, text: h.text })),
   });
-  return { ok: true, query: input.query, mode: found.mode, corrections: found.corrections, hits, omitted, text };
+  return { ok: true, query: input.query, mode, corrections: found.corrections, hits, omitted, text };
 }
 
 /** What was left out: hits cut by the answer's size limit, and matches past the hits asked for. */

@@ -12,6 +12,7 @@ import { LONG_LINE, type Scan, scanRegion } from "./scan.ts";
 import { type Anchor, scoreRegion, weighTerms } from "./score.ts";
 import { MAX_RECORD } from "./structure.ts";
 import { superlativeOf, withExtremeRows } from "./superlatives.ts";
+import { withTotalRow } from "./total-row.ts";
 import { withUsedNames } from "./used-names.ts";
 
 export type Window = {
@@ -140,6 +141,9 @@ export function findWindows(
   if (extreme)
     for (const [k, { region }] of regions.entries())
       parts[k]!.anchors = withExtremeRows(region, terms, scans[k]!, parts[k]!.anchors, extreme);
+  // A count asked for: the lone number ending an output is its total (total-row.ts).
+  for (const [k, { region, candidates }] of regions.entries())
+    parts[k]!.anchors = withTotalRow(region, candidates, terms, parts[k]!.anchors);
   // Definitions are looked for in every region of the same text (a long line spans many).
   const byText = new Map<number, DefinitionPart[]>();
   for (const [k, { region }] of regions.entries()) byText.set(region.blob, [...(byText.get(region.blob) ?? []), parts[k]!]);

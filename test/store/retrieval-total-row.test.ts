@@ -1,0 +1,46 @@
+/**
+ * "How many in total": a tool asked to count ends its output with the total alone on a line, under
+ * no word of the question (total-row.ts). The outputs are made up for the test.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { cleanupTempDirs } from "../helpers.ts";
+import { shows, stored, top3 } from "./retrieval-helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+/** A spell checker's findings, one per line, and the count it prints last. */
+function findings(n: number, last: string): string {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) lines.push(`docs/page${i % 40}.md:${3 * i + 1}: recieve ==> receive`);
+  lines.push(last);
+  return `${lines.join("\n")}\n`;
+}
+
+describe("an output's total as a lone number on its last line", () => {
+  test("a count asked for with words the output never writes shows it", async () => {
+    const text = findings(300, "300");
+    const { store, source } = await stored(text);
+    expect(shows(top3(store, source, "speller total typos count"), 301, "300")).toBe(true);
+  });
+
+  test("beside the few places that match, when the count is asked for", async () => {
+    const text = findings(300, "300").replace("docs/page7.md:22: recieve", "docs/page7.md:22: occured");
+    const { store, source } = await stored(text);
+    const hits = top3(store, source, "how many occured findings");
+    expect(shows(hits, 8, "occured")).toBe(true);
+    expect(shows(hits, 301, "300")).toBe(true);
+  });
+
+  test("not when the query does not ask how many", async () => {
+    const text = findings(300, "300");
+    const { store, source } = await stored(text);
+    const r = top3(store, source, "speller typos");
+    expect(shows(r, 301, "300")).toBe(false);
+  });
+
+  test("not when the last line is more than a number", async () => {
+    const text = findings(300, "300 findings in 40 files");
+    const { store, source } = await stored(text);
+    expect(top3(store, source, "speller total typos count")).toEqual([]);
+  });
+});
