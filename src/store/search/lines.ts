@@ -145,10 +145,13 @@ function looseConcept(lower: string, camel: string, t: Term): { at: number; end:
   return { at, end };
 }
 
+/** Spaces a count may stand before its word: a column of counts aligned before a column of names (`5     E501 line too long`). */
+const COLUMN_GAP = 8;
+
 /** A count right before [at, end) ("92 implicit rules", "4 tests") or as its value (`errorCount: 5`, `"total":12`). */
 function countedAt(lower: string, at: number, end: number): boolean {
   let i = at - 1;
-  while (i >= 0 && at - i <= 2 && (lower.charCodeAt(i) === 32 || lower.charCodeAt(i) === 9)) i--;
+  while (i >= 0 && at - i <= COLUMN_GAP && (lower.charCodeAt(i) === 32 || lower.charCodeAt(i) === 9)) i--;
   if (i < at - 1 && isDigit(lower.charCodeAt(i))) return true;
   let j = end;
   while (j < lower.length && j - end < 4 && /[\s"':=]/.test(lower[j]!)) j++;
