@@ -247,14 +247,16 @@ export function search(deps: EngineDeps, input: SearchInput): Result<SearchAnswe
   const terms = termsFor(found.query);
   const missing = new Map<string, number>();
   const scanned = new Map<LoadedRegion, Scanned>();
-  let windows = findWindows(loadRegions(db, chunks), terms, config.search.maxLinesPerHit, missing, scanned);
+  // The query's words matched whole: a place with all of them in one region outranks places with some in every other.
+  const across = found.mode === "all words";
+  let windows = findWindows(loadRegions(db, chunks), terms, config.search.maxLinesPerHit, missing, scanned, across);
   if (missing.size > 0) {
     // Names the hits use that no chunk read defines: their definitions' chunks are read too (definition-lookup.ts).
     const floor = windows[Math.min(limit, windows.length) - 1]?.score ?? 0;
     const more = definitionChunks(deps, missing, floor, new Set(chunks.map((c) => c.id)));
     if (more.length > 0) {
       chunks = [...chunks, ...loadChunks(deps, more, more.length).map((c) => ({ ...c, rank: chunks.length }))];
-      windows = findWindows(loadRegions(db, chunks), terms, config.search.maxLinesPerHit, undefined, scanned);
+      windows = findWindows(loadRegions(db, chunks), terms, config.search.maxLinesPerHit, undefined, scanned, across);
     }
   }
 

@@ -115,6 +115,7 @@ export function findWindows(
   maxLines: number,
   missing?: Map<string, number>,
   scanned?: Map<LoadedRegion, Scanned>,
+  across = false,
 ): Window[] {
   const out: Window[] = [];
   const partial: Window[] = [];
@@ -157,12 +158,17 @@ export function findWindows(
     regions.map(({ region }) => region),
     parts,
   );
+  // Where some place has every concept, places with only some come after all of them: in its
+  // region, and with `across` (every word matched as typed, not as the start of a longer word,
+  // which a name merely starting with it also is) in every region read.
+  const anyComplete = across && parts.some((p) => p.anchors.some((a) => a.complete));
   for (const [k, { region, candidates }] of regions.entries()) {
     let anchors = parts[k]!.anchors;
     // Where some place has every concept, places with only some are not hits, unless there is room
     // left after every complete one: on a long row, the definition (`--x-duration:294ms`) the
     // complete places use may lack the words that describe it.
-    if (anchors.some((a) => a.complete)) {
+    const placed = anchors.length > 0;
+    if (anyComplete || anchors.some((a) => a.complete)) {
       // The other places with some of the query come after every complete one anyway: a query
       // word the answer's record lacks ("installed") may be what made the complete ones match.
       const rest = anchors.filter((a) => !a.complete);
@@ -182,6 +188,8 @@ export function findWindows(
         partial.push(...weak);
       }
     }
+    // Every place of the region lacks some of the query that a place of another region has all of: only weak hits.
+    if (placed && anchors.length === 0) continue;
     if (anchors.length === 0) {
       // Matched by a title only (a heading, or a JSON record that began in the chunk before).
       for (const c of candidates) {
