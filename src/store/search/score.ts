@@ -36,6 +36,9 @@ const DEFINES = 1.3;
 const VERSION_WORDS = new Set(["version", "versions"]);
 /** The words that ask for a size in bytes. */
 const SIZE_WORDS = new Set(["size", "sizes"]);
+/** What each repeat of a term on a row, as a whole token, adds to its place (a tie-break: far less than any other difference). */
+const REPEATED = 0.02;
+const MAX_REPEATS = 2;
 /** What an occurrence that starts a token (not whole: `errno@@GLIBC`) is worth, between a piece of a longer name (1) and a whole token. */
 const HEAD = 1.25;
 
@@ -302,6 +305,9 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
       if (record && !region.json && ownsTerm(record[0], r)) score *= OWNED;
       // The row's key is what the query names, not a longer name that holds it (`bytes_used`, not `backup_bytes_used`).
       if (!long && keyIsTerms(lowerRow(region, r), place, terms)) score *= DEFINES;
+      // Near-identical rows tie: the row that writes a term of the query again as a whole token or
+      // entry (`/usr/libexec/sudo … /usr/bin/sudo`, not `… /usr/sbin/sudo_logsrvd`) is more about it.
+      if (!long) score *= 1 + REPEATED * Math.min(MAX_REPEATS, boundedRepeats(lowerRow(region, r), occ));
       // In JSON, the shallower of equal matches is the more canonical one (a top-level dependency
       // before the same package nested under another).
       if (region.json) score *= 1 + 1 / (2 + Math.max(0, structure.indent[r]!) / 2);
@@ -325,6 +331,26 @@ export function scoreRegion(region: Region, terms: Term[], scan: Scan): Anchor[]
     }
   }
   return out;
+}
+
+const isNameChar = (c: number) => (c >= 48 && c <= 57) || (c >= 97 && c <= 122) || c === 95;
+
+/**
+ * How many occurrences on a row are a whole token or a path's last part, and a whole name there
+ * (no letter, digit or `_` right before or after it: `/usr/bin/sudo`, not `sudo_logsrvd`), of a
+ * term already found so on it.
+ */
+function boundedRepeats(lower: string, occ: Occurrence[]): number {
+  let n = 0;
+  let seen = 0;
+  for (const o of occ) {
+    if (o.term >= 31 || !o.exact || !(o.whole || o.leaf) || isNameChar(lower.charCodeAt(o.at - 1)) || isNameChar(lower.charCodeAt(o.end)))
+      continue;
+    const bit = 1 << o.term;
+    if (seen & bit) n++;
+    else seen |= bit;
+  }
+  return n;
 }
 
 /**
