@@ -29,6 +29,7 @@ import { compounds, corrected, splits, withShortForms } from "./query-variants.t
 import { type CandidateChunk, type LoadedRegion, loadRegions } from "./regions.ts";
 import { renderHits } from "./render.ts";
 import { termsFor } from "./score.ts";
+import { endsWithLoneNumber } from "./total-row.ts";
 import { mayAllStartWords } from "./typo.ts";
 import { findWindows, type Scanned } from "./windows.ts";
 
@@ -193,7 +194,7 @@ function withEnding(deps: EngineDeps, found: Found, f: Filter, ids: number[]): n
 /** Whether the chunk's last non-blank line is a number and nothing else (its last bytes are read). */
 function endsWithNumber(deps: EngineDeps, chunk: number): boolean {
   const tail = deps.db.query<{ tail: string }, [number]>("SELECT substr(content, -64) AS tail FROM chunks WHERE id = ?").get(chunk)?.tail;
-  return tail !== undefined && /(?:^|\n)[ \t]*\d+\s*$/.test(tail);
+  return tail !== undefined && endsWithLoneNumber(tail);
 }
 
 /**

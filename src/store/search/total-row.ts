@@ -2,7 +2,8 @@
  * "How many errors in total": a tool asked to count prints the total as a lone number on its
  * output's last line (`flake8 --count`, `codespell --count`, `pydocstyle --count`, `grep -c`,
  * `wc -l <`), under no word at all, so no query word can find it. When the query asks how many
- * and the region holds the end of the text, a last line that is a number and nothing else becomes
+ * and the region holds the end of the text, a last line that is a number and nothing else (decimal,
+ * or a hex offset: `hexdump`'s last line is the length) becomes
  * a place, worth half the region's best (the least a place may score and still be a hit), so it
  * joins the hits without passing a place that writes the count next to the query's words.
  */
@@ -10,7 +11,15 @@ import type { Term } from "./lines.ts";
 import type { CandidateChunk, LoadedRegion } from "./regions.ts";
 import type { Anchor } from "./score.ts";
 
-const LONE_NUMBER = /^\s*\d+\s*$/;
+/** A number and nothing else: decimal, or hex of at least 4 digits (an offset: `hexdump`'s last line is the length). */
+const LONE_NUMBER = /^\s*(?:\d+|(?:0x)?(?=[0-9a-f]*\d)[0-9a-f]{4,})\s*$/i;
+
+/** Whether a text's last non-blank line is a lone number. */
+export function endsWithLoneNumber(text: string): boolean {
+  const end = text.trimEnd();
+  return LONE_NUMBER.test(end.slice(end.lastIndexOf("\n") + 1));
+}
+
 /** A region with no place of its own: what the total's place scores. */
 const ALONE = 1;
 
@@ -35,7 +44,7 @@ export function withTotalRow(region: LoadedRegion, candidates: CandidateChunk[],
   if (r < 0 || anchors.some((a) => a.row === r)) return anchors;
   const top = anchors.reduce((m, a) => Math.max(m, a.score), 0);
   const row = region.rows[r]!;
-  const at = row.search(/\d/);
+  const at = row.search(/\S/);
   return [
     ...anchors,
     { row: r, at, end: row.trimEnd().length, score: top > 0 ? top * 0.5 : ALONE, suppliers: [], record: null, complete: false },
