@@ -33,11 +33,11 @@ describe("an output's total as a lone number on its last line", () => {
 
   test("a hex offset ending a dump is its length", async () => {
     const rows: string[] = [];
-    for (let i = 0; i < 600; i++)
+    for (let i = 0; i < 677; i++)
       rows.push(`${(16 * i).toString(16).padStart(8, "0")}  1f 8b 08 00 00 00 00 00  00 03 ed 5d 6b 73 db 36  |...........]ks.6|`);
-    rows.push("00002580");
+    rows.push("00002a50");
     const { store, source } = await stored(`${rows.join("\n")}\n`);
-    expect(shows(top3(store, source, "total length of the dump"), 601, "00002580")).toBe(true);
+    expect(shows(top3(store, source, "total length of the dump"), 678, "00002a50")).toBe(true);
   });
 
   test("not when the query does not ask how many", async () => {
