@@ -13,6 +13,7 @@ import {
   holdsQuantity,
   holdsValueFor,
   quantityFocus,
+  requiredValues,
 } from "./answer-type.ts";
 import type { WeightedGroup } from "./candidates.ts";
 import { aboutQuery } from "./holds-now.ts";
@@ -73,6 +74,8 @@ export type GateContext = {
    * quantity ("18.5%" shares the question's words and answers nothing of how often).
    */
   often: string | null;
+  /** The focus words whose value is required (requiredValues): "how long ...", "what timeout ...": only a text holding a value of their kind answers. */
+  required: string[];
   /** The known groups of the word naming the quantity a quantity question asks for (quantityFocus), with that word. */
   focus: Map<number, { idf: number; word: string }>;
   /** The rarest known groups besides the focus: a value answers the focus only in a text holding one of them. */
@@ -119,6 +122,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     rare,
     quantity: asksQuantity(query),
     often,
+    required: requiredValues(query),
     counted,
     count: {
       pattern: countPattern(
@@ -189,6 +193,7 @@ export const relevant: Gate = (context) => (u) => {
   const { groups, scoring, knownWeight, asked, rare, quantity, counted } = context;
   if (quantity && !holdsQuantity(u.text)) return false;
   if (context.often !== null && !holdsValueFor(context.often, u.text)) return false;
+  if (context.required.length > 0 && !context.required.some((w) => holdsValueFor(w, u.text))) return false;
   if (counted.size > 0 && ![...counted].some((g) => u.match.groups.has(g))) return false;
   const { held, matched } = heldFor(u, context);
   return (
