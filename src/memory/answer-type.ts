@@ -99,10 +99,17 @@ const NUMBER = "(?<![\\p{L}\\p{N}_.])\\d+(?:[.,]\\d+)?";
 const shape = (unit: string) => new RegExp(`${NUMBER}\\s?(?:${unit})(?![\\p{L}\\p{N}])`, "iu");
 /** Units of time: SI and the units accepted with it (BIPM SI Brochure, 9th ed., Table 8), with their names and common short forms. */
 const TIME = "ms|s|secs?|seconds?|min|mins|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?";
+/** The units of time by name, for a period said in words or hyphenated ("a week", "two days", "30-day"). */
+const TIME_NAMES = "seconds?|minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|quarters?|years?|decades?";
+/** A period said in words: an article, a number word or a vague count before a unit of time ("a week", "an hour", "few days", "half a day"). */
+const SAID_PERIOD = `\\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|few|several|couple\\s+of|half\\s+an?)\\s+(?:${TIME_NAMES})\\b`;
 /** Units of size: bytes with SI and IEC prefixes (IEC 80000-13), pixels, and a width by a height. */
 const SIZE = "[kmgtp]?i?b|bytes?|[kmgtp]i?bytes|px|pixels?|k|m";
 /** Units of length (SI metre with prefixes; miles, feet, inches). */
 const LENGTH = "[kcm]?m|metres?|meters?|kilometres?|kilometers?|mi|miles?|ft|feet|foot|inch(?:es)?";
+
+/** A period: a number with a unit of time (also hyphenated, "30-day"), one said in words ("a week"), or forever. */
+const PERIOD = new RegExp(`${shape(TIME).source}|${NUMBER}-(?:${TIME_NAMES})\\b|${SAID_PERIOD}|\\b(?:forever|indefinitely)\\b`, "iu");
 
 /** Units of speed besides a unit per unit: the knot (BIPM SI Brochure, 8th ed., Table 8), miles and kilometres per hour. */
 const SPEED = "kn|kts?|knots?|mph|kph|km/h";
@@ -127,7 +134,7 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: RegExp; required: boolean }> 
   },
   {
     focus: /^(?:long|old|soon|periods?|durations?|intervals?|lifetimes?|ages?|timeouts?|ttls?)$/,
-    value: new RegExp(`${shape(TIME).source}|\\b(?:forever|indefinitely)\\b`, "iu"),
+    value: PERIOD,
     required: true,
   },
   {
@@ -136,10 +143,15 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: RegExp; required: boolean }> 
     required: false,
   },
   { focus: /^(?:big|large|small|sizes?)$/, value: new RegExp(`${NUMBER}\\s?x\\s?\\d+|${shape(SIZE).source}`, "iu"), required: false },
-  { focus: /^(?:far|distances?)$/, value: shape(LENGTH), required: true },
+  { focus: /^distances?$/, value: shape(LENGTH), required: true },
+  // "how far in advance", "how far back": a distance in time as often as in space.
+  { focus: /^far$/, value: new RegExp(`${shape(LENGTH).source}|${PERIOD.source}`, "iu"), required: true },
   {
     focus: /^(?:fast|speeds?)$/,
-    value: new RegExp(`${NUMBER}\\s?(?:/\\s?\\p{L}+|per\\b|[kmg]?bps|rps|qps|fps|hz|(?:${SPEED})(?![\\p{L}\\p{N}]))`, "iu"),
+    value: new RegExp(
+      `${NUMBER}\\s?(?:(?:\\p{L}+\\s?)?(?:/\\s?\\p{L}+|per\\b)|[kmg]?bps|rps|qps|fps|hz|(?:${SPEED})(?![\\p{L}\\p{N}]))`,
+      "iu",
+    ),
     required: true,
   },
   { focus: /^temperatures?$/, value: shape("°\\s?[cf]?|c|f|k|celsius|fahrenheit|kelvin|degrees?"), required: true },

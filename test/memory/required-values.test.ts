@@ -40,6 +40,22 @@ describe("the numeric noun a question asks about", () => {
     expect(holdsValueFor("timeout", "the broker listens on 1883")).toBe(false);
     expect(holdsValueFor("speed", "closed above 25 knots")).toBe(true);
     expect(holdsValueFor("speed", "gusts of 25 kt")).toBe(true);
+    expect(holdsValueFor("speed", "capped at 200 requests per second")).toBe(true);
+  });
+
+  test("a period said in words or hyphenated is a period; 'how far' takes a distance in time too", () => {
+    for (const t of [
+      "audit logs are kept for a week",
+      "kept two weeks, then pruned",
+      "a 30-day window",
+      "expires after an hour",
+      "gone in a few days",
+    ])
+      expect(holdsValueFor("long", t)).toBe(true);
+    for (const t of ["rotated at 02:15", "pinned to 1.4.2", "the 3 audit tables"]) expect(holdsValueFor("long", t)).toBe(false);
+    expect(holdsValueFor("far", "members can book up to 14 days ahead")).toBe(true);
+    expect(holdsValueFor("far", "the depot is 12 km out")).toBe(true);
+    expect(holdsValueFor("far", "the depot has 12 bays")).toBe(false);
   });
 });
 
