@@ -4,6 +4,8 @@
  * the kind a quantity question asks for, what a "how many" question counts). search.ts ranks,
  * this decides what may be shown.
  */
+
+import { clippings } from "./abbreviations.ts";
 import {
   asksQuantity,
   countedWords,
@@ -128,7 +130,11 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
       pattern: countPattern(
         countedKnown
           .filter((g) => counted.has(g.group))
-          .flatMap((g) => g.forms.filter((f) => f.weight >= DERIVED_WEIGHT).map((f) => f.word)),
+          .flatMap((g) => [
+            ...g.forms.filter((f) => f.weight >= DERIVED_WEIGHT).map((f) => f.word),
+            // A count written with the word clipped ("30 req/s": abbreviations.ts) counts it too.
+            ...clippings(g.word),
+          ]),
       ),
       weight: typical,
     },
