@@ -171,7 +171,19 @@ export function frequencyFocus(query: string): string | null {
 /** Whether a text holds a value of the kind a focus word asks for (VALUE; any quantity for another word). */
 export function holdsValueFor(focus: string, text: string): boolean {
   const kind = VALUE.find((k) => k.focus.test(focus));
-  return kind ? kind.value.test(lineBody(text)) : holdsQuantity(text);
+  if (!kind) return holdsQuantity(text);
+  const body = lineBody(text);
+  return kind.value.test(body) || (kind.required && setsNumber(focus, body));
+}
+
+/**
+ * A setting naming the focus word with a bare number ("timeout=30", "SESSION_TTL: 3600",
+ * "retention_period 14"): the unit is the setting's own, the number is the value asked for.
+ */
+function setsNumber(focus: string, body: string): boolean {
+  const word = focus.replace(/s$/, "");
+  if (word.length < 3) return false;
+  return new RegExp(`(?<![\\p{L}\\p{N}])${word}[\\p{L}\\p{N}_]*["']?\\s*[:=]?\\s*\\d`, "iu").test(body);
 }
 
 /**

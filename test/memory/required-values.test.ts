@@ -57,6 +57,12 @@ describe("the numeric noun a question asks about", () => {
     expect(holdsValueFor("far", "the depot is 12 km out")).toBe(true);
     expect(holdsValueFor("far", "the depot has 12 bays")).toBe(false);
   });
+
+  test("a setting naming the period noun with a bare number holds its value", () => {
+    expect(holdsValueFor("timeout", "MQTT_SOCKET_TIMEOUT=45")).toBe(true);
+    expect(holdsValueFor("ttl", "cache ttl: 3600")).toBe(true);
+    expect(holdsValueFor("timeout", "the timeout fired on socket 3")).toBe(false);
+  });
 });
 
 async function brokerHistory(): Promise<TestMemory> {
