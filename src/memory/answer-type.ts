@@ -34,12 +34,11 @@ const QUANTITY = new RegExp(
 
 /**
  * Li and Roth's numeric classes as the noun naming what is asked: count, date, distance, percent,
- * speed, temperature, size, weight, period; for a period also the nouns whose meaning is a length
- * of time (duration, interval, lifetime, age: Li and Roth's NUM:period questions ask "what age",
- * "how old") and the computing terms for one (a timeout, a TTL, "time to live").
+ * speed, temperature, size, weight, period; for a period also interval and lifetime (nouns whose
+ * meaning is a length of time).
  */
 const NUMERIC_NOUN =
-  /^(?:counts?|dates?|distances?|percent(?:age)?s?|speeds?|temperatures?|sizes?|weights?|periods?|durations?|intervals?|lifetimes?|ages?|timeouts?|ttls?)$/;
+  /^(?:counts?|dates?|distances?|percent(?:age)?s?|speeds?|temperatures?|sizes?|weights?|periods?|intervals?|lifetimes?)$/;
 
 /** What may stand between "what"/"which" and the noun phrase it asks about ("what is the", "what's a"). */
 const WH_FILLER = /^(?:is|are|was|were|s|the|a|an)$/;
@@ -47,7 +46,7 @@ const WH_FILLER = /^(?:is|are|was|were|s|the|a|an)$/;
 /**
  * The noun phrase a "what" or "which" question asks about: its words after the question word (and
  * a copula, an article) up to the first stop word ("what is the retention period for logs":
- * retention period; "what timeout do we use": timeout). The head of the question in Li and Roth's
+ * retention period; "what interval do we use": interval). The head of the question in Li and Roth's
  * sense, the words the answer stands for. Empty for other questions.
  */
 export function whPhrase(query: string): string[] {
@@ -63,7 +62,7 @@ export function whPhrase(query: string): string[] {
 /**
  * The numeric noun a question asks about: the noun it ends on ("max upload size", "retention
  * period"), or one in its "what"/"which" phrase ("what is the retention period for ...", "what
- * timeout do we use on ..."). Null when there is none.
+ * interval do we use on ..."). Null when there is none.
  */
 export function numericHead(query: string): string | null {
   const words = wordsOf(foldText(query));
@@ -133,7 +132,7 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: RegExp; required: boolean }> 
     required: true,
   },
   {
-    focus: /^(?:long|old|soon|periods?|durations?|intervals?|lifetimes?|ages?|timeouts?|ttls?)$/,
+    focus: /^(?:long|old|soon|periods?|intervals?|lifetimes?)$/,
     value: PERIOD,
     required: true,
   },
@@ -177,7 +176,7 @@ export function holdsValueFor(focus: string, text: string): boolean {
 }
 
 /**
- * A setting naming the focus word with a bare number ("timeout=30", "SESSION_TTL: 3600",
+ * A setting naming the focus word with a bare number ("interval=30", "SESSION_LIFETIME: 3600",
  * "retention_period 14"): the unit is the setting's own, the number is the value asked for.
  */
 function setsNumber(focus: string, body: string): boolean {
@@ -189,7 +188,7 @@ function setsNumber(focus: string, body: string): boolean {
 /**
  * The focus words of a quantity question (quantityFocus) whose value is required (VALUE): a text
  * holding no value of their kind does not answer ("how long are backups kept" is not answered by
- * the backup log's timestamps, "what timeout does the client use" not by its port).
+ * the backup log's timestamps, "what interval does the client use" not by its port).
  */
 export function requiredValues(query: string): string[] {
   return quantityFocus(query).filter((w) => VALUE.some((k) => k.required && k.focus.test(w)));

@@ -76,7 +76,7 @@ export type GateContext = {
    * quantity ("18.5%" shares the question's words and answers nothing of how often).
    */
   often: string | null;
-  /** The focus words whose value is required (requiredValues): "how long ...", "what timeout ...": only a text holding a value of their kind answers. */
+  /** The focus words whose value is required (requiredValues): "how long ...", "what interval ...": only a text holding a value of their kind answers. */
   required: string[];
   /** The known groups of the word naming the quantity a quantity question asks for (quantityFocus), with that word. */
   focus: Map<number, { idf: number; word: string }>;

@@ -1,7 +1,7 @@
 /**
  * A question naming a period, a distance, a speed, a temperature, a percentage or a weight asks
  * for a value of that kind, also when the noun is in its "what"/"which" phrase rather than at its
- * end ("what is the retention period for ...", "what timeout do we use on ..."): a text about the
+ * end ("what is the retention period for ...", "what interval do we use on ..."): a text about the
  * question's subject holding no such value (a neighbouring property of the subject: its port, its
  * protocol) does not answer it, and a search returns nothing rather than it (answer-type.ts:
  * numericHead, requiredValues; gate.ts). Histories written for these tests.
@@ -16,28 +16,28 @@ afterAll(cleanupTempDirs);
 describe("the numeric noun a question asks about", () => {
   test("the words after what/which, a copula and an article, up to the first stop word", () => {
     expect(whPhrase("what is the retention period for audit logs")).toEqual(["retention", "period"]);
-    expect(whPhrase("which timeout do we set on the socket")).toEqual(["timeout"]);
+    expect(whPhrase("which interval do we set on the socket")).toEqual(["interval"]);
     expect(whPhrase("how long are audit logs kept")).toEqual([]);
   });
 
   test("a numeric noun at the end or in the what/which phrase; 'what counts as' is a verb", () => {
     expect(numericHead("what is the retention period for audit logs")).toBe("period");
-    expect(numericHead("what timeout do we use on the mqtt socket")).toBe("timeout");
+    expect(numericHead("what interval do we use on the mqtt socket")).toBe("interval");
     expect(numericHead("session cookie lifetime")).toBe("lifetime");
     expect(numericHead("what counts as a stale cache entry")).toBeNull();
     expect(numericHead("which broker does the mqtt client use")).toBeNull();
-    expect(asksQuantity("what timeout do we use on the mqtt socket")).toBe(true);
-    expect(asksQuantity("who picked the timeout for the mqtt socket")).toBe(false);
+    expect(asksQuantity("what interval do we use on the mqtt socket")).toBe(true);
+    expect(asksQuantity("who picked the interval for the mqtt socket")).toBe(false);
   });
 
   test("a period is required for a period noun and 'how long'; a size or a version only weighs", () => {
-    expect(requiredValues("what timeout do we use on the mqtt socket")).toEqual(["timeout"]);
+    expect(requiredValues("what interval do we use on the mqtt socket")).toEqual(["interval"]);
     expect(requiredValues("how long are audit logs kept")).toEqual(["long"]);
     expect(requiredValues("what wind speed closes the marina")).toEqual(["speed"]);
     expect(requiredValues("max attachment size")).toEqual([]);
     expect(requiredValues("which postgres version do we run")).toEqual([]);
-    expect(holdsValueFor("timeout", "the client gives up after 30 s")).toBe(true);
-    expect(holdsValueFor("timeout", "the broker listens on 1883")).toBe(false);
+    expect(holdsValueFor("interval", "the client gives up after 30 s")).toBe(true);
+    expect(holdsValueFor("interval", "the broker listens on 1883")).toBe(false);
     expect(holdsValueFor("speed", "closed above 25 knots")).toBe(true);
     expect(holdsValueFor("speed", "gusts of 25 kt")).toBe(true);
     expect(holdsValueFor("speed", "capped at 200 requests per second")).toBe(true);
@@ -59,9 +59,9 @@ describe("the numeric noun a question asks about", () => {
   });
 
   test("a setting naming the period noun with a bare number holds its value", () => {
-    expect(holdsValueFor("timeout", "MQTT_SOCKET_TIMEOUT=45")).toBe(true);
-    expect(holdsValueFor("ttl", "cache ttl: 3600")).toBe(true);
-    expect(holdsValueFor("timeout", "the timeout fired on socket 3")).toBe(false);
+    expect(holdsValueFor("interval", "MQTT_SOCKET_INTERVAL=45")).toBe(true);
+    expect(holdsValueFor("lifetime", "cache lifetime: 3600")).toBe(true);
+    expect(holdsValueFor("interval", "the interval fired on socket 3")).toBe(false);
   });
 });
 
@@ -76,9 +76,9 @@ async function brokerHistory(): Promise<TestMemory> {
 }
 
 describe("a neighbouring property of the subject does not answer", () => {
-  test("'what timeout ...' is not answered by the socket's port; a stated timeout answers it", async () => {
+  test("'what interval ...' is not answered by the socket's port; a stated interval answers it", async () => {
     const m = await brokerHistory();
-    const asked = "what timeout do we use on the mqtt socket";
+    const asked = "what interval do we use on the mqtt socket";
     const before = await m.ok({ type: "search", project: PROJECT, query: asked, limit: 5 }, "search");
     expect(before.hits).toEqual([]);
     const answer = await m.add("note", "note: the mqtt socket times out after 45 seconds without a ping", "s2");
