@@ -32,11 +32,48 @@ const QUANTITY = new RegExp(
   "iu",
 );
 
-/** Li and Roth's numeric classes, as the noun a question ends on ("max upload size", "retention period"). */
-const NUMERIC_HEAD = /\b(?:counts?|dates?|distances?|percent(?:age)?s?|speeds?|temperatures?|sizes?|weights?|periods?)\W*$/i;
+/**
+ * Li and Roth's numeric classes as the noun naming what is asked: count, date, distance, percent,
+ * speed, temperature, size, weight, period; for a period also interval and lifetime (nouns whose
+ * meaning is a length of time).
+ */
+const NUMERIC_NOUN =
+  /^(?:counts?|dates?|distances?|percent(?:age)?s?|speeds?|temperatures?|sizes?|weights?|periods?|intervals?|lifetimes?)$/;
+
+/** What may stand between "what"/"which" and the noun phrase it asks about ("what is the", "what's a"). */
+const WH_FILLER = /^(?:is|are|was|were|s|the|a|an)$/;
+
+/**
+ * The noun phrase a "what" or "which" question asks about: its words after the question word (and
+ * a copula, an article) up to the first stop word ("what is the retention period for logs":
+ * retention period; "what interval do we use": interval). The head of the question in Li and Roth's
+ * sense, the words the answer stands for. Empty for other questions.
+ */
+export function whPhrase(query: string): string[] {
+  const words = wordsOf(foldText(query));
+  if (!/^(?:what|which|whats)$/.test(words[0] ?? "")) return [];
+  let i = 1;
+  while (i < words.length && WH_FILLER.test(words[i]!)) i++;
+  const out: string[] = [];
+  for (; i < words.length && !isStopWord(words[i]!); i++) out.push(words[i]!);
+  return out;
+}
+
+/**
+ * The numeric noun a question asks about: the noun it ends on ("max upload size", "retention
+ * period"), or one in its "what"/"which" phrase ("what is the retention period for ...", "what
+ * interval do we use on ..."). Null when there is none.
+ */
+export function numericHead(query: string): string | null {
+  const words = wordsOf(foldText(query));
+  const last = words.at(-1);
+  if (last !== undefined && NUMERIC_NOUN.test(last)) return last;
+  // "what counts as ...": after "what" the word is a verb.
+  return whPhrase(query).find((w) => NUMERIC_NOUN.test(w) && w !== "counts") ?? null;
+}
 
 export function asksQuantity(query: string): boolean {
-  return (ASKS_QUANTITY.test(query) || NUMERIC_HEAD.test(query)) && !ASKS_OTHER.test(query);
+  return (ASKS_QUANTITY.test(query) || numericHead(query) !== null) && !ASKS_OTHER.test(query);
 }
 
 /**
@@ -52,8 +89,8 @@ export function quantityFocus(query: string): string[] {
   const how = /^\s*how\s+(\p{L}+)/iu.exec(query)?.[1];
   if (how) out.push(how.toLowerCase());
   for (const m of query.matchAll(/\b(versions?)\b/gi)) out.push(m[1]!.toLowerCase());
-  const head = NUMERIC_HEAD.exec(query)?.[0];
-  if (head) out.push(head.replace(/\W+$/, "").toLowerCase());
+  const head = numericHead(query);
+  if (head) out.push(head);
   return [...new Set(out)].filter((w) => !isStopWord(w));
 }
 
@@ -61,33 +98,64 @@ const NUMBER = "(?<![\\p{L}\\p{N}_.])\\d+(?:[.,]\\d+)?";
 const shape = (unit: string) => new RegExp(`${NUMBER}\\s?(?:${unit})(?![\\p{L}\\p{N}])`, "iu");
 /** Units of time: SI and the units accepted with it (BIPM SI Brochure, 9th ed., Table 8), with their names and common short forms. */
 const TIME = "ms|s|secs?|seconds?|min|mins|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?";
+/** The units of time by name, for a period said in words or hyphenated ("a week", "two days", "30-day"). */
+const TIME_NAMES = "seconds?|minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|quarters?|years?|decades?";
+/** A period said in words: an article, a number word or a vague count before a unit of time ("a week", "an hour", "few days", "half a day"). */
+const SAID_PERIOD = `\\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|few|several|couple\\s+of|half\\s+an?)\\s+(?:${TIME_NAMES})\\b`;
 /** Units of size: bytes with SI and IEC prefixes (IEC 80000-13), pixels, and a width by a height. */
 const SIZE = "[kmgtp]?i?b|bytes?|[kmgtp]i?bytes|px|pixels?|k|m";
 /** Units of length (SI metre with prefixes; miles, feet, inches). */
 const LENGTH = "[kcm]?m|metres?|meters?|kilometres?|kilometers?|mi|miles?|ft|feet|foot|inch(?:es)?";
 
+/** A period: a number with a unit of time (also hyphenated, "30-day"), one said in words ("a week"), or forever. */
+const PERIOD = new RegExp(`${shape(TIME).source}|${NUMBER}-(?:${TIME_NAMES})\\b|${SAID_PERIOD}|\\b(?:forever|indefinitely)\\b`, "iu");
+
+/** Units of speed besides a unit per unit: the knot (BIPM SI Brochure, 8th ed., Table 8), miles and kilometres per hour. */
+const SPEED = "kn|kts?|knots?|mph|kph|km/h";
+
 /**
  * The value a focus word asks for, by its kind (Li and Roth's NUM fine classes: period, size,
  * distance, speed, temperature, percent, weight; a version): a text answers "how long" with a
  * period ("kept 30 days"), not with any number ("ruby 3.2.2"). A focus word of no listed kind takes
- * any quantity.
+ * any quantity. `required`: a text without a value of the kind does not answer at all (a period,
+ * a distance, a speed, a temperature, a percentage, a weight are said with their units); a size
+ * and a version are also said in other ways ("0.64 world units", "stack = 2048", "the LTS"), so for them a value
+ * is evidence, not a condition.
  */
-const VALUE: ReadonlyArray<[RegExp, RegExp]> = [
-  [
-    /^(?:often|frequently)$/,
-    new RegExp(
+const VALUE: ReadonlyArray<{ focus: RegExp; value: RegExp; required: boolean }> = [
+  {
+    focus: /^(?:often|frequently)$/,
+    value: new RegExp(
       `${shape(TIME).source}|\\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|every|once|twice)\\b|\\b(?:an?|per)\\s+(?:second|minute|hour|day|night|week|month|year)\\b`,
       "iu",
     ),
-  ],
-  [/^(?:long|old|soon|periods?)$/, new RegExp(`${shape(TIME).source}|\\b(?:forever|indefinitely)\\b`, "iu")],
-  [/^versions?$/, /(?<![\p{L}\p{N}_.])v?\d+(?:\.\d+)+[\p{L}\p{N}]*|(?<![\p{L}\p{N}_])v\d+(?![\p{L}\p{N}])|\b(?:latest|lts)\b/iu],
-  [/^(?:big|large|small|sizes?)$/, new RegExp(`${NUMBER}\\s?x\\s?\\d+|${shape(SIZE).source}`, "iu")],
-  [/^(?:far|distances?)$/, shape(LENGTH)],
-  [/^(?:fast|speeds?)$/, new RegExp(`${NUMBER}\\s?(?:/\\s?\\p{L}+|per\\b|[kmg]?bps|rps|qps|fps|hz)`, "iu")],
-  [/^temperatures?$/, shape("°\\s?[cf]?|c|f|k|celsius|fahrenheit|kelvin|degrees?")],
-  [/^percent(?:age)?s?$/, /\d\s?%|\bper\s?cent\b/iu],
-  [/^weights?$/, shape("[mk]?g|grams?|kilograms?|kilos?|t|tonnes?|tons?|lbs?|pounds?|oz|ounces?")],
+    required: true,
+  },
+  {
+    focus: /^(?:long|old|soon|periods?|intervals?|lifetimes?)$/,
+    value: PERIOD,
+    required: true,
+  },
+  {
+    focus: /^versions?$/,
+    value: /(?<![\p{L}\p{N}_.])v?\d+(?:\.\d+)+[\p{L}\p{N}]*|(?<![\p{L}\p{N}_])v\d+(?![\p{L}\p{N}])|\b(?:latest|lts)\b/iu,
+    required: false,
+  },
+  { focus: /^(?:big|large|small|sizes?)$/, value: new RegExp(`${NUMBER}\\s?x\\s?\\d+|${shape(SIZE).source}`, "iu"), required: false },
+  { focus: /^distances?$/, value: shape(LENGTH), required: true },
+  // "how far in advance", "how far back": a distance in time as often as in space.
+  { focus: /^far$/, value: new RegExp(`${shape(LENGTH).source}|${PERIOD.source}`, "iu"), required: true },
+  {
+    focus: /^(?:fast|speeds?)$/,
+    value: new RegExp(
+      `${NUMBER}\\s?(?:(?:\\p{L}+\\s?)?(?:/\\s?\\p{L}+|per\\b)|[kmg]?bps|rps|qps|fps|hz|(?:${SPEED})(?![\\p{L}\\p{N}]))`,
+      "iu",
+    ),
+    required: true,
+  },
+  { focus: /^temperatures?$/, value: shape("°\\s?[cf]?|c|f|k|celsius|fahrenheit|kelvin|degrees?"), required: true },
+  { focus: /^percent(?:age)?s?$/, value: /\d\s?%|\bper\s?cent\b/iu, required: true },
+  { focus: /^weights?$/, value: shape("[mk]?g|grams?|kilograms?|kilos?|t|tonnes?|tons?|lbs?|pounds?|oz|ounces?"), required: true },
 ];
 
 /**
@@ -101,8 +169,29 @@ export function frequencyFocus(query: string): string | null {
 
 /** Whether a text holds a value of the kind a focus word asks for (VALUE; any quantity for another word). */
 export function holdsValueFor(focus: string, text: string): boolean {
-  const kind = VALUE.find(([word]) => word.test(focus));
-  return kind ? kind[1].test(lineBody(text)) : holdsQuantity(text);
+  const kind = VALUE.find((k) => k.focus.test(focus));
+  if (!kind) return holdsQuantity(text);
+  const body = lineBody(text);
+  return kind.value.test(body) || (kind.required && setsNumber(focus, body));
+}
+
+/**
+ * A setting naming the focus word with a bare number ("interval=30", "SESSION_LIFETIME: 3600",
+ * "retention_period 14"): the unit is the setting's own, the number is the value asked for.
+ */
+function setsNumber(focus: string, body: string): boolean {
+  const word = focus.replace(/s$/, "");
+  if (word.length < 3) return false;
+  return new RegExp(`(?<![\\p{L}\\p{N}])${word}[\\p{L}\\p{N}_]*["']?\\s*[:=]?\\s*\\d`, "iu").test(body);
+}
+
+/**
+ * The focus words of a quantity question (quantityFocus) whose value is required (VALUE): a text
+ * holding no value of their kind does not answer ("how long are backups kept" is not answered by
+ * the backup log's timestamps, "what interval does the client use" not by its port).
+ */
+export function requiredValues(query: string): string[] {
+  return quantityFocus(query).filter((w) => VALUE.some((k) => k.required && k.focus.test(w)));
 }
 
 /** Whether a text holds a quantity (a summary line's label, "- e123 fact: ", left out). */

@@ -4,6 +4,8 @@
  * the kind a quantity question asks for, what a "how many" question counts). search.ts ranks,
  * this decides what may be shown.
  */
+
+import { clippings } from "./abbreviations.ts";
 import {
   asksQuantity,
   countedWords,
@@ -13,6 +15,7 @@ import {
   holdsQuantity,
   holdsValueFor,
   quantityFocus,
+  requiredValues,
 } from "./answer-type.ts";
 import type { WeightedGroup } from "./candidates.ts";
 import { aboutQuery } from "./holds-now.ts";
@@ -73,6 +76,8 @@ export type GateContext = {
    * quantity ("18.5%" shares the question's words and answers nothing of how often).
    */
   often: string | null;
+  /** The focus words whose value is required (requiredValues): "how long ...", "what interval ...": only a text holding a value of their kind answers. */
+  required: string[];
   /** The known groups of the word naming the quantity a quantity question asks for (quantityFocus), with that word. */
   focus: Map<number, { idf: number; word: string }>;
   /** The rarest known groups besides the focus: a value answers the focus only in a text holding one of them. */
@@ -119,12 +124,17 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     rare,
     quantity: asksQuantity(query),
     often,
+    required: requiredValues(query),
     counted,
     count: {
       pattern: countPattern(
         countedKnown
           .filter((g) => counted.has(g.group))
-          .flatMap((g) => g.forms.filter((f) => f.weight >= DERIVED_WEIGHT).map((f) => f.word)),
+          .flatMap((g) => [
+            ...g.forms.filter((f) => f.weight >= DERIVED_WEIGHT).map((f) => f.word),
+            // A count written with the word clipped ("30 req/s": abbreviations.ts) counts it too.
+            ...clippings(g.word),
+          ]),
       ),
       weight: typical,
     },
@@ -189,6 +199,7 @@ export const relevant: Gate = (context) => (u) => {
   const { groups, scoring, knownWeight, asked, rare, quantity, counted } = context;
   if (quantity && !holdsQuantity(u.text)) return false;
   if (context.often !== null && !holdsValueFor(context.often, u.text)) return false;
+  if (context.required.length > 0 && !context.required.some((w) => holdsValueFor(w, u.text))) return false;
   if (counted.size > 0 && ![...counted].some((g) => u.match.groups.has(g))) return false;
   const { held, matched } = heldFor(u, context);
   return (

@@ -62,13 +62,36 @@ function irregularForms(word: string): string[] {
 const VOWEL = /[aeiouy]/;
 const isConsonant = (c: string | undefined) => c !== undefined && /[a-z]/.test(c) && !/[aeiou]/.test(c);
 
-/** A base with a doubled final consonant undone ("logg" -> "log"), or with a silent e back ("stor" -> "store"). */
+/**
+ * Porter's *o condition with measure 1 (step 1b): one vowel group ending consonant-vowel-consonant,
+ * the last not w, x or y ("stor", "tim", "hop"). Such a word takes its consonant doubled before a
+ * suffix ("hopped"), so a stem left single by -ed, -ing or -er had a silent e ("hoped": hope).
+ */
+function shortCvc(stem: string): boolean {
+  const groups = stem.match(/[aeiou]+|y(?=[^aeiou])/g) ?? [];
+  const n = stem.length;
+  return (
+    groups.length === 1 &&
+    n >= 3 &&
+    isConsonant(stem[n - 1]) &&
+    !/[wxy]/.test(stem[n - 1]!) &&
+    /[aeiou]/.test(stem[n - 2]!) &&
+    isConsonant(stem[n - 3])
+  );
+}
+
+/**
+ * A base with a doubled final consonant undone ("logg" -> "log"), or with a silent e back ("stor"
+ * -> "store"); a short stem ending consonant-vowel-consonant had its e ("stored" is store + d:
+ * "stor" + ed would be "storred"), so it is no base of its own.
+ */
 function bases(stem: string): string[] {
   if (stem.length < 2 || !VOWEL.test(stem)) return [];
   const out = [stem];
   const n = stem.length;
   if (n >= 3 && stem[n - 1] === stem[n - 2] && isConsonant(stem[n - 1]) && !/[lsz]$/.test(stem)) out.push(stem.slice(0, -1));
   if (!stem.endsWith("e")) out.push(`${stem}e`);
+  if (shortCvc(stem)) return out.slice(1);
   return out;
 }
 
@@ -100,6 +123,8 @@ function baseForms(word: string): { base: string; derived: boolean }[] {
     if (!word.endsWith(suffix) || word.length - suffix.length < 3) continue;
     if (suffix === "s" && /(ss|us|is)$/.test(word)) continue;
     const stem = word.slice(0, -suffix.length);
+    // -es follows a sibilant or an o ("boxes", "fixes", "goes"); "times" is time + s, not tim + es.
+    if (suffix === "es" && !/(s|x|z|ch|sh|o)$/.test(stem)) continue;
     // -s and -es only append; the others may have dropped a silent e or doubled a consonant.
     const restored = suffix === "ies" || suffix === "ied" ? [`${stem}y`] : suffix === "s" || suffix === "es" ? [stem] : bases(stem);
     for (const base of restored) out.push({ base, derived });

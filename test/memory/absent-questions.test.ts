@@ -47,6 +47,18 @@ describe("what a 'how many' question counts", () => {
     expect(await ids(m, "how many lanes can the sorter run at one time")).toContain(cap);
   });
 
+  test("a count written with the counted word clipped ('40 req/s') counts it", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 15; i++) {
+      await m.add("prompt", `the kiosk client ${i} shows a blank screen, can you look at the kiosk logs`, "s1");
+      await m.add("answer", `Kiosk client ${i} had a stale cache; cleared it.`, "s1");
+      if (i % 5 === 0) await m.add("prompt", `log every request from kiosk ${i} for a day`, "s1");
+    }
+    await m.add("prompt", "why are some kiosks throttled at lunch", "s1");
+    const cap = await m.add("answer", "added a token bucket in front of the api: 40 req/s per kiosk, 429 past that", "s2");
+    expect(await ids(m, "how many requests per second may one kiosk make before it is throttled")).toContain(cap);
+  });
+
   test("'how many times' counts occurrences: 'times' is no thing counted, a setting's number answers", async () => {
     expect(countedWords("how many times does the upload retry")).toEqual([]);
     expect(countedWords("How many timers run at once")).toEqual(["timers", "run"]);

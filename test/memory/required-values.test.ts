@@ -1,0 +1,91 @@
+/**
+ * A question naming a period, a distance, a speed, a temperature, a percentage or a weight asks
+ * for a value of that kind, also when the noun is in its "what"/"which" phrase rather than at its
+ * end ("what is the retention period for ...", "what interval do we use on ..."): a text about the
+ * question's subject holding no such value (a neighbouring property of the subject: its port, its
+ * protocol) does not answer it, and a search returns nothing rather than it (answer-type.ts:
+ * numericHead, requiredValues; gate.ts). Histories written for these tests.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { asksQuantity, holdsValueFor, numericHead, requiredValues, whPhrase } from "../../src/memory/answer-type.ts";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+describe("the numeric noun a question asks about", () => {
+  test("the words after what/which, a copula and an article, up to the first stop word", () => {
+    expect(whPhrase("what is the retention period for audit logs")).toEqual(["retention", "period"]);
+    expect(whPhrase("which interval do we set on the socket")).toEqual(["interval"]);
+    expect(whPhrase("how long are audit logs kept")).toEqual([]);
+  });
+
+  test("a numeric noun at the end or in the what/which phrase; 'what counts as' is a verb", () => {
+    expect(numericHead("what is the retention period for audit logs")).toBe("period");
+    expect(numericHead("what interval do we use on the mqtt socket")).toBe("interval");
+    expect(numericHead("session cookie lifetime")).toBe("lifetime");
+    expect(numericHead("what counts as a stale cache entry")).toBeNull();
+    expect(numericHead("which broker does the mqtt client use")).toBeNull();
+    expect(asksQuantity("what interval do we use on the mqtt socket")).toBe(true);
+    expect(asksQuantity("who picked the interval for the mqtt socket")).toBe(false);
+  });
+
+  test("a period is required for a period noun and 'how long'; a size or a version only weighs", () => {
+    expect(requiredValues("what interval do we use on the mqtt socket")).toEqual(["interval"]);
+    expect(requiredValues("how long are audit logs kept")).toEqual(["long"]);
+    expect(requiredValues("what wind speed closes the marina")).toEqual(["speed"]);
+    expect(requiredValues("max attachment size")).toEqual([]);
+    expect(requiredValues("which postgres version do we run")).toEqual([]);
+    expect(holdsValueFor("interval", "the client gives up after 30 s")).toBe(true);
+    expect(holdsValueFor("interval", "the broker listens on 1883")).toBe(false);
+    expect(holdsValueFor("speed", "closed above 25 knots")).toBe(true);
+    expect(holdsValueFor("speed", "gusts of 25 kt")).toBe(true);
+    expect(holdsValueFor("speed", "capped at 200 requests per second")).toBe(true);
+  });
+
+  test("a period said in words or hyphenated is a period; 'how far' takes a distance in time too", () => {
+    for (const t of [
+      "audit logs are kept for a week",
+      "kept two weeks, then pruned",
+      "a 30-day window",
+      "expires after an hour",
+      "gone in a few days",
+    ])
+      expect(holdsValueFor("long", t)).toBe(true);
+    for (const t of ["rotated at 02:15", "pinned to 1.4.2", "the 3 audit tables"]) expect(holdsValueFor("long", t)).toBe(false);
+    expect(holdsValueFor("far", "members can book up to 14 days ahead")).toBe(true);
+    expect(holdsValueFor("far", "the depot is 12 km out")).toBe(true);
+    expect(holdsValueFor("far", "the depot has 12 bays")).toBe(false);
+  });
+
+  test("a setting naming the period noun with a bare number holds its value", () => {
+    expect(holdsValueFor("interval", "MQTT_SOCKET_INTERVAL=45")).toBe(true);
+    expect(holdsValueFor("lifetime", "cache lifetime: 3600")).toBe(true);
+    expect(holdsValueFor("interval", "the interval fired on socket 3")).toBe(false);
+  });
+});
+
+async function brokerHistory(): Promise<TestMemory> {
+  const m = testMemory();
+  for (let i = 0; i < 20; i++) {
+    await m.add("prompt", `the dashboard tile ${i} is blank again, can you check`, "s1");
+    await m.add("answer", `Tile ${i} had a stale query, fixed.`, "s1");
+  }
+  await m.add("note", "note: sensors publish over mqtt, the socket goes to broker-2 on port 1883 with tls off inside the lan", "s1");
+  return m;
+}
+
+describe("a neighbouring property of the subject does not answer", () => {
+  test("'what interval ...' is not answered by the socket's port; a stated interval answers it", async () => {
+    const m = await brokerHistory();
+    const asked = "what interval do we use on the mqtt socket";
+    const before = await m.ok({ type: "search", project: PROJECT, query: asked, limit: 5 }, "search");
+    expect(before.hits).toEqual([]);
+    const answer = await m.add("note", "note: the mqtt socket times out after 45 seconds without a ping", "s2");
+    const after = await m.ok({ type: "search", project: PROJECT, query: asked, limit: 5 }, "search");
+    expect(after.hits[0]?.id).toBe(answer);
+    // Another kind of question about the socket still finds the note without a period.
+    const which = await m.ok({ type: "search", project: PROJECT, query: "which port does the mqtt socket use", limit: 5 }, "search");
+    expect(which.hits.length).toBeGreaterThan(0);
+  });
+});
