@@ -136,6 +136,45 @@ function exportLocal(scope: Map<string, ModuleBinding>, name: string, local: str
   return { name, local, importIdx: null, imported: null, line };
 }
 
+/** Whether top-level statements make the file a module (an import or export), not a global script. */
+export function isModuleFile(statements: readonly N[]): boolean {
+  return statements.some((s) => /^(Import|Export)|^TS(ExportAssignment|ImportEqualsDeclaration)$/.test(s.type));
+}
+
+/**
+ * An import statement (`import ... from`, `import x = require(...)`): adds the import and the
+ * references its specifiers make, and binds its local names in `scope`. Other statements: nothing.
+ */
+export function bindImport(b: FactsBuilder, s: N, scope: Map<string, ModuleBinding>): void {
+  if (s.type === "ImportDeclaration") {
+    const spec = literalString(s.source);
+    if (spec === null) return;
+    const importIdx = b.addImport(spec, importKindOf(s), s.start);
+    for (const sp of s.specifiers ?? []) {
+      const local = sp.local?.name;
+      if (!local) continue;
+      if (sp.type === "ImportNamespaceSpecifier") scope.set(local, { importIdx, imported: "*" });
+      else if (sp.type === "ImportDefaultSpecifier") {
+        scope.set(local, { importIdx, imported: "default" });
+        b.addRef({ importIdx, name: "default", owner: null, member: false, kind: "import" }, sp.start);
+      } else {
+        const imported = nameOf(sp.imported) ?? local;
+        scope.set(local, { importIdx, imported });
+        b.addRef({ importIdx, name: imported, owner: null, member: false, kind: "import" }, (sp.imported ?? sp).start);
+        // `import { a as b }`: TypeScript counts the new name as a reference to `a` too.
+        if (sp.local && sp.imported && sp.local.start !== sp.imported.start) {
+          b.addRef({ importIdx, name: imported, owner: null, member: false, kind: "import" }, sp.local.start);
+        }
+      }
+    }
+  } else if (s.type === "TSImportEqualsDeclaration" && (s.moduleReference as N)?.type === "TSExternalModuleReference") {
+    const spec = literalString((s.moduleReference as N).expression);
+    const local = nameOf(s.id);
+    if (spec === null || !local) return;
+    scope.set(local, { importIdx: b.addImport(spec, "import", s.start), imported: "*" });
+  }
+}
+
 /**
  * Fills imports, exports and symbols of `b` from the program's top-level statements and returns
  * the module scope: every import binding and top-level declaration by local name.
@@ -144,37 +183,9 @@ export function extractModule(b: FactsBuilder, program: N): Map<string, ModuleBi
   const scope = new Map<string, ModuleBinding>();
   const statements = bodyList(program);
   // Imports first: `export { x }` may come before the `import { x }` it re-exports.
-  for (const s of statements) {
-    if (s.type === "ImportDeclaration") {
-      const spec = literalString(s.source);
-      if (spec === null) continue;
-      const importIdx = b.addImport(spec, importKindOf(s), s.start);
-      for (const sp of s.specifiers ?? []) {
-        const local = sp.local?.name;
-        if (!local) continue;
-        if (sp.type === "ImportNamespaceSpecifier") scope.set(local, { importIdx, imported: "*" });
-        else if (sp.type === "ImportDefaultSpecifier") {
-          scope.set(local, { importIdx, imported: "default" });
-          b.addRef({ importIdx, name: "default", owner: null, member: false, kind: "import" }, sp.start);
-        } else {
-          const imported = nameOf(sp.imported) ?? local;
-          scope.set(local, { importIdx, imported });
-          b.addRef({ importIdx, name: imported, owner: null, member: false, kind: "import" }, (sp.imported ?? sp).start);
-          // `import { a as b }`: TypeScript counts the new name as a reference to `a` too.
-          if (sp.local && sp.imported && sp.local.start !== sp.imported.start) {
-            b.addRef({ importIdx, name: imported, owner: null, member: false, kind: "import" }, sp.local.start);
-          }
-        }
-      }
-    } else if (s.type === "TSImportEqualsDeclaration" && (s.moduleReference as N)?.type === "TSExternalModuleReference") {
-      const spec = literalString((s.moduleReference as N).expression);
-      const local = nameOf(s.id);
-      if (spec === null || !local) continue;
-      scope.set(local, { importIdx: b.addImport(spec, "import", s.start), imported: "*" });
-    }
-  }
+  for (const s of statements) bindImport(b, s, scope);
   const localExports: { name: string; local: string; line: number }[] = [];
-  const isModule = statements.some((s) => /^(Import|Export)|^TS(ExportAssignment|ImportEqualsDeclaration)$/.test(s.type));
+  const isModule = isModuleFile(statements);
   for (const s of statements) {
     const line = b.lines.line(s.start);
     switch (s.type) {

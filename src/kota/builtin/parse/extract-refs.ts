@@ -8,6 +8,7 @@
 
 import type { UsageKind } from "../../contract.ts";
 import { bodyList, eachChild, literalString, type N, nameOf, patternNames } from "./ast.ts";
+import { isModuleFile } from "./extract-module.ts";
 import type { FactsBuilder, ModuleBinding } from "./facts.ts";
 import { createBindingRules } from "./ref-bindings.ts";
 import { chainRef } from "./ref-chains.ts";
@@ -50,7 +51,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
       return;
     }
     chainRef(b, node, scope, kind);
-    if (namespaceMember(object, property, scope, kind)) return;
+    if (namespaceMember(object, property, scope, kind) || rules.requireMember(node, scope, kind)) return;
     walk(object, scope);
     const name = nameOf(property);
     if (!name) return;
@@ -390,5 +391,16 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
   const rules = createBindingRules({ b, walk, pattern, ref, namespaceMember, fn });
   const { declarator, importType, jsxName } = rules;
 
-  for (const s of bodyList(program)) walk(s, root);
+  const statements = bodyList(program);
+  // A global script (not a module): asked only when a top-level ambient module is declared.
+  let script: boolean | undefined;
+  const ambient = (s: N): boolean => {
+    if (s.type !== "TSModuleDeclaration" || s.id?.type !== "Literal") return false;
+    script ??= !isModuleFile(statements);
+    return script;
+  };
+  for (const s of statements) {
+    if (ambient(s)) rules.ambientModule(s, root);
+    else walk(s, root);
+  }
 }

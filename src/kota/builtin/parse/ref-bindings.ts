@@ -1,14 +1,16 @@
 /**
  * Names bound to other modules inside code: `const m = await import("../../m")` (also through
- * `(await import("./m")) as typeof M`), `({ a } = await import("./m"))`, `import("./m").then(({ a }) => ...)`, `require("./m")`, loader functions (`const load = () => import("../../m")`), destructuring of a namespace, import
+ * `(await import("./m")) as typeof M`), `({ a } = await import("./m"))`, `import("./m").then(({ a }) => ...)`, `require("./m")`
+ * (and `require("./m").a`), imports inside an ambient `declare module "x" {}`, loader functions (`const load = () => import("../../m")`), destructuring of a namespace, import
  * types (`import("../../m").T`) and JSX tags. Part of the reference walk (extract-refs.ts).
  */
 
 import type { UsageKind } from "../../contract.ts";
-import { literalString, type N, nameOf } from "./ast.ts";
-import type { FactsBuilder } from "./facts.ts";
+import { bodyList, literalString, type N, nameOf } from "./ast.ts";
+import { bindImport } from "./extract-module.ts";
+import type { FactsBuilder, ModuleBinding } from "./facts.ts";
 import { chainRef } from "./ref-chains.ts";
-import { type Binding, lookup, type Scope } from "./ref-scope.ts";
+import { type Binding, lookup, type Scope, scopeOf } from "./ref-scope.ts";
 
 export type WalkCore = {
   b: FactsBuilder;
@@ -134,16 +136,56 @@ export function createBindingRules(w: WalkCore) {
     }
   };
 
-  /** `require("x")` with one literal argument, unless `require` is a local of that name: an import. Returns false for any other call. */
-  const requireCall = (node: N, scope: Scope): boolean => {
+  /** `require("x")` with one literal argument, unless `require` is a local of that name: adds the import, returns its index. Null for any other call. */
+  const requireImport = (node: N, scope: Scope): number | null => {
     const c = node.callee;
     const args = node.arguments ?? [];
     if (node.type !== "CallExpression" || c?.type !== "Identifier" || c.name !== "require" || lookup(scope, "require") !== undefined)
-      return false;
+      return null;
     const spec = literalString(args[0]);
-    if (spec === null || args.length !== 1) return false;
-    b.addImport(spec, "require", node.start);
+    if (spec === null || args.length !== 1) return null;
+    return b.addImport(spec, "require", node.start);
+  };
+  const requireCall = (node: N, scope: Scope): boolean => requireImport(node, scope) !== null;
+
+  /** `require("./m").a` (not computed): a reference to m's export `a`, the call its import. Returns false for any other member. */
+  const requireMember = (node: N, scope: Scope, kind: UsageKind): boolean => {
+    const object = node.object;
+    if (object?.type !== "CallExpression") return false;
+    const importIdx = requireImport(object, scope);
+    if (importIdx === null) return false;
+    const name = nameOf(node.property);
+    if (name) b.addRef({ importIdx, name, owner: null, member: false, kind }, node.property!.start);
     return true;
+  };
+
+  /**
+   * `declare module "x" { import ... }` at the top of a global script (an ambient module, not an
+   * augmentation): TypeScript resolves the block's imports and re-exports from this file, except
+   * relative ones (program.ts, collectModuleReferences); the names they bind are seen in the block only.
+   */
+  const ambientModule = (node: N, scope: Scope): void => {
+    const body = node.body as N | null;
+    if (!body) return;
+    const bound = new Map<string, ModuleBinding>();
+    for (const s of bodyList(body)) {
+      const spec = literalString(s.source as N | undefined) ?? literalString((s.moduleReference as N | undefined)?.expression);
+      if (spec === null || spec.startsWith("./") || spec.startsWith("../") || spec === "." || spec === "..") continue;
+      if (s.type === "ExportNamedDeclaration") {
+        const importIdx = b.addImport(spec, "reexport", s.start);
+        for (const sp of s.specifiers ?? []) {
+          const name = nameOf(sp.local);
+          if (!name) continue;
+          b.addRef({ importIdx, name, owner: null, member: false, kind: "reexport" }, (sp.local as N).start);
+          if (sp.exported && sp.local && sp.exported.start !== sp.local.start)
+            b.addRef({ importIdx, name, owner: null, member: false, kind: "reexport" }, sp.exported.start);
+        }
+      } else if (s.type === "ExportAllDeclaration") b.addImport(spec, "export_all", s.start);
+      else bindImport(b, s, bound);
+    }
+    const inner = scopeOf(scope);
+    for (const [k, v] of bound) inner.vars.set(k, v);
+    walk(body, inner);
   };
 
   /**
@@ -183,5 +225,5 @@ export function createBindingRules(w: WalkCore) {
     return true;
   };
 
-  return { declarator, importType, jsxName, requireCall, importThen, importAssign };
+  return { declarator, importType, jsxName, requireCall, requireMember, ambientModule, importThen, importAssign };
 }

@@ -58,13 +58,14 @@ function packageOfSpecifier(specifier: string): string {
 
 /**
  * The package an unresolved workspace import of file `from` names: a bare specifier's package, or for
- * a relative one (a package's own build output that maps to no source) the package of the path it
- * points at.
+ * a relative one (a package's own build output that maps to no source, or its folder) the package of
+ * the path it points at.
  */
 function gapPackage(env: QueryEnv, from: string, specifier: string, byDir: Map<string, string | null>): string | null {
   if (!specifier.startsWith(".")) return packageOfSpecifier(specifier);
   const target = posix.normalize(posix.join(posix.dirname(from), specifier));
-  return target.startsWith("../") ? null : packageNameOf(env, target, byDir);
+  // The target may be the package's own folder (`from '..'`): its manifest is looked for there first.
+  return target.startsWith("../") ? null : packageNameOf(env, posix.join(target, "package.json"), byDir);
 }
 
 /** One sentence for an answer that may be short because of the gaps. */

@@ -26,7 +26,12 @@ export type Resolution =
   | { status: "unresolved"; workspace?: boolean };
 
 const BUILTINS = new Set(builtinModules);
-const TRY_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mts", ".cts", ".mjs", ".cjs"];
+/**
+ * What TypeScript adds to a specifier without a known extension (and to `index`), in its order: an
+ * `.mts`/`.cts`/`.mjs`/`.cjs` file is reached only by a specifier naming that extension (or its
+ * JavaScript twin, JS_TO_TS), under every moduleResolution (moduleNameResolver.ts, tryAddingExtensions).
+ */
+const TRY_EXTENSIONS = [".ts", ".tsx", ".d.ts", ".js", ".jsx"];
 const JS_TO_TS: Record<string, string[]> = {
   ".js": [".ts", ".tsx", ".d.ts"],
   ".jsx": [".tsx", ".ts", ".d.ts"],
@@ -164,6 +169,24 @@ export function createResolver(deps: ResolverDeps) {
     return tryPath(posix.join(dir, subpath)) ?? tryTarget(dir, { path: subpath, siblings: [] }, subpath);
   };
 
+  /**
+   * A relative import of a workspace package's own folder (`from '..'`, `from './pkg'`): TypeScript
+   * reads the folder's package.json `types`, `typings`, `main` (tryDirectory; not `exports`, which only
+   * a package name reaches). Build output they name that is not in the tree stands for its source, as
+   * for a bare import of the package; else the import names the package and did not resolve.
+   */
+  const memberFolder = (raw: string): Resolution | null => {
+    const dir = norm(raw);
+    if (dir === null || !deps.hasPackageJson(dir) || !deps.packages.isMember(dir)) return null;
+    const pkg = packageJson(dir);
+    for (const field of [pkg?.types, pkg?.typings, pkg?.main]) {
+      if (typeof field !== "string") continue;
+      const r = tryTarget(dir, { path: field.startsWith("./") ? field : `./${field}`, siblings: [] }, ".");
+      if (r) return r;
+    }
+    return { status: "unresolved", workspace: true };
+  };
+
   /** The package scope of a folder: the nearest folder at or above it with a package.json, or null. */
   const scopes = new Map<string, string | null>();
   const packageScope = (dir: string): string | null => {
@@ -299,7 +322,10 @@ export function createResolver(deps: ResolverDeps) {
       const spec = rawSpec;
       if (!spec) return unresolved;
       if (spec.startsWith("node:") || spec.startsWith("bun:") || BUILTINS.has(spec)) return { status: "external" };
-      if (isRelative(spec)) return tryPath(posix.join(posix.dirname(from), spec)) ?? relativeOutput(from, spec) ?? unresolved;
+      if (isRelative(spec)) {
+        const path = posix.join(posix.dirname(from), spec);
+        return tryPath(path) ?? memberFolder(path) ?? relativeOutput(from, spec) ?? unresolved;
+      }
       if (spec.startsWith("/")) return unresolved;
       if (/^[a-z][a-z0-9+.-]*:/i.test(spec)) return { status: "external" }; // https:, data:, virtual:
       return resolveBare(from, spec, kind, config);
