@@ -142,6 +142,20 @@ export function isModuleFile(statements: readonly N[]): boolean {
 }
 
 /**
+ * Which top-level statements are ambient module blocks (`declare module "x" { ... }`) of a global
+ * script, whose imports are the file's own; in a module file such a block is an augmentation. The
+ * file's kind is worked out only when such a block is asked about.
+ */
+export function ambientModuleTest(statements: readonly N[]): (s: N) => boolean {
+  let script: boolean | undefined;
+  return (s) => {
+    if (s.type !== "TSModuleDeclaration" || s.id?.type !== "Literal") return false;
+    script ??= !isModuleFile(statements);
+    return script;
+  };
+}
+
+/**
  * An import statement (`import ... from`, `import x = require(...)`): adds the import and the
  * references its specifiers make, and binds its local names in `scope`. Other statements: nothing.
  */

@@ -8,19 +8,14 @@
 
 import type { UsageKind } from "../../contract.ts";
 import { bodyList, eachChild, literalString, type N, nameOf, patternNames } from "./ast.ts";
-import { isModuleFile } from "./extract-module.ts";
+import { ambientModuleTest } from "./extract-module.ts";
 import type { FactsBuilder, ModuleBinding } from "./facts.ts";
 import { createBindingRules } from "./ref-bindings.ts";
 import { chainRef } from "./ref-chains.ts";
-import { type Binding, collectVars, declare, hoist, KIND, lookup, nodeName, type Scope, scopeOf, WALK_KIND } from "./ref-scope.ts";
+import { type Binding, declare, hoist, KIND, lookup, nodeName, rootScope, type Scope, scopeOf, WALK_KIND } from "./ref-scope.ts";
 
 export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string, ModuleBinding>): void {
-  const root: Scope = { vars: new Map(), parent: null, owner: null };
-  for (const [k, v] of moduleScope) root.vars.set(k, v);
-  // Top-level `var` inside blocks, and anything else not a module symbol, shadows nothing useful.
-  const vars: string[] = [];
-  for (const s of bodyList(program)) collectVars(s, vars);
-  for (const v of vars) if (!root.vars.has(v)) root.vars.set(v, "local");
+  const root = rootScope(bodyList(program), moduleScope);
 
   const ref = (id: N, scope: Scope, kind: UsageKind): void => {
     const name = id.name;
@@ -392,13 +387,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
   const { declarator, importType, jsxName } = rules;
 
   const statements = bodyList(program);
-  // A global script (not a module): asked only when a top-level ambient module is declared.
-  let script: boolean | undefined;
-  const ambient = (s: N): boolean => {
-    if (s.type !== "TSModuleDeclaration" || s.id?.type !== "Literal") return false;
-    script ??= !isModuleFile(statements);
-    return script;
-  };
+  const ambient = ambientModuleTest(statements);
   for (const s of statements) {
     if (ambient(s)) rules.ambientModule(s, root);
     else walk(s, root);

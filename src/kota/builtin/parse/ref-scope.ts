@@ -96,3 +96,16 @@ export function nodeName(node: N): N | undefined {
 export function declare(scope: Scope, id: N | null | undefined): void {
   if (id?.name && !scope.vars.has(id.name)) scope.vars.set(id.name, "local");
 }
+
+/**
+ * The file's scope: the module's bindings, then every top-level `var` (also inside blocks) and
+ * anything else not a module symbol as a local, which shadows nothing useful.
+ */
+export function rootScope(statements: readonly N[], moduleScope: Map<string, ModuleBinding>): Scope {
+  const root: Scope = { vars: new Map(), parent: null, owner: null };
+  for (const [k, v] of moduleScope) root.vars.set(k, v);
+  const vars: string[] = [];
+  for (const s of statements) collectVars(s, vars);
+  for (const v of vars) if (!root.vars.has(v)) root.vars.set(v, "local");
+  return root;
+}
