@@ -176,13 +176,16 @@ export function holdsValueFor(focus: string, text: string): boolean {
 }
 
 /**
- * A setting naming the focus word with a bare number ("interval=30", "SESSION_LIFETIME: 3600",
- * "retention_period 14"): the unit is the setting's own, the number is the value asked for.
+ * A setting naming the focus noun with a bare number ("interval=30", "SESSION_LIFETIME: 3600",
+ * "retention_period 14"): the unit is the setting's own, the number is the value asked for. The
+ * noun ends the name's word or a separator follows it (`interval_ms`), not a longer word
+ * ("percentile 99", "periodic 5"); the adjective of "how long" or "how far" names no setting
+ * ("longitude: 45").
  */
 function setsNumber(focus: string, body: string): boolean {
+  if (!NUMERIC_NOUN.test(focus)) return false;
   const word = focus.replace(/s$/, "");
-  if (word.length < 3) return false;
-  return new RegExp(`(?<![\\p{L}\\p{N}])${word}[\\p{L}\\p{N}_]*["']?\\s*[:=]?\\s*\\d`, "iu").test(body);
+  return new RegExp(`(?<![\\p{L}\\p{N}])${word}s?(?:[_-][\\p{L}\\p{N}_-]*)?["']?\\s*[:=]?\\s*\\d`, "iu").test(body);
 }
 
 /**

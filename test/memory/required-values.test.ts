@@ -62,6 +62,15 @@ describe("the numeric noun a question asks about", () => {
     expect(holdsValueFor("interval", "MQTT_SOCKET_INTERVAL=45")).toBe(true);
     expect(holdsValueFor("lifetime", "cache lifetime: 3600")).toBe(true);
     expect(holdsValueFor("interval", "the interval fired on socket 3")).toBe(false);
+    expect(holdsValueFor("interval", "poll_interval_ms: 250")).toBe(true);
+  });
+
+  test("not a longer word starting with the noun, nor the adjective of 'how long' or 'how far'", () => {
+    expect(holdsValueFor("period", "periodic 5 jobs failed")).toBe(false);
+    expect(holdsValueFor("percent", "percentile 99 is slow")).toBe(false);
+    expect(holdsValueFor("speed", "speedup 2 on the runners")).toBe(false);
+    expect(holdsValueFor("long", "depot longitude: 45.2")).toBe(false);
+    expect(holdsValueFor("far", "farm 3 was flooded")).toBe(false);
   });
 });
 
