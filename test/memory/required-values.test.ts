@@ -50,6 +50,8 @@ describe("the numeric noun a question asks about", () => {
       "a 30-day window",
       "expires after an hour",
       "gone in a few days",
+      "kept seventy days",
+      "nineteen weeks of history",
     ])
       expect(holdsValueFor("long", t)).toBe(true);
     for (const t of ["rotated at 02:15", "pinned to 1.4.2", "the 3 audit tables"]) expect(holdsValueFor("long", t)).toBe(false);
