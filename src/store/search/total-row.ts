@@ -29,10 +29,10 @@ export function endsWithLoneNumber(text: string, startsLine = true): boolean {
 const ALONE = 1;
 
 /** Whether the query asks how many (query.ts marks every concept of such a query). */
-export const asksCount = (terms: Term[]) => terms.some((t) => t.count);
+const asksCount = (terms: Term[]) => terms.some((t) => t.count);
 
 /** The text's last non-blank row when the region ends the text and it is a lone number, else -1. */
-export function totalRow(region: LoadedRegion, candidates: CandidateChunk[]): number {
+function totalRow(region: LoadedRegion, candidates: CandidateChunk[]): number {
   const last = region.chunks.at(-1);
   const count = candidates[0]?.chunk_count;
   // The last chunk read whole (a candidate: a neighbour gives only its first lines).
