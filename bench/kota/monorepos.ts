@@ -134,7 +134,7 @@ if (import.meta.main) {
   });
   const coldFiles = flag("cold")?.split(",") ?? [];
   const record: MonorepoRecord = {
-    recorded: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+    recorded: `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
     binaryCommit,
     command,
     oracle: "TypeScript 5.9.3's module resolution and language-service find-references",

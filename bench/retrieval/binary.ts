@@ -55,7 +55,7 @@ try {
     ids.set(f, r.sourceId);
     receipts.set(f, r.receipt);
   }
-  spawnSync(bin, ["--db", db, "settle"], { env, cwd: scratch.dir });
+  raw(["settle"]);
 
   let answered = 0;
   const bytes: number[] = [];

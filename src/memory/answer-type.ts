@@ -16,12 +16,14 @@ const ASKS_QUANTITY = /^\s*how\s+(?:many|much|long|often|frequently|big|large|sm
 /** Questions whose first word asks for something else: a place, a person, a reason, a way ("where does the version come from"). */
 const ASKS_OTHER = /^\s*(?:where|who|whom|whose|why)\b|^\s*how\s+(?:do|does|did|is|are|to|can|should)\b/i;
 
+/** English cardinal number words: one to nineteen, the tens, and the powers and dozen they combine with. */
+const NUMBER_WORDS =
+  "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|" +
+  "twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen";
 /**
  * A quantity: a number standing alone or with its unit (8080, 1.7.2, 24h, 15 minutes, 3%, v4), not
  * glued to the letters of a name (s3, ec2, e931); a number word; a word of frequency or period.
  */
-const NUMBER_WORDS =
-  "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|hundred|thousand|million|dozen";
 const QUANTITY = new RegExp(
   [
     "(?<![\\p{L}\\p{N}_])v?\\d",
@@ -101,7 +103,7 @@ const TIME = "ms|s|secs?|seconds?|min|mins|minutes?|h|hrs?|hours?|d|days?|w|wks?
 /** The units of time by name, for a period said in words or hyphenated ("a week", "two days", "30-day"). */
 const TIME_NAMES = "seconds?|minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|quarters?|years?|decades?";
 /** A period said in words: an article, a number word or a vague count before a unit of time ("a week", "an hour", "few days", "half a day"). */
-const SAID_PERIOD = `\\b(?:an?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|hundred|few|several|couple\\s+of|half\\s+an?)\\s+(?:${TIME_NAMES})\\b`;
+const SAID_PERIOD = `\\b(?:an?|${NUMBER_WORDS}|few|several|couple\\s+of|half\\s+an?)\\s+(?:${TIME_NAMES})\\b`;
 /** Units of size: bytes with SI and IEC prefixes (IEC 80000-13), pixels, and a width by a height. */
 const SIZE = "[kmgtp]?i?b|bytes?|[kmgtp]i?bytes|px|pixels?|k|m";
 /** Units of length (SI metre with prefixes; miles, feet, inches). */
@@ -176,13 +178,16 @@ export function holdsValueFor(focus: string, text: string): boolean {
 }
 
 /**
- * A setting naming the focus word with a bare number ("interval=30", "SESSION_LIFETIME: 3600",
- * "retention_period 14"): the unit is the setting's own, the number is the value asked for.
+ * A setting naming the focus noun with a bare number ("interval=30", "SESSION_LIFETIME: 3600",
+ * "retention_period 14"): the unit is the setting's own, the number is the value asked for. The
+ * noun ends the name's word or a separator follows it (`interval_ms`), not a longer word
+ * ("percentile 99", "periodic 5"); the adjective of "how long" or "how far" names no setting
+ * ("longitude: 45").
  */
 function setsNumber(focus: string, body: string): boolean {
+  if (!NUMERIC_NOUN.test(focus)) return false;
   const word = focus.replace(/s$/, "");
-  if (word.length < 3) return false;
-  return new RegExp(`(?<![\\p{L}\\p{N}])${word}[\\p{L}\\p{N}_]*["']?\\s*[:=]?\\s*\\d`, "iu").test(body);
+  return new RegExp(`(?<![\\p{L}\\p{N}])${word}s?(?:[_-][\\p{L}\\p{N}_-]*)?["']?\\s*[:=]?\\s*\\d`, "iu").test(body);
 }
 
 /**

@@ -50,6 +50,8 @@ describe("the numeric noun a question asks about", () => {
       "a 30-day window",
       "expires after an hour",
       "gone in a few days",
+      "kept seventy days",
+      "nineteen weeks of history",
     ])
       expect(holdsValueFor("long", t)).toBe(true);
     for (const t of ["rotated at 02:15", "pinned to 1.4.2", "the 3 audit tables"]) expect(holdsValueFor("long", t)).toBe(false);
@@ -62,6 +64,15 @@ describe("the numeric noun a question asks about", () => {
     expect(holdsValueFor("interval", "MQTT_SOCKET_INTERVAL=45")).toBe(true);
     expect(holdsValueFor("lifetime", "cache lifetime: 3600")).toBe(true);
     expect(holdsValueFor("interval", "the interval fired on socket 3")).toBe(false);
+    expect(holdsValueFor("interval", "poll_interval_ms: 250")).toBe(true);
+  });
+
+  test("not a longer word starting with the noun, nor the adjective of 'how long' or 'how far'", () => {
+    expect(holdsValueFor("period", "periodic 5 jobs failed")).toBe(false);
+    expect(holdsValueFor("percent", "percentile 99 is slow")).toBe(false);
+    expect(holdsValueFor("speed", "speedup 2 on the runners")).toBe(false);
+    expect(holdsValueFor("long", "depot longitude: 45.2")).toBe(false);
+    expect(holdsValueFor("far", "farm 3 was flooded")).toBe(false);
   });
 });
 

@@ -3,6 +3,7 @@
  * no word of the question (total-row.ts). The outputs are made up for the test.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { endsWithLoneNumber } from "../../src/store/search/total-row.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { shows, stored, top3 } from "./retrieval-helpers.ts";
 
@@ -45,6 +46,16 @@ describe("an output's total as a lone number on its last line", () => {
     const { store, source } = await stored(text);
     const r = top3(store, source, "speller typos");
     expect(shows(r, 301, "300")).toBe(false);
+  });
+
+  test("not when only the last line's end is a number (a digest longer than the bytes first read)", async () => {
+    const digest = "4c1e0b7d9a33f2e8c6b5a4d3e2f1a0b9c8d7e6f5a4b3c2d1e0f9a8b7c6d5e4f3";
+    const { store, source } = await stored(findings(300, `bundle digest sha256 ${digest}`));
+    expect(top3(store, source, "how many zebras")).toEqual([]);
+    expect(endsWithLoneNumber(`digest ${digest}`.slice(-64), false)).toBe(false);
+    expect(endsWithLoneNumber(`x\n${"9".repeat(70)}`.slice(-64), false)).toBe(false);
+    expect(endsWithLoneNumber("findings: 12\n300\n\n", false)).toBe(true);
+    expect(endsWithLoneNumber("300\n", true)).toBe(true);
   });
 
   test("not when the last line is more than a number", async () => {

@@ -191,10 +191,20 @@ function withEnding(deps: EngineDeps, found: Found, f: Filter, ids: number[]): n
   return holds ? [...ids, last] : ids;
 }
 
-/** Whether the chunk's last non-blank line is a number and nothing else (its last bytes are read). */
+/**
+ * Whether the chunk's last non-blank line is a number and nothing else. Its last bytes are read: the
+ * line begins in them, or they are the whole chunk and the chunk begins a line (not the last piece of
+ * a line too long for one chunk).
+ */
 function endsWithNumber(deps: EngineDeps, chunk: number): boolean {
-  const tail = deps.db.query<{ tail: string }, [number]>("SELECT substr(content, -64) AS tail FROM chunks WHERE id = ?").get(chunk)?.tail;
-  return tail !== undefined && endsWithLoneNumber(tail);
+  const row = deps.db
+    .query<{ tail: string; startsLine: number }, [number]>(
+      `SELECT substr(c.content, -64) AS tail, length(c.content) <= 64 AND NOT EXISTS (
+         SELECT 1 FROM chunks p WHERE p.blob_id = c.blob_id AND p.ordinal = c.ordinal - 1 AND p.line_end >= c.line_start
+       ) AS startsLine FROM chunks c WHERE c.id = ?`,
+    )
+    .get(chunk);
+  return row !== null && endsWithLoneNumber(row.tail, row.startsLine === 1);
 }
 
 /**

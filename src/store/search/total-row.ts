@@ -14,20 +14,25 @@ import type { Anchor } from "./score.ts";
 /** A number and nothing else: decimal, or hex of at least 4 digits (an offset: `hexdump`'s last line is the length). */
 const LONE_NUMBER = /^\s*(?:\d+|(?:0x)?(?=[0-9a-f]*\d)[0-9a-f]{4,})\s*$/i;
 
-/** Whether a text's last non-blank line is a lone number. */
-export function endsWithLoneNumber(text: string): boolean {
+/**
+ * Whether a text's last non-blank line is a lone number. `startsLine`: the text begins a line; when
+ * it is only the end of a longer text, its last line must begin in it (after a line break it holds),
+ * else what it holds may be the end of a longer line (`sha256 <64 hex digits>`).
+ */
+export function endsWithLoneNumber(text: string, startsLine = true): boolean {
   const end = text.trimEnd();
-  return LONE_NUMBER.test(end.slice(end.lastIndexOf("\n") + 1));
+  const nl = end.lastIndexOf("\n");
+  return (nl >= 0 || startsLine) && LONE_NUMBER.test(end.slice(nl + 1));
 }
 
 /** A region with no place of its own: what the total's place scores. */
 const ALONE = 1;
 
 /** Whether the query asks how many (query.ts marks every concept of such a query). */
-export const asksCount = (terms: Term[]) => terms.some((t) => t.count);
+const asksCount = (terms: Term[]) => terms.some((t) => t.count);
 
 /** The text's last non-blank row when the region ends the text and it is a lone number, else -1. */
-export function totalRow(region: LoadedRegion, candidates: CandidateChunk[]): number {
+function totalRow(region: LoadedRegion, candidates: CandidateChunk[]): number {
   const last = region.chunks.at(-1);
   const count = candidates[0]?.chunk_count;
   // The last chunk read whole (a candidate: a neighbour gives only its first lines).
