@@ -191,14 +191,49 @@ export function wordForms(word: string): Form[] {
   return forms;
 }
 
+/** Whether a derived word's base forms it again ("logger" of "log", "deployments" of "deploy"). */
+function forms(base: string, word: string): boolean {
+  return forward(base).some((f) => f.form === word || `${f.form}s` === word);
+}
+
+const keys = new Map<string, string>();
+
 /**
  * One key per word family, for comparing two texts' words (supersession): the shortest (then
- * first) index stem among the word's forms, so "deploy" and "deployment", "log" and "logger"
- * share one.
+ * first) index stem among the forms of the word's bases, so "deploy" and "deployment", "log" and
+ * "logger" share one. Taking a suffix off guesses ("plates" may be "plate" + s or "plat" + es,
+ * "stored" "store" + d or "stor" + ed): a base that takes an inflection off counts when the
+ * Porter stemmer (stem.ts) stems it as it stems the word, one that takes a derivation off (-er,
+ * -ment, -ion, -able) when its forms give the word back. An irregular verb's forms all count as
+ * its base ("rebuilt", "met": rebuild, meet). So "plates" and "plate" share a key, as do
+ * "stored" and "store", "sizes" and "size".
  */
 export function familyKey(word: string): string {
-  let key = "";
-  for (const f of wordForms(word))
-    if (key === "" || f.stem.length < key.length || (f.stem.length === key.length && f.stem < key)) key = f.stem;
+  const known = keys.get(word);
+  if (known !== undefined) return known;
+  const own = porterStem(word);
+  let key = own;
+  const take = (form: string) => {
+    const stem = porterStem(form);
+    if (stem.length < key.length || (stem.length === key.length && stem < key)) key = stem;
+  };
+  // A base's forms, and those of the bases it is derived from ("answered": answer, answ). A guessed
+  // base counts by its inflections, not bare: "pars" (of "parser") is no word, and Porter stems it
+  // to "par" where "parses" and "parsing" stem to "pars".
+  const visit = (w: string, word: boolean) => {
+    const verb = irregularForms(w)[0];
+    for (const f of forward(verb ?? w)) if (word || verb !== undefined || f.form !== w) take(f.form);
+    if (verb !== undefined) return;
+    const stem = porterStem(w);
+    for (const { base, derived } of baseForms(w))
+      if (base !== w && (derived ? forms(base, w) : word && porterStem(base) === stem)) visit(base, false);
+  };
+  if (/^[a-z]{3,}$/.test(word)) {
+    const verb = irregularForms(word)[0];
+    if (verb !== undefined) key = porterStem(verb);
+    visit(word, true);
+  }
+  if (keys.size > 20_000) keys.clear();
+  keys.set(word, key);
   return key;
 }
