@@ -166,6 +166,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
       return;
     }
     const kind = WALK_KIND.get(t);
+    if (kind === KIND.leaf) return;
     if (kind === KIND.function) {
       fn(node, scope);
       return;
@@ -381,7 +382,13 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
   const call = (node: N, scope: Scope): void => {
     const c = node.callee!;
     const args = node.arguments ?? [];
-    if (rules.requireCall(node, scope) || rules.importThen(node, scope)) return;
+    // The rules take `require(...)` and `import(...).then(...)` only: other callees skip both calls.
+    if (
+      c.type === "Identifier"
+        ? c.name === "require" && rules.requireCall(node, scope)
+        : c.type === "MemberExpression" && rules.importThen(node, scope)
+    )
+      return;
     callee(c, scope, node.type === "NewExpression" ? "new" : "call");
     if (node.typeArguments) walk(node.typeArguments as N, scope);
     for (const a of args) walk(a, scope);
