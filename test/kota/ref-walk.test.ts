@@ -15,29 +15,27 @@ const at = (r: RefFact) => `${r.importIdx ?? "-"} ${r.member ? "." : ""}${r.name
 describe("leaf node types", () => {
   test("are exactly the types without child keys that the walk takes no other way", () => {
     const leaves = [...WALK_KIND].filter(([, k]) => k === KIND.leaf).map(([t]) => t);
-    const childless = Object.keys(keys).filter((t) => keys[t]!.length === 0 && !FUNCTIONS.has(t) && !SIGNATURES.has(t) && !MEMBER_KEYED.has(t));
+    const childless = Object.keys(keys).filter(
+      (t) => keys[t]!.length === 0 && !FUNCTIONS.has(t) && !SIGNATURES.has(t) && !MEMBER_KEYED.has(t),
+    );
     expect(leaves.sort()).toEqual(childless.sort());
-    for (const t of ["Literal", "ThisExpression", "TemplateElement", "TSStringKeyword", "JSXText"]) expect(WALK_KIND.get(t)).toBe(KIND.leaf);
-    for (const t of ["Identifier", "TemplateLiteral", "TSTypeReference", "JSXExpressionContainer"]) expect(WALK_KIND.get(t)).not.toBe(KIND.leaf);
+    for (const t of ["Literal", "ThisExpression", "TemplateElement", "TSStringKeyword", "JSXText"])
+      expect(WALK_KIND.get(t)).toBe(KIND.leaf);
+    for (const t of ["Identifier", "TemplateLiteral", "TSTypeReference", "JSXExpressionContainer"])
+      expect(WALK_KIND.get(t)).not.toBe(KIND.leaf);
   });
 
   test("a reference among literals, `this`, keyword types and template text is still found", () => {
     const source = [
       'import { a, T } from "./m";',
       "export function f(this: unknown, n: number): T<string, 1> {",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
       '  return a(`x${a}y`, 1, "s", null, this, /r/, 2n, -n, <b>text {a}</b>);',
       "}",
       "",
     ].join("\n");
     const refs = extractFacts("f.tsx", source).refs.map(at);
-    expect(refs).toEqual([
-      "0 a import 1:10",
-      "0 T import 1:13",
-      "0 T type 2:46",
-      "0 a call 3:10",
-      "0 a value 3:16",
-      "0 a value 3:64",
-    ]);
+    expect(refs).toEqual(["0 a import 1:10", "0 T import 1:13", "0 T type 2:46", "0 a call 3:10", "0 a value 3:16", "0 a value 3:64"]);
   });
 });
 
