@@ -6,11 +6,13 @@
 import { describe, expect, test } from "bun:test";
 import visitorKeys from "oxc-parser/src-js/generated/visit/keys.js";
 import { extractFacts } from "../../src/kota/builtin/parse/extract.ts";
-import type { RefFact } from "../../src/kota/builtin/parse/facts.ts";
+import type { RefGroup } from "../../src/kota/builtin/parse/facts.ts";
 import { FUNCTIONS, KIND, MEMBER_KEYED, SIGNATURES, WALK_KIND } from "../../src/kota/builtin/parse/ref-scope.ts";
 
 const keys = visitorKeys as unknown as Record<string, readonly string[]>;
-const at = (r: RefFact) => `${r.importIdx ?? "-"} ${r.member ? "." : ""}${r.name} ${r.kind} ${r.line}:${r.col}`;
+/** Each site of each group as `importIdx .name site`, in the order the groups were made. */
+const at = (refs: RefGroup[]) =>
+  refs.flatMap(([i, name, , member, , sites]) => sites.split(",").map((s) => `${i ?? "-"} ${member ? "." : ""}${name} ${s}`));
 
 describe("leaf node types", () => {
   test("are exactly the types without child keys that the walk takes no other way", () => {
@@ -34,8 +36,8 @@ describe("leaf node types", () => {
       "}",
       "",
     ].join("\n");
-    const refs = extractFacts("f.tsx", source).refs.map(at);
-    expect(refs).toEqual(["0 a import 1:10", "0 T import 1:13", "0 T type 2:46", "0 a call 3:10", "0 a value 3:16", "0 a value 3:64"]);
+    const refs = at(extractFacts("f.tsx", source).refs);
+    expect(refs).toEqual(["0 a 1:10i", "0 a 3:10c", "0 a 3:16v", "0 a 3:64v", "0 T 1:13i", "0 T 2:46t"]);
   });
 });
 
@@ -51,13 +53,6 @@ describe("calls and the binding rules", () => {
     ].join("\n");
     const facts = extractFacts("c.js", source);
     expect(facts.imports.map((i) => `${i.specifier} ${i.kind}`)).toEqual(["./req require", "./lazy dynamic"]);
-    expect(facts.refs.map(at)).toEqual([
-      "- .require call 2:17",
-      "- .then call 3:18",
-      "1 go call 3:32",
-      "- .then call 4:7",
-      "- .go call 4:21",
-      "0 run call 5:3",
-    ]);
+    expect(at(facts.refs)).toEqual(["- .require 2:17c", "- .then 3:18c", "- .then 4:7c", "1 go 3:32c", "- .go 4:21c", "0 run 5:3c"]);
   });
 });
