@@ -56,3 +56,36 @@ describe("calls and the binding rules", () => {
     expect(at(facts.refs)).toEqual(["- .require 2:17c", "- .then 3:18c", "- .then 4:7c", "1 go 3:32c", "- .go 4:21c", "0 run 5:3c"]);
   });
 });
+
+describe("member access", () => {
+  test("`this.f`, `ns.a`, `util.foo`, `top.x`, `local.x` and a chain: the module export, the dotted chain, the use, the member", () => {
+    const source = [
+      'import * as ns from "./n";',
+      'import { util } from "./u";',
+      "const top = 1;",
+      "export class K {",
+      "  m(local: { x: number }) {",
+      "    return this.f + ns.a + util.foo + top.toFixed + local.x + ns.b.c;",
+      "  }",
+      "}",
+      "",
+    ].join("\n");
+    const refs = extractFacts("k.ts", source).refs;
+    const owned = refs.filter((g) => g[2] !== null).map(([, name, owner]) => `${owner}#${name}`);
+    expect(owned).toEqual(["K#f"]);
+    expect(at(refs)).toEqual([
+      "1 util 2:10i",
+      "1 util 6:28v",
+      "- .f 6:17p",
+      "0 a 6:24p",
+      "1 util.foo 6:33p",
+      "- .foo 6:33p",
+      "- top 6:39v",
+      "- .toFixed 6:43p",
+      "- .x 6:59p",
+      "0 b.c 6:68p",
+      "0 b 6:66p",
+      "- .c 6:68p",
+    ]);
+  });
+});
