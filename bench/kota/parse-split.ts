@@ -2,8 +2,8 @@
  * Where the parser process spends its time, stage by stage, in this one process (no pool, no
  * database): read + hash, the nesting look, oxc's parse (as the parser process does it: raw transfer
  * and oxc's deserializer; with `--json`, the JSON transfer split into the native parse, which returns
- * the AST as a JSON string, and JSON.parse), the module pass, the reference walk, JSDoc, grouping the
- * references, and the reply's JSON.stringify. CPU time per stage summed over the repository's files:
+ * the AST as a JSON string, and JSON.parse), the module pass, the reference walk (references grouped
+ * per target as they are found), JSDoc, and the reply's JSON.stringify. CPU time per stage summed over the repository's files:
  * the first pass (cold code, as in a parser process) and the best of `--runs` more.
  * Run it as the parser runs (BUN_JSC_useFTLJIT=0): bun bench/kota/parse-split.ts REPO [--runs 3] [--json]
  */
@@ -15,7 +15,7 @@ import type { N } from "../../src/kota/builtin/parse/ast.ts";
 import { extractJsdocRefs } from "../../src/kota/builtin/parse/extract-jsdoc.ts";
 import { extractModule } from "../../src/kota/builtin/parse/extract-module.ts";
 import { extractRefs } from "../../src/kota/builtin/parse/extract-refs.ts";
-import { factsBuilder, groupRefs } from "../../src/kota/builtin/parse/facts.ts";
+import { factsBuilder } from "../../src/kota/builtin/parse/facts.ts";
 import { nestingProblem } from "../../src/kota/builtin/parse/nesting.ts";
 import { loadBinding, parseSource } from "../../src/kota/builtin/parse/oxc-binding.ts";
 
@@ -24,7 +24,7 @@ const arg = (name: string, fallback: string) => {
   return i === -1 ? fallback : process.argv[i + 1]!;
 };
 
-const STAGES = ["read+hash", "nesting", "oxc parse", "JSON.parse", "module", "refs", "jsdoc", "group", "stringify"] as const;
+const STAGES = ["read+hash", "nesting", "oxc parse", "JSON.parse", "module", "refs", "jsdoc", "stringify"] as const;
 type Stage = (typeof STAGES)[number];
 
 const JSON_TRANSFER = process.argv.includes("--json");
@@ -73,9 +73,7 @@ function pass(root: string, files: string[]): Record<Stage, number> {
     lap("refs");
     if (text.includes("/**")) extractJsdocRefs(b, parsed.comments, scope);
     lap("jsdoc");
-    const refs = groupRefs(b.refs);
-    lap("group");
-    JSON.stringify({ id: 1, hash, facts: { symbols: b.symbols, imports: b.imports, exports: b.exports, refs, error: b.error } });
+    JSON.stringify({ id: 1, hash, facts: { symbols: b.symbols, imports: b.imports, exports: b.exports, refs: b.refs, error: b.error } });
     lap("stringify");
   }
   return t;

@@ -45,6 +45,16 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
       walk(property, scope);
       return;
     }
+    if (object.type === "Identifier") {
+      oneLink(object, property, scope, kind);
+      return;
+    }
+    if (object.type === "ThisExpression") {
+      // No chain starts at `this` and it names nothing: only the member, owned by the enclosing class.
+      const name = nameOf(property);
+      if (name) b.addRef({ importIdx: null, name, owner: scope.owner, member: true, kind }, property.start);
+      return;
+    }
     chainRef(b, node, scope, kind);
     if (namespaceMember(object, property, scope, kind) || rules.requireMember(node, scope, kind)) return;
     walk(object, scope);
@@ -52,6 +62,30 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
     if (!name) return;
     const owner = object.type === "ThisExpression" ? scope.owner : null;
     b.addRef({ importIdx: null, name, owner, member: true, kind }, property.start);
+  };
+
+  /**
+   * `a.b`, the most common member access: what chainRef, namespaceMember and the walk of `a` add, in
+   * that order, with `a` looked up once instead of three times. On a namespace import, `ns.b` is the
+   * module's export `b`; on another import, `a.b` is the dotted chain `imported.b` and `a` a use of the
+   * import; on a top-level name, a use of it. Then `b` as a member, unless a namespace took it.
+   */
+  const oneLink = (object: N, property: N, scope: Scope, kind: UsageKind): void => {
+    const local = object.name;
+    const binding = local ? lookup(scope, local) : undefined;
+    const name = nameOf(property);
+    if (binding !== undefined && binding !== "local") {
+      if (binding.importIdx === null) b.addRef({ importIdx: null, name: local!, owner: null, member: false, kind: "value" }, object.start);
+      else if (binding.imported === "*") {
+        if (name) b.addRef({ importIdx: binding.importIdx, name, owner: null, member: false, kind }, property.start);
+        return;
+      } else {
+        if (name !== null)
+          b.addRef({ importIdx: binding.importIdx, name: `${binding.imported}.${name}`, owner: null, member: false, kind }, property.start);
+        b.addRef({ importIdx: binding.importIdx, name: binding.imported, owner: null, member: false, kind: "value" }, object.start);
+      }
+    }
+    if (name) b.addRef({ importIdx: null, name, owner: null, member: true, kind }, property.start);
   };
 
   const typeName = (node: N, scope: Scope): void => {
@@ -162,6 +196,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
       return;
     }
     const kind = WALK_KIND.get(t);
+    if (kind === KIND.leaf) return;
     if (kind === KIND.function) {
       fn(node, scope);
       return;
@@ -377,7 +412,13 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
   const call = (node: N, scope: Scope): void => {
     const c = node.callee!;
     const args = node.arguments ?? [];
-    if (rules.requireCall(node, scope) || rules.importThen(node, scope)) return;
+    // The rules take `require(...)` and `import(...).then(...)` only: other callees skip both calls.
+    if (
+      c.type === "Identifier"
+        ? c.name === "require" && rules.requireCall(node, scope)
+        : c.type === "MemberExpression" && rules.importThen(node, scope)
+    )
+      return;
     callee(c, scope, node.type === "NewExpression" ? "new" : "call");
     if (node.typeArguments) walk(node.typeArguments as N, scope);
     for (const a of args) walk(a, scope);

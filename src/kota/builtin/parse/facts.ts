@@ -21,22 +21,12 @@ export type SymbolFact = {
 export type ExportFact = { name: string; local: string | null; importIdx: number | null; imported: string | null; line: number };
 
 /** importIdx + name: the name exported by that import's module; importIdx null: a top-level name of this file. */
-export type RefFact = {
+export type RefTarget = {
   importIdx: number | null;
   name: string;
   owner: string | null;
   member: boolean;
   kind: UsageKind;
-  line: number;
-  col: number;
-};
-
-export type FileFacts = {
-  symbols: SymbolFact[];
-  imports: ImportFact[];
-  exports: ExportFact[];
-  refs: RefFact[];
-  error: { line: number; message: string } | null;
 };
 
 /**
@@ -46,34 +36,16 @@ export type FileFacts = {
  */
 export type RefGroup = [number | null, string, string | null, 0 | 1, number, string];
 
-/** What is stored for a file: its facts with the references grouped per target (smaller to send and write). */
-export type StoredFacts = Omit<FileFacts, "refs"> & { refs: RefGroup[] };
+/** A file's facts as stored: its references grouped per target (smaller to send and write). */
+export type FileFacts = {
+  symbols: SymbolFact[];
+  imports: ImportFact[];
+  exports: ExportFact[];
+  refs: RefGroup[];
+  error: { line: number; message: string } | null;
+};
 
-export function groupRefs(refs: readonly RefFact[]): RefGroup[] {
-  // By name first: the few targets sharing a name are told apart by comparison, no key string is built per reference.
-  const byName = new Map<string, RefGroup[]>();
-  const groups: RefGroup[] = [];
-  for (const r of refs) {
-    const member = r.member ? 1 : 0;
-    const site = packSite(r.line, r.col, r.kind);
-    let same = byName.get(r.name);
-    if (!same) {
-      same = [];
-      byName.set(r.name, same);
-    }
-    let g: RefGroup | undefined;
-    for (const x of same) if (x[0] === r.importIdx && x[2] === r.owner && x[3] === member) g = x;
-    if (g) {
-      g[4]++;
-      g[5] += `,${site}`;
-    } else {
-      const fresh: RefGroup = [r.importIdx, r.name, r.owner, member, 1, site];
-      same.push(fresh);
-      groups.push(fresh);
-    }
-  }
-  return groups;
-}
+export type StoredFacts = FileFacts;
 
 /** A binding visible at module level: an import, or a top-level declaration. */
 export type ModuleBinding = { importIdx: number; imported: string } | { importIdx: null; imported: null };
@@ -82,11 +54,15 @@ export type FactsBuilder = FileFacts & {
   lines: LineMap;
   source: string;
   addImport(specifier: string, kind: ImportKind, offset: number): number;
-  addRef(ref: Omit<RefFact, "line" | "col">, offset: number): void;
+  /** Adds one occurrence of a target at `offset`, to the group of that target (made at its first occurrence). */
+  addRef(ref: RefTarget, offset: number): void;
 };
 
 export function factsBuilder(source: string): FactsBuilder {
   const lines = lineMap(source);
+  // Groups by name first: the few targets sharing a name are told apart by comparison, no key string
+  // is built per reference. Grouped as they are found: no object per reference, no second pass.
+  const byName = new Map<string, RefGroup[]>();
   const b: FactsBuilder = {
     symbols: [],
     imports: [],
@@ -101,15 +77,22 @@ export function factsBuilder(source: string): FactsBuilder {
     },
     addRef(ref, offset) {
       const line = lines.line(offset);
-      b.refs.push({
-        importIdx: ref.importIdx,
-        name: ref.name,
-        owner: ref.owner,
-        member: ref.member,
-        kind: ref.kind,
-        line,
-        col: offset - lines.start(line) + 1,
-      });
+      const site = packSite(line, offset - lines.start(line) + 1, ref.kind);
+      const member = ref.member ? 1 : 0;
+      let same = byName.get(ref.name);
+      if (!same) {
+        same = [];
+        byName.set(ref.name, same);
+      }
+      for (const g of same)
+        if (g[0] === ref.importIdx && g[2] === ref.owner && g[3] === member) {
+          g[4]++;
+          g[5] += `,${site}`;
+          return;
+        }
+      const fresh: RefGroup = [ref.importIdx, ref.name, ref.owner, member, 1, site];
+      same.push(fresh);
+      b.refs.push(fresh);
     },
   };
   return b;

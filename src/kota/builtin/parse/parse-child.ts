@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { sha256 } from "../../../hash.ts";
 import { lineSplitter } from "../../../json-lines.ts";
 import { extractFacts } from "./extract.ts";
-import { type FileFacts, groupRefs, type StoredFacts } from "./facts.ts";
+import type { StoredFacts } from "./facts.ts";
 import { nestingProblem } from "./nesting.ts";
 import { preloadParser } from "./oxc-binding.ts";
 
@@ -21,24 +21,23 @@ export type ParseRequest = { id: number; path: string; file: string };
 /** `hash`: the sha256 of the bytes parsed (null when the file could not be read). `facts` are not redacted yet. */
 export type ParseReply = { id: number; facts: StoredFacts; hash: string | null } | { ready: true };
 
-const empty = (line: number, message: string): FileFacts => ({ symbols: [], imports: [], exports: [], refs: [], error: { line, message } });
+const empty = (line: number, message: string): StoredFacts => ({
+  symbols: [],
+  imports: [],
+  exports: [],
+  refs: [],
+  error: { line, message },
+});
 
 /** One file's facts (not redacted); a fault in the extractor is that file's error, not the process's. */
 export function parseOne(path: string, text: string): StoredFacts {
-  let facts: FileFacts;
   const deep = nestingProblem(text);
-  if (deep) facts = empty(deep.line, deep.message);
-  else {
-    try {
-      facts = extractFacts(path, text);
-    } catch (error) {
-      facts = empty(
-        1,
-        `parser failed (${error instanceof Error ? error.message : String(error)}): not parsed, only its text is searchable`,
-      );
-    }
+  if (deep) return empty(deep.line, deep.message);
+  try {
+    return extractFacts(path, text);
+  } catch (error) {
+    return empty(1, `parser failed (${error instanceof Error ? error.message : String(error)}): not parsed, only its text is searchable`);
   }
-  return { ...facts, refs: groupRefs(facts.refs) };
 }
 
 /**
