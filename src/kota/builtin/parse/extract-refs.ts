@@ -12,30 +12,15 @@ import { ambientModuleTest } from "./extract-module.ts";
 import type { FactsBuilder, ModuleBinding } from "./facts.ts";
 import { createBindingRules } from "./ref-bindings.ts";
 import { chainRef } from "./ref-chains.ts";
+import { nameRef, namespaceRef, oneLink } from "./ref-names.ts";
 import { type Binding, declare, hoist, KIND, lookup, nodeName, rootScope, type Scope, scopeOf, WALK_KIND } from "./ref-scope.ts";
 
 export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string, ModuleBinding>): void {
   const root = rootScope(bodyList(program), moduleScope);
 
-  const ref = (id: N, scope: Scope, kind: UsageKind): void => {
-    const name = id.name;
-    if (!name) return;
-    const binding = lookup(scope, name);
-    if (binding === undefined || binding === "local") return;
-    if (binding.importIdx === null) b.addRef({ importIdx: null, name, owner: null, member: false, kind }, id.start);
-    else if (binding.imported !== "*")
-      b.addRef({ importIdx: binding.importIdx, name: binding.imported, owner: null, member: false, kind }, id.start);
-  };
-
-  /** `ns.x` on a namespace import: a reference to the module's export `x`. Returns false if `object` is no namespace. */
-  const namespaceMember = (object: N, property: N, scope: Scope, kind: UsageKind): boolean => {
-    if (object.type !== "Identifier" && object.type !== "JSXIdentifier") return false;
-    const binding = lookup(scope, object.name ?? "");
-    if (!binding || binding === "local" || binding.imported !== "*") return false;
-    const name = nameOf(property);
-    if (name) b.addRef({ importIdx: binding.importIdx, name, owner: null, member: false, kind }, property.start);
-    return true;
-  };
+  const ref = (id: N, scope: Scope, kind: UsageKind): void => nameRef(b, id, scope, kind);
+  const namespaceMember = (object: N, property: N, scope: Scope, kind: UsageKind): boolean =>
+    namespaceRef(b, object, property, scope, kind);
 
   const member = (node: N, scope: Scope, kind: UsageKind): void => {
     const object = node.object!;
@@ -46,7 +31,7 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
       return;
     }
     if (object.type === "Identifier") {
-      oneLink(object, property, scope, kind);
+      oneLink(b, object, property, scope, kind);
       return;
     }
     if (object.type === "ThisExpression") {
@@ -62,30 +47,6 @@ export function extractRefs(b: FactsBuilder, program: N, moduleScope: Map<string
     if (!name) return;
     const owner = object.type === "ThisExpression" ? scope.owner : null;
     b.addRef({ importIdx: null, name, owner, member: true, kind }, property.start);
-  };
-
-  /**
-   * `a.b`, the most common member access: what chainRef, namespaceMember and the walk of `a` add, in
-   * that order, with `a` looked up once instead of three times. On a namespace import, `ns.b` is the
-   * module's export `b`; on another import, `a.b` is the dotted chain `imported.b` and `a` a use of the
-   * import; on a top-level name, a use of it. Then `b` as a member, unless a namespace took it.
-   */
-  const oneLink = (object: N, property: N, scope: Scope, kind: UsageKind): void => {
-    const local = object.name;
-    const binding = local ? lookup(scope, local) : undefined;
-    const name = nameOf(property);
-    if (binding !== undefined && binding !== "local") {
-      if (binding.importIdx === null) b.addRef({ importIdx: null, name: local!, owner: null, member: false, kind: "value" }, object.start);
-      else if (binding.imported === "*") {
-        if (name) b.addRef({ importIdx: binding.importIdx, name, owner: null, member: false, kind }, property.start);
-        return;
-      } else {
-        if (name !== null)
-          b.addRef({ importIdx: binding.importIdx, name: `${binding.imported}.${name}`, owner: null, member: false, kind }, property.start);
-        b.addRef({ importIdx: binding.importIdx, name: binding.imported, owner: null, member: false, kind: "value" }, object.start);
-      }
-    }
-    if (name) b.addRef({ importIdx: null, name, owner: null, member: true, kind }, property.start);
   };
 
   const typeName = (node: N, scope: Scope): void => {
