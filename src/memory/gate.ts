@@ -32,6 +32,13 @@ export const MIN_SHARE = 0.4;
  * with the record that answers it).
  */
 export const RECORD_SHARE = 0.25;
+/**
+ * An agent's answer stating a fact about the most specific of the query's words it holds (the
+ * one fewest rows hold), and holding another of them, is the nearest thing to a record: what was
+ * found and said about that subject. Between a record's share and the guess's line: CLAIM_SHARE
+ * of the known words will do.
+ */
+export const CLAIM_SHARE = 0.3;
 /** A query with more than this many words for each word the memory knows is mostly unknown to it. */
 const MOSTLY_UNKNOWN = 3;
 /**
@@ -89,6 +96,13 @@ export type GateContext = {
   /** A count of the counted groups' forms (countPattern), and the weight of a typical word of the query, which such a count holds ("how many" is stop words). */
   count: { pattern: RegExp | null; weight: number };
 };
+
+/** Of the query's groups a unit holds, the one fewest rows hold (the most specific word it says). */
+function narrowestHeld(u: Unit, scoring: WeightedGroup[]): WeightedGroup[] {
+  let best: WeightedGroup | undefined;
+  for (const g of scoring) if (u.match.groups.has(g.group) && (!best || g.df < best.df)) best = g;
+  return best ? [best] : [];
+}
 
 /** Whether a hit holds enough of the query to answer it. */
 export type Gate = (c: GateContext) => (u: Unit) => boolean;
@@ -191,7 +205,12 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
  * three of the query's words (one made mostly of words never heard is likely about something
  * never said). A "how many" question is about what it counts: a hit holds that word (countedWords),
  * when the memory knows it; of several ("how many gunicorn workers"), the one that narrows what is
- * counted most, the rarest here (a count of the project's other workers answers nothing). The word
+ * counted most, the rarest here (a count of the project's other workers answers nothing). An
+ * agent's answer stating a fact (units.ts statedAnswer) about the most specific query word it holds
+ * (narrowestHeld), its subject said first as a record's is, and holding a second query word, passes
+ * at CLAIM_SHARE: "Thumbnails are made by imgproxy from the original image" answers "which worker
+ * resizes images for thumbnails"; an answer about something else that holds the query's specific
+ * word only in passing does not, nor one holding that word alone (chatter naming the subject). The word
  * naming the quantity asked for ("how big", "which version") is held by a value of its kind said
  * of the question's most specific other word (heldFor).
  */
@@ -208,6 +227,11 @@ export const relevant: Gate = (context) => (u) => {
         held >= MIN_SHARE * asked ||
         (MOSTLY_UNKNOWN * scoring.length >= groups.length && holdsRareWord(u.match, rare)) ||
         holdsAllKnown({ ...u.match, matched }, scoring.length))) ||
-    (u.record && held >= RECORD_SHARE * knownWeight && MOSTLY_UNKNOWN * scoring.length >= groups.length && aboutQuery(u, groups))
+    (u.record && held >= RECORD_SHARE * knownWeight && MOSTLY_UNKNOWN * scoring.length >= groups.length && aboutQuery(u, groups)) ||
+    (u.statedAnswer === true &&
+      matched >= 2 &&
+      held >= CLAIM_SHARE * knownWeight &&
+      MOSTLY_UNKNOWN * scoring.length >= groups.length &&
+      aboutQuery(u, narrowestHeld(u, scoring)))
   );
 };

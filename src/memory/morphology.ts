@@ -10,6 +10,7 @@
  * of index stems the forms stem to: a query word matches any of them, each with its weight
  * (inflections and irregular forms 1, derived words such as the agent -er or -ment a little less).
  */
+import { derivedWords } from "./derivations.ts";
 import { porterStem } from "./stem.ts";
 
 /** Base, past, past participle (a form may list alternatives with /). */
@@ -172,6 +173,7 @@ export function wordForms(word: string): Form[] {
   if (cached) return cached;
   const own: Form = { word, stem: porterStem(word), weight: 1 };
   const out = new Map<string, Form>([[own.stem, own]]);
+  const listed = new Set<string>();
   if (/^[a-z]{3,}$/.test(word)) {
     const add = (form: string, weight: number) => {
       const stem = porterStem(form);
@@ -180,12 +182,23 @@ export function wordForms(word: string): Form[] {
     };
     for (const f of irregularForms(word)) add(f, 1);
     add(word, 1);
-    for (const { base, derived } of baseForms(word)) {
+    const bases = baseForms(word);
+    for (const { base, derived } of bases) {
       for (const f of irregularForms(base)) add(f, derived ? DERIVED_WEIGHT : 1);
       for (const f of forward(base)) add(f.form, derived || f.derived ? DERIVED_WEIGHT : 1);
     }
+    // What a dictionary derives from the word or one of its bases (derivations.ts); the index's
+    // stem covers the partner's inflections: "stores" finds "storage", "decisions" finds "decided".
+    for (const base of new Set([word, ...bases.map((b) => b.base)]))
+      for (const partner of derivedWords(base)) {
+        if (listed.has(porterStem(partner))) continue;
+        add(partner, DERIVED_WEIGHT);
+        listed.add(porterStem(partner));
+      }
   }
-  const forms = [...out.values()].sort((a, b) => (a === own ? -1 : b === own ? 1 : b.weight - a.weight)).slice(0, MAX_STEMS);
+  // The word's own forms first, then the dictionary's derivations, then the rules' guesses ("storement") when the list is cut.
+  const rank = (f: Form) => (f === own ? 3 : f.weight >= 1 ? 2 : listed.has(f.stem) ? 1 : 0);
+  const forms = [...out.values()].sort((a, b) => rank(b) - rank(a) || b.weight - a.weight).slice(0, MAX_STEMS);
   if (cache.size > 20_000) cache.clear();
   cache.set(word, forms);
   return forms;

@@ -16,6 +16,8 @@ export type Unit = {
   claim: boolean;
   /** A record someone kept on purpose: a decision, note or correction (an event of that kind, or a summary line labelled so). */
   record: boolean;
+  /** An agent's answer (an event) that states a fact (rank.ts eventWeight: claim): what the agent found and said, the record's nearest kin. */
+  statedAnswer?: boolean;
   replacedBy: number | null;
   /** How many events said the same (repeated chatter shown once). */
   repeats: number;
@@ -54,6 +56,7 @@ export function eventUnit(row: EventRow, groups: WeightedGroup[], now: number): 
     match,
     claim: w.claim,
     record: isRecord(row.kind),
+    statedAnswer: row.kind === "answer" && w.claim,
     replacedBy: null,
     repeats: 1,
   };
