@@ -143,6 +143,6 @@ if (import.meta.main) {
       ? { cold: { load: flag("load") ?? "not given", rows: coldFiles.map((f) => JSON.parse(readFileSync(f, "utf8")) as ColdRow) } }
       : {}),
   };
-  writeFileSync(RECORD_FILE, `${JSON.stringify(record, null, 1)}\n`);
+  writeFileSync(RECORD_FILE, `${JSON.stringify(record, null, 2)}\n`); // as Biome formats JSON
   console.error(`${rows.length} rows written to ${RECORD_FILE}`);
 }
