@@ -2,7 +2,8 @@
  * The MCP gateway in real pi with a scripted model: in each mode the model finds and calls a
  * tool on its first try; the catalog tool list is byte-identical on every turn; a 1 MB result
  * becomes a receipt that context_search reaches; images survive; an unapproved project file
- * starts nothing.
+ * starts nothing. On pi 0.87.1, which has no MCP of its own, whatever PI_SIDECAR_TEST_PI says: on
+ * pi 1.x the gateway is off and pi keeps its own MCP (mcp-builtin.test.ts).
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
@@ -10,6 +11,9 @@ import { join } from "node:path";
 import { registryServers, testServer } from "../../gateway/servers.ts";
 import { tempDir } from "../../helpers.ts";
 import { agentDir, BIN, runPi, stepsScript, toolCallsOf, writeScript } from "./harness.ts";
+
+/** The gateway's modes run where it is on by default. */
+const PI = "0.87.1";
 
 const files = tempDir("pi-sidecar-files-");
 const NOTE = join(files, "notes.txt");
@@ -40,7 +44,7 @@ describe("MCP gateway in pi", () => {
   }
   return "ANSWER " + text(results.at(-1));
 };`);
-    const run = runPi({ runtime: "bun", script, prompt: "What is the launch code in notes.txt?", agentDir: agent });
+    const run = runPi({ pi: PI, runtime: "bun", script, prompt: "What is the launch code in notes.txt?", agentDir: agent });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("ANSWER the launch code is tangerine");
     expect(toolCallsOf(run)).toEqual(["mcp_search", "mcp_call"]);
@@ -68,7 +72,7 @@ describe("MCP gateway in pi", () => {
   }
   return "ANSWER " + results[0].content.map((c) => c.text ?? "").join("") + " FULL=" + JSON.stringify(Object.keys(tool.parameters.properties ?? {}));
 };`);
-    const run = runPi({ runtime: "bun", script, prompt: "Read notes.txt", agentDir: agent, env: { PI_SIDECAR_MCP_MODE: "stubs" } });
+    const run = runPi({ pi: PI, runtime: "bun", script, prompt: "Read notes.txt", agentDir: agent, env: { PI_SIDECAR_MCP_MODE: "stubs" } });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("ANSWER the launch code is tangerine");
     expect(run.stdout).toContain('FULL=["path","tail","head"]');
@@ -82,6 +86,7 @@ describe("MCP gateway in pi", () => {
   test("eager (Node): full schemas from the start, first call succeeds", () => {
     const agent = agentWithServers({ filesystem: registryServers(files).filesystem });
     const run = runPi({
+      pi: PI,
       runtime: "node",
       script: stepsScript([{ name: "filesystem__read_text_file", arguments: { path: NOTE } }]),
       prompt: "Read notes.txt",
@@ -97,6 +102,7 @@ describe("MCP gateway in pi", () => {
   test("a 1 MB result becomes a receipt that context_search reaches; images and resources survive", () => {
     const agent = agentWithServers({ t: testServer() });
     const run = runPi({
+      pi: PI,
       runtime: "bun",
       agentDir: agent,
       prompt: "go",
@@ -125,7 +131,7 @@ describe("MCP gateway in pi", () => {
       join(project, "mcp.json"),
       JSON.stringify({ mcpServers: { evil: { command: "sh", args: ["-c", `touch ${marker}`], autostart: true } } }),
     );
-    const run = runPi({ runtime: "bun", agentDir: agent, cwd: project, prompt: "/mcp list", script: stepsScript([]) });
+    const run = runPi({ pi: PI, runtime: "bun", agentDir: agent, cwd: project, prompt: "/mcp list", script: stepsScript([]) });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Not started: ${join(project, "mcp.json")} (evil)`);
     expect(run.stdout).toContain("/sidecar mcp approve");
