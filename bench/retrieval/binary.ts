@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { join, resolve } from "node:path";
 import { median } from "../stats-math.ts";
 import { createScratch } from "../temp.ts";
-import { hasQuestionSet, loadFixture, loadQuestions, QUESTION_SETS, type QuestionSet } from "./run.ts";
+import { hasQuestionSet, loadFixture, loadQuestions, QUESTION_SETS, type QuestionSet, showsAnswer } from "./run.ts";
 
 const argv = process.argv.slice(2);
 const binAt = argv.indexOf("--bin");
@@ -64,8 +64,7 @@ try {
     const args = ["search", "--source", ids.get(q.fixture)!, "--limit", "3", "--", q.query];
     const r = run(args);
     const hits: { lines: { line: number; text: string }[] }[] = r.hits ?? [];
-    const shows = hits.some((h) => h.lines.some((l) => q.answer.lines.includes(l.line) && l.text.includes(q.answer.text)));
-    if (shows) answered++;
+    if (hits.some((h) => showsAnswer(q, h))) answered++;
     else misses.push(q.id);
     // What the model reads is the plain answer, not the JSON.
     bytes.push(Buffer.byteLength(raw(args)));

@@ -104,6 +104,11 @@ export function loadQuestions(set: QuestionSet = "tuning"): Question[] {
   });
 }
 
+/** The scoring rule: a hit answers when one of its lines is an answer line (by number) holding the answer's text. */
+export function showsAnswer(q: Question, hit: { lines: { line: number; text: string }[] }): boolean {
+  return hit.lines.some((l) => q.answer.lines.includes(l.line) && l.text.includes(q.answer.text));
+}
+
 function summarize(name: string, outcomes: Outcome[], misses: { id: string; query: string }[], lenient = false): SideResult {
   const at = (k: number, o: Outcome[], key: "rank" | "lenientRank" = "rank") => o.filter((x) => x[key] !== null && x[key]! < k).length;
   const byStyle: SideResult["byStyle"] = {};
@@ -146,8 +151,7 @@ async function ours(scratch: Scratch, questions: Question[], fixtures: string[],
   for (const q of questions) {
     const r = await engine.search({ query: q.query, source: ids.get(q.fixture), limit: 3 });
     const hits = r.ok ? r.hits : [];
-    const shows = (h: (typeof hits)[number]) => h.lines.some((l) => q.answer.lines.includes(l.line) && l.text.includes(q.answer.text));
-    const rank = hits.findIndex(shows);
+    const rank = hits.findIndex((h) => showsAnswer(q, h));
     const lenient = hits.findIndex((h) => h.text.includes(q.answer.text));
     outcomes.push({
       id: q.id,
