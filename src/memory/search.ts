@@ -99,6 +99,37 @@ function samenessOf(text: string, claim: boolean): string {
   return (claim ? folded : folded.replace(/[0-9a-f]*\d[0-9a-f]*/g, "#")).replace(/[^\p{L}\p{N}#]+/gu, " ").trim();
 }
 
+/** Lead-in words a repeat may differ by ("Done.", "Ok, so", "Found it."): a statement said again is the same statement. */
+const LEAD_IN = 2;
+/** What is left after a lead-in must say something: this many words or more. */
+const MIN_REST = 4;
+const NEGATION = /^(?:no|not|never|dont|don t|nope|without)$/;
+
+/**
+ * Sameness keys with the same words after a short lead-in ("Done. set; the simulator reports
+ * that coordinate now" and "Set; the simulator reports that coordinate now") are one: an agent
+ * opens the same reply with a different word each time. A lead-in that negates is not dropped.
+ */
+function sameSaying(): (key: string) => string {
+  const canonical = new Map<string, string>();
+  const tails = (key: string): string[] => {
+    const words = key.split(" ");
+    const out = [key];
+    for (let n = 1; n <= LEAD_IN && words.length - n >= MIN_REST; n++) {
+      if (NEGATION.test(words[n - 1]!)) break;
+      out.push(words.slice(n).join(" "));
+    }
+    return out;
+  };
+  return (key) => {
+    const forms = tails(key);
+    const known = forms.map((f) => canonical.get(f)).find((c) => c !== undefined);
+    const chosen = known ?? key;
+    for (const f of forms) if (!canonical.has(f)) canonical.set(f, chosen);
+    return chosen;
+  };
+}
+
 /** Kept for the next time (a pure function of the text: the same rows come back query after query, and prune asks for each unit several times). */
 const keptSameness = [remembered<string>(20_000), remembered<string>(20_000)] as const;
 const sameness = (u: Unit) => keptSameness[u.claim ? 1 : 0](u.text, () => samenessOf(u.text, u.claim));
@@ -132,8 +163,9 @@ function prune(hits: Hit[], passes: (u: Unit) => boolean, partners: Map<Unit, re
   const all = units(hits).filter(keep);
   // Each unit's sameness worked out once here (shown asks for it again and again).
   const sameOf = new Map<Unit, string>();
+  const said = sameSaying();
   for (const u of all) {
-    const key = sameness(u);
+    const key = said(sameness(u));
     sameOf.set(u, key);
     const prior = best.get(key);
     if (!prior) best.set(key, u);
