@@ -243,3 +243,32 @@ export function countPattern(words: readonly string[]): RegExp | null {
 
 /** Whether a text says a count by a countPattern (a summary line's label left out). */
 export const holdsCount = (pattern: RegExp, text: string) => pattern.test(foldText(lineBody(text)));
+
+/** "who ...", "whom ...", "whose ...": Li and Roth's HUM class, a person or a group of people. */
+export const asksPerson = (query: string) => /^\s*(?:who|whom|whose)\b/i.test(query);
+
+/** Third-person personal pronouns and @handles: a text speaking of someone. */
+const SOMEONE = /\b(?:she|her|hers|he|him|his)\b|(?<![\w.])@[a-z]/i;
+/** Names of days and months, capitalised in English wherever they stand, and no one's name. */
+const CALENDAR =
+  /^(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|Sun|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|January|February|March|April|May|June|July|August|September|October|November|December)$/;
+/** A capitalised word: an initial capital and then lower case (not an acronym, not CamelCase). */
+const CAPITALISED = /(?<![\p{L}\p{N}_])\p{Lu}\p{Ll}+(?![\p{L}\p{N}_])/gu;
+
+/**
+ * Whether a text names someone, as far as its letters tell: a personal pronoun or an @handle, or
+ * a capitalised word inside a sentence (English capitalises names, not other words, there), not a
+ * day or month. A name written in lower case is not seen here (namesSomeone's caller also takes the
+ * question's own verb as evidence).
+ */
+export function namesSomeone(text: string): boolean {
+  if (SOMEONE.test(text)) return true;
+  const body = lineBody(text);
+  for (const m of body.matchAll(CAPITALISED)) {
+    const before = body.slice(0, m.index);
+    // A sentence's or line's first word (after a bullet or a quote mark) is capitalised whatever it is.
+    if (/(?:^|[.!?]\s+|\n)[\s>*#-]*$/.test(before)) continue;
+    if (!CALENDAR.test(m[0])) return true;
+  }
+  return false;
+}

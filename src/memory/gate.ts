@@ -7,6 +7,7 @@
 
 import { clippings } from "./abbreviations.ts";
 import {
+  asksPerson,
   asksQuantity,
   countedWords,
   countPattern,
@@ -14,6 +15,7 @@ import {
   holdsCount,
   holdsQuantity,
   holdsValueFor,
+  namesSomeone,
   quantityFocus,
   requiredValues,
 } from "./answer-type.ts";
@@ -22,6 +24,8 @@ import { aboutQuery } from "./holds-now.ts";
 import { DERIVED_WEIGHT, familyKey } from "./morphology.ts";
 import type { QueryGroup } from "./query.ts";
 import type { TextScore } from "./rank.ts";
+import { foldText, wordsOf } from "./stem.ts";
+import { isStopWord } from "./stopwords.ts";
 import type { Unit } from "./units.ts";
 
 /** A hit holds at least this share of the weight of the query's words the memory holds. */
@@ -93,6 +97,8 @@ export type GateContext = {
   frequency: { weight: number; word: string } | null;
   /** Of the groups of what a "how many" question counts (countedWords) that the memory holds, the rarest (the word that narrows what is counted). */
   counted: Set<number>;
+  /** "who ...": a person asked for; the known groups of the question's verb ("who approves ..."), which a text naming no one may hold instead. */
+  person: { verb: Set<number> } | null;
   /** A count of the counted groups' forms (countPattern), and the weight of a typical word of the query, which such a count holds ("how many" is stop words). */
   count: { pattern: RegExp | null; weight: number };
 };
@@ -102,6 +108,16 @@ function narrowestHeld(u: Unit, scoring: WeightedGroup[]): WeightedGroup[] {
   let best: WeightedGroup | undefined;
   for (const g of scoring) if (u.match.groups.has(g.group) && (!best || g.df < best.df)) best = g;
   return best ? [best] : [];
+}
+
+/** The groups of the first word after "who" and its auxiliaries ("who has to approve ...": approve). */
+function verbGroups(query: string, scoring: WeightedGroup[]): Set<number> {
+  const verb = wordsOf(foldText(query))
+    .slice(1)
+    .find((w) => !isStopWord(w));
+  if (verb === undefined) return new Set();
+  const key = familyKey(verb);
+  return new Set(scoring.filter((g) => g.forms.some((f) => familyKey(f.word) === key)).map((g) => g.group));
 }
 
 /** Whether a hit holds enough of the query to answer it. */
@@ -133,6 +149,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     query,
     groups,
     scoring,
+    person: asksPerson(query) ? { verb: verbGroups(query, scoring) } : null,
     knownWeight,
     asked,
     rare,
@@ -220,6 +237,7 @@ export const relevant: Gate = (context) => (u) => {
   if (context.often !== null && !holdsValueFor(context.often, u.text)) return false;
   if (context.required.length > 0 && !context.required.some((w) => holdsValueFor(w, u.text))) return false;
   if (counted.size > 0 && ![...counted].some((g) => u.match.groups.has(g))) return false;
+  if (context.person && !namesSomeone(u.text) && ![...context.person.verb].some((g) => u.match.groups.has(g))) return false;
   const { held, matched } = heldFor(u, context);
   return (
     (held >= MIN_SHARE * knownWeight &&
