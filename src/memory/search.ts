@@ -18,6 +18,7 @@ import { readRepliesWithPrompts } from "./exchange.ts";
 import { lineEvent } from "./extractive.ts";
 import { type Gate, gateContext, heldByValue, heldFor, holdsRareWord, MIN_SHARE, relevant } from "./gate.ts";
 import { aboutQuery, changeFirst, laterRecordFirst } from "./holds-now.ts";
+import { laterChanges } from "./later-change.ts";
 import { belowOpenMatter } from "./open-matter.ts";
 import { withoutOrphans } from "./orphans.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
@@ -253,7 +254,8 @@ export function rankedHits(
   readRepliesWithPrompts(hits, scoring.length, (u) => passes(u) || holdsRareWord(u.match, context.rare));
   resolveReplacements(deps, projectId, hits, scoring);
   const partners = new Map<Unit, readonly number[]>();
-  const kept = prune(hits, passes, partners);
+  const later = laterChanges(hits, passes, groups);
+  const kept = prune(hits, later.size === 0 ? passes : (u) => passes(u) || later.has(u), partners);
   // What holds now first, among the hits that answer.
   laterRecordFirst(kept, groups, context.rare);
   // A change that says the value asked for ("raised the cap to 24x24") holds the word naming it ("how big").

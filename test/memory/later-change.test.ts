@@ -1,0 +1,46 @@
+/**
+ * A later statement that changes what an earlier one said is shown above it even when it holds
+ * too little of the question to be found on its own: the two share a word of the question and
+ * words besides (the old tool's name). One that shares only the question's word is not pulled in.
+ * Histories written for these tests.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+const ids = async (m: TestMemory, query: string) =>
+  (await m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search")).hits.map((h) => h.id);
+
+const history = async (m: TestMemory) => {
+  for (let i = 0; i < 14; i++) {
+    await m.add("prompt", `the nightly build ${i} is red again, can you look`, "s1");
+    await m.add("answer", `Build ${i} was a flaky snapshot test; reran it green.`, "s1");
+    if (i % 3 === 0) await m.add("prompt", `tidy the release notes for build ${i}`, "s1");
+  }
+  return m.add("note", "release artifacts get uploaded to Artifactory (repo libs-release), creds in the ci vault", "s2");
+};
+
+test("the change is shown above the statement it changes, found through what they both name", async () => {
+  const m = testMemory();
+  const old = await history(m);
+  for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s3");
+  const change = await m.add(
+    "answer",
+    "done. release uploads go to the github package registry now; the Artifactory uploader and its creds are deleted",
+    "s4",
+  );
+  const found = await ids(m, "where are release artifacts stored");
+  expect(found).toContain(change);
+  expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
+});
+
+test("a change that shares only the question's word with it is not pulled in", async () => {
+  const m = testMemory();
+  const old = await history(m);
+  const other = await m.add("answer", "done. the release checklist page of the wiki is archived now", "s4");
+  const found = await ids(m, "where are release artifacts stored");
+  expect(found).toContain(old);
+  expect(found).not.toContain(other);
+});
