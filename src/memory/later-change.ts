@@ -15,6 +15,8 @@ import type { Hit, Unit } from "./units.ts";
 
 /** Words besides the query's that the later and the earlier statement share, at least. */
 const SHARED = 2;
+/** ... and at most this share of the later one's words besides the query's: past it, the later one says the same again. */
+const REPEAT = 0.5;
 
 /** The later statements shown (their scores raised above the earlier ones'). */
 export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: QueryGroup[]): Set<Unit> {
@@ -35,7 +37,9 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
         keysOf.set(older, theirs);
       }
       const seen = theirs;
-      if (own.filter((k) => seen.has(k)).length >= SHARED) {
+      const shared = own.filter((k) => seen.has(k)).length;
+      // Most of its words said before: the same chatter again ("adjusted the X page, spacing is fine now"), not a change.
+      if (shared >= SHARED && shared <= REPEAT * own.length) {
         out.add(h.unit);
         h.unit.score = Math.max(h.unit.score, older.score * ABOVE);
       }
