@@ -26,11 +26,13 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
   const asked = new Set(groups.flatMap((g) => g.forms.map((f) => familyKey(f.word))));
   const keysOf = new Map<Unit, ReadonlySet<string>>();
   for (const h of hits) {
-    if (h.type !== "event" || h.unit.replacedBy !== null || passes(h.unit)) continue;
-    if (h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;
+    if (h.type !== "event" || h.unit.replacedBy !== null) continue;
+    const later = h.unit;
+    // The cheap tests first: an earlier passing statement holding a query word this one holds.
+    const olders = earlier.filter((o) => o.order < later.order && [...later.match.groups.keys()].some((g) => o.match.groups.has(g)));
+    if (olders.length === 0 || passes(later)) continue;
     const own = [...tokenKeys(h.row.content)].filter((k) => !asked.has(k));
-    for (const older of earlier) {
-      if (older.order >= h.unit.order || ![...h.unit.match.groups.keys()].some((g) => older.match.groups.has(g))) continue;
+    const same = olders.filter((older) => {
       let theirs = keysOf.get(older);
       if (!theirs) {
         theirs = tokenKeys(lineBody(older.text));
@@ -39,11 +41,12 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
       const seen = theirs;
       const shared = own.filter((k) => seen.has(k)).length;
       // Most of its words said before: the same chatter again ("adjusted the X page, spacing is fine now"), not a change.
-      if (shared >= SHARED && shared <= REPEAT * own.length) {
-        out.add(h.unit);
-        h.unit.score = Math.max(h.unit.score, older.score * ABOVE);
-      }
-    }
+      return shared >= SHARED && shared <= REPEAT * own.length;
+    });
+    if (same.length === 0) continue;
+    if (h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;
+    out.add(later);
+    later.score = Math.max(later.score, ...same.map((o) => o.score * ABOVE));
   }
   return out;
 }

@@ -254,8 +254,15 @@ export function rankedHits(
   readRepliesWithPrompts(hits, scoring.length, (u) => passes(u) || holdsRareWord(u.match, context.rare));
   resolveReplacements(deps, projectId, hits, scoring);
   const partners = new Map<Unit, readonly number[]>();
-  const later = laterChanges(hits, passes, groups);
-  const kept = prune(hits, later.size === 0 ? passes : (u) => passes(u) || later.has(u), partners);
+  // Units' matches are settled from here on: each is judged once.
+  const judged = new Map<Unit, boolean>();
+  const settled = (u: Unit) => {
+    let v = judged.get(u);
+    if (v === undefined) judged.set(u, (v = passes(u)));
+    return v;
+  };
+  const later = laterChanges(hits, settled, groups);
+  const kept = prune(hits, later.size === 0 ? settled : (u) => settled(u) || later.has(u), partners);
   // What holds now first, among the hits that answer.
   laterRecordFirst(kept, groups, context.rare);
   // A change that says the value asked for ("raised the cap to 24x24") holds the word naming it ("how big").
