@@ -265,10 +265,29 @@ export function namesSomeone(text: string): boolean {
   if (SOMEONE.test(text)) return true;
   const body = lineBody(text);
   for (const m of body.matchAll(CAPITALISED)) {
-    const before = body.slice(0, m.index);
     // A sentence's or line's first word (after a bullet or a quote mark) is capitalised whatever it is.
-    if (/(?:^|[.!?]\s+|\n)[\s>*#-]*$/.test(before)) continue;
+    if (opensSentence(body, m.index)) continue;
     if (!CALENDAR.test(m[0])) return true;
   }
   return false;
+}
+
+/** Space, bullet and quote marks that may stand before a sentence's first word. */
+const LEAD = /[\s>*#-]/;
+
+/**
+ * Whether the word at `at` opens the text, a line or a sentence: only spaces, bullets and quote
+ * marks before it back to the start, a line break, or a sentence's end and a space. Read backwards
+ * from the word (not the whole text before it matched again for every word: quadratic in a
+ * 4-64 KiB event full of lines).
+ */
+function opensSentence(body: string, at: number): boolean {
+  let i = at - 1;
+  let newline = false;
+  while (i >= 0 && LEAD.test(body[i]!)) {
+    if (body[i] === "\n") newline = true;
+    i--;
+  }
+  if (i < 0 || newline) return true;
+  return i + 1 < at && /[.!?]/.test(body[i]!) && /\s/.test(body[i + 1]!);
 }

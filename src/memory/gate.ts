@@ -237,7 +237,7 @@ export const relevant: Gate = (context) => (u) => {
   if (context.often !== null && !holdsValueFor(context.often, u.text)) return false;
   if (context.required.length > 0 && !context.required.some((w) => holdsValueFor(w, u.text))) return false;
   if (counted.size > 0 && ![...counted].some((g) => u.match.groups.has(g))) return false;
-  if (context.person && !namesSomeone(u.text) && ![...context.person.verb].some((g) => u.match.groups.has(g))) return false;
+  if (context.person && ![...context.person.verb].some((g) => u.match.groups.has(g)) && !namesSomeone(u.text)) return false;
   const { held, matched } = heldFor(u, context);
   return (
     (held >= MIN_SHARE * knownWeight &&
