@@ -257,8 +257,10 @@ export function rankedHits(
   // Units' matches are settled from here on: each is judged once.
   const judged = new Map<Unit, boolean>();
   const settled = (u: Unit) => {
-    let v = judged.get(u);
-    if (v === undefined) judged.set(u, (v = passes(u)));
+    const known = judged.get(u);
+    if (known !== undefined) return known;
+    const v = passes(u);
+    judged.set(u, v);
     return v;
   };
   const later = laterChanges(hits, settled, groups);
