@@ -104,7 +104,9 @@ function samenessOf(text: string, claim: boolean): string {
 const LEAD_IN = 2;
 /** What is left after a lead-in must say something: this many words or more. */
 const MIN_REST = 4;
-const NEGATION = /^(?:no|not|never|dont|don t|nope|without)$/;
+const NEGATION = /^(?:no|not|never|dont|cannot|nope|without)$/;
+/** A negating lead-in word: samenessOf splits "don't", "can't", "doesn't" at the apostrophe (words[at] "don", then "t"). */
+const negates = (words: readonly string[], at: number) => NEGATION.test(words[at]!) || (words[at]!.endsWith("n") && words[at + 1] === "t");
 
 /**
  * Sameness keys with the same words after a short lead-in ("Done. set; the simulator reports
@@ -117,7 +119,7 @@ function sameSaying(): (key: string) => string {
     const words = key.split(" ");
     const out = [key];
     for (let n = 1; n <= LEAD_IN && words.length - n >= MIN_REST; n++) {
-      if (NEGATION.test(words[n - 1]!)) break;
+      if (negates(words, n - 1)) break;
       out.push(words.slice(n).join(" "));
     }
     return out;

@@ -31,3 +31,12 @@ test("a lead-in that negates is not dropped", async () => {
   const hits = (await m.ok({ type: "search", project: PROJECT, query: "do we retry the depot sync job", limit: 5 }, "search")).hits;
   expect(hits.map((h) => h.id)).toEqual(expect.arrayContaining([yes, no]));
 });
+
+test("a negating contraction is not dropped as a lead-in", async () => {
+  const m = testMemory();
+  for (let i = 0; i < 8; i++) await m.add("prompt", `look at the depot ${i} sync job`, `s${i}`);
+  const yes = await m.add("note", "we retry the depot sync job after a timeout", "s1");
+  const no = await m.add("note", "don't retry the depot sync job after a timeout", "s2");
+  const hits = (await m.ok({ type: "search", project: PROJECT, query: "do we retry the depot sync job", limit: 5 }, "search")).hits;
+  expect(hits.map((h) => h.id)).toEqual(expect.arrayContaining([yes, no]));
+});
