@@ -44,3 +44,16 @@ test("a change that shares only the question's word with it is not pulled in", a
   expect(found).toContain(old);
   expect(found).not.toContain(other);
 });
+
+test("a later statement saying mostly the earlier one's words again is not pulled in", async () => {
+  const m = testMemory();
+  const old = await history(m);
+  const again = await m.add(
+    "answer",
+    "done. the release upload to Artifactory libs-release works again now, creds from the ci vault replaced",
+    "s4",
+  );
+  const found = await ids(m, "where are release artifacts stored");
+  expect(found).toContain(old);
+  expect(found).not.toContain(again);
+});
