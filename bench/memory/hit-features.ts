@@ -143,7 +143,7 @@ export async function setFeatures(set: EvalSet): Promise<FeatureQuestion[]> {
       const found = candidates(backend.db!, "events", groups, { projectId: pid, single: deps.registry.single(), keep: 60 });
       const c = gateContext(q.query, groups, found.groups);
       const shape = questionShape(q.query, groups);
-      const ranked = rankedHits(deps, pid, q.query, 50, undefined, process.env.ALLGATE ? () => () => true : undefined);
+      const ranked = rankedHits(deps, pid, q.query, 50);
       const units = ranked.flatMap((h) => (h.type === "event" ? [h.unit] : h.lines));
       const best = Math.max(0, ...units.map((u) => u.score));
       const unit = (u: Unit): FeatureUnit => {
@@ -152,7 +152,7 @@ export async function setFeatures(set: EvalSet): Promise<FeatureQuestion[]> {
           f: hitFeatures(u, c, shape, best),
           answer: u.replacedBy === null && q.answer.some((a) => t.includes(a)),
           fact: p.facts.some((x) => t.includes(x)),
-          text: t.slice(0, 1500),
+          text: t.slice(0, 120),
         };
       };
       out.push({

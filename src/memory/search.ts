@@ -25,7 +25,7 @@ import { type QueryGroup, queryGroups } from "./query.ts";
 import { lineWeight, recencyWeight, textScore } from "./rank.ts";
 import { aboveRejected } from "./rejected-first.ts";
 import { remembered } from "./remember.ts";
-import { foldText } from "./stem.ts";
+import { foldText, wordsOf } from "./stem.ts";
 import { summariesById } from "./summarize.ts";
 import { lineBody } from "./summary-line.ts";
 import { linesHolding } from "./summary-needles.ts";
@@ -109,23 +109,41 @@ const NEGATION = /^(?:no|not|never|dont|cannot|nope|without)$/;
 const negates = (words: readonly string[], at: number) => NEGATION.test(words[at]!) || (words[at]!.endsWith("n") && words[at + 1] === "t");
 
 /**
+ * A first clause of one or two words set off by a full stop, an exclamation mark, a comma, a
+ * semicolon or a dash ("Done.", "Found it!", "Right,", "Ok —"): an acknowledgement before what is
+ * said. Not one set off by a colon: "Staging: ..." is a label, part of what is said.
+ */
+const LEAD_CLAUSE = /^\s*([^\s.!?,;:—–]+(?:\s+[^\s.!?,;:—–]+)?)\s*(?:[.!]+|[,;]|\s[—–-])\s+\S/u;
+
+/** How many words a unit's text opens with as an acknowledgement (LEAD_CLAUSE), up to LEAD_IN; 0 when it has none. */
+function leadInWords(text: string): number {
+  const clause = LEAD_CLAUSE.exec(lineBody(text))?.[1];
+  const n = clause === undefined ? 0 : wordsOf(foldText(clause)).length;
+  return n <= LEAD_IN ? n : 0;
+}
+
+/**
  * Sameness keys with the same words after a short lead-in ("Done. set; the simulator reports
  * that coordinate now" and "Set; the simulator reports that coordinate now") are one: an agent
- * opens the same reply with a different word each time. A lead-in that negates is not dropped.
+ * opens the same reply with a different acknowledgement each time (LEAD_CLAUSE), never a label
+ * ("Staging: images pull ..." and "Production: images pull ..." are two statements) and never a
+ * negation.
  */
-function sameSaying(): (key: string) => string {
+function sameSaying(): (key: string, text: string) => string {
   const canonical = new Map<string, string>();
-  const tails = (key: string): string[] => {
+  const tails = (key: string, text: string): string[] => {
     const words = key.split(" ");
     const out = [key];
-    for (let n = 1; n <= LEAD_IN && words.length - n >= MIN_REST; n++) {
+    const lead = leadInWords(text);
+    for (let n = 1; n <= lead && words.length - n >= MIN_REST; n++) {
       if (negates(words, n - 1)) break;
-      out.push(words.slice(n).join(" "));
+      // Only the whole lead-in is dropped: "found it" is an acknowledgement, "it set ..." is not a statement.
+      if (n === lead) out.push(words.slice(n).join(" "));
     }
     return out;
   };
-  return (key) => {
-    const forms = tails(key);
+  return (key, text) => {
+    const forms = tails(key, text);
     const known = forms.map((f) => canonical.get(f)).find((c) => c !== undefined);
     const chosen = known ?? key;
     for (const f of forms) if (!canonical.has(f)) canonical.set(f, chosen);
@@ -168,7 +186,7 @@ function prune(hits: Hit[], passes: (u: Unit) => boolean, partners: Map<Unit, re
   const sameOf = new Map<Unit, string>();
   const said = sameSaying();
   for (const u of all) {
-    const key = said(sameness(u));
+    const key = said(sameness(u), u.text);
     sameOf.set(u, key);
     const prior = best.get(key);
     if (!prior) best.set(key, u);

@@ -12,7 +12,7 @@ afterAll(cleanupTempDirs);
 
 test("the same reply with five lead-ins is one hit, and the statement that answers is shown", async () => {
   const m = testMemory();
-  const leads = ["Done.", "Ok —", "Found it.", "Right,", "Fixed:", ""];
+  const leads = ["Done.", "Ok —", "Found it.", "Right,", "Sure!", ""];
   for (let i = 0; i < leads.length; i++) {
     await m.add("prompt", `can you point the emulator at the depot ${i}`, `s${i}`);
     await m.add("answer", `${leads[i]} set; the emulator reports that depot location now.`.trim(), `s${i}`);
@@ -39,4 +39,15 @@ test("a negating contraction is not dropped as a lead-in", async () => {
   const no = await m.add("note", "don't retry the depot sync job after a timeout", "s2");
   const hits = (await m.ok({ type: "search", project: PROJECT, query: "do we retry the depot sync job", limit: 5 }, "search")).hits;
   expect(hits.map((h) => h.id)).toEqual(expect.arrayContaining([yes, no]));
+});
+
+test("a label is no lead-in: two statements differing in their first word, a label, stay two", async () => {
+  const m = testMemory();
+  for (let i = 0; i < 8; i++) await m.add("prompt", `look at the deploy ${i} job`, `s${i}`);
+  const staging = await m.add("note", "Staging: images pull from the registry mirror every hour", "s3");
+  const production = await m.add("note", "Production: images pull from the registry mirror every hour", "s4");
+  const hits = (
+    await m.ok({ type: "search", project: PROJECT, query: "which registry mirror do deploys pull images from", limit: 8 }, "search")
+  ).hits;
+  expect(hits.map((h) => h.id)).toEqual(expect.arrayContaining([staging, production]));
 });
