@@ -120,6 +120,12 @@ function verbGroups(query: string, scoring: WeightedGroup[]): Set<number> {
   return new Set(scoring.filter((g) => g.forms.some((f) => familyKey(f.word) === key)).map((g) => g.group));
 }
 
+/** Whether a unit holds the query's word fewest rows hold (its most specific word). */
+function holdsRarest(u: Unit, scoring: WeightedGroup[]): boolean {
+  const held = narrowestHeld(u, scoring)[0];
+  return held !== undefined && held.df === Math.min(...scoring.map((g) => g.df));
+}
+
 /** Whether a hit holds enough of the query to answer it. */
 export type Gate = (c: GateContext) => (u: Unit) => boolean;
 
@@ -229,7 +235,10 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
  * resizes images for thumbnails"; an answer about something else that holds the query's specific
  * word only in passing does not, nor one holding that word alone (chatter naming the subject). The word
  * naming the quantity asked for ("how big", "which version") is held by a value of its kind said
- * of the question's most specific other word (heldFor).
+ * of the question's most specific other word (heldFor). A "who" question asks for a person
+ * (answer-type.ts asksPerson): a text naming no one (namesSomeone) and not holding the question's
+ * verb is about another side of the subject; one naming someone and holding the question's most
+ * specific word passes at RECORD_SHARE, the person being typed evidence as a value is.
  */
 export const relevant: Gate = (context) => (u) => {
   const { groups, scoring, knownWeight, asked, rare, quantity, counted } = context;
@@ -239,6 +248,8 @@ export const relevant: Gate = (context) => (u) => {
   if (counted.size > 0 && ![...counted].some((g) => u.match.groups.has(g))) return false;
   if (context.person && ![...context.person.verb].some((g) => u.match.groups.has(g)) && !namesSomeone(u.text)) return false;
   const { held, matched } = heldFor(u, context);
+  // A person said with the question's most specific word is typed evidence, as a value is for a quantity.
+  if (context.person && held >= RECORD_SHARE * knownWeight && holdsRarest(u, scoring) && namesSomeone(u.text)) return true;
   return (
     (held >= MIN_SHARE * knownWeight &&
       (quantity ||

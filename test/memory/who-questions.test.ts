@@ -61,4 +61,19 @@ describe("who-questions in a search", () => {
     expect(await ids(m, "who maintains the csv exporter")).toContain(named);
     expect(await ids(m, "who reviews changes to the exporter")).toContain(lower);
   });
+
+  test("a person named with the question's most specific word answers, though the question's other words are not said", async () => {
+    const m = testMemory();
+    // Every word of the question is common here (none is rare); "wireframes" is the least common.
+    for (let i = 0; i < 16; i++) {
+      await m.add("prompt", `the onboarding flow on tablet ${i} is off, can you fix it`, "s1");
+      await m.add("answer", `Fixed the checkout screens spacing for build ${i}.`, "s1");
+      if (i % 2 === 0) await m.add("prompt", `export the wireframes for sprint ${i} to the drive`, "s1");
+    }
+    const lena = await m.add("prompt", "btw Lena does all the wireframes in penpot, ask first", "s2");
+    const nobody = await m.add("prompt", "the wireframes in penpot are out of date, ask first", "s3");
+    const found = await ids(m, "who draws the wireframes for the onboarding and checkout screens on tablet");
+    expect(found).toContain(lena);
+    expect(found).not.toContain(nobody);
+  });
 });
