@@ -291,3 +291,17 @@ function opensSentence(body: string, at: number): boolean {
   if (i < 0 || newline) return true;
   return i + 1 < at && /[.!?]/.test(body[i]!) && /\s/.test(body[i + 1]!);
 }
+
+/** "what time", "at what time", "time of day": a clock time asked for (Li and Roth's NUM:date class, a time of day). */
+export const asksClockTime = (query: string) =>
+  /\b(?:what|which)\s+time\b(?!\s+(?:zone|window|limit|frame|budget|range))|\btime\s+of\s+(?:the\s+)?day\b/i.test(query);
+
+/**
+ * A time of day: a clock time (06:30, 6.30, 6am, 18h), a part of the day (noon, midnight,
+ * morning, evening, night), or a cron schedule's minute and hour fields ("30 6 * * *").
+ */
+const CLOCK =
+  /(?<![\p{L}\p{N}_.:])(?:[01]?\d|2[0-3])[:.h][0-5]\d(?![\p{N}]|[.:]\d)|(?<![\p{L}\p{N}_])(?:1[0-2]|0?[1-9])\s?(?:am|pm|a\.m\.|p\.m\.)(?![\p{L}])|\b(?:noon|midday|midnight|mornings?|afternoons?|evenings?|nights?|nightly|o'clock)\b|(?<![\p{L}\p{N}])[\d*/,-]+\s+[\d*/,-]+\s+[\d*/,?-]+\s+[\d*/,-]+\s+[\d*/,?a-z-]+/iu;
+
+/** Whether a text says a time of day (CLOCK). */
+export const holdsClockTime = (text: string) => CLOCK.test(lineBody(text));

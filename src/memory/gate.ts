@@ -7,11 +7,13 @@
 
 import { clippings } from "./abbreviations.ts";
 import {
+  asksClockTime,
   asksPerson,
   asksQuantity,
   countedWords,
   countPattern,
   frequencyFocus,
+  holdsClockTime,
   holdsCount,
   holdsQuantity,
   holdsValueFor,
@@ -97,6 +99,8 @@ export type GateContext = {
   frequency: { weight: number; word: string } | null;
   /** Of the groups of what a "how many" question counts (countedWords) that the memory holds, the rarest (the word that narrows what is counted). */
   counted: Set<number>;
+  /** "what time", "time of day": a time of day asked for (answer-type.ts asksClockTime). */
+  clock: boolean;
   /** "who ...": a person asked for; the known groups of the question's verb ("who approves ..."), which a text naming no one may hold instead. */
   person: { verb: Set<number> } | null;
   /** A count of the counted groups' forms (countPattern), and the weight of a typical word of the query, which such a count holds ("how many" is stop words). */
@@ -156,6 +160,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     groups,
     scoring,
     person: asksPerson(query) ? { verb: verbGroups(query, scoring) } : null,
+    clock: asksClockTime(query),
     knownWeight,
     asked,
     rare,
@@ -238,7 +243,8 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
  * of the question's most specific other word (heldFor). A "who" question asks for a person
  * (answer-type.ts asksPerson): a text naming no one (namesSomeone) and not holding the question's
  * verb is about another side of the subject; one naming someone and holding the question's most
- * specific word passes at RECORD_SHARE, the person being typed evidence as a value is.
+ * specific word passes at RECORD_SHARE, the person being typed evidence as a value is. A question
+ * asking what time of day (asksClockTime) is answered only by a text saying one.
  */
 export const relevant: Gate = (context) => (u) => {
   const { groups, scoring, knownWeight, asked, rare, quantity, counted } = context;
@@ -246,6 +252,7 @@ export const relevant: Gate = (context) => (u) => {
   if (context.often !== null && !holdsValueFor(context.often, u.text)) return false;
   if (context.required.length > 0 && !context.required.some((w) => holdsValueFor(w, u.text))) return false;
   if (counted.size > 0 && ![...counted].some((g) => u.match.groups.has(g))) return false;
+  if (context.clock && !holdsClockTime(u.text)) return false;
   if (context.person && ![...context.person.verb].some((g) => u.match.groups.has(g)) && !namesSomeone(u.text)) return false;
   const { held, matched } = heldFor(u, context);
   // A person said with the question's most specific word is typed evidence, as a value is for a quantity.

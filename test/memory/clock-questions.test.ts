@@ -1,0 +1,45 @@
+/**
+ * "what time", "at what time", "time of day" ask for a time of day (Li and Roth's NUM:date): a
+ * statement about the job that says no time of day is about another side of it. Histories written
+ * for these tests.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { asksClockTime, holdsClockTime } from "../../src/memory/answer-type.ts";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+const ids = async (m: TestMemory, query: string) =>
+  (await m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search")).hits.map((h) => h.id);
+
+describe("a time of day", () => {
+  test("asked by 'what time', 'at what time' and 'time of day'; not by 'what time zone' or 'how much time'", () => {
+    expect(asksClockTime("at what time does the backup job run")).toBe(true);
+    expect(asksClockTime("what time of day are invoices mailed")).toBe(true);
+    expect(asksClockTime("What time do the reminders go out?")).toBe(true);
+    expect(asksClockTime("what time zone are dates stored in")).toBe(false);
+    expect(asksClockTime("how much time does the backup take")).toBe(false);
+  });
+
+  test("said as a clock time, a part of the day or a cron schedule", () => {
+    expect(holdsClockTime("backups run at 02:30 every day")).toBe(true);
+    expect(holdsClockTime("invoices go out at 6pm")).toBe(true);
+    expect(holdsClockTime("the mailer runs nightly")).toBe(true);
+    expect(holdsClockTime("schedule: 30 2 * * *")).toBe(true);
+    expect(holdsClockTime("backups are kept for 14 days in the b2 bucket")).toBe(false);
+    expect(holdsClockTime("upgraded the backup tool to 2.30.1")).toBe(false);
+  });
+});
+
+test("a statement about the job that says no time of day does not answer when it runs; one that does, does", async () => {
+  const m = testMemory();
+  for (let i = 0; i < 12; i++) {
+    await m.add("prompt", `the backup job failed on host ${i}, can you look`, "s1");
+    await m.add("answer", `The backup job on host ${i} ran out of disk; pruned old archives.`, "s1");
+  }
+  const where = await m.add("note", "backup job: runs restic on the nas, archives go to the b2 bucket, kept 14 days", "s2");
+  expect(await ids(m, "at what time does the backup job run")).not.toContain(where);
+  const when = await m.add("note", "backup job runs at 02:30, after the db dump", "s3");
+  expect(await ids(m, "at what time does the backup job run")).toContain(when);
+});
