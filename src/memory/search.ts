@@ -1,12 +1,14 @@
 /**
  * memory_search: events and summary lines ranked by keyword score and kind (rank.ts). Where a
  * statement was replaced by a later one, the later one comes first and the earlier one is marked
- * as not current (conflicts.ts). What is said again and again (the same command, the same
- * question) is one hit, so it cannot crowd out the one statement that answers; a summary line
+ * as not current (conflicts.ts); a later change too thin to be found on its own is shown right
+ * above the earlier hit it changes (later-change.ts). What is said again and again (the same
+ * command, the same question, the same reply after another "Done.") is one hit, so it cannot crowd
+ * out the one statement that answers; a summary line
  * about an event that is itself a hit is not shown twice. A hit that holds too little of the
  * query's words the memory knows, or, when much of the query is unknown to it, no rare word, is a
- * guess, and is left out; so is one without a quantity when the question asks for one, or
- * without what a "how many" question counts (the gate: gate.ts). Below an open matter on the whole
+ * guess, and is left out; so is one without a quantity when the question asks for one, without
+ * what a "how many" question counts, naming no one for a "who" question (the gate: gate.ts). Below an open matter on the whole
  * question (a question or TODO holding all its words), what holds only part of it is left out
  * (open-matter.ts); so is a thin summary line far below the best hit (thin-lines.ts).
  */
