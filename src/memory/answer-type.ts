@@ -70,8 +70,9 @@ export function numericHead(query: string): string | null {
   const words = wordsOf(foldText(query));
   const last = words.at(-1);
   if (last !== undefined && NUMERIC_NOUN.test(last)) return last;
-  // "what counts as ...": after "what" the word is a verb.
-  return whPhrase(query).find((w) => NUMERIC_NOUN.test(w) && w !== "counts") ?? null;
+  // "what counts as ...", "which roads count as ...": "count" before "as" is a verb, not the noun.
+  const verb = (w: string) => /^counts?$/.test(w) && words[words.indexOf(w) + 1] === "as";
+  return whPhrase(query).find((w) => NUMERIC_NOUN.test(w) && w !== "counts" && !verb(w)) ?? null;
 }
 
 export function asksQuantity(query: string): boolean {

@@ -20,11 +20,14 @@ describe("the numeric noun a question asks about", () => {
     expect(whPhrase("how long are audit logs kept")).toEqual([]);
   });
 
-  test("a numeric noun at the end or in the what/which phrase; 'what counts as' is a verb", () => {
+  test("a numeric noun at the end or in the what/which phrase; 'what counts as', 'which X count as' is a verb", () => {
     expect(numericHead("what is the retention period for audit logs")).toBe("period");
     expect(numericHead("what interval do we use on the mqtt socket")).toBe("interval");
     expect(numericHead("session cookie lifetime")).toBe("lifetime");
     expect(numericHead("what counts as a stale cache entry")).toBeNull();
+    expect(numericHead("which cache entries count as stale")).toBeNull();
+    expect(asksQuantity("which cache entries count as stale")).toBe(false);
+    expect(numericHead("what is the count of cache entries")).toBe("count");
     expect(numericHead("which broker does the mqtt client use")).toBeNull();
     expect(asksQuantity("what interval do we use on the mqtt socket")).toBe(true);
     expect(asksQuantity("who picked the interval for the mqtt socket")).toBe(false);
