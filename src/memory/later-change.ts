@@ -18,9 +18,9 @@ const SHARED = 2;
 /** ... and at most this share of the later one's words besides the query's: past it, the later one says the same again. */
 const REPEAT = 0.5;
 
-/** The later statements shown (their scores raised above the earlier ones'). */
-export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: QueryGroup[]): Set<Unit> {
-  const out = new Set<Unit>();
+/** The later statements shown, each with the earlier ones it changes (its score raised above theirs). */
+export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: QueryGroup[]): Map<Unit, Unit[]> {
+  const out = new Map<Unit, Unit[]>();
   const earlier = units(hits).filter((u) => u.event !== null && u.replacedBy === null && (u.claim || u.record) && passes(u));
   if (earlier.length === 0) return out;
   const asked = new Set(groups.flatMap((g) => g.forms.map((f) => familyKey(f.word))));
@@ -45,8 +45,13 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
     });
     if (same.length === 0) continue;
     if (h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;
-    out.add(later);
-    later.score = Math.max(later.score, ...same.map((o) => o.score * ABOVE));
+    out.set(later, same);
   }
+  keepAbove(out);
   return out;
+}
+
+/** Each later change right above the earlier statements it changes (again after the other reorderings of a search). */
+export function keepAbove(changes: Map<Unit, Unit[]>): void {
+  for (const [later, olders] of changes) later.score = Math.max(later.score, ...olders.map((o) => o.score * ABOVE));
 }

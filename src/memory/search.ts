@@ -20,7 +20,7 @@ import { readRepliesWithPrompts } from "./exchange.ts";
 import { lineEvent } from "./extractive.ts";
 import { type Gate, gateContext, heldByValue, heldFor, holdsRareWord, MIN_SHARE, relevant } from "./gate.ts";
 import { aboutQuery, changeFirst, laterRecordFirst } from "./holds-now.ts";
-import { laterChanges } from "./later-change.ts";
+import { keepAbove, laterChanges } from "./later-change.ts";
 import { belowOpenMatter } from "./open-matter.ts";
 import { withoutOrphans } from "./orphans.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
@@ -292,6 +292,8 @@ export function rankedHits(
   // A change that says the value asked for ("raised the cap to 24x24") holds the word naming it ("how big").
   changeFirst(kept, context.rare, (u, g) => heldByValue(u, g, context));
   aboveRejected(kept);
+  // What the reorderings above lifted, a later change stays right above (later-change.ts).
+  keepAbove(later);
   for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
   kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a));
   const heldOf = (u: Unit) => heldFor(u, context).held;

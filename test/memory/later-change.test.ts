@@ -57,3 +57,27 @@ test("a later statement saying mostly the earlier one's words again is not pulle
   expect(found).toContain(old);
   expect(found).not.toContain(again);
 });
+
+test("the change stays right above the statement it changes when an older record on the subject lifts that statement", async () => {
+  const m = testMemory();
+  for (let i = 0; i < 14; i++) {
+    await m.add("prompt", `the nightly build ${i} is red again, can you look`, "s1");
+    await m.add("answer", `Build ${i} was a flaky snapshot test; reran it green.`, "s1");
+    if (i % 3 === 0) await m.add("prompt", `tidy the release notes for build ${i}`, "s1");
+  }
+  await m.add("note", "release artifacts: stored on the old nexus box", "s2");
+  const old = await m.add(
+    "note",
+    "release artifacts get uploaded to Artifactory (repo libs-release), creds in the ci vault, stored for a year",
+    "s3",
+  );
+  for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s4");
+  const change = await m.add(
+    "answer",
+    "done. release uploads go to the github package registry now; the Artifactory uploader and its creds are deleted",
+    "s5",
+  );
+  const found = await ids(m, "where are release artifacts stored");
+  expect(found).toContain(change);
+  expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
+});
