@@ -13,12 +13,17 @@ afterAll(cleanupTempDirs);
 const ids = async (m: TestMemory, query: string) =>
   (await m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search")).hits.map((h) => h.id);
 
-const history = async (m: TestMemory) => {
+/** Chatter about builds and release notes ("release" common, "artifacts" not). */
+const chatter = async (m: TestMemory) => {
   for (let i = 0; i < 14; i++) {
     await m.add("prompt", `the nightly build ${i} is red again, can you look`, "s1");
     await m.add("answer", `Build ${i} was a flaky snapshot test; reran it green.`, "s1");
     if (i % 3 === 0) await m.add("prompt", `tidy the release notes for build ${i}`, "s1");
   }
+};
+
+const history = async (m: TestMemory) => {
+  await chatter(m);
   return m.add("note", "release artifacts get uploaded to Artifactory (repo libs-release), creds in the ci vault", "s2");
 };
 
@@ -60,11 +65,7 @@ test("a later statement saying mostly the earlier one's words again is not pulle
 
 test("the change stays right above the statement it changes when an older record on the subject lifts that statement", async () => {
   const m = testMemory();
-  for (let i = 0; i < 14; i++) {
-    await m.add("prompt", `the nightly build ${i} is red again, can you look`, "s1");
-    await m.add("answer", `Build ${i} was a flaky snapshot test; reran it green.`, "s1");
-    if (i % 3 === 0) await m.add("prompt", `tidy the release notes for build ${i}`, "s1");
-  }
+  await chatter(m);
   await m.add("note", "release artifacts: stored on the old nexus box", "s2");
   const old = await m.add(
     "note",

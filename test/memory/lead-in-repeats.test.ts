@@ -23,20 +23,14 @@ test("the same reply with five lead-ins is one hit, and the statement that answe
   expect(hits.filter((h) => h.text.includes("the emulator reports that depot location now")).length).toBe(1);
 });
 
-test("a lead-in that negates is not dropped", async () => {
+test.each([
+  ["a lead-in that negates is not dropped", "never we retry the depot sync job after a timeout"],
+  ["a negating contraction is not dropped as a lead-in", "don't retry the depot sync job after a timeout"],
+])("%s", async (_, negated) => {
   const m = testMemory();
   for (let i = 0; i < 8; i++) await m.add("prompt", `look at the depot ${i} sync job`, `s${i}`);
   const yes = await m.add("note", "we retry the depot sync job after a timeout", "s1");
-  const no = await m.add("note", "never we retry the depot sync job after a timeout", "s2");
-  const hits = (await m.ok({ type: "search", project: PROJECT, query: "do we retry the depot sync job", limit: 5 }, "search")).hits;
-  expect(hits.map((h) => h.id)).toEqual(expect.arrayContaining([yes, no]));
-});
-
-test("a negating contraction is not dropped as a lead-in", async () => {
-  const m = testMemory();
-  for (let i = 0; i < 8; i++) await m.add("prompt", `look at the depot ${i} sync job`, `s${i}`);
-  const yes = await m.add("note", "we retry the depot sync job after a timeout", "s1");
-  const no = await m.add("note", "don't retry the depot sync job after a timeout", "s2");
+  const no = await m.add("note", negated, "s2");
   const hits = (await m.ok({ type: "search", project: PROJECT, query: "do we retry the depot sync job", limit: 5 }, "search")).hits;
   expect(hits.map((h) => h.id)).toEqual(expect.arrayContaining([yes, no]));
 });
