@@ -45,26 +45,22 @@ test("the change is shown above the statement it changes, found through what the
   await changeShownAbove(m, await history(m));
 });
 
-test("a change that shares only the question's word with it is not pulled in", async () => {
+test.each([
+  [
+    "a change that shares only the question's word with it is not pulled in",
+    "done. the release checklist page of the wiki is archived now",
+  ],
+  [
+    "a later statement saying mostly the earlier one's words again is not pulled in",
+    "done. the release upload to Artifactory libs-release works again now, creds from the ci vault replaced",
+  ],
+])("%s", async (_, text) => {
   const m = testMemory();
   const old = await history(m);
-  const other = await m.add("answer", "done. the release checklist page of the wiki is archived now", "s4");
+  const other = await m.add("answer", text, "s4");
   const found = await ids(m, "where are release artifacts stored");
   expect(found).toContain(old);
   expect(found).not.toContain(other);
-});
-
-test("a later statement saying mostly the earlier one's words again is not pulled in", async () => {
-  const m = testMemory();
-  const old = await history(m);
-  const again = await m.add(
-    "answer",
-    "done. the release upload to Artifactory libs-release works again now, creds from the ci vault replaced",
-    "s4",
-  );
-  const found = await ids(m, "where are release artifacts stored");
-  expect(found).toContain(old);
-  expect(found).not.toContain(again);
 });
 
 test("the change stays right above the statement it changes when an older record on the subject lifts that statement", async () => {
