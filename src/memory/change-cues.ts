@@ -102,6 +102,11 @@ function changeForms(base: string): { past: string[]; ing: string } {
 export const BASES = CHANGE_BASES.split(" ");
 const PAST = BASES.flatMap((b) => changeForms(b).past);
 const ING = BASES.map((b) => changeForms(b).ing);
+/**
+ * The -ing form with its g dropped, as people type it in chat ("bumpin it to 5", "switchin'"):
+ * informal English spelling, the apostrophe often left out. "raisin" is a word of its own.
+ */
+const DROPPED_G = ING.map((f) => f.replace(/ing$/, "in'?")).filter((f) => f !== "raisin'?");
 export const CHANGE_FORMS = [...PAST, ...ING];
 /** A change said as done: a past form ("renamed", "we switched"; a base form's -s is mostly a noun: "a schema change"). */
 export const CHANGED = new RegExp(`\\b(?:${PAST.join("|")}|rolled back|phased out)\\b`, "i");
@@ -111,7 +116,7 @@ export const CHANGED = new RegExp(`\\b(?:${PAST.join("|")}|rolled back|phased ou
  * Weaker: "move token parsing into auth.rs" changes code, not what was said.
  */
 export const CHANGING = new RegExp(
-  `\\b(?:${ING.join("|")})\\b|(?:^|[:;,]\\s*)(?:${BASES.join("|")})\\b|\\b(?:${BASES.join("|")})\\s+(?:to|from|off|back|away)\\b`,
+  `\\b(?:${[...ING, ...DROPPED_G].join("|")})(?=\\W|$)|(?:^|[:;,]\\s*)(?:${BASES.join("|")})\\b|\\b(?:${BASES.join("|")})\\s+(?:to|from|off|back|away)\\b`,
   "i",
 );
 /**
@@ -121,7 +126,19 @@ export const CHANGING = new RegExp(
 const GONE_WORDS = "dropped|removed|deleted|retired|cancell?ed|canceled|gone|dead|ditched|abandoned|deprecated|scrapped|decommissioned";
 export const GONE_SOURCE = `(?:^|[,;:.!?(]\\s*|\\s-{1,2}\\s|\\s—\\s)((?:[^\\s,;:()]+\\s+){0,2}?[^\\s,;:()]+)\\s+(?:(?:is|was|were|are|got|gets|get|will be|has been|have been|been)\\s+)?(?:${GONE_WORDS})(?=\\s*(?:[,;:.!?)]|$|\\s+(?:after|since|as|because|in|for|last|this|now|entirely|completely)\\b|\\s+-{1,2}\\s|\\s+—\\s))`;
 const GONE = new RegExp(GONE_SOURCE, "i");
+/**
+ * The speaker doing a change as they speak, in the present progressive with "I" or "we" ("ok im
+ * dropping the encryption", "we're switching to X"): a decision announced, not a task asked for.
+ */
+const ANNOUNCED = new RegExp(
+  `\\b(?:i'?m|i am|we'?re|we are)\\s+(?:now\\s+|just\\s+|finally\\s+)?(?:${[...ING, ...DROPPED_G].join("|")})(?=\\W|$)`,
+  "i",
+);
+/** A label naming a change ("rule change: ...", "change of plan: ..."): what follows is what holds now. */
+const CHANGE_LABEL = /^\s*(?:[^\s:]+\s+){0,2}change(?:\s+of\s+plans?)?\s*:\s+\S/i;
 const CORRECTION_ANYWHERE = [
+  ANNOUNCED,
+  CHANGE_LABEL,
   /\b(?:use|it'?s|is|are|should be|must be|means?|wanted|want|meant|prefer)\s+[^.,;!?]{1,60}?,?\s+not\s+\S/i,
   /\binstead\b|\brather than\b|\bno longer\b|\bnot any ?more\b|\banymore\b|\bno more\b|\bin favou?r of\b/i,
   // The new holder or value said without the old: "the new owner of X is Y", "Y is the new owner".
