@@ -207,11 +207,15 @@ export function holdsQuantity(text: string): boolean {
 
 /**
  * The words of what a "how many" or "how much" question counts: the run of words after it up to
- * the first stop word ("how many build flavors exist", "how many levels are in the game": levels),
+ * the first stop word or through the first plural ("how many build flavors exist": build flavors;
+ * "how many levels are in the game": levels),
  * the noun phrase whose head is the thing counted. A count of those is said with that word ("three
  * flavors"); a text holding only the question's other words ("the game saves every 2 minutes")
  * counts something else. Empty for any other question.
  */
+/** A regular English plural: -s after a letter other than s, u or i ("slots", "surgeries"; not "class", "status", "analysis"). */
+const PLURAL = /^\p{L}{2,}[^\Wsui]s$/u;
+
 export function countedWords(query: string): string[] {
   const words = wordsOf(foldText(query));
   const at = words.findIndex((w, i) => w === "how" && (words[i + 1] === "many" || words[i + 1] === "much"));
@@ -223,6 +227,9 @@ export function countedWords(query: string): string[] {
   for (const w of words.slice(at + 2)) {
     if (isStopWord(w)) break;
     out.push(w);
+    // A plural ends the noun phrase: a word after it is its verb, which takes no -s in the plural
+    // ("how many GP surgeries report into X": surgeries, not "report").
+    if (PLURAL.test(w)) break;
   }
   return out;
 }

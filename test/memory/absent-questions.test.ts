@@ -17,8 +17,11 @@ const ids = async (m: TestMemory, query: string) =>
   (await m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search")).hits.map((h) => h.id);
 
 describe("what a 'how many' question counts", () => {
-  test("the words after 'how many' or 'how much' up to the first stop word; nothing for other questions", () => {
-    expect(countedWords("how many build flavors exist")).toEqual(["build", "flavors", "exist"]);
+  test("the words after 'how many' or 'how much' up to the first stop word or plural; nothing for other questions", () => {
+    // A word after the plural is its verb: "exist", "report".
+    expect(countedWords("how many build flavors exist")).toEqual(["build", "flavors"]);
+    expect(countedWords("how many pilot clinics report to the registry")).toEqual(["pilot", "clinics"]);
+    expect(countedWords("how many class analysis jobs")).toEqual(["class", "analysis", "jobs"]);
     expect(countedWords("How many tiles are in the atlas")).toEqual(["tiles"]);
     expect(countedWords("how much disk does the runner get")).toEqual(["disk"]);
     expect(countedWords("how long are logs kept")).toEqual([]);
@@ -47,6 +50,17 @@ describe("what a 'how many' question counts", () => {
     expect(await ids(m, "how many lanes can the sorter run at one time")).toContain(cap);
   });
 
+  test("the verb after the counted plural is not what is counted: a count of the thing in other words answers", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 15; i++) {
+      await m.add("prompt", `pilot dashboard ${i} is slow again, can you profile the pilot queries`, "s1");
+      await m.add("answer", `Pilot dashboard ${i}: added an index, loads in ${i + 200} ms now.`, "s1");
+      if (i % 5 === 0) await m.add("prompt", `the weekly report for region ${i} is missing a column`, "s1");
+    }
+    const count = await m.add("note", "pilot: 3 more sites joined in May (2 north, 1 coast), 17 pilot sites in all now", "s2");
+    expect(await ids(m, "how many pilot clinics report to the registry")).toContain(count);
+  });
+
   test("a count written with the counted word clipped ('40 req/s') counts it", async () => {
     const m = testMemory();
     for (let i = 0; i < 15; i++) {
@@ -61,7 +75,7 @@ describe("what a 'how many' question counts", () => {
 
   test("'how many times' counts occurrences: 'times' is no thing counted, a setting's number answers", async () => {
     expect(countedWords("how many times does the upload retry")).toEqual([]);
-    expect(countedWords("How many timers run at once")).toEqual(["timers", "run"]);
+    expect(countedWords("How many timers run at once")).toEqual(["timers"]);
     const m = testMemory();
     for (let i = 0; i < 12; i++) {
       await m.add("prompt", `the mirror upload for crate ${i} hung, can you look`, "s1");
