@@ -75,8 +75,17 @@ export function numericHead(query: string): string | null {
   return whPhrase(query).find((w) => NUMERIC_NOUN.test(w) && w !== "counts" && !verb(w)) ?? null;
 }
 
+/**
+ * "which Erlang release", "what GHC release is the build pinned to": a release named by its tool
+ * is a version (the head of the "what"/"which" phrase, not "release process" or "release notes").
+ */
+function releaseHead(query: string): string | null {
+  const head = whPhrase(query).at(-1);
+  return head !== undefined && /^releases?$/.test(head) ? head : null;
+}
+
 export function asksQuantity(query: string): boolean {
-  return (ASKS_QUANTITY.test(query) || numericHead(query) !== null) && !ASKS_OTHER.test(query);
+  return (ASKS_QUANTITY.test(query) || numericHead(query) !== null || releaseHead(query) !== null) && !ASKS_OTHER.test(query);
 }
 
 /**
@@ -92,7 +101,7 @@ export function quantityFocus(query: string): string[] {
   const how = /^\s*how\s+(\p{L}+)/iu.exec(query)?.[1];
   if (how) out.push(how.toLowerCase());
   for (const m of query.matchAll(/\b(versions?)\b/gi)) out.push(m[1]!.toLowerCase());
-  const head = numericHead(query);
+  const head = numericHead(query) ?? releaseHead(query);
   if (head) out.push(head);
   return [...new Set(out)].filter((w) => !isStopWord(w));
 }
@@ -140,7 +149,7 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: RegExp; required: boolean }> 
     required: true,
   },
   {
-    focus: /^versions?$/,
+    focus: /^(?:versions?|releases?)$/,
     value: /(?<![\p{L}\p{N}_.])v?\d+(?:\.\d+)+[\p{L}\p{N}]*|(?<![\p{L}\p{N}_])v\d+(?![\p{L}\p{N}])|\b(?:latest|lts)\b/iu,
     required: false,
   },

@@ -19,6 +19,9 @@ describe("the focus of a quantity question", () => {
     // "many" and "often" are stop words: no focus word to stand in for.
     expect(quantityFocus("how many shards are there")).toEqual([]);
     expect(quantityFocus("where does the version come from")).toEqual([]);
+    // A release named by its tool is a version; "release notes" ask for notes.
+    expect(quantityFocus("which postgres release do we run")).toEqual(["release"]);
+    expect(quantityFocus("what release notes template do we use")).toEqual([]);
   });
 
   test("a value of the kind asked for: a period for 'long', a size for 'big', a dotted number for a version", () => {
@@ -72,6 +75,25 @@ describe("a value stands in for the focus word", () => {
     expect(ids).toContain(older);
     expect(ids.indexOf(later)).toBeGreaterThanOrEqual(0);
     expect(ids.indexOf(later)).toBeLessThan(ids.indexOf(older));
+  });
+});
+
+describe("a release named by its tool is a version", () => {
+  test("a tool's pinned version answers 'which <tool> release'; the tool named without one does not", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 20; i++) {
+      await m.add("prompt", `bundle ${i} fails on the worker, can you check the build log`, "s1");
+      await m.add("answer", `The build of bundle ${i} failed on a missing import; fixed.`, "s1");
+      if (i % 5 === 0) await m.add("prompt", `is deno fmt happy with bundle ${i}`, "s1");
+    }
+    await m.add("prompt", "the release checklist needs a line about the changelog", "s1");
+    const pin = await m.add("command", "$ cat .dvmrc\ndeno 1.46.3", "s2");
+    const named = await m.add("answer", "deno bundles fine on the build box too", "s2");
+    const found = (
+      await m.ok({ type: "search", project: PROJECT, query: "which deno release do we build with", limit: 5 }, "search")
+    ).hits.map((h) => h.id);
+    expect(found).toContain(pin);
+    expect(found).not.toContain(named);
   });
 });
 
