@@ -24,6 +24,7 @@ import {
 import type { WeightedGroup } from "./candidates.ts";
 import { aboutQuery } from "./holds-now.ts";
 import { DERIVED_WEIGHT, familyKey } from "./morphology.ts";
+import { passiveParticiple } from "./passive-verb.ts";
 import type { QueryGroup } from "./query.ts";
 import type { TextScore } from "./rank.ts";
 import { foldText, wordsOf } from "./stem.ts";
@@ -103,6 +104,8 @@ export type GateContext = {
   clock: boolean;
   /** "who ...": a person asked for; the known groups of the question's verb ("who approves ..."), which a text naming no one may hold instead. */
   person: { verb: Set<number> } | null;
+  /** The known groups of the question's verb in the passive (passive-verb.ts), with their weight: left out of what a hit must hold. */
+  passive: Map<number, number>;
   /** A count of the counted groups' forms (countPattern), and the weight of a typical word of the query, which such a count holds ("how many" is stop words). */
   count: { pattern: RegExp | null; weight: number };
 };
@@ -155,10 +158,15 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
   const others = scoring.filter((g) => !focus.has(g.group));
   const rarest = Math.min(...others.map((g) => g.df));
   const anchor = new Set(others.filter((g) => g.df === rarest).map((g) => g.group));
+  const verb = passiveParticiple(query);
+  const passive = new Map(
+    verb === null ? [] : scoring.filter((g) => familyKey(g.word) === familyKey(verb)).map((g) => [g.group, g.idf] as const),
+  );
   return {
     query,
     groups,
     scoring,
+    passive,
     person: asksPerson(query) ? { verb: verbGroups(query, scoring) } : null,
     clock: asksClockTime(query),
     knownWeight,
@@ -208,6 +216,11 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
     held += idf - own;
     if (!u.match.groups.has(g)) matched++;
   }
+  // The question's verb in the passive ("where are the files kept") is said in the answer's own words, if at all.
+  // Left out of what is asked: the rest held in the same share of the rest.
+  let verb = 0;
+  for (const [g, idf] of context.passive) if (!u.match.groups.has(g)) verb += idf;
+  if (verb > 0 && verb < context.knownWeight) held *= context.knownWeight / (context.knownWeight - verb);
   // "how many stations": "caps the map at 40 stations" says the count asked for.
   if (context.count.pattern && holdsCount(context.count.pattern, u.text)) held += context.count.weight;
   const f = context.frequency;
