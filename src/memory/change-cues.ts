@@ -156,7 +156,7 @@ const CORRECTION_ANYWHERE = [
 ];
 /** A verb of change in the imperative, then where to: "move X to Y", "switch to Y", "let's migrate X over to Y". */
 export const DECIDES = new RegExp(
-  `^\\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please|let'?s)[\\s,!:]+)*(?:${BASES.join("|")})\\b[^.;!?]{0,60}?\\b(?:to|over to|with)\\s+\\S`,
+  `^\\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please|let'?s)[\\s,!:]+)*(?:${[...BASES, ...ING, ...DROPPED_G].join("|")})(?=\\W)[^.;!?]{0,60}?\\b(?:to|over to|with)\\s+\\S`,
   "i",
 );
 /** A Conventional Commits header, `type(scope)!: ` (conventionalcommits.org). */
@@ -176,7 +176,9 @@ export const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(
 const ASKS = /\?\s*$|^\s*(?:is|are|was|were|do|does|did|can|could|would|should|will|have|has)\s+\S/i;
 const NOMINAL = nominalUses([...BASES, ...PAST], PAST);
 const CHANGE_VERBS = new Set(BASES);
-const isFunctionWordOrChange = (w: string) => isStopWord(w) || CHANGE_VERBS.has(w);
+/** "movin", "switchin": a verb of change with its g dropped (DROPPED_G) is no imperative either. */
+const CLIPPED = new Set(ING.map((f) => f.replace(/g$/, "")));
+const isFunctionWordOrChange = (w: string) => isStopWord(w) || CHANGE_VERBS.has(w) || CLIPPED.has(w.replace(/['’]$/, ""));
 
 /**
  * An explicit correction of the agent, or a statement that something changed. In a prompt (the

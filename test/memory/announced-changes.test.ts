@@ -15,6 +15,8 @@ describe("changes announced in ordinary chat", () => {
     ["ok we're ditching the memcached layer, postgres answers fast enough on its own", "prompt"],
     ["im finally retiring the webhook relay, nobody calls it", "prompt"],
     ["I am switchin the thumbnails to webp, the jpegs are twice the size", "prompt"],
+    // The subject left out, as chat does: "(I'm) movin the backups to X".
+    ["ok movin the nightly backups to the eu bucket, legal wants them there", "prompt"],
     ["policy change: contractors get read-only access to the billing dashboards", "prompt"],
     ["Change of plans: the beta opens to every region at once", "note"],
   ])("%p changes what was said before", (text, kind) => {
