@@ -76,7 +76,7 @@ export function numericHead(query: string): string | null {
 }
 
 /**
- * "which Erlang release", "what GHC release is the build pinned to": a release named by its tool
+ * "which postgres release", "what node release does CI run": a release named by its tool
  * is a version (the head of the "what"/"which" phrase, not "release process" or "release notes").
  */
 function releaseHead(query: string): string | null {
@@ -222,7 +222,7 @@ export function holdsQuantity(text: string): boolean {
  * flavors"); a text holding only the question's other words ("the game saves every 2 minutes")
  * counts something else. Empty for any other question.
  */
-/** A regular English plural: -s after a letter other than s, u or i ("slots", "surgeries"; not "class", "status", "analysis"). */
+/** A regular English plural: -s after a letter other than s, u or i ("lanes", "libraries"; not "class", "status", "analysis"). */
 const PLURAL = /^\p{L}{2,}[^\Wsui]s$/u;
 
 export function countedWords(query: string): string[] {
@@ -237,7 +237,7 @@ export function countedWords(query: string): string[] {
     if (isStopWord(w)) break;
     out.push(w);
     // A plural ends the noun phrase: a word after it is its verb, which takes no -s in the plural
-    // ("how many GP surgeries report into X": surgeries, not "report").
+    // ("how many pilot clinics report to X": clinics, not "report").
     if (PLURAL.test(w)) break;
   }
   return out;

@@ -103,7 +103,7 @@ export const BASES = CHANGE_BASES.split(" ");
 const PAST = BASES.flatMap((b) => changeForms(b).past);
 const ING = BASES.map((b) => changeForms(b).ing);
 /**
- * The -ing form with its g dropped, as people type it in chat ("bumpin it to 5", "switchin'"):
+ * The -ing form with its g dropped, as people type it in chat ("movin it to 4", "switchin'"):
  * informal English spelling, the apostrophe often left out. "raisin" is a word of its own.
  */
 const DROPPED_G = ING.map((f) => f.replace(/ing$/, "in'?")).filter((f) => f !== "raisin'?");
@@ -128,13 +128,13 @@ export const GONE_SOURCE = `(?:^|[,;:.!?(]\\s*|\\s-{1,2}\\s|\\s—\\s)((?:[^\\s,
 const GONE = new RegExp(GONE_SOURCE, "i");
 /**
  * The speaker doing a change as they speak, in the present progressive with "I" or "we" ("ok im
- * dropping the encryption", "we're switching to X"): a decision announced, not a task asked for.
+ * ditching the cache layer", "we're switching to X"): a decision announced, not a task asked for.
  */
 const ANNOUNCED = new RegExp(
   `\\b(?:i'?m|i am|we'?re|we are)\\s+(?:now\\s+|just\\s+|finally\\s+)?(?:${[...ING, ...DROPPED_G].join("|")})(?=\\W|$)`,
   "i",
 );
-/** A label naming a change ("rule change: ...", "change of plan: ..."): what follows is what holds now. */
+/** A label naming a change ("policy change: ...", "change of plan: ..."): what follows is what holds now. */
 const CHANGE_LABEL = /^\s*(?:[^\s:]+\s+){0,2}change(?:\s+of\s+plans?)?\s*:\s+\S/i;
 const CORRECTION_ANYWHERE = [
   ANNOUNCED,

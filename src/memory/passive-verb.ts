@@ -1,11 +1,10 @@
 /**
- * The verb of a question in the passive: "where are the golden files kept", "what polygons are the
- * map regions drawn from", "which release is the build pinned to". It names how the subject relates
- * to the answer, and a statement giving the answer says that relation in its own words ("golden
- * snapshots live in test/resources", "health board polygons from hb_2024.geojson", "with-compiler:
- * ghc-9.6.4"), or in none: a verb is paraphrased far more often than the nouns it joins. So a hit
- * that does not hold it is not short of it (gate.ts heldFor). Not in a "how" question: there the
- * verb is what is asked ("how is a save file encrypted").
+ * The verb of a question in the passive: "where are the nightly dumps stored", "what are the map
+ * tiles drawn from". It names how the subject relates to the answer, and a statement giving the
+ * answer says that relation in its own words ("nightly dumps land in s3://ops-dumps", "tiles come
+ * from the OSM extract"), or in none: a verb is paraphrased far more often than the nouns it joins.
+ * So it is left out of what a hit must hold (gate.ts heldFor). Not in a "how" question: there the
+ * verb is what is asked ("how is the session cookie signed").
  */
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
@@ -22,7 +21,7 @@ const IRREGULAR =
 const REGULAR = /^\p{L}{3,}ed$/u;
 
 /**
- * The participle after the question's auxiliary and its subject ("where is the staging environment
+ * The participle after the question's auxiliary and its subject ("where is the preview site
  * hosted": hosted), or null ("how is X encrypted"). Only the subject after the auxiliary: in
  * "which release is pinned" the verb is the question's one predicate.
  */
