@@ -214,6 +214,9 @@ export function holdsQuantity(text: string): boolean {
   return QUANTITY.test(lineBody(text));
 }
 
+/** A regular English plural: -s after a letter other than s, u or i ("lanes", "libraries"; not "class", "status", "analysis"). */
+const PLURAL = /^\p{L}{2,}[^\Wsui]s$/u;
+
 /**
  * The words of what a "how many" or "how much" question counts: the run of words after it up to
  * the first stop word or through the first plural ("how many build flavors exist": build flavors;
@@ -222,9 +225,6 @@ export function holdsQuantity(text: string): boolean {
  * flavors"); a text holding only the question's other words ("the game saves every 2 minutes")
  * counts something else. Empty for any other question.
  */
-/** A regular English plural: -s after a letter other than s, u or i ("lanes", "libraries"; not "class", "status", "analysis"). */
-const PLURAL = /^\p{L}{2,}[^\Wsui]s$/u;
-
 export function countedWords(query: string): string[] {
   const words = wordsOf(foldText(query));
   const at = words.findIndex((w, i) => w === "how" && (words[i + 1] === "many" || words[i + 1] === "much"));
