@@ -129,9 +129,11 @@ const GONE = new RegExp(GONE_SOURCE, "i");
 /**
  * The speaker doing a change as they speak, in the present progressive with "I" or "we" ("ok im
  * ditching the cache layer", "we're switching to X"): a decision announced, not a task asked for.
+ * "we're" keeps its apostrophe (straight or typographic): without it, it is "were", a past
+ * progressive ("the jobs were moving to X when ...") that reports, not announces.
  */
 const ANNOUNCED = new RegExp(
-  `\\b(?:i'?m|i am|we'?re|we are)\\s+(?:now\\s+|just\\s+|finally\\s+)?(?:${[...ING, ...DROPPED_G].join("|")})(?=\\W|$)`,
+  `\\b(?:i['’]?m|i am|we['’]re|we are)\\s+(?:now\\s+|just\\s+|finally\\s+)?(?:${[...ING, ...DROPPED_G].join("|")})(?=\\W|$)`,
   "i",
 );
 /** A label naming a change ("policy change: ...", "change of plan: ..."): what follows is what holds now. */
