@@ -233,12 +233,16 @@ export function countedWords(query: string): string[] {
   // "how many times": "times" is the count of occurrences itself (the multiplicative noun, as in
   // "three times"), not a thing counted; a count of attempts or runs says it otherwise ("retry: 5").
   if (words[at + 1] === "many" && words[at + 2] === "times") return [];
-  for (const w of words.slice(at + 2)) {
+  const rest = words.slice(at + 2);
+  for (const [i, w] of rest.entries()) {
     if (isStopWord(w)) break;
     out.push(w);
     // A plural ends the noun phrase: a word after it is its verb, which takes no -s in the plural
-    // ("how many pilot clinics report to X": clinics, not "report").
-    if (PLURAL.test(w)) break;
+    // ("how many pilot clinics report to X": clinics, not "report"). So a word with -s after it is
+    // no such verb: the first is a name or noun in -s modifying it ("how many postgres replicas",
+    // "how many sales reps"), and the phrase goes on.
+    const next = rest[i + 1];
+    if (PLURAL.test(w) && !(next !== undefined && !isStopWord(next) && PLURAL.test(next))) break;
   }
   return out;
 }

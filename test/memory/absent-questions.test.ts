@@ -22,6 +22,9 @@ describe("what a 'how many' question counts", () => {
     expect(countedWords("how many build flavors exist")).toEqual(["build", "flavors"]);
     expect(countedWords("how many pilot clinics report to the registry")).toEqual(["pilot", "clinics"]);
     expect(countedWords("how many class analysis jobs")).toEqual(["class", "analysis", "jobs"]);
+    // A word in -s before another is no plural subject before its verb: a name or a modifier.
+    expect(countedWords("how many kubernetes nodes autoscale")).toEqual(["kubernetes", "nodes"]);
+    expect(countedWords("how many jenkins agents are idle")).toEqual(["jenkins", "agents"]);
     expect(countedWords("How many tiles are in the atlas")).toEqual(["tiles"]);
     expect(countedWords("how much disk does the runner get")).toEqual(["disk"]);
     expect(countedWords("how long are logs kept")).toEqual([]);
