@@ -23,12 +23,20 @@ const REGULAR = /^\p{L}{3,}ed$/u;
 /**
  * The participle after the question's auxiliary and its subject ("where is the preview site
  * hosted": hosted), or null ("how is X encrypted"). Only the subject after the auxiliary: in
- * "which release is pinned" the verb is the question's one predicate.
+ * "which release is pinned" the verb is the question's one predicate. The participle ends the
+ * subject, so it comes before a stop word or the end; one before a content word is inside the
+ * subject, an adjective or noun ("where is the shared config stored": stored, not shared; "the
+ * read replica"). When none ends the subject so, the last one. A participle that is itself a stop
+ * word ("kept", "used") is found, so a word after it ("kept for archived projects") is not taken
+ * for the verb; the query's words hold no stop word (query.ts), so none is left out for it.
  */
 export function passiveParticiple(query: string): string | null {
   const words = wordsOf(foldText(query));
   if (words[0] === "how") return null;
   const aux = words.findIndex((w) => AUX.test(w));
   if (aux === -1) return null;
-  return words.slice(aux + 2).find((w) => !isStopWord(w) && (REGULAR.test(w) || IRREGULAR.test(w))) ?? null;
+  const rest = words.slice(aux + 2);
+  const at = rest.flatMap((w, i) => (REGULAR.test(w) || IRREGULAR.test(w) ? [i] : []));
+  const i = at.find((i) => rest[i + 1] === undefined || isStopWord(rest[i + 1]!)) ?? at.at(-1);
+  return i === undefined ? null : rest[i]!;
 }

@@ -15,6 +15,11 @@ describe("the verb of a question in the passive", () => {
     ["where is the preview site hosted these days?", "hosted"],
     ["what are the map tiles drawn from", "drawn"],
     ["what are the invoices written to", "written"],
+    // An -ed word before a noun is part of the subject, not its verb.
+    ["where are the cached thumbnails kept", "kept"],
+    ["where is the read replica hosted these days", "hosted"],
+    // A stop word as the verb still ends the subject: the -ed word after it is no verb.
+    ["where are the tarballs kept for archived repos", "kept"],
     // The verb is what a "how" question asks; a question with no passive has none.
     ["how is the session cookie signed", null],
     ["where does the preview site run", null],
