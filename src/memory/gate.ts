@@ -216,7 +216,7 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
     held += idf - own;
     if (!u.match.groups.has(g)) matched++;
   }
-  // The question's verb in the passive ("where are the files kept") is said in the answer's own words, if at all.
+  // The question's verb in the passive ("where are the files stored"; "kept" is a stop word, never asked) is said in the answer's own words, if at all.
   // Left out of what is asked: the rest held in the same share of the rest.
   let verb = 0;
   for (const [g, idf] of context.passive) if (!u.match.groups.has(g)) verb += idf;
