@@ -214,8 +214,8 @@ export function holdsQuantity(text: string): boolean {
   return QUANTITY.test(lineBody(text));
 }
 
-/** A regular English plural: -s after a letter other than s, u or i ("lanes", "libraries"; not "class", "status", "analysis"). */
-const PLURAL = /^\p{L}{2,}[^\Wsui]s$/u;
+/** A regular English plural: letters ending in -s after a letter other than s, u or i ("lanes", "libraries", "cafés"; not "class", "status", "analysis"). */
+const PLURAL = /^\p{L}{3,}(?<![sui])s$/u;
 
 /**
  * The words of what a "how many" or "how much" question counts: the run of words after it up to
