@@ -210,6 +210,12 @@ describe("pi-sidecar memory", () => {
       expect({ args, code: r.code }).toEqual({ args, code: 2 });
       expect(r.stderr).toStartWith("pi-sidecar: ");
     }
+    // The text may follow the flags instead of coming on stdin; with --jsonl it may not.
+    const said = run(["memory", "add", "--kind", "note", "--json", "the", "preview", "site", "moved", "to", "fly.io"], "");
+    expect(said.code).toBe(0);
+    expect(JSON.parse(said.stdout)).toMatchObject({ kind: "note" });
+    expect(run(["memory", "search", "preview", "site"]).stdout).toContain("the preview site moved to fly.io");
+    expect(run(["memory", "add", "--jsonl", "stray"], "").code).toBe(2);
     const empty = run(["memory", "add", "--kind", "note"], "   ");
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain("The event is empty");

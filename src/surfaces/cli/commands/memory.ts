@@ -22,7 +22,7 @@ const SUBCOMMANDS = ["add", "search", "recall", "forget", "stats", "on", "off"] 
 type Sub = (typeof SUBCOMMANDS)[number];
 
 const USAGE = [
-  "pi-sidecar memory add --kind K [--project DIR] [--session ID] < text     (or --jsonl: one {kind, session, text, ts?, id?} per line)",
+  "pi-sidecar memory add --kind K [--project DIR] [--session ID] [TEXT | < text]     (or --jsonl: one {kind, session, text, ts?, id?} per line)",
   "       pi-sidecar memory search QUERY [--project DIR] [--limit N]",
   "       pi-sidecar memory recall [--project DIR] [--session ID] [--prompt TEXT]",
   "       pi-sidecar memory forget ID | --query Q [--project DIR]",
@@ -162,13 +162,19 @@ async function importLines(ctx: CommandContext, project: string, session: string
   return rejected.length > 0 ? 1 : 0;
 }
 
-async function add(ctx: CommandContext, project: string, session: string | null): Promise<number> {
-  if (ctx.stdinIsTTY) throw new UsageError("memory add reads the event's text on stdin (or JSON Lines with --jsonl)");
-  if (ctx.values.jsonl === true) return importLines(ctx, project, session);
+/** `add`: the event's text after the flags (`memory add --kind note "text"`), else on stdin. */
+async function add(ctx: CommandContext, project: string, session: string | null, words: string[]): Promise<number> {
+  if (ctx.values.jsonl === true) {
+    if (words.length > 0) throw new UsageError("memory add --jsonl reads JSON Lines on stdin: give no text after it");
+    if (ctx.stdinIsTTY) throw new UsageError("memory add --jsonl reads JSON Lines on stdin (< history.jsonl)");
+    return importLines(ctx, project, session);
+  }
+  if (words.length === 0 && ctx.stdinIsTTY)
+    throw new UsageError('memory add needs the event\'s text: after the flags (--kind note "text") or on stdin');
   const kind = str(ctx.values.kind);
   if (!isEventKind(kind))
     throw new UsageError(`--kind takes one of ${EVENT_KINDS.join(", ")}${kind ? `, got ${JSON.stringify(kind)}` : ""}`);
-  const text = new TextDecoder().decode(await ctx.readStdin());
+  const text = words.length > 0 ? words.join(" ") : new TextDecoder().decode(await ctx.readStdin());
   const a = await call(ctx, { type: "add", project, session, kind, text });
   if (!a) return 1;
   const r = answerOf(a, "add");
@@ -199,7 +205,7 @@ async function run(ctx: CommandContext, sub: Sub, project: string): Promise<numb
   const args = ctx.positionals.slice(1);
   switch (sub) {
     case "add":
-      return add(ctx, project, session);
+      return add(ctx, project, session, args);
     case "search": {
       const query = args.join(" ").trim();
       if (query === "") throw new UsageError("memory search needs a QUERY: the words to look for");
