@@ -205,6 +205,8 @@ describe("pi-sidecar memory", () => {
       ["memory", "search", "x", "--limit", "0"],
       ["memory", "forget"],
       ["memory", "forget", "e1", "--query", "x"],
+      // Below memory.recallTokens' range not even the recall's header fits.
+      ["memory", "recall", "--budget", "50"],
     ]) {
       const r = run(args, "text");
       expect({ args, code: r.code }).toEqual({ args, code: 2 });

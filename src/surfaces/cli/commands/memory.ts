@@ -4,6 +4,7 @@
  * `add --jsonl` imports a history, one event per line ({kind, session, text, ts?}), in batches.
  */
 import { resolve } from "node:path";
+import { CONFIG_KEYS } from "../../../config-keys.ts";
 import { lineSplitter } from "../../../json-lines.ts";
 import {
   answerOf,
@@ -24,7 +25,7 @@ type Sub = (typeof SUBCOMMANDS)[number];
 const USAGE = [
   "pi-sidecar memory add --kind K [--project DIR] [--session ID] [TEXT | < text]     (or --jsonl: one {kind, session, text, ts?, id?} per line)",
   "       pi-sidecar memory search QUERY [--project DIR] [--limit N]",
-  "       pi-sidecar memory recall [--project DIR] [--session ID] [--prompt TEXT]",
+  "       pi-sidecar memory recall [--project DIR] [--session ID] [--prompt TEXT] [--budget N]",
   "       pi-sidecar memory forget ID | --query Q [--project DIR]",
   "       pi-sidecar memory stats [--project DIR]",
   "       pi-sidecar memory on|off [--project DIR]",
@@ -231,6 +232,10 @@ async function run(ctx: CommandContext, sub: Sub, project: string): Promise<numb
     }
     case "recall": {
       const budget = positiveInt(ctx.values.budget, "--budget");
+      // The range memory.recallTokens takes: below it not even the recall's header line fits.
+      const { min, max } = CONFIG_KEYS["memory.recallTokens"];
+      if (budget !== undefined && (budget < min || budget > max))
+        throw new UsageError(`--budget takes ${min} to ${max} tokens (memory.recallTokens' range), got ${budget}`);
       const a = await call(ctx, { type: "recall", project, session, prompt: str(ctx.values.prompt) ?? "", budget });
       if (!a) return 1;
       const r = answerOf(a, "recall");
