@@ -9,12 +9,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { countedWords, countPattern, holdsCount } from "../../src/memory/answer-type.ts";
 import { readsOpen } from "../../src/memory/open-matter.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+import { hitIds, PROJECT, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
-
-const ids = async (m: TestMemory, query: string) =>
-  (await m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search")).hits.map((h) => h.id);
 
 describe("what a 'how many' question counts", () => {
   test("the words after 'how many' or 'how much' up to the first stop word or plural; nothing for other questions", () => {
@@ -50,7 +47,7 @@ describe("what a 'how many' question counts", () => {
     await m.add("prompt", "what time does the night crew start", "s1");
     await m.add("prompt", "can we run the audit script on fridays", "s1");
     const cap = await m.add("answer", "perf(sorter): cap parallel work\n\n- the sorter keeps 12 lanes open, busiest docks first", "s2");
-    expect(await ids(m, "how many lanes can the sorter run at one time")).toContain(cap);
+    expect(await hitIds(m, "how many lanes can the sorter run at one time")).toContain(cap);
   });
 
   test("the verb after the counted plural is not what is counted: a count of the thing in other words answers", async () => {
@@ -61,7 +58,7 @@ describe("what a 'how many' question counts", () => {
       if (i % 5 === 0) await m.add("prompt", `the weekly report for region ${i} is missing a column`, "s1");
     }
     const count = await m.add("note", "pilot: 3 more sites joined in May (2 north, 1 coast), 17 pilot sites in all now", "s2");
-    expect(await ids(m, "how many pilot clinics report to the registry")).toContain(count);
+    expect(await hitIds(m, "how many pilot clinics report to the registry")).toContain(count);
   });
 
   test("a count written with the counted word clipped ('40 req/s') counts it", async () => {
@@ -73,7 +70,7 @@ describe("what a 'how many' question counts", () => {
     }
     await m.add("prompt", "why are some kiosks throttled at lunch", "s1");
     const cap = await m.add("answer", "added a token bucket in front of the api: 40 req/s per kiosk, 429 past that", "s2");
-    expect(await ids(m, "how many requests per second may one kiosk make before it is throttled")).toContain(cap);
+    expect(await hitIds(m, "how many requests per second may one kiosk make before it is throttled")).toContain(cap);
   });
 
   test("'how many times' counts occurrences: 'times' is no thing counted, a setting's number answers", async () => {
@@ -85,7 +82,7 @@ describe("what a 'how many' question counts", () => {
       await m.add("answer", `Restarted the mirror upload for crate ${i}.`, "s1");
     }
     const setting = await m.add("command", '$ cat config/mirror.toml\n[upload]\nretry = 4\nbackoff = "exponential"', "s2");
-    expect(await ids(m, "how many times does the mirror upload retry before giving up?")).toContain(setting);
+    expect(await hitIds(m, "how many times does the mirror upload retry before giving up?")).toContain(setting);
   });
 
   test("a statement holding the question's other words and a number, not what it counts, is no answer", async () => {
@@ -98,12 +95,12 @@ describe("what a 'how many' question counts", () => {
     await m.add("answer", "Padding in the atlas packer set to 2 px.", "s1");
     const other = await m.add("note", "note: the atlas is rebuilt every 3 releases by the packer script", "s2");
     const asked = "how many tiles are in the atlas";
-    expect(await ids(m, asked)).not.toContain(other);
+    expect(await hitIds(m, asked)).not.toContain(other);
     // Another quantity question on the atlas itself is answered by the same note.
-    expect(await ids(m, "how often is the atlas rebuilt")).toContain(other);
+    expect(await hitIds(m, "how often is the atlas rebuilt")).toContain(other);
     // A statement of the count is found, first.
     const answer = await m.add("decision", "decision: the atlas holds 256 tiles, one page", "s3");
-    expect((await ids(m, asked))[0]).toBe(answer);
+    expect((await hitIds(m, asked))[0]).toBe(answer);
   });
 });
 
@@ -119,11 +116,11 @@ describe("a 'how many' question about a narrower kind of what it counts", () => 
     await m.add("answer", "The renderer keeps every page in memory; it now frees each page once written.", "s1");
     const other = await m.add("decision", "decision: the mail queue runs 6 workers in production", "s2");
     const asked = "how many renderer workers does production run";
-    expect(await ids(m, asked)).not.toContain(other);
+    expect(await hitIds(m, asked)).not.toContain(other);
     // Asked about workers at large, the same statement answers.
-    expect(await ids(m, "how many workers does production run")).toContain(other);
+    expect(await hitIds(m, "how many workers does production run")).toContain(other);
     const answer = await m.add("decision", "decision: production runs 3 renderer workers, one per core", "s3");
-    expect((await ids(m, asked))[0]).toBe(answer);
+    expect((await hitIds(m, asked))[0]).toBe(answer);
   });
 });
 
@@ -144,13 +141,13 @@ describe("an open matter on the whole question", () => {
     const open = await m.add("note", "todo: decide which cdn serves the docs, nobody picked one", "s2");
     const part = await m.add("note", "note: the cdn cache of the status page is purged on every deploy", "s2");
     const asked = "which cdn serves the docs";
-    const got = await ids(m, asked);
+    const got = await hitIds(m, asked);
     expect(got[0]).toBe(open);
     expect(got).not.toContain(part);
     // A question on the part alone still finds it.
-    expect(await ids(m, "when is the cdn cache purged")).toContain(part);
+    expect(await hitIds(m, "when is the cdn cache purged")).toContain(part);
     const answer = await m.add("decision", "decision: the docs are served by the fastly cdn from now on", "s3");
-    expect((await ids(m, asked))[0]).toBe(answer);
+    expect((await hitIds(m, asked))[0]).toBe(answer);
   });
 });
 
@@ -192,11 +189,11 @@ describe("a matter said to be unsettled", () => {
     const undecided = await m.add("answer", "Old export archives pile up; which storage tier should hold them is still undecided.", "s2");
     const part = await m.add("note", "note: old export archives are copied to the storage bucket every 6 hours", "s2");
     const asked = "which storage tier holds old export archives";
-    const got = await ids(m, asked);
+    const got = await hitIds(m, asked);
     expect(got[0]).toBe(undecided);
     expect(got).not.toContain(part);
     // Asked about the part alone, it is found.
-    expect(await ids(m, "how often are export archives written")).toContain(part);
+    expect(await hitIds(m, "how often are export archives written")).toContain(part);
   });
 });
 

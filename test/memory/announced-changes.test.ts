@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { changeSentences, isCorrection, statementOf } from "../../src/memory/classify.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { PROJECT, testMemory } from "./helpers.ts";
+import { hitIds, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -52,8 +52,8 @@ describe("changes announced in ordinary chat", () => {
     const old = await m.add("decision", "exports are signed with an HMAC key kept in the vault, verified on upload", "s1");
     for (let i = 0; i < 30; i++) await m.add("prompt", `the invoice ${i} total looks off by a cent, check rounding`, "s2");
     const fix = await m.add("prompt", "ok im dropping the signing on exports, the bucket is private anyway and nobody verifies it", "s3");
-    const found = await m.ok({ type: "search", project: PROJECT, query: "are the exports signed", limit: 5 }, "search");
-    const rank = (id: string) => found.hits.findIndex((h) => h.id === id);
+    const found = await hitIds(m, "are the exports signed");
+    const rank = (id: string) => found.indexOf(id);
     expect(rank(fix)).toBeGreaterThanOrEqual(0);
     expect(rank(fix)).toBeLessThan(rank(old));
   });

@@ -6,12 +6,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { asksClockTime, holdsClockTime } from "../../src/memory/answer-type.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+import { hitIds, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
-
-const ids = async (m: TestMemory, query: string) =>
-  (await m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search")).hits.map((h) => h.id);
 
 describe("a time of day", () => {
   test("asked by 'what time', 'at what time' and 'time of day'; not by 'what time zone' or 'how much time'", () => {
@@ -39,7 +36,7 @@ test("a statement about the job that says no time of day does not answer when it
     await m.add("answer", `The backup job on host ${i} ran out of disk; pruned old archives.`, "s1");
   }
   const where = await m.add("note", "backup job: runs restic on the nas, archives go to the b2 bucket, kept 14 days", "s2");
-  expect(await ids(m, "at what time does the backup job run")).not.toContain(where);
+  expect(await hitIds(m, "at what time does the backup job run")).not.toContain(where);
   const when = await m.add("note", "backup job runs at 02:30, after the db dump", "s3");
-  expect(await ids(m, "at what time does the backup job run")).toContain(when);
+  expect(await hitIds(m, "at what time does the backup job run")).toContain(when);
 });

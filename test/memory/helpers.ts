@@ -31,6 +31,11 @@ export type TestMemory = {
 
 export const PROJECT = "/work/project-a";
 
+/** The ids of a search's hits in PROJECT, best first (the top five unless told). */
+export async function hitIds(m: TestMemory, query: string, limit = 5): Promise<string[]> {
+  return (await m.ok({ type: "search", project: PROJECT, query, limit }, "search")).hits.map((h) => h.id);
+}
+
 export function openMemoryDb(path: string): Db {
   return openDatabase(path, { migrations: MEMORY_MIGRATIONS });
 }

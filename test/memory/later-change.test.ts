@@ -6,12 +6,9 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { cleanupTempDirs } from "../helpers.ts";
-import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+import { hitIds, type TestMemory, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
-
-const ids = async (m: TestMemory, query: string) =>
-  (await m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search")).hits.map((h) => h.id);
 
 /** Chatter about builds and release notes ("release" common, "artifacts" not). */
 const chatter = async (m: TestMemory) => {
@@ -35,7 +32,7 @@ async function changeShownAbove(m: TestMemory, old: string): Promise<void> {
     "done. release uploads go to the github package registry now; the Artifactory uploader and its creds are deleted",
     "s5",
   );
-  const found = await ids(m, "where are release artifacts stored");
+  const found = await hitIds(m, "where are release artifacts stored");
   expect(found).toContain(change);
   expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
 }
@@ -58,7 +55,7 @@ test.each([
   const m = testMemory();
   const old = await history(m);
   const other = await m.add("answer", text, "s4");
-  const found = await ids(m, "where are release artifacts stored");
+  const found = await hitIds(m, "where are release artifacts stored");
   expect(found).toContain(old);
   expect(found).not.toContain(other);
 });

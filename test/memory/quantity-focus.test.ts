@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { frequencyFocus, holdsValueFor, quantityFocus } from "../../src/memory/answer-type.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+import { hitIds, PROJECT, type TestMemory, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -89,9 +89,7 @@ describe("a release named by its tool is a version", () => {
     await m.add("prompt", "the release checklist needs a line about the changelog", "s1");
     const pin = await m.add("command", "$ cat .dvmrc\ndeno 1.46.3", "s2");
     const named = await m.add("answer", "deno bundles fine on the build box too", "s2");
-    const found = (
-      await m.ok({ type: "search", project: PROJECT, query: "which deno release do we build with", limit: 5 }, "search")
-    ).hits.map((h) => h.id);
+    const found = await hitIds(m, "which deno release do we build with");
     expect(found).toContain(pin);
     expect(found).not.toContain(named);
   });

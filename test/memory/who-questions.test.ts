@@ -8,12 +8,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { asksPerson, namesSomeone } from "../../src/memory/answer-type.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+import { hitIds, type TestMemory, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
-
-const ids = async (m: TestMemory, query: string) =>
-  (await m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search")).hits.map((h) => h.id);
 
 describe("a text naming someone", () => {
   test("who, whom and whose ask for a person; other questions do not", () => {
@@ -48,9 +45,9 @@ describe("who-questions in a search", () => {
   test("a statement about the subject that names no one is left out", async () => {
     const m = testMemory();
     const note = await history(m);
-    expect(await ids(m, "who maintains the csv exporter")).not.toContain(note);
+    expect(await hitIds(m, "who maintains the csv exporter")).not.toContain(note);
     // The same statement answers a question about what it says.
-    expect(await ids(m, "where does the csv exporter write its files")).toContain(note);
+    expect(await hitIds(m, "where does the csv exporter write its files")).toContain(note);
   });
 
   test("a statement naming the person answers, and so does one holding the question's verb with a name in lower case", async () => {
@@ -58,8 +55,8 @@ describe("who-questions in a search", () => {
     await history(m);
     const named = await m.add("note", "the csv exporter is looked after by Dana, ask her before changing the regions", "s3");
     const lower = await m.add("prompt", "fyi kim reviews every exporter change, tag kim on those prs", "s3");
-    expect(await ids(m, "who maintains the csv exporter")).toContain(named);
-    expect(await ids(m, "who reviews changes to the exporter")).toContain(lower);
+    expect(await hitIds(m, "who maintains the csv exporter")).toContain(named);
+    expect(await hitIds(m, "who reviews changes to the exporter")).toContain(lower);
   });
 
   test("a person named with the question's most specific word answers, though the question's other words are not said", async () => {
@@ -72,7 +69,7 @@ describe("who-questions in a search", () => {
     }
     const lena = await m.add("prompt", "btw Lena does all the wireframes in penpot, ask first", "s2");
     const nobody = await m.add("prompt", "the wireframes in penpot are out of date, ask first", "s3");
-    const found = await ids(m, "who draws the wireframes for the onboarding and checkout screens on tablet");
+    const found = await hitIds(m, "who draws the wireframes for the onboarding and checkout screens on tablet");
     expect(found).toContain(lena);
     expect(found).not.toContain(nobody);
   });
