@@ -1,10 +1,11 @@
 /**
- * A later statement that changes what an earlier one said, though it holds too little of the
+ * A later statement that changes what an earlier one said, even when it holds too little of the
  * query to pass the gate itself: "notice mail goes via Postmark now ... Mailgun client deleted"
  * after "patron notices go out through Mailgun", asked "which email provider delivers the patron
  * notices". The two speak of the same thing when they share a word of the query and two or more
  * words besides (the old tool's name, the setting's name): what the query found in the earlier
- * statement is what the later one changed. It is shown with the earlier one, right above it.
+ * statement is what the later one changed. It is shown with the earlier one, right above it; so
+ * is one that passes on its own but holds less of the query than the statement it changes.
  */
 import { statementOf, tokenKeys } from "./classify.ts";
 import { ABOVE, units } from "./conflicts.ts";
@@ -30,7 +31,7 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
     const later = h.unit;
     // The cheap tests first: an earlier passing statement holding a query word this one holds.
     const olders = earlier.filter((o) => o.order < later.order && [...later.match.groups.keys()].some((g) => o.match.groups.has(g)));
-    if (olders.length === 0 || passes(later)) continue;
+    if (olders.length === 0) continue;
     const own = [...tokenKeys(h.row.content)].filter((k) => !asked.has(k));
     const same = olders.filter((older) => {
       let theirs = keysOf.get(older);

@@ -1,8 +1,8 @@
 /**
  * memory_search: events and summary lines ranked by keyword score and kind (rank.ts). Where a
  * statement was replaced by a later one, the later one comes first and the earlier one is marked
- * as not current (conflicts.ts); a later change too thin to be found on its own is shown right
- * above the earlier hit it changes (later-change.ts). What is said again and again (the same
+ * as not current (conflicts.ts); a later change, found on its own or too thin for that, is shown
+ * right above the earlier hit it changes (later-change.ts). What is said again and again (the same
  * command, the same question, the same reply after another "Done.") is one hit, so it cannot crowd
  * out the one statement that answers; a summary line
  * about an event that is itself a hit is not shown twice. A hit that holds too little of the

@@ -71,3 +71,19 @@ test("the change stays right above the statement it changes when an older record
   );
   await changeShownAbove(m, old);
 });
+
+test("a change that holds enough of the question itself is also kept right above the statement it changes", async () => {
+  const m = testMemory();
+  await chatter(m);
+  const old = await m.add("note", "release artifacts are stored on Artifactory (repo libs-release), creds in the ci vault", "s2");
+  for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s4");
+  // It holds enough of the question to be found on its own, but less of it than the note does.
+  const change = await m.add(
+    "answer",
+    "done. release artifacts go to the github package registry now; the Artifactory uploader and its creds are deleted",
+    "s5",
+  );
+  const found = await hitIds(m, "where are release artifacts stored");
+  expect(found).toContain(change);
+  expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
+});
