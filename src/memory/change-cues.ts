@@ -191,6 +191,23 @@ export function isCorrection(text: string, kind = "prompt"): boolean {
   return changeSentences(text, kind).some((c) => c.strong);
 }
 
+/**
+ * Whether a text may say that something changed: a sentence of its head holds one of the cues
+ * changeSentences reads (false: changeSentences finds nothing). A quick test before the reading.
+ */
+export function mayChange(text: string): boolean {
+  const head = text.slice(0, 600);
+  if (CORRECTION_START.test(head)) return true;
+  return sentences(head).some(
+    (s) =>
+      CHANGING.test(s) ||
+      CHANGED.test(s) ||
+      NOW.test(s) ||
+      DECIDES.test(s.replace(COMMIT_HEADER, "")) ||
+      CORRECTION_ANYWHERE.some((re) => re.test(s)),
+  );
+}
+
 /** The sentences of a text that correct or change something; strong: a correction or a change said as done. */
 export function changeSentences(text: string, kind = "prompt"): { text: string; strong: boolean }[] {
   let head = text.slice(0, 600);

@@ -7,6 +7,7 @@
  * statement is what the later one changed. It is shown with the earlier one, right above it; so
  * is one that passes on its own but holds less of the query than the statement it changes.
  */
+import { mayChange } from "./change-cues.ts";
 import { statementOf, tokenKeys } from "./classify.ts";
 import { ABOVE, units } from "./conflicts.ts";
 import { familyKey } from "./morphology.ts";
@@ -16,6 +17,8 @@ import type { Hit, Unit } from "./units.ts";
 
 /** Words besides the query's that the later and the earlier statement share, at least. */
 const SHARED = 2;
+/** The earlier statements a later one found on its own is lifted above: the best this many. */
+const SHOWN = 5;
 /** ... and at most this share of the later one's words besides the query's: past it, the later one says the same again. */
 const REPEAT = 0.5;
 
@@ -26,12 +29,21 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
   if (earlier.length === 0) return out;
   const asked = new Set(groups.flatMap((g) => g.forms.map((f) => familyKey(f.word))));
   const keysOf = new Map<Unit, ReadonlySet<string>>();
+  // A statement found on its own is lifted only above the best earlier ones (what is shown first).
+  const best = [...earlier].sort((a, b) => b.score - a.score).slice(0, SHOWN);
   for (const h of hits) {
     if (h.type !== "event" || h.unit.replacedBy !== null) continue;
     const later = h.unit;
-    // The cheap tests first: an earlier passing statement holding a query word this one holds.
-    const olders = earlier.filter((o) => o.order < later.order && [...later.match.groups.keys()].some((g) => o.match.groups.has(g)));
-    if (olders.length === 0) continue;
+    // The cheap tests first: an earlier passing statement holding a query word this one holds
+    // (for one that passes on its own: one of the best, above it).
+    const alone = passes(later);
+    // Found on its own, it changes something only as a statement: a record, a claim or an agent's report of what it did.
+    if (alone && !(later.claim || later.record || h.row.kind === "answer")) continue;
+    const olders = (alone ? best : earlier).filter(
+      (o) =>
+        o.order < later.order && (!alone || o.score > later.score) && [...later.match.groups.keys()].some((g) => o.match.groups.has(g)),
+    );
+    if (olders.length === 0 || (h.row.kind !== "correction" && !mayChange(h.row.content))) continue;
     const own = [...tokenKeys(h.row.content)].filter((k) => !asked.has(k));
     const same = olders.filter((older) => {
       let theirs = keysOf.get(older);
