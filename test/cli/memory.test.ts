@@ -221,13 +221,6 @@ describe("pi-sidecar memory", () => {
     const empty = run(["memory", "add", "--kind", "note"], "   ");
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain("The event is empty");
-    // A project folder that does not exist yet is kept (an import may come before the checkout),
-    // and the user is told, in case it was a typo.
-    const typo = run(["memory", "add", "--kind", "note", "--project", "no/such/folder", "kept"]);
-    expect(typo.code).toBe(0);
-    expect(typo.stderr).toContain("is not a folder (yet)");
-    expect(run(["memory", "search", "kept", "--project", "no/such/folder"]).stdout).toContain("kept");
-    expect(run(["memory", "add", "--kind", "note", "kept here"]).stderr).toBe("");
     const bad = run(["memory", "forget", "banana"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("not a memory id");

@@ -3,7 +3,6 @@
  * prints stable shapes (`search --json` -> {hits: [{id, type, kind, ts, session, text, score}]}).
  * `add --jsonl` imports a history, one event per line ({kind, session, text, ts?}), in batches.
  */
-import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { CONFIG_KEYS } from "../../../config-keys.ts";
 import { lineSplitter } from "../../../json-lines.ts";
@@ -166,10 +165,6 @@ async function importLines(ctx: CommandContext, project: string, session: string
 
 /** `add`: the event's text after the flags (`memory add --kind note "text"`), else on stdin. */
 async function add(ctx: CommandContext, project: string, session: string | null, words: string[]): Promise<number> {
-  // Memories are kept per project folder, whether or not it exists yet (an import may come before
-  // the checkout); one that does not exist may be a typo, so the user is told where it went.
-  if (!statSync(project, { throwIfNoEntry: false })?.isDirectory())
-    ctx.err(`pi-sidecar: note: ${project} is not a folder (yet); stored under it anyway. A typo? \`memory forget\` with the same --project removes it.\n`);
   if (ctx.values.jsonl === true) {
     if (words.length > 0) throw new UsageError("memory add --jsonl reads JSON Lines on stdin: give no text after it");
     if (ctx.stdinIsTTY) throw new UsageError("memory add --jsonl reads JSON Lines on stdin (< history.jsonl)");
