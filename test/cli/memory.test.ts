@@ -221,6 +221,10 @@ describe("pi-sidecar memory", () => {
     const empty = run(["memory", "add", "--kind", "note"], "   ");
     expect(empty.code).toBe(1);
     expect(empty.stderr).toContain("The event is empty");
+    // A project is keyed by its folder's path, which need not exist (an import before the checkout, a harness's own paths).
+    const elsewhere = run(["memory", "add", "--kind", "note", "--project", "not/yet/cloned", "kept"]);
+    expect({ code: elsewhere.code, stderr: elsewhere.stderr }).toEqual({ code: 0, stderr: "" });
+    expect(run(["memory", "search", "kept", "--project", "not/yet/cloned"]).stdout).toContain("kept");
     const bad = run(["memory", "forget", "banana"]);
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain("not a memory id");
