@@ -265,6 +265,13 @@ export function countPattern(words: readonly string[]): RegExp | null {
 /** Whether a text says a count by a countPattern (a summary line's label left out). */
 export const holdsCount = (pattern: RegExp, text: string) => pattern.test(foldText(lineBody(text)));
 
+/**
+ * "how do I ...", "how does X ...", "how to ...": Li and Roth's DESC:manner class, a way of doing
+ * something. In a coding agent's history the way is often a command that was run.
+ */
+export const asksManner = (query: string) => MANNER.test(query);
+const MANNER = /^\s*how\s+(?:do|does|did|can|could|should|would|to)\b/i;
+
 /** "who ...", "whom ...", "whose ...": Li and Roth's HUM class, a person or a group of people. */
 export const asksPerson = (query: string) => /^\s*(?:who|whom|whose)\b/i.test(query);
 

@@ -42,10 +42,11 @@ export type Weighed = { weight: number; claim: boolean };
  * The weight of an event for ranking, and whether it states something a later statement can replace.
  * A command whose output sets a key the query names (setting-lines.ts) states the project's state
  * for that query, like a note; it replaces nothing and is replaced by nothing (the output is what
- * the file held then, not something someone said).
+ * the file held then, not something someone said). So does any command for a question asking how
+ * something is done (`manner`, answer-type.ts asksManner): the command run is the way it is done.
  */
-export function eventWeight(kind: EventKind, text: string, groups: readonly WeightedGroup[] = []): Weighed {
-  if (kind === "command" && setsQueriedKey(text, groups)) return { weight: WEIGHTS.note, claim: false };
+export function eventWeight(kind: EventKind, text: string, groups: readonly WeightedGroup[] = [], manner = false): Weighed {
+  if (kind === "command" && (manner || setsQueriedKey(text, groups))) return { weight: WEIGHTS.note, claim: false };
   switch (kind) {
     case "correction":
     case "decision":

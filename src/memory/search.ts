@@ -12,6 +12,7 @@
  * question (a question or TODO holding all its words), what holds only part of it is left out
  * (open-matter.ts); so is a thin summary line far below the best hit (thin-lines.ts).
  */
+import { asksManner } from "./answer-type.ts";
 import { candidates, type WeightedGroup } from "./candidates.ts";
 import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
@@ -46,12 +47,12 @@ const MAX_GROUPS = 8;
  * often is chatter around the subject, the record is what was said about it.
  */
 const ABOUT = 1.5;
-function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[]): EventHit[] {
+function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[], manner: boolean): EventHit[] {
   const now = deps.now();
   const hits: EventHit[] = [];
   for (const row of eventsById(deps, ids)) {
     if (row.project_id !== projectId) continue;
-    const unit = eventUnit(row, groups, now);
+    const unit = eventUnit(row, groups, now, manner);
     if (unit) hits.push({ type: "event", row, unit });
   }
   return hits;
@@ -263,7 +264,10 @@ export function rankedHits(
   // One scale: the events' weights, and the summaries' for words only summaries still hold.
   const known = new Set(events.groups.map((g) => g.group));
   const scoring = [...events.groups, ...summaries.groups.filter((g) => !known.has(g.group))];
-  const hits: Hit[] = [...eventHits(deps, projectId, events.ids, scoring), ...summaryHits(deps, projectId, summaries.ids, scoring, looked)];
+  const hits: Hit[] = [
+    ...eventHits(deps, projectId, events.ids, scoring, asksManner(query)),
+    ...summaryHits(deps, projectId, summaries.ids, scoring, looked),
+  ];
   // Summary lines are compared with events with their summary's age.
   for (const h of hits) if (h.type === "summary") for (const l of h.lines) l.score *= h.recency;
   // A record about one of the query's words is the memory's statement on it: above chatter that names the word as often.

@@ -43,11 +43,11 @@ export function keepLines(h: SummaryHit, keep: (line: Unit) => boolean): boolean
 /** The text an event is scored on: its content and the extra words it is indexed by. */
 export const indexedText = (row: { content: string; terms: string | null }) => (row.terms ? `${row.content}\n${row.terms}` : row.content);
 
-/** An event as a ranked unit (null when it matches none of the groups). */
-export function eventUnit(row: EventRow, groups: WeightedGroup[], now: number): Unit | null {
+/** An event as a ranked unit (null when it matches none of the groups); `manner`: the query asks how something is done (rank.ts eventWeight). */
+export function eventUnit(row: EventRow, groups: WeightedGroup[], now: number, manner = false): Unit | null {
   const match = textScore(indexedText(row), groups);
   if (match.matched === 0) return null;
-  const w = eventWeight(row.kind, row.content, groups);
+  const w = eventWeight(row.kind, row.content, groups, manner);
   return {
     event: row.id,
     order: row.id,
