@@ -144,13 +144,18 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     // back, and replaces nothing else said of kafka.
     if (newer.changes && newer.states && o.kind !== "answer" && c.fresh > 0) {
       // A name is what one of them is about (among its first words), not a verb both use in passing ("run").
-      const about = new Set([...subjectOf(event.content), ...subjectOf(o.content)]);
+      const oldSubject = subjectOf(o.content);
+      const about = new Set([...subjectOf(event.content), ...oldSubject]);
       const rare = [...whole].filter(
         (k) => !valueLike(k) && c.old.has(k) && about.has(k) && (df.get(k) ?? Number.POSITIVE_INFINITY) <= rareDf,
       );
       // Ranked by all they share (a rare word may also be a coincidence: "AppLovin MAX" and "max 2048").
       const all = [...whole].filter((k) => c.old.has(k));
-      if (rare.length > 0) bySubject.push({ id: o.id, shared: all.reduce((s, k) => s + weigh(k), 0), rare: rare.length });
+      // One word shared and nothing else is a link only when the older statement is about it (among
+      // its first words): a name it says in passing ("... then the script pings the vendor channel"
+      // and "vendor sync moved to thursday") is no link.
+      const alone = all.length === 1 && !oldSubject.includes(all[0]!);
+      if (rare.length > 0 && !alone) bySubject.push({ id: o.id, shared: all.reduce((s, k) => s + weigh(k), 0), rare: rare.length });
     }
     const dfOf = (k: string) => df.get((k.match(/[\p{L}\p{N}]+/gu) ?? [k])[0]!) ?? 1;
     const namesIt = [...newer.rejected].some(

@@ -1,0 +1,40 @@
+/**
+ * A rare name one statement says only in passing (supersede.ts): a short note of change that
+ * shares that one word with an older statement, and nothing else, does not replace it unless the
+ * older statement is about that name.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+/** Everyday chatter so the words of the statements are not all rare. */
+async function chatter(m: TestMemory, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await m.add("prompt", `can you rerun the parser ${i} benchmarks again`, "s1");
+    await m.add("answer", `Ran the parser ${i} benchmarks: all green, the tokenizer takes ${i + 20} ms.`, "s1");
+  }
+}
+
+const addNote = (m: TestMemory, text: string) => m.ok({ type: "add", project: PROJECT, session: "s2", kind: "note", text }, "add");
+
+describe("a name said in passing", () => {
+  test("a note of change sharing one word the older statement says in passing replaces nothing", async () => {
+    const m = testMemory();
+    await chatter(m, 30);
+    await m.add("prompt", "the nightly export runs at 3am, after that the report script pings the vendor channel", "s1");
+    await chatter(m, 30);
+    const note = await addNote(m, "vendor sync moved to thursday");
+    expect(note.supersedes).toEqual([]);
+  });
+
+  test("the same note replaces an older statement that is about that name", async () => {
+    const m = testMemory();
+    await chatter(m, 30);
+    const old = await m.add("prompt", "vendor sync is every monday at 10, in the small room", "s1");
+    await chatter(m, 30);
+    const note = await addNote(m, "vendor sync moved to thursday");
+    expect(note.supersedes).toEqual([old]);
+  });
+});
