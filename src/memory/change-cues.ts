@@ -27,9 +27,33 @@ export function sentences(text: string): string[] {
   return text
     .slice(0, 1200)
     .split(/(?<=[.!?;])\s+|\n+|\s+-{1,2}\s+|\s+—\s+/)
-    .flatMap((s) => (s.includes(",") ? s.split(ASKED_CLAUSE) : [s]))
+    .flatMap((s) => (s.includes(",") ? s.split(ASKED_CLAUSE).flatMap(requestsApart) : [s]))
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
+}
+
+/**
+ * A personal pronoun and its auxiliary written as one word, as chat does ("im a backend dev",
+ * "ill check"): a subject, so no imperative follows.
+ */
+const SUBJECT_CONTRACTIONS = new Set(
+  ["i", "you", "he", "she", "it", "we", "they"].flatMap((p) => ["m", "re", "s", "ve", "ll", "d"].map((a) => p + a)),
+);
+/**
+ * A request in the imperative tacked on with a comma is a sentence of its own: "the ids are ugly,
+ * show the names instead" reports, then asks for work (opensImperative: a plain verb, then a
+ * determiner opening its object).
+ */
+function requestsApart(sentence: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (const m of sentence.matchAll(/, /g)) {
+    if (!opensImperative(sentence.slice(m.index + 2), (w) => isStopWord(w) || SUBJECT_CONTRACTIONS.has(w))) continue;
+    out.push(sentence.slice(from, m.index));
+    from = m.index + 2;
+  }
+  out.push(sentence.slice(from));
+  return out;
 }
 
 const QUESTION =
