@@ -5,7 +5,7 @@
  * X to Y", "X is 22 now", "Raj handed billing to Ana"). The cues are English function words and
  * verbs of change, not any project's vocabulary; classify.ts reads what a change rejects and asserts.
  */
-import { ASKED_CLAUSE, asksInSitu, conditionalPlan, nominalUses, opensImperative, reportsWish } from "./mood.ts";
+import { ASKED_CLAUSE, asksInSitu, conditionalPlan, modalPassives, nominalUses, opensImperative, reportsWish } from "./mood.ts";
 import { remembered } from "./remember.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
@@ -208,6 +208,7 @@ export const NOW = /(?<!\b(?:right|for|just|by|until|till|up to|even)\s)\bnow\b(
 /** A question after an opener of correction: it ends in "?" or opens with an operator (do, is, can, ...) before its subject. */
 const ASKS = /\?\s*$|^\s*(?:is|are|was|were|do|does|did|can|could|would|should|will|have|has)\s+\S/i;
 const NOMINAL = nominalUses([...BASES, ...PAST], PAST);
+const MODAL_PASSIVE = modalPassives(PAST);
 const CHANGE_VERBS = new Set(BASES);
 /** "movin", "switchin": a verb of change with its g dropped (DROPPED_G) is no imperative either. */
 const CLIPPED = new Set(ING.map((f) => f.replace(/g$/, "")));
@@ -267,7 +268,8 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
     if (!strong && !CHANGING.test(s)) return [];
     // A word of change used as a noun or adjective ("my change to X", "on changed files") says
     // nothing changed: read again without those (only when a cue was found, most sentences have none).
-    const verbs = s.replace(NOMINAL, (m) => m.replace(/\S+$/, "thing"));
+    // A change that ought to or may happen ("X should be bumped") is none done: read without it too.
+    const verbs = s.replace(NOMINAL, (m) => m.replace(/\S+$/, "thing")).replace(MODAL_PASSIVE, (m) => m.replace(/\S+$/, "thing"));
     if (verbs !== s) strong = strongCue(verbs);
     // A change to come under a condition ("X gets cut if it isn't done by friday") is a plan.
     if (strong && conditionalPlan(verbs, CHANGED) && !NOW.test(verbs)) return [];

@@ -132,3 +132,14 @@ export function conditionalPlan(sentence: string, cue: RegExp): boolean {
   const found = [...sentence.matchAll(global)];
   return found.length > 0 && found.every((m) => TO_COME.test(sentence.slice(0, m.index)));
 }
+
+/** Modal auxiliaries (Quirk et al. 1985, ch. 4: the central modals and the semi-modals of obligation; not "had to", a past that says it happened). */
+const MODALS = "should|must|could|would|might|may|can|ought to|needs? to|has to|have to";
+
+/**
+ * A change in a modal passive ("X should be bumped", "Y could get dropped"): what ought to or may
+ * happen, not what was done. `past` are the past participles of the verbs of change.
+ */
+export function modalPassives(past: readonly string[]): RegExp {
+  return new RegExp(`\\b(?:${MODALS})\\s+(?:not\\s+|still\\s+|also\\s+)?(?:be|get)\\s+(?:${past.join("|")})\\b`, "gi");
+}

@@ -1,0 +1,36 @@
+/**
+ * A change in a modal passive ("the cache should be bumped", "it could get dropped") says what
+ * ought to or may happen, not what was done (mood.ts, change-cues.ts): no correction, and it
+ * replaces nothing.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { isCorrection } from "../../src/memory/change-cues.ts";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+async function chatter(m: TestMemory, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await m.add("prompt", `can you rerun the parser ${i} benchmarks again`, "s1");
+    await m.add("answer", `Ran the parser ${i} benchmarks: all green, the tokenizer takes ${i + 20} ms.`, "s1");
+  }
+}
+
+describe("a change in a modal passive", () => {
+  test("is no change said as done", () => {
+    expect(isCorrection("the nightly window should be moved on holidays", "prompt")).toBe(false);
+    expect(isCorrection("the legacy fonts could get dropped soon", "note")).toBe(false);
+    expect(isCorrection("the nightly window was moved to 2am", "prompt")).toBe(true);
+  });
+
+  test("replaces nothing", async () => {
+    const m = testMemory();
+    await chatter(m, 20);
+    await m.add("note", "maintenance: nightly window runs 1am to 3am, all regions", "s1");
+    await chatter(m, 20);
+    const text = "maintenance: nightly window should be moved on public holidays";
+    const added = await m.ok({ type: "add", project: PROJECT, session: "s2", kind: "prompt", text }, "add");
+    expect(added.supersedes).toEqual([]);
+  });
+});
