@@ -137,9 +137,13 @@ export function conditionalPlan(sentence: string, cue: RegExp): boolean {
 const MODALS = "should|must|could|would|might|may|can|ought to|needs? to|has to|have to";
 
 /**
- * A change in a modal passive ("X should be bumped", "Y could get dropped"): what ought to or may
- * happen, not what was done. `past` are the past participles of the verbs of change.
+ * A change in a modal passive ("X should be bumped", "Y could get dropped"), or in a progressive
+ * passive ("X is being retired", Quirk et al. 1985, ch. 4 on aspect): what ought to or may
+ * happen, or is under way, not what was done. `past` are the past participles of the verbs of change.
  */
 export function modalPassives(past: readonly string[]): RegExp {
-  return new RegExp(`\\b(?:${MODALS})\\s+(?:not\\s+|still\\s+|also\\s+)?(?:be|get)\\s+(?:${past.join("|")})\\b`, "gi");
+  return new RegExp(
+    `\\b(?:(?:${MODALS})\\s+(?:not\\s+|still\\s+|also\\s+)?(?:be|get)|(?:is|are|am)\\s+(?:now\\s+|still\\s+)?being)\\s+(?:${past.join("|")})\\b`,
+    "gi",
+  );
 }

@@ -1,7 +1,7 @@
 /**
  * A change in a modal passive ("the cache should be bumped", "it could get dropped") says what
- * ought to or may happen, not what was done (mood.ts, change-cues.ts): no correction, and it
- * replaces nothing.
+ * ought to or may happen, and one in a progressive passive ("X is being retired") what is under
+ * way, not what was done (mood.ts, change-cues.ts): no correction, and it replaces nothing.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { isCorrection } from "../../src/memory/change-cues.ts";
@@ -22,6 +22,11 @@ describe("a change in a modal passive", () => {
     expect(isCorrection("the nightly window should be moved on holidays", "prompt")).toBe(false);
     expect(isCorrection("the legacy fonts could get dropped soon", "note")).toBe(false);
     expect(isCorrection("the nightly window was moved to 2am", "prompt")).toBe(true);
+  });
+
+  test("a change in a progressive passive is under way, not done", () => {
+    expect(isCorrection("infra: the build mirror is being retired", "prompt")).toBe(false);
+    expect(isCorrection("infra: the build mirror was retired", "prompt")).toBe(true);
   });
 
   test("replaces nothing", async () => {
