@@ -148,7 +148,12 @@ export const CHANGING = new RegExp(
  * dropped", "the plan got cancelled", "X is gone". A clause of at most three words before it.
  */
 const GONE_WORDS = "dropped|removed|deleted|retired|cancell?ed|canceled|gone|dead|ditched|abandoned|deprecated|scrapped|decommissioned";
-export const GONE_SOURCE = `(?:^|[,;:.!?(]\\s*|\\s-{1,2}\\s|\\s—\\s)((?:[^\\s,;:()]+\\s+){0,2}?[^\\s,;:()]+)\\s+(?:(?:is|was|were|are|got|gets|get|will be|has been|have been|been)\\s+)?(?:${GONE_WORDS})(?=\\s*(?:[,;:.!?)]|$|\\s+(?:after|since|as|because|in|for|last|this|now|entirely|completely)\\b|\\s+-{1,2}\\s|\\s+—\\s))`;
+/**
+ * Not right after a copula of perception ("my cache seems dead", "the queue looks gone"): how a
+ * thing appears, not that it left (Quirk et al. 1985, ch. 16 on copular verbs of current state).
+ */
+const PERCEIVED = "(?<!\\b(?:seems?|seemed|looks?|looked|appears?|appeared|feels?|felt|sounds?|sounded)\\s+)";
+export const GONE_SOURCE = `(?:^|[,;:.!?(]\\s*|\\s-{1,2}\\s|\\s—\\s)((?:[^\\s,;:()]+\\s+){0,2}?[^\\s,;:()]+)\\s+(?:(?:is|was|were|are|got|gets|get|will be|has been|have been|been)\\s+)?${PERCEIVED}(?:${GONE_WORDS})(?=\\s*(?:[,;:.!?)]|$|\\s+(?:after|since|as|because|in|for|last|this|now|entirely|completely)\\b|\\s+-{1,2}\\s|\\s+—\\s))`;
 const GONE = new RegExp(GONE_SOURCE, "i");
 /**
  * The speaker doing a change as they speak, in the present progressive with "I" or "we" ("ok im
