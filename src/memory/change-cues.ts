@@ -106,8 +106,12 @@ export function isClaim(text: string): boolean {
 }
 
 // Cues that a statement corrects the agent or changes what was said before.
+/**
+ * "undo" opens a correction as an imperative: alone before a stop or with its object ("undo that",
+ * "undo the rename"); a noun before a preposition ("undo after a paste is slow") reports.
+ */
 const CORRECTION_START =
-  /^\s*(?:no|nope|nah|wrong|incorrect|not quite|not that|actually|correction|wait|scratch that|undo|that'?s (?:wrong|not right|incorrect|not what))\b[\s,.:;!-]/i;
+  /^\s*(?:no|nope|nah|wrong|incorrect|not quite|not that|actually|correction|wait|scratch that|undo(?=\s*[,.:;!-]|\s+(?:that|this|it|those|these|the|my|your|our|their|its|all|everything)\b)|that'?s (?:wrong|not right|incorrect|not what))\b[\s,.:;!-]/i;
 /**
  * Verbs of change, each with its -s, -ed and -ing forms: "X was renamed", "we switched to Y", and
  * in the imperative of a commit message or note, "bump MSRV to 1.79", "drop cross".
