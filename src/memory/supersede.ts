@@ -81,6 +81,8 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
   // The whole text's words: a change said in one sentence may name its subject in another
   // ("AdMob got our account flagged. moved the placements to AppLovin").
   const whole = tokenKeys(event.content);
+  // A label naming the kind of record ("note: ...") is no word of what it is about: two notes share it.
+  const bodyKeys = tokenKeys(withoutKindLabel(event.content));
   const words = [...newer.rejected, ...[...newer.keys].filter((k) => !newer.rejected.has(k)), ...whole]
     .flatMap((k) => (valueLike(k) ? (k.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 1) : [k]))
     .filter((w, i, all) => w.length > 1 && all.indexOf(w) === i)
@@ -146,11 +148,11 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
       // A name is what one of them is about (among its first words), not a verb both use in passing ("run").
       const oldSubject = subjectOf(o.content);
       const about = new Set([...subjectOf(event.content), ...oldSubject]);
-      const rare = [...whole].filter(
+      const rare = [...bodyKeys].filter(
         (k) => !valueLike(k) && c.old.has(k) && about.has(k) && (df.get(k) ?? Number.POSITIVE_INFINITY) <= rareDf,
       );
       // Ranked by all they share (a rare word may also be a coincidence: "AppLovin MAX" and "max 2048").
-      const all = [...whole].filter((k) => c.old.has(k));
+      const all = [...bodyKeys].filter((k) => c.old.has(k));
       // One word shared and nothing else is a link only when the older statement is about it (among
       // its first words): a name it says in passing ("... then the script pings the vendor channel"
       // and "vendor sync moved to thursday") is no link.
