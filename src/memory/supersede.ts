@@ -17,6 +17,7 @@ import {
   firstWord,
   isClaim,
   labelOf,
+  type Statement,
   statementKind,
   statementOf,
   subjectOf,
@@ -48,6 +49,18 @@ const RARE_SUBJECT_SHARE = 0.02;
 const NEAR_BEST = 0.75;
 /** ... and that share at least this much of what the shorter of the two says (keys weighted by rarity). */
 const MIN_SHARE = 0.3;
+
+/**
+ * A newer statement sets a value the older one has no place for: every value it asserts is a
+ * number and the older one says no number at all ("bump the client lib to 3.2.1" and "we picked
+ * the client lib over the raw driver" speak of one name, not of one setting). Its whole text is
+ * read: a number in a bracketed aside ("gravity (0, -9.81, 0)") is a place for one too.
+ */
+function otherValue(newer: Statement, old: ReadonlySet<string>, oldText: string): boolean {
+  const number = (k: string) => /\d/.test(k);
+  const asserted = [...newer.asserted].filter((a) => !newer.rejected.has(a));
+  return asserted.length > 0 && asserted.every((a) => number(a) && !old.has(a)) && !number(oldText);
+}
 
 /** An older statement a newer one may replace: a statement of fact or preference, not a question, task, command, error or file list. */
 function replaceable(old: EventRow): boolean {
@@ -144,7 +157,8 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     // hold), in a user's statement the newer one changes something about.
     // It says what holds now (Statement.states): "kafka lag back to normal" says a state came
     // back, and replaces nothing else said of kafka.
-    if (newer.changes && newer.states && o.kind !== "answer" && c.fresh > 0) {
+    // Not when it sets a number the older one has no place for (otherValue).
+    if (newer.changes && newer.states && o.kind !== "answer" && c.fresh > 0 && !otherValue(newer, c.old, o.content)) {
       // A name is what one of them is about (among its first words), not a verb both use in passing ("run").
       const oldSubject = subjectOf(o.content);
       const about = new Set([...subjectOf(event.content), ...oldSubject]);

@@ -1,0 +1,39 @@
+/**
+ * A change that sets only numbers ("bump quokka to 2.1.14") is about a setting: an older statement
+ * with no number at all ("we picked quokka over the raw driver") has no place for that value, and
+ * a shared name is no link to it (supersede.ts). One that holds a number of it still is replaced.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+async function chatter(m: TestMemory, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await m.add("prompt", `can you rerun the parser ${i} benchmarks again`, "s1");
+    await m.add("answer", `Ran the parser ${i} benchmarks: all green, the tokenizer takes ${i + 20} ms.`, "s1");
+  }
+}
+
+const addNote = (m: TestMemory, text: string) => m.ok({ type: "add", project: PROJECT, session: "s2", kind: "note", text }, "add");
+
+describe("a change that sets only numbers", () => {
+  test("replaces no statement that holds no number", async () => {
+    const m = testMemory();
+    await chatter(m, 30);
+    await m.add("note", "store: quokka client over the raw driver, pooled connections, no ORM", "s1");
+    await chatter(m, 30);
+    const note = await addNote(m, "chore(deps): bump quokka to 2.1.14");
+    expect(note.supersedes).toEqual([]);
+  });
+
+  test("replaces the statement that holds the old number", async () => {
+    const m = testMemory();
+    await chatter(m, 30);
+    const old = await m.add("note", "store: quokka client pinned at 2.0.3, pooled connections", "s1");
+    await chatter(m, 30);
+    const note = await addNote(m, "chore(deps): bump quokka to 2.1.14");
+    expect(note.supersedes).toEqual([old]);
+  });
+});
