@@ -40,15 +40,17 @@ const SUBJECT_CONTRACTIONS = new Set(
   ["i", "you", "he", "she", "it", "we", "they"].flatMap((p) => ["m", "re", "s", "ve", "ll", "d"].map((a) => p + a)),
 );
 /**
- * A request in the imperative tacked on with a comma is a sentence of its own: "the ids are ugly,
- * show the names instead" reports, then asks for work (opensImperative: a plain verb, then a
- * determiner opening its object).
+ * A request in the imperative, or a wish reported of others, tacked on with a comma is a sentence
+ * of its own: "the ids are ugly, show the names instead" reports, then asks for work
+ * (opensImperative: a plain verb, then a determiner opening its object); "..., they want X too,
+ * not just Y" asks for something (reportsWish).
  */
 function requestsApart(sentence: string): string[] {
   const out: string[] = [];
   let from = 0;
   for (const m of sentence.matchAll(/, /g)) {
-    if (!opensImperative(sentence.slice(m.index + 2), (w) => isStopWord(w) || SUBJECT_CONTRACTIONS.has(w))) continue;
+    const clause = sentence.slice(m.index + 2);
+    if (!opensImperative(clause, (w) => isStopWord(w) || SUBJECT_CONTRACTIONS.has(w)) && !reportsWish(clause)) continue;
     out.push(sentence.slice(from, m.index));
     from = m.index + 2;
   }
