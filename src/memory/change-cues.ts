@@ -5,7 +5,16 @@
  * X to Y", "X is 22 now", "Raj handed billing to Ana"). The cues are English function words and
  * verbs of change, not any project's vocabulary; classify.ts reads what a change rejects and asserts.
  */
-import { ASKED_CLAUSE, asksInSitu, conditionalPlan, modalPassives, nominalUses, opensImperative, reportsWish } from "./mood.ts";
+import {
+  ASKED_CLAUSE,
+  asksInSitu,
+  CIRCUMSTANCE,
+  conditionalPlan,
+  modalPassives,
+  nominalUses,
+  opensImperative,
+  reportsWish,
+} from "./mood.ts";
 import { remembered } from "./remember.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
@@ -280,7 +289,10 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
     // A word of change used as a noun or adjective ("my change to X", "on changed files") says
     // nothing changed: read again without those (only when a cue was found, most sentences have none).
     // A change that ought to or may happen ("X should be bumped") is none done: read without it too.
-    const verbs = s.replace(NOMINAL, (m) => m.replace(/\S+$/, "thing")).replace(MODAL_PASSIVE, (m) => m.replace(/\S+$/, "thing"));
+    const verbs = s
+      .replace(NOMINAL, (m) => m.replace(/\S+$/, "thing"))
+      .replace(MODAL_PASSIVE, (m) => m.replace(/\S+$/, "thing"))
+      .replace(CIRCUMSTANCE, "");
     if (verbs !== s) strong = strongCue(verbs);
     // A change to come under a condition ("X gets cut if it isn't done by friday") is a plan.
     if (strong && conditionalPlan(verbs, CHANGED) && !NOW.test(verbs)) return [];

@@ -147,3 +147,13 @@ export function modalPassives(past: readonly string[]): RegExp {
     "gi",
   );
 }
+
+/**
+ * An adverbial clause of time or reason with a subject of its own ("after we renamed the key",
+ * "because they moved it"; Quirk et al. 1985, ch. 15 on adverbial clauses): the circumstances of
+ * what the main clause reports, not what the sentence says holds now.
+ */
+export const CIRCUMSTANCE = new RegExp(
+  `\\b(?:after|when|whenever|since|once|because|before|until|till)\\s+(?:${PRONOUNS.split(" ").join("|")})\\s+[^,;.!?]*`,
+  "gi",
+);

@@ -1,0 +1,35 @@
+/**
+ * A verb of change in an adverbial clause of time or reason with its own subject ("after we
+ * renamed the key") gives the circumstances of what the main clause reports ("the app can't find
+ * its settings"): no correction, and it replaces nothing (mood.ts, change-cues.ts).
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { isCorrection } from "../../src/memory/change-cues.ts";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+async function chatter(m: TestMemory, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await m.add("prompt", `can you rerun the parser ${i} benchmarks again`, "s1");
+    await m.add("answer", `Ran the parser ${i} benchmarks: all green, the tokenizer takes ${i + 20} ms.`, "s1");
+  }
+}
+
+describe("a change in a clause of circumstance", () => {
+  test("is no correction; the same change in the main clause is", () => {
+    expect(isCorrection("the app cant find its settings file after we renamed the config key", "prompt")).toBe(false);
+    expect(isCorrection("we renamed the config key after they dropped the old loader", "prompt")).toBe(true);
+  });
+
+  test("replaces nothing", async () => {
+    const m = testMemory();
+    await chatter(m, 20);
+    await m.add("answer", "The settings file is read from the config key APP_SETTINGS at start-up, then cached.", "s1");
+    await chatter(m, 20);
+    const text = "the app cant find its settings file after we renamed the config key";
+    const added = await m.ok({ type: "add", project: PROJECT, session: "s2", kind: "prompt", text }, "add");
+    expect(added.supersedes).toEqual([]);
+  });
+});
