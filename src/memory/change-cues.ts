@@ -13,6 +13,7 @@ import {
   modalPassives,
   nominalUses,
   opensImperative,
+  reportsSpeech,
   reportsWish,
 } from "./mood.ts";
 import { remembered } from "./remember.ts";
@@ -276,7 +277,7 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
     const body = s.replace(COMMIT_HEADER, "");
     const own = sentenceKind(body);
     const k = body !== s && own === "task" ? "fact" : own;
-    if (k === "question" || reportsWish(body) || asksInSitu(body, isStopWord)) return [];
+    if (k === "question" || reportsWish(body) || reportsSpeech(body) || asksInSitu(body, isStopWord)) return [];
     // A user's request in the imperative ("paginate the admin list"): work asked for, not what holds.
     // A verb of change in the imperative ("drop the enum", "bump X to 2") decides what holds.
     if (kind === "prompt" && k !== "task" && opensImperative(body, isFunctionWordOrChange)) return [];

@@ -63,6 +63,24 @@ export function reportsWish(sentence: string): boolean {
   return words.length <= 4 && !/^(?:do|does|did|don'?t|doesn'?t)$/i.test(words.at(-1)!);
 }
 
+/**
+ * Speech reported of others: a subject other than the speaker with a verb of saying ("a customer
+ * says the export is gone", "ops told us X moved"; Quirk et al. 1985, ch. 14 on reported speech;
+ * "reports" and "claims" are as often nouns).
+ * What they say is their report, not what the speaker states holds.
+ */
+const SAYING = /\b(?:says|said|tells|told)\b/i;
+
+export function reportsSpeech(sentence: string): boolean {
+  const m = SAYING.exec(sentence);
+  if (!m) return false;
+  const before = sentence.slice(0, m.index).trim();
+  // "the page now says X" tells what a thing shows now, not what someone reported.
+  if (before === "" || /[,;:]/.test(before) || SPEAKER.test(before) || /\bnow\b/i.test(before)) return false;
+  const words = before.split(/\s+/);
+  return words.length <= 4 && !/^(?:i|we|you|u)$/i.test(words[0]!);
+}
+
 /** Words that open a request before its verb: greetings, discourse openers and "please" (as TASK in change-cues.ts). */
 const OPENERS = /^\s*(?:(?:hi|hello|ok|okay|so|and|also|now|then|next|please)[\s,!:]+)*/i;
 /** A finite operator or copula, or its contraction ("the port's 8081"). */
