@@ -289,7 +289,9 @@ export function changeSentences(text: string, kind = "prompt"): { text: string; 
     if (!strong && !CHANGING.test(s)) return [];
     // A word of change used as a noun or adjective ("my change to X", "on changed files") says
     // nothing changed: read again without those (only when a cue was found, most sentences have none).
-    // A change that ought to or may happen ("X should be bumped") is none done: read without it too.
+    // A change that ought to or may happen, or is under way ("X should be bumped", "X is being
+    // retired"), is none done, and one in a clause of circumstance ("... after we renamed it") is
+    // not what the sentence says: read without those too.
     const verbs = s
       .replace(NOMINAL, (m) => m.replace(/\S+$/, "thing"))
       .replace(MODAL_PASSIVE, (m) => m.replace(/\S+$/, "thing"))
