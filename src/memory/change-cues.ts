@@ -183,13 +183,6 @@ const ANNOUNCED = new RegExp(
 );
 /** A label naming a change ("policy change: ...", "change of plan: ..."): what follows is what holds now. */
 const CHANGE_LABEL = /^\s*(?:[^\s:]+\s+){0,2}change(?:\s+of\s+plans?)?\s*:\s+\S/i;
-/**
- * "the old X" as the subject of its clause, where a clause starts (after a sentence's or clause's
- * punctuation or a coordinating conjunction: "..., the old host is gone"): it says X was replaced.
- * As an object ("guards see the old rota", "a file from the old version") it names what someone
- * still meets, a report of a problem, not a change (Quirk et al. 1985, ch. 10 on clause elements).
- */
-export const OLD_SUBJECT = "(?:^|[,;:.!?(]\\s*|\\s[-–—]{1,2}\\s+|\\b(?:and|but|so)\\s+)the old\\b";
 const CORRECTION_ANYWHERE = [
   ANNOUNCED,
   CHANGE_LABEL,
@@ -202,7 +195,7 @@ const CORRECTION_ANYWHERE = [
   /\b(?:don'?t|do not|never|stop|stopped)\s+(?:use|using|run|running|call|calling|add|adding)\b/i,
   /\bI (?:said|told you|asked for)\b|\byou should(?:'ve| have)\b/i,
   /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,
-  new RegExp(`\\b(?:was|is) (?:the )?old\\b|${OLD_SUBJECT}|\\bused to\\b|\\bis (?:outdated|obsolete|deprecated|gone)\\b`, "i"),
+  /\b(?:was|is) (?:the )?old\b|\bthe old\b|\bused to\b|\bis (?:outdated|obsolete|deprecated|gone)\b/i,
   // "X replaces Y": a verb of replacing in the present with its object.
   /\b(?:we|they|i|team)(?:'ve|'d| have| had)?\s+(?:left|quit)\s+\S|\b(?:handed|hands|handing)\s+(?:over\s+|off\s+|on\s+)?[^.;!?]{1,60}?\s+to\s+\S|\b(?:took|takes|taking|taken) over\b/i,
   /\b(?:replaces|supersedes)\s+\S|\b(?:ripped|rip|tore|tear|torn|pulled|pull|took|take|taken) out\b|\b(?:got|get) rid of\b/i,

@@ -18,7 +18,6 @@ import {
   DECIDES,
   GONE_SOURCE,
   NOW,
-  OLD_SUBJECT,
   withoutCommitType,
 } from "./change-cues.ts";
 import { familyKey } from "./morphology.ts";
@@ -164,7 +163,7 @@ const REJECT_CUES = [
   ...REMOVAL_CUES,
   /\bfrom\s+((?:[^,;!?().]|[.](?=\S)){1,60}?)\s+to\s/gi,
   new RegExp(`\\bused to be\\s+${STRETCH}`, "gi"),
-  new RegExp(`${OLD_SUBJECT}\\s+${STRETCH}`, "gi"),
+  new RegExp(`\\bthe old\\s+${STRETCH}`, "gi"),
   /(?:^|[\s,;(-])([^\s,;()]{1,40})\s+(?:is|was|were|are)\s+(?:wrong|the old|outdated|obsolete|deprecated|gone|deleted|dead|not enough)\b/gi,
 ];
 
