@@ -19,6 +19,8 @@ import type { Hit, Unit } from "./units.ts";
 const SHARED = 2;
 /** The earlier statements a later one found on its own is lifted above: the best this many. */
 const SHOWN = 5;
+/** Of the later statements found on their own that may change one of those, the best this many are read. */
+const ALONE = 8;
 /** ... and at most this share of the later one's words besides the query's: past it, the later one says the same again. */
 const REPEAT = 0.5;
 
@@ -31,19 +33,26 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
   const keysOf = new Map<Unit, ReadonlySet<string>>();
   // A statement found on its own is lifted only above the best earlier ones (what is shown first).
   const best = [...earlier].sort((a, b) => b.score - a.score).slice(0, SHOWN);
+  // The cheap tests first: an earlier passing statement holding a query word this one holds (for
+  // one that passes on its own: one of the best, above it).
+  const thin: [Hit & { type: "event" }, Unit[]][] = [];
+  const alone: [Hit & { type: "event" }, Unit[]][] = [];
   for (const h of hits) {
     if (h.type !== "event" || h.unit.replacedBy !== null) continue;
     const later = h.unit;
-    // The cheap tests first: an earlier passing statement holding a query word this one holds
-    // (for one that passes on its own: one of the best, above it).
-    const alone = passes(later);
+    const found = passes(later);
     // Found on its own, it changes something only as a statement: a record, a claim or an agent's report of what it did.
-    if (alone && !(later.claim || later.record || h.row.kind === "answer")) continue;
-    const olders = (alone ? best : earlier).filter(
+    if (found && !(later.claim || later.record || h.row.kind === "answer")) continue;
+    const olders = (found ? best : earlier).filter(
       (o) =>
-        o.order < later.order && (!alone || o.score > later.score) && [...later.match.groups.keys()].some((g) => o.match.groups.has(g)),
+        o.order < later.order && (!found || o.score > later.score) && [...later.match.groups.keys()].some((g) => o.match.groups.has(g)),
     );
-    if (olders.length === 0 || (h.row.kind !== "correction" && !mayChange(h.row.content))) continue;
+    if (olders.length > 0) (found ? alone : thin).push([h, olders]);
+  }
+  // Of those found on their own, the best few are read (a search holds dozens; what is shown is the top).
+  alone.sort((a, b) => b[0].unit.score - a[0].unit.score);
+  for (const [h, olders] of [...thin, ...alone.slice(0, ALONE)]) {
+    if (h.row.kind !== "correction" && !mayChange(h.row.content)) continue;
     const own = [...tokenKeys(h.row.content)].filter((k) => !asked.has(k));
     const same = olders.filter((older) => {
       let theirs = keysOf.get(older);
@@ -58,7 +67,7 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
     });
     if (same.length === 0) continue;
     if (h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;
-    out.set(later, same);
+    out.set(h.unit, same);
   }
   keepAbove(out);
   return out;
