@@ -6,16 +6,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { isCorrection } from "../../src/memory/change-cues.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+import { chatter, PROJECT, type TestMemory, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
-
-async function chatter(m: TestMemory, n: number): Promise<void> {
-  for (let i = 0; i < n; i++) {
-    await m.add("prompt", `can you rerun the parser ${i} benchmarks again`, "s1");
-    await m.add("answer", `Ran the parser ${i} benchmarks: all green, the tokenizer takes ${i + 20} ms.`, "s1");
-  }
-}
 
 describe("a change in a clause of circumstance", () => {
   test("is no correction; the same change in the main clause is", () => {

@@ -73,3 +73,14 @@ export function testMemory(patch: (c: Config) => void = () => {}, path = join(te
     add: async (kind, text, session = "s1") => (await ok({ type: "add", project: PROJECT, session, kind, text }, "add")).id,
   };
 }
+
+/** Everyday chatter, a prompt and its answer per round, so a history's words are not all rare. */
+export async function chatter(m: TestMemory, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    await m.add("prompt", `can you rerun the parser ${i} benchmarks again`, "s1");
+    await m.add("answer", `Ran the parser ${i} benchmarks: all green, the tokenizer takes ${i + 20} ms.`, "s1");
+  }
+}
+
+/** A note added in session s2, with the service's whole answer (its id, what it replaces). */
+export const addNote = (m: TestMemory, text: string) => m.ok({ type: "add", project: PROJECT, session: "s2", kind: "note", text }, "add");

@@ -24,14 +24,13 @@ const history = async (m: TestMemory) => {
   return m.add("note", "release artifacts get uploaded to Artifactory (repo libs-release), creds in the ci vault", "s2");
 };
 
-/** A few prompts, then the change (an agent's answer too thin to be found on its own); whether it is shown right above `old`. */
-async function changeShownAbove(m: TestMemory, old: string): Promise<void> {
+/** An agent's answer too thin to be found on its own that changes what the history said. */
+const THIN_CHANGE = "done. release uploads go to the github package registry now; the Artifactory uploader and its creds are deleted";
+
+/** A few prompts, then the change (an agent's answer); whether it is shown right above `old`. */
+async function changeShownAbove(m: TestMemory, old: string, text = THIN_CHANGE): Promise<void> {
   for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s4");
-  const change = await m.add(
-    "answer",
-    "done. release uploads go to the github package registry now; the Artifactory uploader and its creds are deleted",
-    "s5",
-  );
+  const change = await m.add("answer", text, "s5");
   const found = await hitIds(m, "where are release artifacts stored");
   expect(found).toContain(change);
   expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
@@ -76,14 +75,10 @@ test("a change that holds enough of the question itself is also kept right above
   const m = testMemory();
   await chatter(m);
   const old = await m.add("note", "release artifacts are stored on Artifactory (repo libs-release), creds in the ci vault", "s2");
-  for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s4");
   // It holds enough of the question to be found on its own, but less of it than the note does.
-  const change = await m.add(
-    "answer",
+  await changeShownAbove(
+    m,
+    old,
     "done. release artifacts go to the github package registry now; the Artifactory uploader and its creds are deleted",
-    "s5",
   );
-  const found = await hitIds(m, "where are release artifacts stored");
-  expect(found).toContain(change);
-  expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
 });

@@ -5,19 +5,9 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { cleanupTempDirs } from "../helpers.ts";
-import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+import { addNote, chatter, PROJECT, type TestMemory, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
-
-/** Everyday chatter so the words of the statements are not all rare. */
-async function chatter(m: TestMemory, n: number): Promise<void> {
-  for (let i = 0; i < n; i++) {
-    await m.add("prompt", `can you rerun the parser ${i} benchmarks again`, "s1");
-    await m.add("answer", `Ran the parser ${i} benchmarks: all green, the tokenizer takes ${i + 20} ms.`, "s1");
-  }
-}
-
-const addNote = (m: TestMemory, text: string) => m.ok({ type: "add", project: PROJECT, session: "s2", kind: "note", text }, "add");
 
 describe("a name said in passing", () => {
   test("a note of change sharing one word the older statement says in passing replaces nothing", async () => {
