@@ -47,7 +47,9 @@ for (const dir of args.filter((a) => !a.startsWith("--"))) {
       const rankIn = (hits: Hit[]) => hits.findIndex((h) => unitsOf(h).some((u) => holds(u) && u.replacedBy === null));
       const groups = queryGroups(q.query).slice(0, 8);
       const found = candidates(backend.db!, "events", groups, { projectId: pid, single: deps.registry.single(), keep: 60 });
-      const rows = backend.db!.query<{ id: number; content: string }, [number]>("SELECT id, content FROM memory_events WHERE project_id = ?").all(pid);
+      const rows = backend
+        .db!.query<{ id: number; content: string }, [number]>("SELECT id, content FROM memory_events WHERE project_id = ?")
+        .all(pid);
       const answering = rows.filter((row) => q.answer.some((a) => norm(row.content).includes(a))).map((row) => row.id);
       const real = rankedHits(deps, pid, q.query, 50);
       const at = rankIn(real);
