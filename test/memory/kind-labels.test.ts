@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { cleanupTempDirs } from "../helpers.ts";
-import { chatter, PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+import { chatter, PROJECT, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 

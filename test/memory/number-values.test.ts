@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { cleanupTempDirs } from "../helpers.ts";
-import { addNote, chatter, PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+import { addNote, chatter, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 

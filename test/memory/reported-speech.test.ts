@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { isCorrection } from "../../src/memory/change-cues.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { chatter, PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+import { chatter, PROJECT, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 
