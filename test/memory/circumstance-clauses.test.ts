@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { isCorrection } from "../../src/memory/change-cues.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { chatter, PROJECT, testMemory } from "./helpers.ts";
+import { supersession } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -17,12 +17,11 @@ describe("a change in a clause of circumstance", () => {
   });
 
   test("replaces nothing", async () => {
-    const m = testMemory();
-    await chatter(m, 20);
-    await m.add("answer", "The settings file is read from the config key APP_SETTINGS at start-up, then cached.", "s1");
-    await chatter(m, 20);
-    const text = "the app cant find its settings file after we renamed the config key";
-    const added = await m.ok({ type: "add", project: PROJECT, session: "s2", kind: "prompt", text }, "add");
-    expect(added.supersedes).toEqual([]);
+    const { supersedes } = await supersession(
+      ["answer", "The settings file is read from the config key APP_SETTINGS at start-up, then cached."],
+      ["prompt", "the app cant find its settings file after we renamed the config key"],
+      20,
+    );
+    expect(supersedes).toEqual([]);
   });
 });

@@ -82,5 +82,19 @@ export async function chatter(m: TestMemory, n: number): Promise<void> {
   }
 }
 
-/** A note added in session s2, with the service's whole answer (its id, what it replaces). */
-export const addNote = (m: TestMemory, text: string) => m.ok({ type: "add", project: PROJECT, session: "s2", kind: "note", text }, "add");
+/**
+ * An older statement between rounds of chatter, then a newer one in session s2, in a new memory:
+ * the older statement's id and what the newer one replaces.
+ */
+export async function supersession(
+  older: [EventKind, string],
+  newer: [EventKind, string],
+  rounds = 30,
+): Promise<{ old: string; supersedes: readonly string[] }> {
+  const m = testMemory();
+  await chatter(m, rounds);
+  const old = await m.add(older[0], older[1], "s1");
+  await chatter(m, rounds);
+  const added = await m.ok({ type: "add", project: PROJECT, session: "s2", kind: newer[0], text: newer[1] }, "add");
+  return { old, supersedes: added.supersedes };
+}

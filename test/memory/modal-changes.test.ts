@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { isCorrection } from "../../src/memory/change-cues.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { chatter, PROJECT, testMemory } from "./helpers.ts";
+import { supersession } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -23,12 +23,11 @@ describe("a change in a modal passive", () => {
   });
 
   test("replaces nothing", async () => {
-    const m = testMemory();
-    await chatter(m, 20);
-    await m.add("note", "maintenance: nightly window runs 1am to 3am, all regions", "s1");
-    await chatter(m, 20);
-    const text = "maintenance: nightly window should be moved on public holidays";
-    const added = await m.ok({ type: "add", project: PROJECT, session: "s2", kind: "prompt", text }, "add");
-    expect(added.supersedes).toEqual([]);
+    const { supersedes } = await supersession(
+      ["note", "maintenance: nightly window runs 1am to 3am, all regions"],
+      ["prompt", "maintenance: nightly window should be moved on public holidays"],
+      20,
+    );
+    expect(supersedes).toEqual([]);
   });
 });

@@ -5,26 +5,24 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { cleanupTempDirs } from "../helpers.ts";
-import { addNote, chatter, testMemory } from "./helpers.ts";
+import { supersession } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 
 describe("a change that sets only numbers", () => {
   test("replaces no statement that holds no number", async () => {
-    const m = testMemory();
-    await chatter(m, 30);
-    await m.add("note", "store: quokka client over the raw driver, pooled connections, no ORM", "s1");
-    await chatter(m, 30);
-    const note = await addNote(m, "chore(deps): bump quokka to 2.1.14");
-    expect(note.supersedes).toEqual([]);
+    const { supersedes } = await supersession(
+      ["note", "store: quokka client over the raw driver, pooled connections, no ORM"],
+      ["note", "chore(deps): bump quokka to 2.1.14"],
+    );
+    expect(supersedes).toEqual([]);
   });
 
   test("replaces the statement that holds the old number", async () => {
-    const m = testMemory();
-    await chatter(m, 30);
-    const old = await m.add("note", "store: quokka client pinned at 2.0.3, pooled connections", "s1");
-    await chatter(m, 30);
-    const note = await addNote(m, "chore(deps): bump quokka to 2.1.14");
-    expect(note.supersedes).toEqual([old]);
+    const { old, supersedes } = await supersession(
+      ["note", "store: quokka client pinned at 2.0.3, pooled connections"],
+      ["note", "chore(deps): bump quokka to 2.1.14"],
+    );
+    expect(supersedes).toEqual([old]);
   });
 });

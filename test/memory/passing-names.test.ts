@@ -5,26 +5,24 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { cleanupTempDirs } from "../helpers.ts";
-import { addNote, chatter, testMemory } from "./helpers.ts";
+import { supersession } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 
 describe("a name said in passing", () => {
   test("a note of change sharing one word the older statement says in passing replaces nothing", async () => {
-    const m = testMemory();
-    await chatter(m, 30);
-    await m.add("prompt", "the nightly export runs at 3am, after that the report script pings the vendor channel", "s1");
-    await chatter(m, 30);
-    const note = await addNote(m, "vendor sync moved to thursday");
-    expect(note.supersedes).toEqual([]);
+    const { supersedes } = await supersession(
+      ["prompt", "the nightly export runs at 3am, after that the report script pings the vendor channel"],
+      ["note", "vendor sync moved to thursday"],
+    );
+    expect(supersedes).toEqual([]);
   });
 
   test("the same note replaces an older statement that is about that name", async () => {
-    const m = testMemory();
-    await chatter(m, 30);
-    const old = await m.add("prompt", "vendor sync is every monday at 10, in the small room", "s1");
-    await chatter(m, 30);
-    const note = await addNote(m, "vendor sync moved to thursday");
-    expect(note.supersedes).toEqual([old]);
+    const { old, supersedes } = await supersession(
+      ["prompt", "vendor sync is every monday at 10, in the small room"],
+      ["note", "vendor sync moved to thursday"],
+    );
+    expect(supersedes).toEqual([old]);
   });
 });

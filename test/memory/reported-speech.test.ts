@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { isCorrection } from "../../src/memory/change-cues.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { chatter, PROJECT, testMemory } from "./helpers.ts";
+import { supersession } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -18,12 +18,11 @@ describe("speech reported of others", () => {
   });
 
   test("replaces nothing", async () => {
-    const m = testMemory();
-    await chatter(m, 20);
-    await m.add("note", "intercom: lobby panel dials the flat, door opens with 9", "s1");
-    await chatter(m, 20);
-    const text = "a tenant says the intercom panel is gone, anything we can check";
-    const added = await m.ok({ type: "add", project: PROJECT, session: "s2", kind: "prompt", text }, "add");
-    expect(added.supersedes).toEqual([]);
+    const { supersedes } = await supersession(
+      ["note", "intercom: lobby panel dials the flat, door opens with 9"],
+      ["prompt", "a tenant says the intercom panel is gone, anything we can check"],
+      20,
+    );
+    expect(supersedes).toEqual([]);
   });
 });
