@@ -11,8 +11,11 @@ import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
 import { lineBody } from "./summary-line.ts";
 
-/** "how many/much/long/often/big/...": a count, amount, period or size; "which version", "node version": a version. */
-const ASKS_QUANTITY = /^\s*how\s+(?:many|much|long|often|frequently|big|large|small|old|far|fast|soon)\b|\bversions?\b/i;
+/** "how many/much/long/often/big/...": a count, amount, period or size. */
+const ASKS_QUANTITY = /^\s*how\s+(?:many|much|long|often|frequently|big|large|small|old|far|fast|soon)\b/i;
+const VERSION = /^versions?$/;
+/** A yes/no question opens on an auxiliary verb ("is it ok to ...", "do we ..."): its answer is yes or no, whatever nouns it holds. */
+const YES_NO = /^(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|may|must)$/;
 /** Questions whose first word asks for something else: a place, a person, a reason, a way ("where does the version come from"). */
 const ASKS_OTHER = /^\s*(?:where|who|whom|whose|why)\b|^\s*how\s+(?:do|does|did|is|are|to|can|should)\b/i;
 
@@ -68,11 +71,36 @@ export function whPhrase(query: string): string[] {
  */
 export function numericHead(query: string): string | null {
   const words = wordsOf(foldText(query));
-  const last = words.at(-1);
-  if (last !== undefined && NUMERIC_NOUN.test(last)) return last;
+  const phrase = whPhrase(query);
   // "what counts as ...", "which roads count as ...": "count" before "as" is a verb, not the noun.
   const verb = (w: string) => /^counts?$/.test(w) && words[words.indexOf(w) + 1] === "as";
-  return whPhrase(query).find((w) => NUMERIC_NOUN.test(w) && w !== "counts" && !verb(w)) ?? null;
+  // A question without a "what"/"which" phrase ("session cookie lifetime") names it last.
+  if (phrase.length === 0) {
+    const last = words.at(-1);
+    return last !== undefined && NUMERIC_NOUN.test(last) && !verb(last) ? last : null;
+  }
+  // In the phrase, the numeric noun is what is asked when it is the phrase's head: its last noun,
+  // at the end or before the question's verb ("what wind speed closes the marina"); one modifying
+  // a noun after it is not ("what date format": a format; "what temperature effect": an effect).
+  return phrase.find((w, i) => NUMERIC_NOUN.test(w) && !verb(w) && (i === phrase.length - 1 || finiteVerb(phrase[i + 1]!))) ?? null;
+}
+
+/**
+ * Whether a word after a noun phrase reads as the question's own verb: in the present tense after a
+ * singular subject (-s, not -ss) or in the past (-ed), English's two inflected forms of a finite verb.
+ */
+const finiteVerb = (w: string) => /(?:[^s]s|ed)$/.test(w);
+
+/**
+ * "which node version", "what version of R", "node version pinned": a version asked for when the
+ * "what"/"which" phrase says it, or, in a question without one, anywhere; a yes/no question ("is
+ * it ok to wipe the database when the schema version changes") asks for no version.
+ */
+function asksVersion(query: string): boolean {
+  const phrase = whPhrase(query);
+  if (phrase.length > 0) return phrase.some((w) => VERSION.test(w));
+  const words = wordsOf(foldText(query));
+  return !YES_NO.test(words[0] ?? "") && words.some((w) => VERSION.test(w));
 }
 
 /**
@@ -85,7 +113,10 @@ function releaseHead(query: string): string | null {
 }
 
 export function asksQuantity(query: string): boolean {
-  return (ASKS_QUANTITY.test(query) || numericHead(query) !== null || releaseHead(query) !== null) && !ASKS_OTHER.test(query);
+  return (
+    (ASKS_QUANTITY.test(query) || asksVersion(query) || numericHead(query) !== null || releaseHead(query) !== null) &&
+    !ASKS_OTHER.test(query)
+  );
 }
 
 /**

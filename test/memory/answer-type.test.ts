@@ -32,6 +32,37 @@ describe("questions that ask for a quantity", () => {
       expect(asksQuantity(q)).toBe(false);
   });
 
+  test("the head of the what/which phrase names what is asked; a yes/no question asks for no version", () => {
+    // A numeric noun modifying the head is not what is asked: a format, a unit, a check.
+    for (const q of [
+      "what date format do the invoices print",
+      "which unit does the export write for sizes",
+      "what extra check do refunds need during a count",
+      "is it safe to drop the cache when the api version changes",
+      "should we bump the version before tagging",
+    ])
+      expect(asksQuantity(q)).toBe(false);
+    for (const q of [
+      "what date do the invoices print",
+      "which node version does ci use",
+      "what version of python is pinned",
+      "which unit size does the export write",
+      "node version pinned",
+    ])
+      expect(asksQuantity(q)).toBe(true);
+  });
+
+  test("a statement without a number answers a question whose numeric word only modifies what is asked", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 20; i++) {
+      await m.add("prompt", `the invoice pdf for customer ${i} looks off, can you check the layout`, "s1");
+      await m.add("answer", `Fixed the invoice layout for customer ${i}.`, "s1");
+    }
+    const format = await m.add("decision", "decided: invoices print dates as day month year, written out in words", "s1");
+    const found = await m.ok({ type: "search", project: PROJECT, query: "what date format do the invoices print", limit: 5 }, "search");
+    expect(found.hits.map((h) => h.id)).toContain(format);
+  });
+
   test("a quantity is a number standing alone or with its unit, a number word, or a word of frequency", () => {
     for (const t of [
       "kept for 30 days",
