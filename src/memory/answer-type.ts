@@ -39,11 +39,12 @@ const QUANTITY = new RegExp(
 
 /**
  * Li and Roth's numeric classes as the noun naming what is asked: count, date, distance, percent,
- * speed, temperature, size, weight, period; for a period also interval and lifetime (nouns whose
- * meaning is a length of time).
+ * speed, temperature, size, weight, period, money; for a period also duration, interval and
+ * lifetime (nouns whose meaning is a length of time), for a distance length, for money the nouns
+ * of what a thing costs (price, cost, fee, amount).
  */
 const NUMERIC_NOUN =
-  /^(?:counts?|dates?|distances?|percent(?:age)?s?|speeds?|temperatures?|sizes?|weights?|periods?|intervals?|lifetimes?)$/;
+  /^(?:counts?|dates?|distances?|lengths?|percent(?:age)?s?|speeds?|temperatures?|sizes?|weights?|periods?|durations?|intervals?|lifetimes?|money|prices?|costs?|fees?|amounts?)$/;
 
 /** What may stand between "what"/"which" and the noun phrase it asks about ("what is the", "what's a"). */
 const WH_FILLER = /^(?:is|are|was|were|s|the|a|an)$/;
@@ -175,7 +176,7 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: RegExp; required: boolean }> 
     required: true,
   },
   {
-    focus: /^(?:long|old|soon|periods?|intervals?|lifetimes?)$/,
+    focus: /^(?:long|old|soon|periods?|durations?|intervals?|lifetimes?)$/,
     value: PERIOD,
     required: true,
   },

@@ -20,6 +20,9 @@ describe("questions that ask for a quantity", () => {
       "rust version we pin",
       "max attachment size",
       "cleanup period",
+      "session lock duration",
+      "max filename length",
+      "what is the upload fee for large files",
     ])
       expect(asksQuantity(q)).toBe(true);
     for (const q of [
