@@ -12,7 +12,12 @@ import { isStopWord } from "./stopwords.ts";
 import { lineBody } from "./summary-line.ts";
 
 /** "how many/much/long/often/big/...": a count, amount, period or size. */
-const ASKS_QUANTITY = /^\s*how\s+(?:many|much|long|often|frequently|big|large|small|old|far|fast|soon)\b/i;
+/** A preposition a quantity question may open with ("after how many retries", "for how long", "within how many days"). */
+const LEAD_PREPOSITION = "(?:(?:after|before|for|in|within|by|at|until|up\\s+to)\\s+)?";
+const ASKS_QUANTITY = new RegExp(
+  `^\\s*${LEAD_PREPOSITION}how\\s+(?:many|much|long|often|frequently|big|large|small|old|far|fast|soon)\\b`,
+  "i",
+);
 const VERSION = /^versions?$/;
 /** A yes/no question opens on an auxiliary verb ("is it ok to ...", "do we ..."): its answer is yes or no, whatever nouns it holds. */
 const YES_NO = /^(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|may|must)$/;
@@ -57,8 +62,10 @@ const WH_FILLER = /^(?:is|are|was|were|s|the|a|an)$/;
  */
 export function whPhrase(query: string): string[] {
   const words = wordsOf(foldText(query));
-  if (!/^(?:what|which|whats)$/.test(words[0] ?? "")) return [];
-  let i = 1;
+  // "at what size ...", "on which day ...": a preposition may open the question.
+  let i = /^(?:after|before|for|in|within|by|at|until|on|from|to)$/.test(words[0] ?? "") ? 1 : 0;
+  if (!/^(?:what|which|whats)$/.test(words[i] ?? "")) return [];
+  i++;
   while (i < words.length && WH_FILLER.test(words[i]!)) i++;
   const out: string[] = [];
   for (; i < words.length && !isStopWord(words[i]!); i++) out.push(words[i]!);
@@ -130,7 +137,7 @@ export function asksQuantity(query: string): boolean {
 export function quantityFocus(query: string): string[] {
   if (!asksQuantity(query)) return [];
   const out: string[] = [];
-  const how = /^\s*how\s+(\p{L}+)/iu.exec(query)?.[1];
+  const how = new RegExp(`^\\s*${LEAD_PREPOSITION}how\\s+(\\p{L}+)`, "iu").exec(query)?.[1];
   if (how) out.push(how.toLowerCase());
   for (const m of query.matchAll(/\b(versions?)\b/gi)) out.push(m[1]!.toLowerCase());
   const head = numericHead(query) ?? releaseHead(query);
@@ -208,7 +215,9 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: RegExp; required: boolean }> 
  * Null for other questions.
  */
 export function frequencyFocus(query: string): string | null {
-  return asksQuantity(query) ? (/^\s*how\s+(often|frequently)\b/i.exec(query)?.[1]?.toLowerCase() ?? null) : null;
+  return asksQuantity(query)
+    ? (new RegExp(`^\\s*${LEAD_PREPOSITION}how\\s+(often|frequently)\\b`, "i").exec(query)?.[1]?.toLowerCase() ?? null)
+    : null;
 }
 
 /** Whether a text holds a value of the kind a focus word asks for (VALUE; any quantity for another word). */

@@ -23,6 +23,9 @@ describe("questions that ask for a quantity", () => {
       "session lock duration",
       "max filename length",
       "what is the upload fee for large files",
+      "after how many failures does the breaker open",
+      "for how long are sessions kept",
+      "at what size does the cache get evicted",
     ])
       expect(asksQuantity(q)).toBe(true);
     for (const q of [

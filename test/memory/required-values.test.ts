@@ -18,6 +18,8 @@ describe("the numeric noun a question asks about", () => {
     expect(whPhrase("what is the retention period for audit logs")).toEqual(["retention", "period"]);
     expect(whPhrase("which interval do we set on the socket")).toEqual(["interval"]);
     expect(whPhrase("how long are audit logs kept")).toEqual([]);
+    expect(whPhrase("at what size does the cache get evicted")).toEqual(["size"]);
+    expect(requiredValues("for how long are audit logs kept")).toEqual(["long"]);
   });
 
   test("a numeric noun at the end or in the what/which phrase; 'what counts as', 'which X count as' is a verb", () => {
