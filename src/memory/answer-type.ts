@@ -160,6 +160,19 @@ const LENGTH = "[kcm]?m|metres?|meters?|kilometres?|kilometers?|mi|miles?|ft|fee
 
 /** A period: a number with a unit of time (also hyphenated, "30-day"), one said in words ("a week"), or forever. */
 const PERIOD = new RegExp(`${shape(TIME).source}|${NUMBER}-(?:${TIME_NAMES})\\b|${SAID_PERIOD}|\\b(?:forever|indefinitely)\\b`, "iu");
+/**
+ * A setting whose name ends in its unit of time, set to a number: "PENDING_RELEASE_MINUTES = 15",
+ * "timeout_ms: 500", "retryDelaySeconds = 30" (code names a quantity's unit in its last part, after
+ * an underscore or as a capitalised word). Case matters for the camel-case part, so no "i" flag.
+ */
+const SNAKE_UNITS = "ms|millis|secs?|seconds|mins?|minutes|hrs?|hours|days|weeks|months|years";
+const CAMEL_UNITS = "Ms|Millis|Secs?|Seconds|Mins?|Minutes|Hrs?|Hours|Days|Weeks|Months|Years";
+const UNIT_NAMED = new RegExp(
+  `(?<![\\p{L}\\p{N}])[\\p{L}\\p{N}_]*(?:_(?:${SNAKE_UNITS}|${SNAKE_UNITS.toUpperCase()})|\\p{Ll}(?:${CAMEL_UNITS}))["']?\\s*[:=]\\s*\\d`,
+  "u",
+);
+/** A period: one said with its unit (PERIOD), or a number set on a name that ends in its unit (UNIT_NAMED). */
+const PERIOD_VALUE = { test: (text: string) => PERIOD.test(text) || UNIT_NAMED.test(text) };
 
 /** Units of speed besides a unit per unit: the knot (BIPM SI Brochure, 8th ed., Table 8), miles and kilometres per hour. */
 const SPEED = "kn|kts?|knots?|mph|kph|km/h";
@@ -173,7 +186,7 @@ const SPEED = "kn|kts?|knots?|mph|kph|km/h";
  * and a version are also said in other ways ("0.64 world units", "stack = 2048", "the LTS"), so for them a value
  * is evidence, not a condition.
  */
-const VALUE: ReadonlyArray<{ focus: RegExp; value: RegExp; required: boolean }> = [
+const VALUE: ReadonlyArray<{ focus: RegExp; value: { test(text: string): boolean }; required: boolean }> = [
   {
     focus: /^(?:often|frequently)$/,
     value: new RegExp(
@@ -184,7 +197,7 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: RegExp; required: boolean }> 
   },
   {
     focus: /^(?:long|old|soon|periods?|durations?|intervals?|lifetimes?)$/,
-    value: PERIOD,
+    value: PERIOD_VALUE,
     required: true,
   },
   {

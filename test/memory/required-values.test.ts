@@ -65,6 +65,13 @@ describe("the numeric noun a question asks about", () => {
     expect(holdsValueFor("far", "the depot has 12 bays")).toBe(false);
   });
 
+  test("a number set on a name ending in its unit of time is a period (snake, upper or camel case)", () => {
+    for (const t of ["const HOLD_MINUTES = 15;", "lock_timeout_ms: 500", "backoffSeconds = 30", "PURGE_AFTER_DAYS=90"])
+      expect(holdsValueFor("long", t)).toBe(true);
+    // A number on a name with no unit, or a unit that is not the name's last part, is not.
+    for (const t of ["MAX_ITEMS = 15", "minutes_page = 3", "getMinutes() = 3", "pdays=3"]) expect(holdsValueFor("long", t)).toBe(false);
+  });
+
   test("a setting naming the period noun with a bare number holds its value", () => {
     expect(holdsValueFor("interval", "MQTT_SOCKET_INTERVAL=45")).toBe(true);
     expect(holdsValueFor("lifetime", "cache lifetime: 3600")).toBe(true);
