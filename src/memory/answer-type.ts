@@ -11,13 +11,16 @@ import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
 import { lineBody } from "./summary-line.ts";
 
-/** "how many/much/long/often/big/...": a count, amount, period or size. */
 /** A preposition a quantity question may open with ("after how many retries", "for how long", "within how many days"). */
 const LEAD_PREPOSITION = "(?:(?:after|before|for|in|within|by|at|until|up\\s+to)\\s+)?";
+/** "how many/much/long/often/big/...": a count, amount, period or size. */
 const ASKS_QUANTITY = new RegExp(
   `^\\s*${LEAD_PREPOSITION}how\\s+(?:many|much|long|often|frequently|big|large|small|old|far|fast|soon)\\b`,
   "i",
 );
+/** The word after "how" ("how long": long), and "how often" itself. */
+const HOW_WORD = new RegExp(`^\\s*${LEAD_PREPOSITION}how\\s+(\\p{L}+)`, "iu");
+const HOW_OFTEN = new RegExp(`^\\s*${LEAD_PREPOSITION}how\\s+(often|frequently)\\b`, "i");
 const VERSION = /^versions?$/;
 /** A yes/no question opens on an auxiliary verb ("is it ok to ...", "do we ..."): its answer is yes or no, whatever nouns it holds. */
 const YES_NO = /^(?:is|are|was|were|do|does|did|can|could|should|would|will|has|have|had|may|must)$/;
@@ -137,7 +140,7 @@ export function asksQuantity(query: string): boolean {
 export function quantityFocus(query: string): string[] {
   if (!asksQuantity(query)) return [];
   const out: string[] = [];
-  const how = new RegExp(`^\\s*${LEAD_PREPOSITION}how\\s+(\\p{L}+)`, "iu").exec(query)?.[1];
+  const how = HOW_WORD.exec(query)?.[1];
   if (how) out.push(how.toLowerCase());
   for (const m of query.matchAll(/\b(versions?)\b/gi)) out.push(m[1]!.toLowerCase());
   const head = numericHead(query) ?? releaseHead(query);
@@ -228,9 +231,7 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: { test(text: string): boolean
  * Null for other questions.
  */
 export function frequencyFocus(query: string): string | null {
-  return asksQuantity(query)
-    ? (new RegExp(`^\\s*${LEAD_PREPOSITION}how\\s+(often|frequently)\\b`, "i").exec(query)?.[1]?.toLowerCase() ?? null)
-    : null;
+  return asksQuantity(query) ? (HOW_OFTEN.exec(query)?.[1]?.toLowerCase() ?? null) : null;
 }
 
 /** Whether a text holds a value of the kind a focus word asks for (VALUE; any quantity for another word). */
