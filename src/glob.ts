@@ -6,11 +6,17 @@
  * patterns as git does: `[...]` classes, `\` escapes, and `**` only between slashes or at an end.
  *
  * Matching never backtracks: a pattern compiles to a small automaton whose set of live states is
- * advanced one character at a time, so a test costs at most (pattern length x text length) steps.
+ * advanced one character at a time, so a test costs at most (pattern length x text length) steps;
+ * the sets met and their moves are remembered, so a test usually costs one lookup per character.
  * (A regular expression from `*a*a*a...*b` backtracks exponentially: minutes on a 40-character name.)
  */
 
-export type GlobOptions = { ignoreCase?: boolean; gitignore?: boolean };
+export type GlobOptions = {
+  ignoreCase?: boolean;
+  gitignore?: boolean;
+  /** Sets of live states the test remembers (default 64; 0: none, each character steps every live state). */
+  maxSets?: number;
+};
 
 export type Glob = { test(text: string): boolean };
 
@@ -127,40 +133,115 @@ export function compileGlob(pattern: string, options: GlobOptions = {}): Glob {
     }
   }
   endRun();
+  const test = automaton(states, options.maxSets ?? MAX_SETS);
+  return {
+    test(raw: string): boolean {
+      const text = ignoreCase ? raw.toLowerCase() : raw;
+      return text.includes(needle) && test(text);
+    },
+  };
+}
+
+/** Sets of live states a glob remembers (past them, it steps the states one character at a time). */
+const MAX_SETS = 64;
+/** Remembered moves between those sets, all together. */
+const MAX_MOVES = 4096;
+const DEAD = -1;
+
+/**
+ * The test of a compiled automaton: each set of live states met is remembered with its moves on
+ * each character seen, so a test walks from set to set with one lookup per character (the glob
+ * tests of the code index ask about every file of a repository, each character of each path once
+ * per glob). A move not remembered yet is made the long way (every live state, one character) and
+ * its answer kept; past `maxSets` sets or MAX_MOVES moves, no more are kept and the test goes on
+ * the long way from where it stands. Either way the live states are the same, so the answer is.
+ */
+function automaton(states: State[], maxSets: number): (text: string) => boolean {
   const final = states.length;
   const n = final + 1;
-  // One pair of state sets per glob: a test runs to its end before the next one starts.
-  let live = new Uint8Array(n);
-  let next = new Uint8Array(n);
   const close = (set: Uint8Array, s: number) => {
     if (set[s]) return;
     set[s] = 1;
     if (s < final) for (const e of states[s]!.eps) close(set, e);
   };
-
-  return {
-    test(raw: string): boolean {
-      const text = ignoreCase ? raw.toLowerCase() : raw;
-      if (!text.includes(needle)) return false;
+  /** The states `from` moves to on `code` (into `to`); false when none. */
+  const step = (from: Uint8Array, code: number, to: Uint8Array): boolean => {
+    to.fill(0);
+    let any = false;
+    for (let s = 0; s < final; s++) {
+      if (!from[s]) continue;
+      const st = states[s]!;
+      if (st.accept?.(code)) {
+        close(to, st.to);
+        any = true;
+      }
+    }
+    return any;
+  };
+  const sets: Uint8Array[] = [];
+  const accepts: boolean[] = [];
+  const moves: Map<number, number>[] = [];
+  const ids = new Map<string, number>();
+  let moveCount = 0;
+  /** The number of a set met before, a new number for a new one, or undefined when no more are kept. */
+  const idOf = (set: Uint8Array): number | undefined => {
+    const key = set.join("");
+    let id = ids.get(key);
+    if (id === undefined && sets.length < maxSets) {
+      id = sets.length;
+      sets.push(set.slice());
+      accepts.push(set[final] === 1);
+      moves.push(new Map());
+      ids.set(key, id);
+    }
+    return id;
+  };
+  // One pair of state sets per glob: a test runs to its end before the next one starts.
+  let live = new Uint8Array(n);
+  let next = new Uint8Array(n);
+  close(live, 0);
+  const start = idOf(live);
+  /** The long way, from the live states in `live`, for the text from `i` on. */
+  const stepRest = (text: string, i: number): boolean => {
+    while (i < text.length) {
+      const code = text.codePointAt(i)!;
+      i += code > 0xffff ? 2 : 1;
+      if (!step(live, code, next)) return false;
+      [live, next] = [next, live];
+    }
+    return live[final] === 1;
+  };
+  return (text) => {
+    if (start === undefined) {
       live.fill(0);
       close(live, 0);
-      for (const ch of text) {
-        const code = ch.codePointAt(0)!;
-        next.fill(0);
-        let any = false;
-        for (let s = 0; s < final; s++) {
-          if (!live[s]) continue;
-          const st = states[s]!;
-          if (st.accept?.(code)) {
-            close(next, st.to);
-            any = true;
+      return stepRest(text, 0);
+    }
+    let id = start;
+    // Code points, as `for (const ch of text)` reads them (a lone surrogate is one).
+    for (let i = 0; i < text.length; ) {
+      const code = text.codePointAt(i)!;
+      i += code > 0xffff ? 2 : 1;
+      let to = moves[id]!.get(code);
+      if (to === undefined) {
+        if (!step(sets[id]!, code, next)) to = DEAD;
+        else {
+          const known = idOf(next);
+          if (known === undefined) {
+            [live, next] = [next, live];
+            return stepRest(text, i);
           }
+          to = known;
         }
-        if (!any) return false;
-        [live, next] = [next, live];
+        if (moveCount < MAX_MOVES) {
+          moves[id]!.set(code, to);
+          moveCount++;
+        }
       }
-      return live[final] === 1;
-    },
+      if (to === DEAD) return false;
+      id = to;
+    }
+    return accepts[id]!;
   };
 }
 

@@ -71,3 +71,74 @@ describe("globs (tool names, sensitive paths)", () => {
     }
   }, 5_000);
 });
+
+describe("remembered state sets (a test walks from set to set)", () => {
+  // Patterns and texts of our own: every dialect feature, texts that match, almost match, or run past the pattern.
+  const patterns: [string, { ignoreCase?: boolean; gitignore?: boolean }][] = [
+    ["src/**/*.ts", {}],
+    ["src/**/*.test.ts", {}],
+    ["**/fixtures/**/*", {}],
+    ["pkg/**/__mocks__/**/*", {}],
+    ["**/vite*config*", {}],
+    ["a?c/**/x*y*z", {}],
+    ["**/*", {}],
+    ["Docs/**/*.MD", { ignoreCase: true }],
+    ["**/[Tt]est[s]/*.js", { gitignore: true }],
+    ["build/**/\\*.log", { gitignore: true }],
+    ["x**y/**/[!a-c]?", { gitignore: true }],
+  ];
+  const texts = [
+    "",
+    "src",
+    "src/a.ts",
+    "src/deep/er/a.test.ts",
+    "src/deep/er/a.test.tsx",
+    "lib/src/a.ts",
+    "fixtures/a",
+    "x/fixtures/y/z.json",
+    "pkg/a/__mocks__/b/c.ts",
+    "pkg/__mocks__/c.ts",
+    "packages/vite.config.ts",
+    "a/vitest-config/x",
+    "abc/q/xAyBz",
+    "abc/q/r/x-y-z",
+    "docs/guide/intro.md",
+    "DOCS/a.md",
+    "tests/unit.js",
+    "a/Tests/unit.js",
+    "a/test/b/unit.js",
+    "build/x/*.log",
+    "build/x/a.log",
+    "xay/q/dz",
+    "x/y/q/ab",
+    "src/ünï/🙂.ts",
+    "src/\ud800.ts",
+  ];
+
+  test("the same answers as stepping every live state, however many sets are kept", () => {
+    for (const [pattern, options] of patterns) {
+      const slow = compileGlob(pattern, { ...options, maxSets: 0 });
+      const few = compileGlob(pattern, { ...options, maxSets: 2 });
+      const fast = compileGlob(pattern, options);
+      for (let round = 0; round < 2; round++)
+        for (const text of texts) {
+          const expected = slow.test(text);
+          expect([pattern, text, few.test(text)]).toEqual([pattern, text, expected]);
+          expect([pattern, text, fast.test(text)]).toEqual([pattern, text, expected]);
+        }
+    }
+  });
+
+  test("known answers through the remembered sets", () => {
+    const g = compileGlob("src/**/*.ts");
+    expect(["src/a.ts", "src/a/b/c.ts", "src/a.tsx", "lib/a.ts", "src/a.ts"].map((t) => g.test(t))).toEqual([
+      true,
+      true,
+      false,
+      false,
+      true,
+    ]);
+    const f = compileGlob("**/fixtures/**/*");
+    expect(["fixtures/a", "a/fixtures/b/c", "a/myfixtures/b", "fixtures"].map((t) => f.test(t))).toEqual([true, true, false, false]);
+  });
+});
