@@ -1,7 +1,6 @@
 #!/usr/bin/env bun
 /** The entry point: argv -> command. The only place that calls process.exit. */
 import { helperRole, runHelper } from "./kota/index.ts";
-import { runCli } from "./surfaces/cli/run.ts";
 
 async function readStdin(): Promise<Uint8Array> {
   return new Uint8Array(await Bun.stdin.arrayBuffer());
@@ -20,8 +19,11 @@ function toStdout(chunk: string | Uint8Array): void {
 const helper = helperRole();
 
 // No top-level await: the binary is compiled to bytecode (CommonJS), which starts several times faster.
+// The command line's modules load only for a command: a helper (a parser process, started for every
+// index) skips their start-up, some 5 ms of its own before it can parse.
 if (helper) void runHelper(helper).then((code) => process.exit(code));
-else
+else {
+  const { runCli } = require("./surfaces/cli/run.ts") as typeof import("./surfaces/cli/run.ts");
   void runCli(process.argv.slice(2), {
     out: toStdout,
     outBytes: toStdout,
@@ -36,3 +38,4 @@ else
     await flushed;
     process.exit(code);
   });
+}
