@@ -14,6 +14,7 @@ import { putIndexesBack, restoreIndexes, setIndexesAside } from "./bulk-indexes.
 import { CONFIG_FILE, type ScannedFile } from "./files/scan.ts";
 import type { StoredFacts } from "./parse/facts.ts";
 import type { ParseJob, ParseOutcome, ParsePool } from "./parse/parse-pool.ts";
+import { earlyTargets } from "./resolve/early-targets.ts";
 import {
   type ConfigTextCache,
   type ResolveCache,
@@ -189,6 +190,8 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
         configText,
       );
     }
+    // A first index writes the warm resolver's answers while the parsers work (early-targets.ts).
+    const early = warm && emptyBefore ? earlyTargets(db, warm) : null;
     // The parsers work on the next batches while this process writes the current one.
     const ahead: Promise<Work[]>[] = [];
     const bounds = batchBounds(total);
@@ -211,6 +214,8 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
         break;
       }
       fill();
+      /** Each written file's import ids (for the early answers). */
+      const importIds: number[][] = [];
       immediate(db, () => {
         const writes: FileWrite[] = [];
         for (const w of work) {
@@ -228,7 +233,14 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
             if (e) written.errors++;
           }
         }
-        changedIds.push(...store.writeFiles(repo.id, writes));
+        // Before the batch's rows: its search words stay the last writes of the transaction (store.ts).
+        early?.write();
+        const ids = store.writeFiles(repo.id, writes, early ? importIds : undefined);
+        changedIds.push(...ids);
+        early?.stored(
+          writes.map((w) => w.file.path),
+          ids,
+        );
         changed += writes.length;
         written.files += writes.length;
         // Built while the parsers still work on the last batches (sent ahead), not after them:
@@ -238,8 +250,17 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
           aside = false;
         }
       });
-      if (warm)
-        for (const w of work) if (w.kind === "write") for (const imp of w.facts.imports) warm.warmUp(w.file.path, imp.specifier, imp.kind);
+      if (warm) {
+        let i = 0;
+        for (const w of work) {
+          if (w.kind !== "write") continue;
+          const ids = importIds[i++];
+          w.facts.imports.forEach((imp, k) => {
+            warm.warmUp(w.file.path, imp.specifier, imp.kind);
+            if (early && ids) early.answered(ids[k]!, w.file.path, imp.specifier, imp.kind);
+          });
+        }
+      }
       // The WAL so far (on a first index, with the secondary indexes just built) goes into the
       // database while the parsers work on the last batches, instead of all of it at the end: the
       // closing checkpoint then copies those batches' pages only.

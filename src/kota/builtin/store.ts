@@ -105,9 +105,10 @@ export function createCodeStore(db: Db) {
      * words out as a segment of their own whenever a statement opens a savepoint (an upsert, an
      * insert with RETURNING or a foreign key), so text written between one file's rows and the next
      * file's made one segment per file, each written and merged again (on a cold index about a third
-     * of the time spent writing). Written together, a batch makes one.
+     * of the time spent writing). Written together, a batch makes one. `importIds`, when given,
+     * gets each file's import ids, in the order of its facts' imports.
      */
-    writeFiles(repoId: number, batch: readonly FileWrite[]): number[] {
+    writeFiles(repoId: number, batch: readonly FileWrite[], importIds?: number[][]): number[] {
       const ids: number[] = [];
       const known: boolean[] = [];
       for (const { file, facts } of batch) {
@@ -116,19 +117,20 @@ export function createCodeStore(db: Db) {
         const existed = fileByPath.get(repoId, file.path) !== null;
         const id = upsertFile.get(repoId, file.path, file.size, file.mtimeMs, file.hash, file.isTest ? 1 : 0, error)!.id;
         if (existed) for (const c of clearFacts) c.run(id);
-        const importIds: number[] = [];
-        for (const imp of facts.imports) importIds.push(insertImport.get(id, imp.specifier, imp.kind, imp.line)!.id);
+        const imports: number[] = [];
+        for (const imp of facts.imports) imports.push(insertImport.get(id, imp.specifier, imp.kind, imp.line)!.id);
+        importIds?.push(imports);
         const symbols: SQLQueryBindings[] = [];
         for (const s of facts.symbols) symbols.push(id, s.name, s.kind, s.parent, s.lineStart, s.lineEnd, s.exported ? 1 : 0, s.signature);
         insertSymbols(symbols);
         const exports: SQLQueryBindings[] = [];
         for (const e of facts.exports)
-          exports.push(id, e.name, e.local, e.importIdx === null ? null : importIds[e.importIdx]!, e.imported, e.line);
+          exports.push(id, e.name, e.local, e.importIdx === null ? null : imports[e.importIdx]!, e.imported, e.line);
         insertExports(exports);
         // One row per target: a file that calls a function forty times stores one row, not forty.
         const refs: SQLQueryBindings[] = [];
         for (const [importIdx, name, owner, member, n, sites] of facts.refs)
-          refs.push(id, importIdx === null ? null : importIds[importIdx]!, name, owner, member, n, sites);
+          refs.push(id, importIdx === null ? null : imports[importIdx]!, name, owner, member, n, sites);
         insertRefs(refs);
         ids.push(id);
         known.push(existed);

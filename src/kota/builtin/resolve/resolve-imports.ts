@@ -12,7 +12,7 @@ import { createTsconfigs } from "./tsconfig.ts";
 const PAGE = 5000;
 
 /** code_imports.status: 0 unresolved, 1 resolved, 2 outside the repository, 3 not code, 4 a workspace package that did not resolve. */
-const statusOf = (r: Resolution): number =>
+export const statusOf = (r: Resolution): number =>
   r.status === "unresolved" ? (r.workspace ? 4 : 0) : r.status === "resolved" ? 1 : r.status === "external" ? 2 : 3;
 
 function readText(root: string, path: string): string | null {
