@@ -47,9 +47,13 @@ describe("kota builtin: early import targets", () => {
     expect(row("left-pad")).toEqual({ target_id: null, status: 2 });
     expect(row("./missing")).toEqual({ target_id: null, status: 0 });
 
+    expect(early.unwritten()).toEqual([importOf("./c")]);
+
     early.stored(["c.ts"], [idOf("c.ts")]);
+    expect(early.unwritten()).toEqual([importOf("./c")]); // ready, not written yet
     early.write();
     expect(row("./c")).toEqual({ target_id: idOf("c.ts"), status: 1 });
+    expect(early.unwritten()).toEqual([]);
   });
 
   test("an import the warm resolver did not answer is left to the pass that ends the run", async () => {

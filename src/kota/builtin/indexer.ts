@@ -286,7 +286,9 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
     let context: ReturnType<typeof resolveImports> | null = null;
     if (all) {
       const fresh = resolveContext(db, root, repo.id, configText, warm);
-      context = resolveImports(db, root, repo.id, undefined, configText, fresh, warm?.taken ? warm.answers : undefined);
+      // Taken, the warm resolver's answers are this run's: those written early (early-targets.ts) stand.
+      const answers = warm?.taken ? warm.answers : undefined;
+      context = resolveImports(db, root, repo.id, undefined, configText, fresh, answers, answers && early ? early.unwritten() : undefined);
     } else if (changedIds.length > 0) context = resolveImports(db, root, repo.id, changedIds, configText, cached);
     else context = cached ?? null;
     // A base config read through a package `extends` under a name the scan does not list (`base.json`):

@@ -185,6 +185,8 @@ export function resolveImports(
   context: ResolveContext = resolveContext(db, root, repoId, cache),
   /** Answers this run already has (a warm resolver's, when resolveContext took it): not asked again. */
   answers?: ReadonlyMap<string, Resolution>,
+  /** Only these imports, by id (of all the repository's: the others' stored answers are those in `answers`). */
+  importIds?: readonly number[],
 ): ResolveContext {
   const { idByPath, pathById, resolver } = context;
   context.existing.clear();
@@ -202,6 +204,13 @@ export function resolveImports(
       }
     });
   };
+  if (importIds) {
+    const page = db.prepare<Row, [string]>(
+      "SELECT id, file_id, specifier, kind, target_id, status FROM code_imports WHERE id IN (SELECT value FROM json_each(?))",
+    );
+    for (let i = 0; i < importIds.length; i += 500) apply(page.all(JSON.stringify(importIds.slice(i, i + 500))));
+    return context;
+  }
   if (fileIds) {
     const page = db.prepare<Row, [string]>(
       "SELECT id, file_id, specifier, kind, target_id, status FROM code_imports WHERE file_id IN (SELECT value FROM json_each(?))",
