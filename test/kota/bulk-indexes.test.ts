@@ -52,6 +52,28 @@ describe("kota secondary indexes during a first index", () => {
     }
   });
 
+  test("set aside too in a database made before without any code index (the engine's); not beside another repository's index", async () => {
+    const pool = createParsePool();
+    try {
+      const db = freshDb();
+      const before = indexes(db);
+      const during: number[] = [];
+      const first = createBuiltinIndex({ db, root: ringRepo(), parser: pool, watch: false });
+      ok(await first.index({ onProgress: () => during.push(indexes(db).length) }));
+      expect(Math.min(...during)).toBe(before.length - 9);
+      expect(indexes(db)).toEqual(before);
+      // A second repository's first index: the first one's queries keep their indexes.
+      const seen: number[] = [];
+      const second = createBuiltinIndex({ db, root: ringRepo(), parser: pool, watch: false });
+      ok(await second.index({ onProgress: () => seen.push(indexes(db).length) }));
+      expect(Math.min(...seen)).toBe(before.length);
+      expect(JSON.stringify(ok(await second.deps({ file: "lib/part7.ts" })))).toContain("lib/part6.ts");
+      db.close();
+    } finally {
+      await pool.close();
+    }
+  });
+
   test("a first index stopped on the way puts them back; one left missing is put back when the index opens", async () => {
     const root = ringRepo();
     const pool = createParsePool();

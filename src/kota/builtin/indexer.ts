@@ -102,10 +102,13 @@ export async function applyChanges(ctx: Ctx, changes: Changes, opts: ApplyOption
   // A repository with no files stored yet (a first index): every file this run stores is marked by its rule.
   const emptyBefore = allRows ? allRows.size === 0 : !store.hasFiles(repo.id);
   const needsResolveBefore = repo.needs_resolve === 1;
-  // A first index into a new database writes its rows with the secondary indexes set aside (bulk-indexes.ts).
-  const bulk = ctx.preparsed !== undefined && emptyBefore && allRows !== null;
+  // A first index into a database that holds no code index yet writes its rows with the secondary
+  // indexes set aside (bulk-indexes.ts): a new database, or one the engine made for its other stores
+  // (no repository's files in it: no other index's queries to slow down meanwhile).
+  let bulk = false;
   immediate(db, () => {
     store.markWriting(repo.id);
+    bulk = emptyBefore && allRows !== null && (ctx.preparsed !== undefined || !store.anyFiles());
     if (bulk) setIndexesAside(db);
   });
   try {

@@ -82,6 +82,10 @@ export function createCodeStore(db: Db) {
     hasFiles(repoId: number): boolean {
       return db.query<{ one: number }, [number]>("SELECT 1 AS one FROM code_files WHERE repo_id = ? LIMIT 1").get(repoId) !== null;
     },
+    /** Whether any repository has a file stored. */
+    anyFiles(): boolean {
+      return db.query<{ one: number }, []>("SELECT 1 AS one FROM code_files LIMIT 1").get() !== null;
+    },
     /** One file's row (a few changed files need no map of all of them). */
     file(repoId: number, path: string): FileRow | null {
       return fileByPath.get(repoId, path);
