@@ -15,8 +15,6 @@ import {
   frequencyFocus,
   holdsClockTime,
   holdsCount,
-  holdsQuantity,
-  holdsValueFor,
   namesSomeone,
   quantityFocus,
   requiredValues,
@@ -30,6 +28,7 @@ import type { TextScore } from "./rank.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
 import type { Unit } from "./units.ts";
+import { holdsQuantity, holdsValueFor } from "./value-kinds.ts";
 
 /** A hit holds at least this share of the weight of the query's words the memory holds. */
 export const MIN_SHARE = 0.4;

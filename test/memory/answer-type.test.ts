@@ -5,7 +5,8 @@
  * Histories written for these tests.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { asksQuantity, holdsQuantity } from "../../src/memory/answer-type.ts";
+import { asksQuantity } from "../../src/memory/answer-type.ts";
+import { holdsQuantity } from "../../src/memory/value-kinds.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { PROJECT, testMemory } from "./helpers.ts";
 

@@ -5,7 +5,8 @@
  * holdsValueFor; search.ts: the gate). Histories written for these tests.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { frequencyFocus, holdsValueFor, quantityFocus } from "../../src/memory/answer-type.ts";
+import { frequencyFocus, quantityFocus } from "../../src/memory/answer-type.ts";
+import { holdsValueFor } from "../../src/memory/value-kinds.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { hitIds, PROJECT, type TestMemory, testMemory } from "./helpers.ts";
 

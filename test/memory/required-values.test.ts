@@ -7,7 +7,8 @@
  * numericHead, requiredValues; gate.ts). Histories written for these tests.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { asksQuantity, holdsValueFor, numericHead, requiredValues, whPhrase } from "../../src/memory/answer-type.ts";
+import { asksQuantity, numericHead, requiredValues, whPhrase } from "../../src/memory/answer-type.ts";
+import { holdsValueFor } from "../../src/memory/value-kinds.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
 
