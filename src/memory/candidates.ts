@@ -85,6 +85,36 @@ function projectScope(db: Db, table: Table, projectId: number, span: number) {
   };
 }
 
+/**
+ * How many of the project's events lie up to an id: what a word's weight is counted among when
+ * looking back from that event. In a database of one project, the id itself; with other
+ * projects' events before and between, the project's events less those after the id (counted
+ * when they are few, as supersession trails the newest events; else estimated by the project's
+ * share), so that a word weighs the same whether or not other projects share the database.
+ */
+export function projectEventsThrough(db: Db, projectId: number, id: number, single: boolean): number {
+  if (single) return Math.max(1, id);
+  const n = db
+    .query<{ rows: number | null; lo: number | null; hi: number | null }, [number]>(
+      `SELECT (SELECT events FROM memory_projects WHERE id = ?) AS rows,
+        (SELECT min(rowid) FROM memory_events) AS lo, (SELECT max(rowid) FROM memory_events) AS hi`,
+    )
+    .get(projectId);
+  const rows = n?.rows ?? 0;
+  const hi = n?.hi ?? id;
+  const run = hi - id;
+  if (run <= 0) return Math.max(1, rows);
+  const later =
+    run > COUNT_REACH
+      ? Math.round((run * rows) / Math.max(1, hi - (n?.lo ?? 0) + 1))
+      : (db
+          .query<{ n: number }, [number, number, number]>(
+            "SELECT count(*) AS n FROM memory_events WHERE id > ?1 AND id <= ?2 AND project_id = ?3",
+          )
+          .get(id, hi, projectId)?.n ?? 0);
+  return Math.max(1, rows - later);
+}
+
 export const idfOf = (df: number, total: number) => {
   const n = Math.max(total, df);
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));

@@ -11,7 +11,7 @@
  */
 import { IN_ID_LIST, idList } from "../db/id-list.ts";
 import { immediate } from "../db/open.ts";
-import { candidates, idfOf } from "./candidates.ts";
+import { candidates, idfOf, projectEventsThrough } from "./candidates.ts";
 import {
   changeSentences,
   firstWord,
@@ -128,7 +128,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     const more = lookup(named, named.length);
     for (const id of more.ids) if (!ids.includes(id)) ids.push(id);
   }
-  const total = Math.max(1, event.id);
+  const total = projectEventsThrough(deps.db, event.project_id, event.id, deps.registry.single());
   const df = new Map(groups.map((g) => [g.word, g.df]));
   const weigh: Weigh = (k) => (valueLike(k) ? idfOf(1, total) : idfOf(df.get(k) ?? 1, total));
   const olds = eventsById(deps, ids).filter((o) => o.project_id === event.project_id && replaceable(o));

@@ -89,3 +89,48 @@ describe("word weights by the project's own events", () => {
     shared.db.close();
   });
 });
+
+describe("supersession by the project's own events", () => {
+  /** Statements naming one subject ("billing") among everyday chatter, then a change to another side of it. */
+  const history: [EventKind, string][] = [
+    ["decision", "billing: invoices and credit notes live in Postgres 16 (db-ledger-02), migrations via dbmate"],
+    ["note", "billing: the nightly export writes a CSV per customer to the reports share"],
+    ["decision", "billing: amounts are stored in cents, rounded half-even on the invoice total"],
+    ["note", "billing: the dunning emails go out through the mailer worker at 07:00"],
+  ];
+  const change: [EventKind, string] = ["prompt", "billing: move the audit log table to its own schema"];
+
+  async function run(m: TestMemory): Promise<readonly (readonly string[])[]> {
+    const linked: (readonly string[])[] = [];
+    const add = async ([kind, text]: [EventKind, string]) => {
+      const r = await m.ok({ type: "add", project: PROJECT, session: "s1", kind, text }, "add");
+      linked.push(
+        r.supersedes.map(
+          (id) =>
+            m.db.query<{ content: string }, [number]>("SELECT content FROM memory_events WHERE id = ?").get(Number(id.replace(/^e/, "")))
+              ?.content ?? id,
+        ),
+      );
+    };
+    for (let i = 0; i < 20; i++) {
+      await add(["prompt", `can you rerun the parser ${i} benchmarks again`]);
+      await add(["answer", `Ran the parser ${i} benchmarks: all green, the tokenizer takes ${i + 20} ms.`]);
+    }
+    for (const h of history) await add(h);
+    await add(change);
+    return linked;
+  }
+
+  test("a change links to the same statements whether or not another project's events came first", async () => {
+    const alone = testMemory();
+    const shared = testMemory();
+    await addAll(shared, OTHER, otherEvents(0, 1500));
+    const a = await run(alone);
+    const b = await run(shared);
+    expect(b).toEqual(a);
+    // Moving the audit table replaces nothing said of where the invoices live.
+    expect(a.at(-1)).toEqual([]);
+    alone.db.close();
+    shared.db.close();
+  });
+});
