@@ -43,6 +43,8 @@ const shape = (unit: string) => new RegExp(`${NUMBER}\\s?(?:${unit})(?![\\p{L}\\
 const TIME = "ms|s|secs?|seconds?|min|mins|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?";
 /** The units of time by name, for a period said in words or hyphenated ("a week", "two days", "30-day"). */
 const TIME_NAMES = "seconds?|minutes?|hours?|days?|nights?|weeks?|fortnights?|months?|quarters?|years?|decades?";
+/** A number joined to its unit of time by a hyphen, named or short ("30-day", "15-min", "24-hr"): a compound adjective ("a 15-min interval"). */
+const HYPHENATED_PERIOD = `${NUMBER}-(?:${TIME_NAMES}|secs?|mins?|hrs?|ms|wks?|yrs?)(?![\\p{L}\\p{N}])`;
 /** A period said in words: an article, a number word or a vague count before a unit of time ("a week", "an hour", "few days", "half a day"). */
 const SAID_PERIOD = `\\b(?:an?|${NUMBER_WORDS}|few|several|couple\\s+of|half\\s+an?)\\s+(?:${TIME_NAMES})\\b`;
 /** Units of size: bytes with SI and IEC prefixes (IEC 80000-13), pixels, and a width by a height. */
@@ -51,7 +53,7 @@ const SIZE = "[kmgtp]?i?b|bytes?|[kmgtp]i?bytes|px|pixels?|k|m";
 const LENGTH = "[kcm]?m|metres?|meters?|kilometres?|kilometers?|mi|miles?|ft|feet|foot|inch(?:es)?";
 
 /** A period: a number with a unit of time (also hyphenated, "30-day"), one said in words ("a week"), or forever. */
-const PERIOD = new RegExp(`${shape(TIME).source}|${NUMBER}-(?:${TIME_NAMES})\\b|${SAID_PERIOD}|\\b(?:forever|indefinitely)\\b`, "iu");
+const PERIOD = new RegExp(`${shape(TIME).source}|${HYPHENATED_PERIOD}|${SAID_PERIOD}|\\b(?:forever|indefinitely)\\b`, "iu");
 /**
  * A setting whose name ends in its unit of time, set to a number: "PENDING_RELEASE_MINUTES = 15",
  * "timeout_ms: 500", "retryDelaySeconds = 30" (code names a quantity's unit in its last part, after
@@ -82,7 +84,7 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: { test(text: string): boolean
   {
     focus: /^(?:often|frequently)$/,
     value: new RegExp(
-      `${shape(TIME).source}|\\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|every|once|twice)\\b|\\b(?:an?|per)\\s+(?:second|minute|hour|day|night|week|month|year)\\b`,
+      `${shape(TIME).source}|${HYPHENATED_PERIOD}|\\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|every|once|twice)\\b|\\b(?:an?|per)\\s+(?:second|minute|hour|day|night|week|month|year)\\b`,
       "iu",
     ),
     required: true,

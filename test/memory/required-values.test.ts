@@ -66,6 +66,15 @@ describe("the numeric noun a question asks about", () => {
     expect(holdsValueFor("far", "the depot has 12 bays")).toBe(false);
   });
 
+  test("a number hyphenated to a short unit of time is a period, and answers how often", () => {
+    for (const t of ["the sensor logs on a 15-min interval", "a 30-sec poll of the queue", "kept in a 24-hr buffer", "a 2-wk sprint"]) {
+      expect(holdsValueFor("long", t)).toBe(true);
+      expect(holdsValueFor("often", t)).toBe(true);
+    }
+    // A hyphen joining a number to a word that is no unit, or to a longer word, is not.
+    for (const t of ["the 15-minion raid", "port 8080-msg bridge"]) expect(holdsValueFor("often", t)).toBe(false);
+  });
+
   test("a number set on a name ending in its unit of time is a period (snake, upper or camel case)", () => {
     for (const t of ["const HOLD_MINUTES = 15;", "lock_timeout_ms: 500", "backoffSeconds = 30", "PURGE_AFTER_DAYS=90"])
       expect(holdsValueFor("long", t)).toBe(true);
