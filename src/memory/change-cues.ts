@@ -192,6 +192,8 @@ const CORRECTION_ANYWHERE = [
   /\bthe new\s+[^.,;!?]{1,40}?\s+(?:is|are)\s+\S|\b(?:is|are)\s+(?:now\s+)?the new\s+\S/i,
   /\bfrom\b[^.;!?]{1,60}\bto\b/i,
   /\b(?:from now on|going forward|henceforth|back to)\b/i,
+  // A value's change written with an arrow between the old and the new value, both holding a digit ("2→5 min", "cp037 -> cp1140", "v1.2 → v1.3").
+  /(?<![\p{L}\p{N}_.])[\p{L}_]*\d[\p{L}\p{N}_.%]*\s*(?:→|->|⟶)\s*[\p{L}_]*\d/u,
   /\b(?:don'?t|do not|never|stop|stopped)\s+(?:use|using|run|running|call|calling|add|adding)\b/i,
   /\bI (?:said|told you|asked for)\b|\byou should(?:'ve| have)\b/i,
   /\bthat(?:'s| is) (?:wrong|incorrect|not (?:right|correct|it))\b/i,

@@ -80,6 +80,13 @@ describe("corrections said in ordinary change expressions", () => {
     expect(fix.supersedes).toEqual([old]);
   });
 
+  test("an arrow from the old value to the new one says a change; an arrow between words or in code does not", () => {
+    for (const t of ["fix(map): idle threshold 3→7 min", "bump the parser 2.4.1 -> 2.5.0", "encoding is cp850 -> cp1252 for the exports"])
+      expect(statementOf(t, "note").changes).toBe(true);
+    for (const t of ["the toggle is under Settings → Privacy", "the node is read as ptr->next in the loop", "route a -> b in the diagram"])
+      expect(statementOf(t, "note").changes).toBe(false);
+  });
+
   test('"no more X" says X is gone', async () => {
     const m = testMemory();
     await chatter(m, 25);
