@@ -71,12 +71,12 @@ describe("parser pool", () => {
     }
   }, 30_000);
 
-  test("a parser gets up to 256 requests in flight at once, and running parsers share that budget", async () => {
+  test("two parsers get up to 256 requests in flight at once, shared; a pool of one parser gets them all", async () => {
     // 512 KiB of source is the other limit: small files (sizes given: the pool counts 4 KiB for a file without one) reach the request limit first.
     const { root, names } = sources(300);
     const small = jobs(root, names).map((j) => ({ ...j, size: 30 }));
     for (const [size, each] of [
-      [1, [256]],
+      [1, [300]],
       [2, [128, 128]],
     ] as const) {
       const pool = createParsePool({ size, helper: slowParser(0) });
@@ -91,6 +91,25 @@ describe("parser pool", () => {
       }
     }
   }, 60_000);
+
+  test("a pool of one parser sends up to 4 MiB of source or 1,024 requests ahead; two parsers 512 KiB between them", async () => {
+    const { root, names } = sources(1100);
+    // A request is sent while less than the byte limit is in flight: 210 x 20,000 bytes pass 4 MiB, 14 pass 256 KiB.
+    for (const [size, bytes, each] of [
+      [1, 20_000, [210]],
+      [2, 20_000, [14, 14]],
+      [1, 30, [1024]],
+    ] as const) {
+      const pool = createParsePool({ size, helper: slowParser(0) });
+      try {
+        const out = pool.parse(jobs(root, names).map((j) => ({ ...j, size: bytes })));
+        expect(pool.stats()).toMatchObject({ running: each.length, inFlight: each.reduce((a, b) => a + b, 0) });
+        expect((await out).every((o) => o.facts.error === null)).toBe(true);
+      } finally {
+        await pool.close();
+      }
+    }
+  }, 120_000);
 
   test("a parser that keeps answering is not killed, however long the whole batch takes", async () => {
     const pool = createParsePool({ size: 1, helper: slowParser(100), timeoutMs: 1500 });
