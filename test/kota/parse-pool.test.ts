@@ -9,6 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "../../src/hash.ts";
 import { createParsePool, type ParseJob } from "../../src/kota/builtin/parse/parse-pool.ts";
+import { prestartParser, takeEarlyParser } from "../../src/kota/builtin/parse/parser-process.ts";
 import { storedOutcome } from "../../src/kota/builtin/parse/redact-facts.ts";
 import { cleanupTempDirs, tempDir, writeRepo } from "./fixture-repo.ts";
 
@@ -110,6 +111,35 @@ describe("parser pool", () => {
       }
     }
   }, 120_000);
+
+  test("a parser started ahead is the pool's first one when it runs the pool's command; one started with another command is ended", async () => {
+    const { root, names } = sources(3);
+    const helper = slowParser(0);
+    const early = prestartParser(() => helper)!;
+    expect(prestartParser(() => helper)).toBe(early); // one at a time
+    const pool = createParsePool({ size: 1, helper });
+    try {
+      const out = await pool.parse(jobs(root, names));
+      expect(out.map((o) => o.facts.symbols.map((s) => s.name))).toEqual([["v0"], ["v1"], ["v2"]]);
+      expect(pool.stats()).toMatchObject({ started: 1, running: 1 });
+      expect(takeEarlyParser(helper)).toBeNull(); // taken
+      expect(early.exitCode).toBeNull(); // the pool's parser now
+    } finally {
+      await pool.close();
+    }
+    expect(await early.exited).toBe(0); // ended by the pool: its input closed
+
+    const other = prestartParser(() => slowParser(0))!;
+    const second = createParsePool({ size: 1, helper });
+    try {
+      expect((await second.parse(jobs(root, names))).every((o) => o.facts.error === null)).toBe(true);
+      await other.exited;
+      expect(other.signalCode).toBe("SIGTERM"); // not the pool's command: ended, not taken
+      expect(second.stats().started).toBe(1);
+    } finally {
+      await second.close();
+    }
+  }, 30_000);
 
   test("a parser that keeps answering is not killed, however long the whole batch takes", async () => {
     const pool = createParsePool({ size: 1, helper: slowParser(100), timeoutMs: 1500 });

@@ -11,7 +11,6 @@
  */
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import type { Subprocess } from "bun";
 import { type CrashBackoff, crashBackoff } from "../../../crash-backoff.ts";
 import { AppError } from "../../../errors.ts";
 import { sha256 } from "../../../hash.ts";
@@ -19,6 +18,7 @@ import { lineSplitter } from "../../../json-lines.ts";
 import { type HelperCommand, helperCommand } from "../../helper-process.ts";
 import type { StoredFacts } from "./facts.ts";
 import type { ParseReply } from "./parse-child.ts";
+import { type ParserProcess, spawnParser, takeEarlyParser } from "./parser-process.ts";
 import { searchBody, storedOutcome } from "./redact-facts.ts";
 
 /** `file`: the absolute path the parser reads (the words of a file left unparsed are read from it here). */
@@ -73,7 +73,7 @@ const bytesOf = (t: Task) => t.job.size ?? UNKNOWN_SIZE;
 type Timer = ReturnType<typeof setTimeout>;
 /** `progressAt`: when it last answered (or got work while idle); one timer per parser checks it. */
 type Parser = {
-  proc: Subprocess<"pipe", "pipe", "pipe">;
+  proc: ParserProcess;
   queue: Task[];
   ready: boolean;
   killed: string | null;
@@ -97,13 +97,6 @@ function unparsed(job: ParseJob, message: string, retry = false): ParseOutcome {
     ...(retry ? { retry } : {}),
   };
 }
-
-/**
- * A parser works in bursts of files with cold code: the optimizing compiler's last tier (FTL) costs
- * more CPU than it wins back in that time (a cold index took 12% less CPU without it). The lower
- * tiers still compile the hot code. A value the user set wins.
- */
-const PARSER_JIT: Record<string, string> = { BUN_JSC_useFTLJIT: "0" };
 
 /**
  * One parser per core beside the one the indexing process keeps busy (it redacts, makes the search
@@ -182,17 +175,10 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
 
   const spawn = (): Parser | null => {
     const c = command();
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "BUN_BE_BUN") env[k] = v;
     let proc: Parser["proc"];
     try {
-      proc = Bun.spawn({
-        cmd: [c.command, ...c.args],
-        env: { ...PARSER_JIT, ...env, ...c.env },
-        stdin: "pipe",
-        stdout: "pipe",
-        stderr: "pipe",
-      });
+      // The first one may have been started ahead, as the program started (parser-process.ts).
+      proc = takeEarlyParser(c) ?? spawnParser(c);
     } catch (error) {
       failAll(new AppError("PARSER_UNAVAILABLE", unavailable(`${c.command} could not be started: ${(error as Error).message}`)));
       return null;
@@ -375,6 +361,12 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
     },
     async close() {
       closed = true;
+      // A parser started ahead and never needed (nothing was parsed) ends with the pool.
+      try {
+        takeEarlyParser(command())?.stdin.end();
+      } catch {
+        // gone already
+      }
       if (idleTimer) clearTimeout(idleTimer);
       if (restartTimer) clearTimeout(restartTimer);
       for (const t of waiting.splice(0)) t.fail(new AppError("CANCELLED", "The code index was closed while parsing."));
