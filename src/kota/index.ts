@@ -5,6 +5,7 @@
  */
 export { fitAnswer } from "./answer-fit.ts";
 export { fitToBudget, type Rendering } from "./budget.ts";
+export { prestartParser } from "./builtin/parse/parser-process.ts";
 export { isCodeRepo } from "./code-repo.ts";
 export { KOTA_ERRORS, type KotaBackendName } from "./contract.ts";
 export { helperRole, runHelper } from "./helper-entry.ts";

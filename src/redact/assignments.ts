@@ -263,10 +263,11 @@ function onHit(ctx: ScanContext, start: number, end: number): void {
   ctx.state.set("assign.name", nameStart);
   // `public key: ...`, `host key: ...` (wg show, ssh) and `checksum/secret:` (a Helm annotation): the
   // word before the name says the value is no credential.
+  // (After a space only a three-letter name can be such a key: the word is read for no other.)
   const joiner = text.charCodeAt(nameStart - 1);
-  if (isSpace(joiner) || joiner === 47) {
+  if (joiner === 47 || (isSpace(joiner) && nameEnd - nameStart === 3)) {
     const word = /([A-Za-z0-9]{2,20})[ \t/]$/.exec(text.slice(Math.max(0, nameStart - 22), nameStart));
-    if (word && (joiner === 47 ? isDigestWord(word[1]!) : nameEnd - nameStart === 3 && qualifiesKeyAsHarmless(word[1]!))) return;
+    if (word && (joiner === 47 ? isDigestWord(word[1]!) : qualifiesKeyAsHarmless(word[1]!))) return;
   }
   // `scheme://user:password@` belongs to the URL detector.
   if (nameStart >= 2 && text.charCodeAt(nameStart - 1) === 47 && text.charCodeAt(nameStart - 2) === 47) return;

@@ -6,6 +6,7 @@ import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: 
 import { openDatabase } from "../../src/db/open.ts";
 import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
 import { startFirstIndex } from "../../src/kota/builtin/first-index.ts";
+import { AHEAD_BATCHES, batchBounds } from "../../src/kota/builtin/indexer.ts";
 import { createParsePool } from "../../src/kota/builtin/parse/parse-pool.ts";
 import { createCodeStore } from "../../src/kota/builtin/store.ts";
 import { createKotaService } from "../../src/kota/service.ts";
@@ -13,7 +14,7 @@ import { cleanupTempDirs, ok, tempDir, writeRepo } from "./fixture-repo.ts";
 
 afterAll(cleanupTempDirs);
 
-/** 260 files in a chain of imports (more than the two batches sent ahead), one of them broken. */
+/** 260 files in a chain of imports (more than the batches sent ahead), one of them broken. */
 function chainRepo(): string {
   const files: Record<string, string> = { "package.json": '{"name":"chain"}\n' };
   for (let i = 0; i < 260; i++) {
@@ -34,10 +35,11 @@ describe("kota first index", () => {
     const root = chainRepo();
     const pool = createParsePool();
     try {
-      // No database anywhere yet: the parser already has the first two batches.
+      // No database anywhere yet: the parser already has the first batches.
       const early = startFirstIndex(root, [], pool)!;
       expect(early.scan.sources).toHaveLength(260);
-      expect(early.parsed.size).toBe(200);
+      expect(early.parsed.size).toBe(batchBounds(260)[AHEAD_BATCHES - 1]![1]);
+      expect(early.parsed.size).toBeLessThan(260);
       expect(pool.stats().inFlight).toBeGreaterThan(0);
       const db = openDatabase(join(tempDir("kota-db-"), "sidecar.db"), { migrations: [schemaSql] });
       const r = ok(await createBuiltinIndex({ db, root, parser: pool, firstIndex: early, watch: false }).index());
@@ -94,7 +96,7 @@ describe("kota first index", () => {
       const late = startFirstIndex(root, [], pool)!;
       const again = ok(await createBuiltinIndex({ db, root, parser: pool, firstIndex: late, watch: false }).index({ full: true }));
       expect(again.files).toBe(260);
-      expect(late.parsed.size).toBe(200);
+      expect(late.parsed.size).toBe(batchBounds(260)[AHEAD_BATCHES - 1]![1]); // not taken
     } finally {
       await pool.close();
     }

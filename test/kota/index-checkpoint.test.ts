@@ -9,7 +9,7 @@ import { join } from "node:path";
 import schemaSql from "../../src/db/migrations/004-code-index.sql" with { type: "text" };
 import { openDatabase } from "../../src/db/open.ts";
 import { createBuiltinIndex } from "../../src/kota/builtin/backend.ts";
-import { AHEAD_BATCHES, batchBounds } from "../../src/kota/builtin/indexer.ts";
+import { batchBounds, INDEXES_BACK_AT } from "../../src/kota/builtin/indexer.ts";
 import { createParsePool } from "../../src/kota/builtin/parse/parse-pool.ts";
 import { cleanupTempDirs, ok, tempDir, writeRepo } from "./fixture-repo.ts";
 
@@ -26,15 +26,15 @@ describe("kota index checkpoints", () => {
     // As the service runs it: no automatic checkpoint along the way (kota/checkpoint.ts).
     db.exec("PRAGMA wal_autocheckpoint = 0");
     const bounds = batchBounds(240);
-    // The batch written while the parser still has AHEAD_BATCHES to go is not the first one.
-    expect(bounds.length).toBeGreaterThanOrEqual(AHEAD_BATCHES + 2);
+    // The batch written while INDEXES_BACK_AT batches are left is not the first one.
+    expect(bounds.length).toBeGreaterThanOrEqual(INDEXES_BACK_AT + 2);
     const pool = createParsePool();
     try {
       const sizes = new Map<number, number>();
       const kota = createBuiltinIndex({ db, root, parser: pool, watch: false });
       ok(await kota.index({ onProgress: (done) => sizes.set(done, statSync(path).size) }));
       const first = sizes.get(bounds[0]![1])!;
-      const early = sizes.get(bounds[bounds.length - 1 - AHEAD_BATCHES]![1])!;
+      const early = sizes.get(bounds[bounds.length - 1 - INDEXES_BACK_AT]![1])!;
       expect(early).toBeGreaterThan(first);
     } finally {
       db.close();

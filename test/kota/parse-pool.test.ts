@@ -9,6 +9,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256 } from "../../src/hash.ts";
 import { createParsePool, type ParseJob } from "../../src/kota/builtin/parse/parse-pool.ts";
+import { prestartParser, takeEarlyParser } from "../../src/kota/builtin/parse/parser-process.ts";
 import { storedOutcome } from "../../src/kota/builtin/parse/redact-facts.ts";
 import { cleanupTempDirs, tempDir, writeRepo } from "./fixture-repo.ts";
 
@@ -71,12 +72,12 @@ describe("parser pool", () => {
     }
   }, 30_000);
 
-  test("a parser gets up to 256 requests in flight at once, and running parsers share that budget", async () => {
+  test("two parsers get up to 256 requests in flight at once, shared; a pool of one parser gets them all", async () => {
     // 512 KiB of source is the other limit: small files (sizes given: the pool counts 4 KiB for a file without one) reach the request limit first.
     const { root, names } = sources(300);
     const small = jobs(root, names).map((j) => ({ ...j, size: 30 }));
     for (const [size, each] of [
-      [1, [256]],
+      [1, [300]],
       [2, [128, 128]],
     ] as const) {
       const pool = createParsePool({ size, helper: slowParser(0) });
@@ -91,6 +92,54 @@ describe("parser pool", () => {
       }
     }
   }, 60_000);
+
+  test("a pool of one parser sends up to 4 MiB of source or 1,024 requests ahead; two parsers 512 KiB between them", async () => {
+    const { root, names } = sources(1100);
+    // A request is sent while less than the byte limit is in flight: 210 x 20,000 bytes pass 4 MiB, 14 pass 256 KiB.
+    for (const [size, bytes, each] of [
+      [1, 20_000, [210]],
+      [2, 20_000, [14, 14]],
+      [1, 30, [1024]],
+    ] as const) {
+      const pool = createParsePool({ size, helper: slowParser(0) });
+      try {
+        const out = pool.parse(jobs(root, names).map((j) => ({ ...j, size: bytes })));
+        expect(pool.stats()).toMatchObject({ running: each.length, inFlight: each.reduce((a, b) => a + b, 0) });
+        expect((await out).every((o) => o.facts.error === null)).toBe(true);
+      } finally {
+        await pool.close();
+      }
+    }
+  }, 120_000);
+
+  test("a parser started ahead is the pool's first one when it runs the pool's command; one started with another command is ended", async () => {
+    const { root, names } = sources(3);
+    const helper = slowParser(0);
+    const early = prestartParser(() => helper)!;
+    expect(prestartParser(() => helper)).toBe(early); // one at a time
+    const pool = createParsePool({ size: 1, helper });
+    try {
+      const out = await pool.parse(jobs(root, names));
+      expect(out.map((o) => o.facts.symbols.map((s) => s.name))).toEqual([["v0"], ["v1"], ["v2"]]);
+      expect(pool.stats()).toMatchObject({ started: 1, running: 1 });
+      expect(takeEarlyParser(helper)).toBeNull(); // taken
+      expect(early.exitCode).toBeNull(); // the pool's parser now
+    } finally {
+      await pool.close();
+    }
+    expect(await early.exited).toBe(0); // ended by the pool: its input closed
+
+    const other = prestartParser(() => slowParser(0))!;
+    const second = createParsePool({ size: 1, helper });
+    try {
+      expect((await second.parse(jobs(root, names))).every((o) => o.facts.error === null)).toBe(true);
+      await other.exited;
+      expect(other.signalCode).toBe("SIGTERM"); // not the pool's command: ended, not taken
+      expect(second.stats().started).toBe(1);
+    } finally {
+      await second.close();
+    }
+  }, 30_000);
 
   test("a parser that keeps answering is not killed, however long the whole batch takes", async () => {
     const pool = createParsePool({ size: 1, helper: slowParser(100), timeoutMs: 1500 });

@@ -11,7 +11,6 @@
  */
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import type { Subprocess } from "bun";
 import { type CrashBackoff, crashBackoff } from "../../../crash-backoff.ts";
 import { AppError } from "../../../errors.ts";
 import { sha256 } from "../../../hash.ts";
@@ -19,6 +18,7 @@ import { lineSplitter } from "../../../json-lines.ts";
 import { type HelperCommand, helperCommand } from "../../helper-process.ts";
 import type { StoredFacts } from "./facts.ts";
 import type { ParseReply } from "./parse-child.ts";
+import { type ParserProcess, spawnParser, takeEarlyParser } from "./parser-process.ts";
 import { searchBody, storedOutcome } from "./redact-facts.ts";
 
 /** `file`: the absolute path the parser reads (the words of a file left unparsed are read from it here). */
@@ -51,6 +51,8 @@ export type ParsePoolOptions = {
    * keeps going while this process writes a batch of files and resolves their imports (50-100 ms on
    * two busy cores, when it sends nothing: with 128 KiB the one parser ran dry there, some 10% of its
    * time on a cold index), and little enough that parsers finish close together.
+   * A pool of one parser (two cores) has no other parser to finish with: it defaults to 1,024
+   * requests and 4 MiB, all its files sent ahead (ONE_PARSER_*).
    * Replies come back in order, so a crash still blames the file at the head.
    */
   inFlight?: number;
@@ -71,7 +73,7 @@ const bytesOf = (t: Task) => t.job.size ?? UNKNOWN_SIZE;
 type Timer = ReturnType<typeof setTimeout>;
 /** `progressAt`: when it last answered (or got work while idle); one timer per parser checks it. */
 type Parser = {
-  proc: Subprocess<"pipe", "pipe", "pipe">;
+  proc: ParserProcess;
   queue: Task[];
   ready: boolean;
   killed: string | null;
@@ -97,13 +99,6 @@ function unparsed(job: ParseJob, message: string, retry = false): ParseOutcome {
 }
 
 /**
- * A parser works in bursts of files with cold code: the optimizing compiler's last tier (FTL) costs
- * more CPU than it wins back in that time (a cold index took 12% less CPU without it). The lower
- * tiers still compile the hot code. A value the user set wins.
- */
-const PARSER_JIT: Record<string, string> = { BUN_JSC_useFTLJIT: "0" };
-
-/**
  * One parser per core beside the one the indexing process keeps busy (it redacts, makes the search
  * words, writes and resolves: about as much CPU as one parser), at most two: each parser warms its
  * code up on its own (a few hundred ms of CPU), which another process rarely wins back. On two cores
@@ -116,10 +111,21 @@ function defaultSize(): number {
 /** Another parser starts while more than this many files wait per running parser. */
 const SPAWN_BACKLOG = 16;
 
+/**
+ * The in-flight limits of a pool of one parser. The pool sends more only as this process handles
+ * the answers, and it handles none while it writes a batch, builds the indexes or redacts a backlog
+ * of answers; meanwhile the answers it has not read yet still count as in flight. With 512 KiB the
+ * one parser waited for work 22-68 ms of a cold index of hono (390 files; 25-56 ms of vite's
+ * packages), stopping 6-8 times; with these limits 1-4 ms (traced per request, two busy cores).
+ * A queue this long costs nothing when there is no other parser to finish close to.
+ */
+const ONE_PARSER_IN_FLIGHT = 1024;
+const ONE_PARSER_IN_FLIGHT_BYTES = 4 * 1024 * 1024;
+
 export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
   const size = Math.max(1, o.size ?? defaultSize());
-  const inFlight = Math.max(1, o.inFlight ?? 256);
-  const inFlightBytes = o.inFlightBytes ?? 512 * 1024;
+  const inFlight = Math.max(1, o.inFlight ?? (size === 1 ? ONE_PARSER_IN_FLIGHT : 256));
+  const inFlightBytes = o.inFlightBytes ?? (size === 1 ? ONE_PARSER_IN_FLIGHT_BYTES : 512 * 1024);
   /**
    * Whether a parser takes one more request now (`low`: half the limits, where topping up starts).
    * Running parsers share the limits (`share`: how many run), so that they still finish close together.
@@ -169,17 +175,10 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
 
   const spawn = (): Parser | null => {
     const c = command();
-    const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== "BUN_BE_BUN") env[k] = v;
     let proc: Parser["proc"];
     try {
-      proc = Bun.spawn({
-        cmd: [c.command, ...c.args],
-        env: { ...PARSER_JIT, ...env, ...c.env },
-        stdin: "pipe",
-        stdout: "pipe",
-        stderr: "pipe",
-      });
+      // The first one may have been started ahead, as the program started (parser-process.ts).
+      proc = takeEarlyParser(c) ?? spawnParser(c);
     } catch (error) {
       failAll(new AppError("PARSER_UNAVAILABLE", unavailable(`${c.command} could not be started: ${(error as Error).message}`)));
       return null;
@@ -362,6 +361,12 @@ export function createParsePool(o: ParsePoolOptions = {}): ParsePool {
     },
     async close() {
       closed = true;
+      // A parser started ahead and never needed (nothing was parsed) ends with the pool.
+      try {
+        takeEarlyParser(command())?.stdin.end();
+      } catch {
+        // gone already
+      }
       if (idleTimer) clearTimeout(idleTimer);
       if (restartTimer) clearTimeout(restartTimer);
       for (const t of waiting.splice(0)) t.fail(new AppError("CANCELLED", "The code index was closed while parsing."));
