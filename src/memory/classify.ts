@@ -24,6 +24,7 @@ import { familyKey } from "./morphology.ts";
 import { remembered } from "./remember.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
+import { symbolName } from "./unit-symbols.ts";
 
 export {
   changeSentences,
@@ -57,7 +58,8 @@ function contentKeys(stretch: string): string[] {
       // Its words too: "TIDE_PROD" shares "prod" with a text that says it in words.
       for (const w of wordsOf(token)) if (w.length > 1 && !/^\d+$/.test(w) && !isStopWord(w)) out.push(valueLike(w) ? w : familyKey(w));
     } else if (!isStopWord(token) && token.length > 1) {
-      const key = familyKey(token);
+      // A unit of time by its symbol is the unit: "bumped to 45 min" and "after 20 minutes" share it.
+      const key = familyKey(symbolName(token) ?? token);
       if (!CHANGE_WORDS.has(key)) out.push(key);
     }
   }

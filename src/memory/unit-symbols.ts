@@ -16,6 +16,9 @@ const NAMES: Readonly<Record<string, string>> = {
   d: "days",
 };
 
+/** The name of a unit of time written by a symbol of two or more letters ("min": minutes, "hrs": hours); a one-letter symbol is no word. */
+export const symbolName = (word: string): string | undefined => (word.length > 1 ? NAMES[word.toLowerCase()] : undefined);
+
 /**
  * A number (digits, maybe a decimal part) and a time unit's symbol, attached or after one space on
  * the same line (a number ending a line and a word starting the next are no amount).

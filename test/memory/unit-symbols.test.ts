@@ -3,6 +3,7 @@
  * Texts written for these tests.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { tokenKeys } from "../../src/memory/classify.ts";
 import { extraTerms } from "../../src/memory/identifiers.ts";
 import { unitNames } from "../../src/memory/unit-symbols.ts";
 import { cleanupTempDirs } from "../helpers.ts";
@@ -11,6 +12,15 @@ import { PROJECT, testMemory } from "./helpers.ts";
 afterAll(cleanupTempDirs);
 
 describe("amounts of time in symbols", () => {
+  test("a statement's keys hold a unit of time by its name, whether written by symbol or in full", () => {
+    const minutes = [...tokenKeys("minutes")][0]!;
+    expect(tokenKeys("lease renewal window bumped to 45 min").has(minutes)).toBe(true);
+    expect(tokenKeys("lease renewals open 20 minutes before expiry").has(minutes)).toBe(true);
+    expect([...tokenKeys("polls every 3 hrs")].some((k) => tokenKeys("3 hours").has(k))).toBe(true);
+    // A one-letter symbol is no word of a statement: "3 h" adds no key for hours.
+    expect(tokenKeys("polls every 3 h").has([...tokenKeys("hours")][0]!)).toBe(false);
+  });
+
   test("symbols attached or after a space, each unit once; symbols inside words or hex are not amounts", () => {
     expect(unitNames("retry after 30s, give up at 2 h; cache 7d, timeout 250ms, again 45s")).toEqual([
       "seconds",
