@@ -64,8 +64,9 @@ function statementSql(table: Table, single: boolean, limit: number, kinds?: read
 const COUNT_REACH = 20_000;
 
 /**
- * How many rows the project holds, and how many of its rows lie between two ids: counted when the
- * run is short, else estimated by the project's share of every row (`span`: ids in the table).
+ * How many rows the project holds, and how many of its rows lie between two ids (`since`: at least
+ * one): counted when the run is short, else estimated by the project's share of every row (`span`:
+ * ids in the table).
  */
 function projectScope(db: Db, table: Table, projectId: number, span: number) {
   const rows =
@@ -75,14 +76,13 @@ function projectScope(db: Db, table: Table, projectId: number, span: number) {
   const count = db.query<{ n: number }, [number, number, number]>(
     `SELECT count(*) AS n FROM ${NAMES[table].base} WHERE id BETWEEN ?1 AND ?2 AND project_id = ?3`,
   );
-  return {
-    rows,
-    since(from: number, to: number): number {
-      const run = Math.max(1, to - from + 1);
-      if (run > COUNT_REACH) return Math.max(1, Math.round((run * Math.max(1, rows)) / Math.max(1, span)));
-      return Math.max(1, count.get(from, to, projectId)?.n ?? 1);
-    },
+  const between = (from: number, to: number): number => {
+    const run = to - from + 1;
+    if (run <= 0) return 0;
+    if (run > COUNT_REACH) return Math.round((run * Math.max(1, rows)) / Math.max(1, span));
+    return count.get(from, to, projectId)?.n ?? 0;
   };
+  return { rows, between, since: (from: number, to: number) => Math.max(1, between(from, to)) };
 }
 
 /**
@@ -94,25 +94,14 @@ function projectScope(db: Db, table: Table, projectId: number, span: number) {
  */
 export function projectEventsThrough(db: Db, projectId: number, id: number, single: boolean): number {
   if (single) return Math.max(1, id);
-  const n = db
-    .query<{ rows: number | null; lo: number | null; hi: number | null }, [number]>(
-      `SELECT (SELECT events FROM memory_projects WHERE id = ?) AS rows,
-        (SELECT min(rowid) FROM memory_events) AS lo, (SELECT max(rowid) FROM memory_events) AS hi`,
+  const ids = db
+    .query<{ lo: number | null; hi: number | null }, []>(
+      "SELECT (SELECT min(rowid) FROM memory_events) AS lo, (SELECT max(rowid) FROM memory_events) AS hi",
     )
-    .get(projectId);
-  const rows = n?.rows ?? 0;
-  const hi = n?.hi ?? id;
-  const run = hi - id;
-  if (run <= 0) return Math.max(1, rows);
-  const later =
-    run > COUNT_REACH
-      ? Math.round((run * rows) / Math.max(1, hi - (n?.lo ?? 0) + 1))
-      : (db
-          .query<{ n: number }, [number, number, number]>(
-            "SELECT count(*) AS n FROM memory_events WHERE id > ?1 AND id <= ?2 AND project_id = ?3",
-          )
-          .get(id, hi, projectId)?.n ?? 0);
-  return Math.max(1, rows - later);
+    .get();
+  const hi = ids?.hi ?? id;
+  const scope = projectScope(db, "events", projectId, hi - (ids?.lo ?? 0) + 1);
+  return Math.max(1, scope.rows - scope.between(id + 1, hi));
 }
 
 export const idfOf = (df: number, total: number) => {
