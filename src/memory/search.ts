@@ -22,6 +22,7 @@ import { lineEvent } from "./extractive.ts";
 import { type Gate, gateContext, heldByValue, heldFor, holdsRareWord, MIN_SHARE, relevant } from "./gate.ts";
 import { aboutQuery, changeFirst, laterRecordFirst } from "./holds-now.ts";
 import { keepAbove, laterChanges } from "./later-change.ts";
+import { laterSettingFirst } from "./later-setting.ts";
 import { belowOpenMatter } from "./open-matter.ts";
 import { withoutOrphans } from "./orphans.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
@@ -296,6 +297,7 @@ export function rankedHits(
   // A change that says the value asked for ("raised the cap to 24x24") holds the word naming it ("how big").
   changeFirst(kept, context.rare, (u, g) => heldByValue(u, g, context));
   aboveRejected(kept);
+  laterSettingFirst(kept);
   // What the reorderings above lifted, a later change stays right above (later-change.ts).
   keepAbove(later);
   for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));

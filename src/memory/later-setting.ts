@@ -1,0 +1,48 @@
+/**
+ * A setting seen again with another value: a later text that assigns a named setting
+ * (`message_size_limit = 52428800`, `IDLE_TIMEOUT = 150`, `maxPlayers: 8`) ranks right above an
+ * earlier one assigning the same setting a different value, whatever kind each is (a command's
+ * output printing the configuration says what holds as well as a note does). The name must be
+ * written as code names a setting (an underscore, a dot, or a capital inside the word), so prose
+ * such as "note: ..." or "fix: ..." is no setting.
+ */
+import { ABOVE, units } from "./conflicts.ts";
+import type { Hit, Unit } from "./units.ts";
+
+/** A code name (snake, dotted, camel or screaming case), `=` or `:`, one value token. */
+const ASSIGNMENT =
+  /(?<![\p{L}\p{N}_.-])([\p{L}_][\p{L}\p{N}_]*(?:[._][\p{L}\p{N}_]+)+|\p{Ll}+(?:\p{Lu}[\p{Ll}\p{N}]*)+)["']?\s*(?:=|:)\s*["']?([^\s"',;)}\]]+)/gu;
+
+/** The settings a text assigns, by name (lower-cased), each with its last value. */
+export function assignments(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of text.slice(0, 4000).matchAll(ASSIGNMENT)) out.set(m[1]!.toLowerCase(), m[2]!.toLowerCase());
+  return out;
+}
+
+/** The best units read: what is shown and just below it. */
+const READ = 10;
+
+/** Lifts each later unit that assigns a setting another value right above the earlier units assigning it, among the best. */
+export function laterSettingFirst(hits: Hit[]): void {
+  const all = units(hits)
+    .filter((u) => u.event !== null && u.replacedBy === null)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, READ)
+    .map((u) => ({ u, set: assignments(u.text) }))
+    .filter((x) => x.set.size > 0)
+    .sort((a, b) => a.u.order - b.u.order);
+  for (let i = 0; i < all.length; i++) {
+    const older = all[i]!;
+    for (let j = i + 1; j < all.length; j++) {
+      const newer = all[j]!;
+      if (newer.u.order === older.u.order) continue;
+      const changed = [...newer.set].some(([k, v]) => older.set.has(k) && older.set.get(k) !== v);
+      if (changed) lift(newer.u, older.u);
+    }
+  }
+}
+
+function lift(newer: Unit, older: Unit): void {
+  newer.score = Math.max(newer.score, older.score * ABOVE);
+}
