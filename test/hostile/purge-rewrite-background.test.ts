@@ -48,8 +48,19 @@ async function filled(path: string, seed: number, count: number) {
   return { engine, planted };
 }
 
+/**
+ * A connection of the test's own that waits for the lock as the product's do: the detached
+ * `settle` the CLI capture started may still be indexing, and a checkpoint that truncates the WAL
+ * keeps readers out for a moment.
+ */
+function openWaiting(path: string, readonly = true): Database {
+  const db = new Database(path, readonly ? { readonly: true } : undefined);
+  db.exec("PRAGMA busy_timeout = 15000");
+  return db;
+}
+
 const integrity = (path: string) => {
-  const db = new Database(path, { readonly: true });
+  const db = openWaiting(path);
   try {
     return (db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check;
   } finally {
@@ -114,11 +125,11 @@ describe("the rewrite after a purge runs in the background", () => {
     await host.exited;
     // Whether the kill came before, during or after the rewrite: the file is whole and every kept source is there.
     expect(integrity(path)).toBe("ok");
-    const db = new Database(path, { readonly: true });
+    const db = openWaiting(path);
     expect((db.query("SELECT count(*) AS n FROM sources").get() as { n: number }).n).toBe(23);
     db.close();
     // The worst case for sure: the rewrite never ran (the debt is in the file, as the purge left it).
-    const w = new Database(path);
+    const w = openWaiting(path, false);
     markRewrite(w);
     w.close();
     const next = createEngine({ config: testConfig(path), calls: TOOL_CALLS, busyTimeoutMs: 250 });
@@ -126,7 +137,7 @@ describe("the rewrite after a purge runs in the background", () => {
     const paid = await next.rewritten();
     expect(paid).toMatchObject({ ok: true });
     await next.close();
-    const after = new Database(path, { readonly: true });
+    const after = openWaiting(path);
     expect(pendingRewrite(after)).toBeNull();
     after.close();
     expect(readable(path, [gone.word])).toEqual([]);
