@@ -1,6 +1,6 @@
 /**
  * A setting seen again with another value: a later text that assigns a named setting
- * (`message_size_limit = 52428800`, `IDLE_TIMEOUT = 150`, `maxPlayers: 8`) ranks right above an
+ * (`pool_size = 40`, `RETRY_LIMIT = 5`, `maxWorkers: 8`) ranks right above an
  * earlier one assigning the same setting a different value, whatever kind each is (a command's
  * output printing the configuration says what holds as well as a note does). The name must be
  * written as code names a setting (an underscore, a dot, or a capital inside the word), so prose
