@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -169,4 +170,15 @@ export function databaseFileTexts(path: string, suffixes: readonly string[] = ["
     }
   }
   return out;
+}
+
+/**
+ * A test's own connection to a database another process may be writing (a server, a detached
+ * `settle`): it waits for the lock as the product's connections do (15 s), so a checkpoint that
+ * truncates the WAL, which keeps readers out for a moment, is no SQLITE_BUSY.
+ */
+export function waitingDb(path: string, readonly = true): Database {
+  const db = new Database(path, readonly ? { readonly: true } : undefined);
+  db.exec("PRAGMA busy_timeout = 15000");
+  return db;
 }

@@ -5,13 +5,12 @@
  * The store is filled the way pi fills it: captures indexed on a worker thread, searches and gets
  * logged, then purged while another connection reads.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { createEngine, type Engine } from "../../src/engine.ts";
 import { TOOL_CALLS } from "../../src/store/next-calls.ts";
 import { createWebViewer, createWebWriter } from "../../src/web-viewer.ts";
-import { cleanupTempDirs, databaseFileTexts, noisyLog, rng, runCli, tempDir, testConfig, testSeed } from "../helpers.ts";
+import { cleanupTempDirs, databaseFileTexts, noisyLog, rng, runCli, tempDir, testConfig, testSeed, waitingDb } from "../helpers.ts";
 
 afterAll(() => cleanupTempDirs());
 
@@ -113,7 +112,7 @@ describe("purge leaves no readable copy", () => {
     expect(read.record.trusted).toEqual([[1, 40]]);
     await engine.close();
     // The read cache kept the file's text as a base for later reads.
-    const db = new Database(path, { readonly: true });
+    const db = waitingDb(path);
     expect((db.query("SELECT count(*) AS n FROM objects WHERE content LIKE ?").get(`%${file[0]}%`) as { n: number }).n).toBe(1);
     db.close();
     expect(runCli(["--db", path, "purge", "--all"]).code).toBe(0);

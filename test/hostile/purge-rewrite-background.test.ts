@@ -5,14 +5,13 @@
  * host killed mid-rewrite loses nothing and leaves the debt in the file, and the next writing
  * engine pays it: no copy of the purged text is left.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { markRewrite, pendingRewrite } from "../../src/db/rewrite.ts";
 import { createEngine } from "../../src/engine.ts";
 import { TOOL_CALLS } from "../../src/store/index.ts";
-import { BUN, cleanupTempDirs, noisyLog, rng, runCli, tempDir, testConfig, testSeed } from "../helpers.ts";
+import { BUN, cleanupTempDirs, noisyLog, rng, runCli, tempDir, testConfig, testSeed, waitingDb } from "../helpers.ts";
 
 afterAll(() => cleanupTempDirs());
 
@@ -48,19 +47,8 @@ async function filled(path: string, seed: number, count: number) {
   return { engine, planted };
 }
 
-/**
- * A connection of the test's own that waits for the lock as the product's do: the detached
- * `settle` the CLI capture started may still be indexing, and a checkpoint that truncates the WAL
- * keeps readers out for a moment.
- */
-function openWaiting(path: string, readonly = true): Database {
-  const db = new Database(path, readonly ? { readonly: true } : undefined);
-  db.exec("PRAGMA busy_timeout = 15000");
-  return db;
-}
-
 const integrity = (path: string) => {
-  const db = openWaiting(path);
+  const db = waitingDb(path);
   try {
     return (db.query("PRAGMA integrity_check").get() as { integrity_check: string }).integrity_check;
   } finally {
@@ -125,11 +113,11 @@ describe("the rewrite after a purge runs in the background", () => {
     await host.exited;
     // Whether the kill came before, during or after the rewrite: the file is whole and every kept source is there.
     expect(integrity(path)).toBe("ok");
-    const db = openWaiting(path);
+    const db = waitingDb(path);
     expect((db.query("SELECT count(*) AS n FROM sources").get() as { n: number }).n).toBe(23);
     db.close();
     // The worst case for sure: the rewrite never ran (the debt is in the file, as the purge left it).
-    const w = openWaiting(path, false);
+    const w = waitingDb(path, false);
     markRewrite(w);
     w.close();
     const next = createEngine({ config: testConfig(path), calls: TOOL_CALLS, busyTimeoutMs: 250 });
@@ -137,7 +125,7 @@ describe("the rewrite after a purge runs in the background", () => {
     const paid = await next.rewritten();
     expect(paid).toMatchObject({ ok: true });
     await next.close();
-    const after = openWaiting(path);
+    const after = waitingDb(path);
     expect(pendingRewrite(after)).toBeNull();
     after.close();
     expect(readable(path, [gone.word])).toEqual([]);

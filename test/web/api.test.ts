@@ -9,7 +9,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MIGRATIONS } from "../../src/db/migrations.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { cleanupTempDirs, runCli, tempDir, testConfig, testSeed } from "../helpers.ts";
+import { cleanupTempDirs, runCli, tempDir, testConfig, testSeed, waitingDb } from "../helpers.ts";
 import { MEMORY_EVENTS, NEEDLE, NEEDLE_LINE, type Running, type Seeded, seedStore, startServer } from "./harness.ts";
 
 let seeded: Seeded;
@@ -31,8 +31,14 @@ const json = async <T = any>(path: string): Promise<T> => {
   expect(r.status).toBe(200);
   return (await r.json()) as T;
 };
-const retrievalRows = () =>
-  new Database(seeded.path, { readonly: true }).query("SELECT count(*) AS n FROM retrievals").get() as { n: number };
+const retrievalRows = () => {
+  const db = waitingDb(seeded.path);
+  try {
+    return db.query("SELECT count(*) AS n FROM retrievals").get() as { n: number };
+  } finally {
+    db.close();
+  }
+};
 
 /** What `stats --json` prints that does not move between two reads (the file sizes do, with the WAL). */
 function comparable(s: any) {
@@ -372,7 +378,7 @@ describe("bad databases", () => {
     } finally {
       await w.stop();
     }
-    const db = new Database(path, { readonly: true });
+    const db = waitingDb(path);
     expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(2);
     db.close();
   });

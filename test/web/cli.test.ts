@@ -5,14 +5,13 @@
  * and a missing database said plainly; the viewer never writes.
  */
 
-import { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ExtensionAPI } from "@earendil-works/pi-coding-agent";
 import { COMMANDS } from "../../src/surfaces/cli/run.ts";
 import { registerWebCommand } from "../../src/surfaces/pi/web.ts";
-import { alive, BUN, cleanupTempDirs, ROOT, tempDir, testConfig, testSeed, waitFor } from "../helpers.ts";
+import { alive, BUN, cleanupTempDirs, ROOT, tempDir, testConfig, testSeed, waitFor, waitingDb } from "../helpers.ts";
 import { type Seeded, seedStore } from "./harness.ts";
 
 const wired = COMMANDS.some((c) => c.name === "web");
@@ -89,8 +88,14 @@ run("pi-sidecar web", () => {
   });
 
   test("the viewer only reads: a search and a get from the page are not logged, nothing is written", async () => {
-    const count = () =>
-      (new Database(seeded.path, { readonly: true }).query("SELECT count(*) AS n FROM retrievals").get() as { n: number }).n;
+    const count = () => {
+      const db = waitingDb(seeded.path);
+      try {
+        return (db.query("SELECT count(*) AS n FROM retrievals").get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
     const files = () =>
       [seeded.path, `${seeded.path}-wal`].map((f) => (existsSync(f) ? `${statSync(f).size}:${statSync(f).mtimeMs}` : "-"));
     const before = count();
