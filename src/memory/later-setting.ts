@@ -9,14 +9,18 @@
 import { ABOVE, units } from "./conflicts.ts";
 import type { Hit, Unit } from "./units.ts";
 
-/** A code name (snake, dotted, camel or screaming case), `=` or `:`, one value token. */
+/**
+ * A code name set to one value: a snake or screaming-case name (an underscore inside) or a camel-case
+ * one with `=` or `:`, a dotted name with `=` only (`host.internal:5051` and `cache.ts:330` are a
+ * host's port and a file's line, not settings); not part of a path, a URL or a longer name.
+ */
 const ASSIGNMENT =
-  /(?<![\p{L}\p{N}_.-])([\p{L}_][\p{L}\p{N}_]*(?:[._][\p{L}\p{N}_]+)+|\p{Ll}+(?:\p{Lu}[\p{Ll}\p{N}]*)+)["']?\s*(?:=|:)\s*["']?([^\s"',;)}\]]+)/gu;
+  /(?<![\p{L}\p{N}_.\-/:@])(?:([\p{L}_][\p{L}\p{N}]*(?:_[\p{L}\p{N}]+)+|\p{Ll}+(?:\p{Lu}[\p{Ll}\p{N}]*)+)["']?\s*[=:]|([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}\p{N}_]+)+)["']?\s*=)\s*["']?([^\s"',;)}\]]+)/gu;
 
 /** The settings a text assigns, by name (lower-cased), each with its last value. */
 export function assignments(text: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const m of text.slice(0, 4000).matchAll(ASSIGNMENT)) out.set(m[1]!.toLowerCase(), m[2]!.toLowerCase());
+  for (const m of text.slice(0, 4000).matchAll(ASSIGNMENT)) out.set((m[1] ?? m[2])!.toLowerCase(), m[3]!.toLowerCase());
   return out;
 }
 

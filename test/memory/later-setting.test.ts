@@ -21,6 +21,10 @@ describe("a setting seen later with another value", () => {
       ["kiln_vent", "half"],
     ]);
     expect(assignments("note: the kiln runs hot. fix: shelf moved. Status: fine").size).toBe(0);
+    // A host's port, a file's line, a path or a URL is no setting.
+    expect(assignments("curl -s http://kiln.internal:5051/health; at fire (src/kiln/shelf.ts:330:14); see kiln.local:8080").size).toBe(0);
+    // A dotted name is a setting with "=" ("kiln.vent.speed = 40").
+    expect([...assignments("kiln.vent.speed = 40")]).toEqual([["kiln.vent.speed", "40"]]);
   });
 
   test("the later command's value ranks above the note that set the earlier one", async () => {
