@@ -63,7 +63,8 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
       const seen = theirs;
       const shared = own.filter((k) => seen.has(k)).length;
       // Most of its words said before: the same chatter again ("adjusted the X page, spacing is fine now"), not a change.
-      return shared >= SHARED && shared <= REPEAT * own.length;
+      // A number of the same unit changed ("min 44 px" and "raised to 64 px") is the same attribute: one word more.
+      return (shared >= SHARED || (shared >= 1 && swapsValue(h.row.content, older.text))) && shared <= REPEAT * own.length;
     });
     if (same.length === 0) continue;
     if (h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;
@@ -71,6 +72,30 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
   }
   keepAbove(out);
   return out;
+}
+
+/** A number with its unit ("44 px", "20000 copies", "15%"). */
+const QUANTITY = /(?<![\p{L}\p{N}_.])(\d+(?:[.,]\d+)?)\s?(%|[\p{L}°]{1,12})(?![\p{L}\p{N}])/gu;
+
+function quantities(text: string): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const m of text.slice(0, 2000).matchAll(QUANTITY)) {
+    const unit = m[2]!.toLowerCase();
+    const set = out.get(unit) ?? new Set<string>();
+    set.add(m[1]!);
+    out.set(unit, set);
+  }
+  return out;
+}
+
+/** Whether both say a number of one unit and the later one's differs: the same quantity set to another value. */
+export function swapsValue(later: string, earlier: string): boolean {
+  const before = quantities(lineBody(earlier));
+  for (const [unit, values] of quantities(later)) {
+    const old = before.get(unit);
+    if (old && [...values].some((v) => !old.has(v)) && [...old].some((v) => !values.has(v))) return true;
+  }
+  return false;
 }
 
 /** Each later change right above the earlier statements it changes (again after the other reorderings of a search). */

@@ -5,6 +5,7 @@
  * Histories written for these tests.
  */
 import { afterAll, expect, test } from "bun:test";
+import { swapsValue } from "../../src/memory/later-change.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { hitIds, type TestMemory, testMemory } from "./helpers.ts";
 
@@ -81,4 +82,27 @@ test("a change that holds enough of the question itself is also kept right above
     old,
     "done. release artifacts go to the github package registry now; the Artifactory uploader and its creds are deleted",
   );
+});
+
+test("a number of the same unit set to another value counts as a word they share ('min 24 px' and 'raised to 40 px')", async () => {
+  const run = async (change: string) => {
+    const m = testMemory();
+    for (let i = 0; i < 10; i++) {
+      await m.add("prompt", `the list screen ${i} feels cramped, check the drag handles`, "s1");
+      await m.add("answer", `List screen ${i} is fine; the drag handles line up.`, "s1");
+      await m.add("answer", `Build ${i}: the minimum coverage check passed, size report attached.`, "s1");
+    }
+    const old = await m.add("note", "ui rule: drag handles min 24 px, per the platform guideline", "s2");
+    for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s3");
+    const later = await m.add("answer", change, "s4");
+    const found = await hitIds(m, "what is the minimum size for drag handles?");
+    return { old, later, found };
+  };
+  const raised = await run("raised the minimum grab target to 40 px; the list grips and the close x were the only ones under that.");
+  expect(raised.found).toContain(raised.later);
+  expect(raised.found.indexOf(raised.later)).toBeLessThan(raised.found.indexOf(raised.old));
+  // A number of another unit, or the same number again, is no such word.
+  expect(swapsValue("raised the minimum to 40 px", "drag handles min 24 px")).toBe(true);
+  expect(swapsValue("raised the minimum to 40 rows", "drag handles min 24 px")).toBe(false);
+  expect(swapsValue("still 24 px, checked", "drag handles min 24 px")).toBe(false);
 });
