@@ -63,7 +63,7 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
       const seen = theirs;
       const shared = own.filter((k) => seen.has(k)).length;
       // Most of its words said before: the same chatter again ("adjusted the X page, spacing is fine now"), not a change.
-      // A number of the same unit changed ("min 44 px" and "raised to 64 px") is the same attribute: one word more.
+      // A number of the same unit changed ("min 24 px" and "raised to 40 px") is the same attribute: one word more.
       return (shared >= SHARED || (shared >= 1 && swapsValue(h.row.content, older.text))) && shared <= REPEAT * own.length;
     });
     if (same.length === 0) continue;
