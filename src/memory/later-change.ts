@@ -74,7 +74,7 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
   return out;
 }
 
-/** A number with its unit ("44 px", "20000 copies", "15%"). */
+/** A number with its unit ("24 px", "300 rows", "15%"). */
 const QUANTITY = /(?<![\p{L}\p{N}_.])(\d+(?:[.,]\d+)?)\s?(%|[\p{L}°]{1,12})(?![\p{L}\p{N}])/gu;
 
 function quantities(text: string): Map<string, Set<string>> {
