@@ -89,8 +89,14 @@ function touched(oldText: string, newerText: string, groups: WeightedGroup[]): b
   // sentences besides the one of change say the new value ("dropped X. pinned Y 1.7.2").
   const whole = tokenKeys(newerText);
   const queried = new Set(groups.flatMap((g) => g.forms.map((f) => f.stem)));
+  const oldKeys = tokenKeys(oldText);
   // It rejects what the old statement holds ("we replaced pino"): all of it is replaced.
-  if ([...said.rejected].some((r) => tokenKeys(oldText).has(r))) return true;
+  if ([...said.rejected].some((r) => oldKeys.has(r))) return true;
+  // It names a value of the old statement beside a new one of its shape ("the 5000 limit was too
+  // low; 20000 now"): that value is what it corrects, wherever the query's words are.
+  const numbers = [...whole].filter((k) => /\d/.test(k));
+  const named = numbers.filter((k) => oldKeys.has(k)).map(shape);
+  if (named.length > 0 && numbers.some((k) => !oldKeys.has(k) && named.includes(shape(k)))) return true;
   // It changes what labels the old statement ("monitoring: X, checks on ..., alerts to ..." and
   // "moved monitoring to Y"): every clause under the label is about it.
   const label = labelOf(oldText);
