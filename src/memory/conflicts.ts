@@ -92,8 +92,8 @@ function touched(oldText: string, newerText: string, groups: WeightedGroup[]): b
   const oldKeys = tokenKeys(oldText);
   // It rejects what the old statement holds ("we replaced pino"): all of it is replaced.
   if ([...said.rejected].some((r) => oldKeys.has(r))) return true;
-  // It names a value of the old statement beside a new one of its shape ("the 5000 limit was too
-  // low; 20000 now"): that value is what it corrects, wherever the query's words are.
+  // It names a value of the old statement beside a new one of its shape ("the 3 cap was too
+  // low; 5 now"): that value is what it corrects, wherever the query's words are.
   const numbers = [...whole].filter((k) => /\d/.test(k));
   const named = numbers.filter((k) => oldKeys.has(k)).map(shape);
   if (named.length > 0 && numbers.some((k) => !oldKeys.has(k) && named.includes(shape(k)))) return true;
