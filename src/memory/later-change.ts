@@ -7,8 +7,8 @@
  * statement is what the later one changed. It is shown with the earlier one, right above it; so
  * is one that passes on its own but holds less of the query than the statement it changes.
  */
-import { mayChange } from "./change-cues.ts";
-import { statementOf, tokenKeys } from "./classify.ts";
+import { mayChange, withoutCommitType } from "./change-cues.ts";
+import { labelOf, statementOf, tokenKeys, withoutKindLabel } from "./classify.ts";
 import { ABOVE, units } from "./conflicts.ts";
 import { familyKey } from "./morphology.ts";
 import type { QueryGroup } from "./query.ts";
@@ -64,7 +64,9 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
       const shared = own.filter((k) => seen.has(k)).length;
       // Most of its words said before: the same chatter again ("adjusted the X page, spacing is fine now"), not a change.
       // A number of the same unit changed ("min 24 px" and "raised to 40 px") is the same attribute: one word more.
-      return (shared >= SHARED || (shared >= 1 && swapsValue(h.row.content, older.text))) && shared <= REPEAT * own.length;
+      // The same label or commit scope ("db: ..." and "chore(db): ...") names the part of the project both speak of: one word more.
+      const more = shared + (sameSection(h.row.content, older.text) ? 1 : 0);
+      return (more >= SHARED || (more >= 1 && swapsValue(h.row.content, older.text))) && shared <= REPEAT * own.length;
     });
     if (same.length === 0) continue;
     if (h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;
@@ -72,6 +74,13 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
   }
   keepAbove(out);
   return out;
+}
+
+/** The label or Conventional Commits scope each opens with ("db: ...", "chore(db): ..."), the same. */
+function sameSection(later: string, earlier: string): boolean {
+  const section = (text: string) => labelOf(withoutCommitType(withoutKindLabel(text)));
+  const a = section(later);
+  return a !== null && a === section(lineBody(earlier));
 }
 
 /** A number with its unit ("24 px", "300 rows", "15%"). */

@@ -106,3 +106,17 @@ test("a number of the same unit set to another value counts as a word they share
   expect(swapsValue("raised the minimum to 40 rows", "drag handles min 24 px")).toBe(false);
   expect(swapsValue("still 24 px, checked", "drag handles min 24 px")).toBe(false);
 });
+
+test("the same commit scope or label ('feat(print): ...' and 'fix(print): ...') counts as a word they share", async () => {
+  const m = testMemory();
+  for (let i = 0; i < 10; i++) {
+    await m.add("prompt", `customer ${i} wants their invoice again, can you resend`, "s1");
+    await m.add("answer", `Resent invoice ${i}; the customer got it.`, "s1");
+  }
+  const old = await m.add("answer", "feat(print): invoices rendered with wkhtml, one template per customer in the options", "s2");
+  for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s3");
+  const later = await m.add("answer", "fix(print): invoices come from typst now; the old package is gone.", "s4");
+  const found = await hitIds(m, "which tool renders the invoices");
+  expect(found).toContain(later);
+  expect(found.indexOf(later)).toBeLessThan(found.indexOf(old));
+});
