@@ -64,7 +64,7 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
       const shared = own.filter((k) => seen.has(k)).length;
       // Most of its words said before: the same chatter again ("adjusted the X page, spacing is fine now"), not a change.
       // A number of the same unit changed ("min 24 px" and "raised to 40 px") is the same attribute: one word more.
-      // The same label or commit scope ("db: ..." and "chore(db): ...") names the part of the project both speak of: one word more.
+      // The same label or commit scope ("print: ..." and "fix(print): ...") names the part of the project both speak of: one word more.
       const more = shared + (sameSection(h.row.content, older.text) ? 1 : 0);
       return (more >= SHARED || (more >= 1 && swapsValue(h.row.content, older.text))) && shared <= REPEAT * own.length;
     });
@@ -76,7 +76,7 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
   return out;
 }
 
-/** The label or Conventional Commits scope each opens with ("db: ...", "chore(db): ..."), the same. */
+/** The label or Conventional Commits scope each opens with ("print: ...", "fix(print): ..."), the same; not a kind label ("note: ..."). */
 function sameSection(later: string, earlier: string): boolean {
   const section = (text: string) => labelOf(withoutCommitType(withoutKindLabel(text)));
   const a = section(later);

@@ -7,7 +7,7 @@
  * such as "note: ..." or "fix: ..." is no setting.
  */
 import { ABOVE, units } from "./conflicts.ts";
-import type { Hit, Unit } from "./units.ts";
+import type { Hit } from "./units.ts";
 
 /**
  * A code name set to one value: a snake or screaming-case name (an underscore inside) or a camel-case
@@ -42,11 +42,7 @@ export function laterSettingFirst(hits: Hit[]): void {
       const newer = all[j]!;
       if (newer.u.order === older.u.order) continue;
       const changed = [...newer.set].some(([k, v]) => older.set.has(k) && older.set.get(k) !== v);
-      if (changed) lift(newer.u, older.u);
+      if (changed) newer.u.score = Math.max(newer.u.score, older.u.score * ABOVE);
     }
   }
-}
-
-function lift(newer: Unit, older: Unit): void {
-  newer.score = Math.max(newer.score, older.score * ABOVE);
 }
