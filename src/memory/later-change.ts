@@ -14,6 +14,7 @@ import { familyKey } from "./morphology.ts";
 import type { QueryGroup } from "./query.ts";
 import { lineBody } from "./summary-line.ts";
 import type { Hit, Unit } from "./units.ts";
+import { NUMBER } from "./value-kinds.ts";
 
 /** Words besides the query's that the later and the earlier statement share, at least. */
 const SHARED = 2;
@@ -54,6 +55,7 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
   for (const [h, olders] of [...thin, ...alone.slice(0, ALONE)]) {
     if (h.row.kind !== "correction" && !mayChange(h.row.content)) continue;
     const own = [...tokenKeys(h.row.content)].filter((k) => !asked.has(k));
+    let laterSection: string | null | undefined;
     const same = olders.filter((older) => {
       let theirs = keysOf.get(older);
       if (!theirs) {
@@ -63,10 +65,13 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
       const seen = theirs;
       const shared = own.filter((k) => seen.has(k)).length;
       // Most of its words said before: the same chatter again ("adjusted the X page, spacing is fine now"), not a change.
-      // A number of the same unit changed ("min 24 px" and "raised to 40 px") is the same attribute: one word more.
+      if (shared > REPEAT * own.length) return false;
+      if (shared >= SHARED) return true;
       // The same label or commit scope ("print: ..." and "fix(print): ...") names the part of the project both speak of: one word more.
-      const more = shared + (sameSection(h.row.content, older.text) ? 1 : 0);
-      return (more >= SHARED || (more >= 1 && swapsValue(h.row.content, older.text))) && shared <= REPEAT * own.length;
+      laterSection ??= sectionOf(h.row.content);
+      const more = shared + (laterSection !== null && laterSection === sectionOf(lineBody(older.text)) ? 1 : 0);
+      // A number of the same unit changed ("min 24 px" and "raised to 40 px") is the same attribute: one word more.
+      return more >= SHARED || (more >= 1 && swapsValue(h.row.content, older.text));
     });
     if (same.length === 0) continue;
     if (h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;
@@ -76,15 +81,11 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
   return out;
 }
 
-/** The label or Conventional Commits scope each opens with ("print: ...", "fix(print): ..."), the same; not a kind label ("note: ..."). */
-function sameSection(later: string, earlier: string): boolean {
-  const section = (text: string) => labelOf(withoutCommitType(withoutKindLabel(text)));
-  const a = section(later);
-  return a !== null && a === section(lineBody(earlier));
-}
+/** The label or Conventional Commits scope a text opens with ("print: ...", "fix(print): ..."); not a kind label ("note: ..."). */
+const sectionOf = (text: string) => labelOf(withoutCommitType(withoutKindLabel(text)));
 
-/** A number with its unit ("24 px", "300 rows", "15%"). */
-const QUANTITY = /(?<![\p{L}\p{N}_.])(\d+(?:[.,]\d+)?)\s?(%|[\p{L}°]{1,12})(?![\p{L}\p{N}])/gu;
+/** A number (value-kinds.ts's shape) with its unit ("24 px", "300 rows", "15%"). */
+const QUANTITY = new RegExp(`(${NUMBER})\\s?(%|[\\p{L}°]{1,12})(?![\\p{L}\\p{N}])`, "gu");
 
 function quantities(text: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();

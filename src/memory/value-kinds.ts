@@ -37,7 +37,8 @@ const NUMERIC_NOUN =
 /** Whether a word is one of the numeric nouns (NUMERIC_NOUN). */
 export const isNumericNoun = (word: string) => NUMERIC_NOUN.test(word);
 
-const NUMBER = "(?<![\\p{L}\\p{N}_.])\\d+(?:[.,]\\d+)?";
+/** A number standing alone (not the digits of a name or a version's tail). */
+export const NUMBER = "(?<![\\p{L}\\p{N}_.])\\d+(?:[.,]\\d+)?";
 const shape = (unit: string) => new RegExp(`${NUMBER}\\s?(?:${unit})(?![\\p{L}\\p{N}])`, "iu");
 /** Units of time: SI and the units accepted with it (BIPM SI Brochure, 9th ed., Table 8), with their names and common short forms. */
 const TIME = "ms|s|secs?|seconds?|min|mins|minutes?|h|hrs?|hours?|d|days?|w|wks?|weeks?|mo|months?|y|yrs?|years?";
