@@ -101,19 +101,38 @@ export type TextWords = { counts: Map<string, number>; long: string };
 const counted = remembered<TextWords>(20_000);
 
 export function textWords(text: string): TextWords {
-  return counted(text, () => {
-    const counts = new Map<string, number>();
-    let long = "";
-    for (const w of wordsOf(foldText(text))) {
-      const s = porterStem(w);
-      const n = counts.get(s);
-      if (n === undefined) {
-        counts.set(s, 1);
-        if (w.length >= LONG_WORD) long += ` ${w}`;
-      } else counts.set(s, n + 1);
-    }
-    return { counts, long };
-  });
+  return counted(text, () => wordsOfText(text));
+}
+
+/**
+ * An event's words (its text and the extra words it is indexed by), kept by its id: a long text
+ * read again from the database would be hashed whole to find it by its text. What is kept is used
+ * only while the event still says the same (a rewrite, or another database's event of that id,
+ * is worked out again).
+ */
+type EventWords = { content: string; terms: string | null; words: TextWords };
+const countedEvents = remembered<EventWords, number>(20_000);
+
+export function eventWords(row: { id: number; content: string; terms: string | null }): TextWords {
+  const kept = countedEvents(row.id, () => ({ content: row.content, terms: row.terms, words: wordsOfText(indexedText(row)) }));
+  return kept.content === row.content && kept.terms === row.terms ? kept.words : wordsOfText(indexedText(row));
+}
+
+/** The text an event is scored on: its content and the extra words it is indexed by. */
+export const indexedText = (row: { content: string; terms: string | null }) => (row.terms ? `${row.content}\n${row.terms}` : row.content);
+
+function wordsOfText(text: string): TextWords {
+  const counts = new Map<string, number>();
+  let long = "";
+  for (const w of wordsOf(foldText(text))) {
+    const s = porterStem(w);
+    const n = counts.get(s);
+    if (n === undefined) {
+      counts.set(s, 1);
+      if (w.length >= LONG_WORD) long += ` ${w}`;
+    } else counts.set(s, n + 1);
+  }
+  return { counts, long };
 }
 
 /** The stems of a stored text's words (to score a candidate the way the index matched it). Cached: the same rows come back query after query. */

@@ -8,7 +8,7 @@
 import type { WeightedGroup } from "./candidates.ts";
 import { statementKind } from "./classify.ts";
 import { compoundParts, PART_WEIGHT } from "./compound-parts.ts";
-import { textWords } from "./query.ts";
+import { type TextWords, textWords } from "./query.ts";
 import { setsQueriedKey } from "./setting-lines.ts";
 import type { EventKind } from "./types.ts";
 
@@ -139,8 +139,12 @@ function bagScore(counts: ReadonlyMap<string, number>, words: number, groups: We
  * compound (compoundParts).
  */
 export function textScore(text: string, groups: WeightedGroup[]): TextScore {
+  return wordsScore(textWords(text), groups);
+}
+
+/** textScore of a text's words (query.ts textWords, eventWords). */
+export function wordsScore({ counts, long }: TextWords, groups: WeightedGroup[]): TextScore {
   if (groups.length === 0) return { score: 0, matched: 0, groups: new Map(), held: 0, total: 0, forms: new Map() };
-  const { counts, long } = textWords(text);
   let words = 0;
   for (const n of counts.values()) words += n;
   const whole = bagScore(counts, words, groups);

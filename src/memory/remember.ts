@@ -4,10 +4,10 @@
  * at most `max` entries and starts again empty when full (no bookkeeping per hit); what it returns
  * is shared and never changed by its callers.
  */
-export type Remembered<T> = (key: string, make: () => T) => T;
+export type Remembered<T, K = string> = (key: K, make: () => T) => T;
 
-export function remembered<T>(max: number): Remembered<T> {
-  const kept = new Map<string, T>();
+export function remembered<T, K = string>(max: number): Remembered<T, K> {
+  const kept = new Map<K, T>();
   return (key, make) => {
     const hit = kept.get(key);
     if (hit !== undefined) return hit;

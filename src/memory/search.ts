@@ -136,9 +136,10 @@ function leadInWords(text: string): number {
 function sameSaying(): (key: string, text: string) => string {
   const canonical = new Map<string, string>();
   const tails = (key: string, text: string): string[] => {
+    const lead = leadInWords(text);
+    if (lead === 0) return [key];
     const words = key.split(" ");
     const out = [key];
-    const lead = leadInWords(text);
     for (let n = 1; n <= lead && words.length - n >= MIN_REST; n++) {
       if (negates(words, n - 1)) break;
       // Only the whole lead-in is dropped: "found it" is an acknowledgement, "it set ..." is not a statement.

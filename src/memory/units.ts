@@ -1,7 +1,8 @@
 /** The ranked pieces a search is made of: events, and summaries with their matching lines. */
 import type { WeightedGroup } from "./candidates.ts";
 import type { EventRow } from "./events.ts";
-import { eventWeight, recencyWeight, type TextScore, textScore } from "./rank.ts";
+import { eventWords } from "./query.ts";
+import { eventWeight, recencyWeight, type TextScore, wordsScore } from "./rank.ts";
 import type { SummaryRow } from "./summarize.ts";
 
 /** One statement: an event, or a line of a summary. */
@@ -40,12 +41,9 @@ export function keepLines(h: SummaryHit, keep: (line: Unit) => boolean): boolean
   return true;
 }
 
-/** The text an event is scored on: its content and the extra words it is indexed by. */
-export const indexedText = (row: { content: string; terms: string | null }) => (row.terms ? `${row.content}\n${row.terms}` : row.content);
-
 /** An event as a ranked unit (null when it matches none of the groups); `manner`: the query asks how something is done (rank.ts eventWeight). */
 export function eventUnit(row: EventRow, groups: WeightedGroup[], now: number, manner = false): Unit | null {
-  const match = textScore(indexedText(row), groups);
+  const match = wordsScore(eventWords(row), groups);
   if (match.matched === 0) return null;
   const w = eventWeight(row.kind, row.content, groups, manner);
   return {
