@@ -1,15 +1,22 @@
 /**
- * A reply is read with the prompt it replies to. People ask in a prompt ("who does TestFlight
- * uploads?", "proto compat check in CI") and the record or answer that settles it, a few events
- * later in the same session, says only the new part ("Priya runs `fastlane beta`", "buf breaking
- * on every PR"): the prompt names the subject, the reply the value. An answer or record among the
- * hits that follows, within REPLY_WINDOW events of its session, a prompt among the hits holding
- * query words the reply lacks, holds those words too, at CONTEXT of their weight (what a passage
- * borrows from its neighbours in passage retrieval: it is said about them, not in them). The
- * reply must match a word of the query itself: a prompt does not lend its words to whatever
- * follows it.
+ * A reply is read with the prompt it replies to, and a prompt with the reply it got. People ask in
+ * a prompt ("who does TestFlight uploads?", "proto compat check in CI") and the record or answer
+ * that settles it, a few events later in the same session, says only the new part ("Priya runs
+ * `fastlane beta`", "buf breaking on every PR"): the prompt names the subject, the reply the value.
+ * The command run or the error printed right after a prompt ("the export dies on the laptop, log
+ * below") is its reply too: the output says the value (a path, a version, a limit). An answer,
+ * record, command or error among the hits that follows, within REPLY_WINDOW events of its session,
+ * a prompt among the hits holding query words the reply lacks, holds those words too, at CONTEXT of
+ * their weight (what a passage borrows from its neighbours in passage retrieval: it is said about
+ * them, not in them). The other way round, a prompt that says the value ("enforce 11h rest between
+ * shifts") holds, at CONTEXT, the query words of the answer or record that replies to it ("added
+ * the rest-gap check"); output does not lend its words to a prompt. Either must match a word of the
+ * query itself: a prompt does not lend its words to whatever follows it, nor a reply to whatever
+ * came before.
  */
 import type { EventRow } from "./events.ts";
+import { eventWords } from "./query.ts";
+import { isStopWord } from "./stopwords.ts";
 import type { TextScore } from "./rank.ts";
 import type { EventHit, Hit, Unit } from "./units.ts";
 
@@ -21,7 +28,10 @@ export const REPLY_WINDOW = 4;
 /** The share of a word's weight a reply holds when only its prompt says the word. */
 export const CONTEXT = 0.5;
 
-const REPLIES: ReadonlySet<string> = new Set(["answer", "decision", "note", "correction"]);
+/** What says something back: the assistant's answer, a record. */
+const STATEMENTS: ReadonlySet<string> = new Set(["answer", "decision", "note", "correction"]);
+/** What may reply to a prompt: a statement, or the output of what was run for it. */
+const REPLIES: ReadonlySet<string> = new Set([...STATEMENTS, "command", "error"]);
 /** What opens an exchange: the user's words (a prompt, or a correction, which the user says too). */
 const OPENERS: ReadonlySet<string> = new Set(["prompt", "correction"]);
 
@@ -60,6 +70,39 @@ export function readRepliesWithPrompts(hits: Hit[], groups: number, opens: (u: U
     const p = promptOf(h.row, prompts);
     if (!p) continue;
     const match = withPromptWords(h.unit.match, p.unit.match, groups);
+    if (match === h.unit.match) continue;
+    h.unit.score *= match.score / h.unit.match.score;
+    h.unit.match = match;
+  }
+}
+
+/** The reply to a prompt among the hits: the nearest one after it in its session, within REPLY_WINDOW events. */
+function replyOf(prompt: EventRow, replies: EventHit[]): EventHit | undefined {
+  let best: EventHit | undefined;
+  for (const r of replies) {
+    if (r.row.session_id !== prompt.session_id || r.row.id <= prompt.id || r.row.id - prompt.id > REPLY_WINDOW) continue;
+    if (!best || r.row.id < best.row.id) best = r;
+  }
+  return best;
+}
+
+/** Two events share a word (a number, a stop word or a word of two letters aside): the reply speaks of what the prompt asked. */
+function sayAlike(a: EventRow, b: EventRow): boolean {
+  const other = eventWords(b).counts;
+  for (const w of eventWords(a).counts.keys()) if (w.length > 2 && !/\d/.test(w) && !isStopWord(w) && other.has(w)) return true;
+  return false;
+}
+
+/** Prompts among the hits read with the statement replying to them (withPromptWords the other way round); scores and matches changed in place. */
+export function readPromptsWithReplies(hits: Hit[], groups: number, lends: (u: Unit) => boolean): void {
+  const events = hits.filter((h): h is EventHit => h.type === "event");
+  const replies = events.filter((h) => STATEMENTS.has(h.row.kind) && lends(h.unit));
+  if (replies.length === 0) return;
+  for (const h of events) {
+    if (!OPENERS.has(h.row.kind)) continue;
+    const r = replyOf(h.row, replies);
+    if (!r || !sayAlike(h.row, r.row)) continue;
+    const match = withPromptWords(h.unit.match, r.unit.match, groups);
     if (match === h.unit.match) continue;
     h.unit.score *= match.score / h.unit.match.score;
     h.unit.match = match;

@@ -1,0 +1,71 @@
+/**
+ * An exchange read both ways (exchange.ts): the output of what was run right after a prompt is
+ * its reply, and a prompt that says the value holds the words of the answer replying to it.
+ * Histories written for these tests.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { cleanupTempDirs } from "../helpers.ts";
+import { PROJECT, type TestMemory, testMemory } from "./helpers.ts";
+
+afterAll(cleanupTempDirs);
+
+const search = async (m: TestMemory, query: string) =>
+  (await m.ok({ type: "search", project: PROJECT, query, limit: 5 }, "search")).hits.map((h) => h.id);
+
+/** Everyday work on the print spooler and the label printer, each item a little different. */
+async function chatter(m: TestMemory, from: number) {
+  for (let i = from; i < from + 8; i++) {
+    await m.add("prompt", `the spooler drops job ${i} when the label printer sleeps`, `c${i}`);
+    await m.add("answer", `Retry added for job ${i}; the spooler waits for the printer to wake.`, `c${i}`);
+    await m.add("prompt", `label template ${i} prints the barcode too small`, `c${i}`);
+    await m.add("answer", `Template ${i} barcode scaled up to 40 mm.`, `c${i}`);
+  }
+}
+
+describe("the output after a prompt is its reply", () => {
+  test("an error printed after a prompt naming the subject is found by the prompt's words", async () => {
+    const m = testMemory();
+    await chatter(m, 0);
+    await m.add("prompt", "spooler on the warehouse laptop crashes at start, trace below", "s1");
+    const trace = await m.add(
+      "error",
+      "Error: cannot open queue directory\n  caused by: reading C:\\ProgramData\\Spoolr\\queue.db: access denied",
+      "s1",
+    );
+    await chatter(m, 10);
+    expect(await search(m, "where does the spooler keep its queue on the warehouse laptop?")).toContain(trace);
+  });
+
+  test("the same output in another session is not lifted", async () => {
+    const m = testMemory();
+    await chatter(m, 0);
+    await m.add("prompt", "spooler on the warehouse laptop crashes at start, trace below", "s1");
+    const trace = await m.add(
+      "error",
+      "Error: cannot open queue directory\n  caused by: reading C:\\ProgramData\\Spoolr\\queue.db: access denied",
+      "s2",
+    );
+    await chatter(m, 10);
+    expect(await search(m, "where does the spooler keep its queue on the warehouse laptop?")).not.toContain(trace);
+  });
+});
+
+describe("a prompt that says the value is read with its reply", () => {
+  test("the request holding the value is found by the words of the answer that carried it out", async () => {
+    const m = testMemory();
+    await chatter(m, 0);
+    const request = await m.add("prompt", "chore(warehouse): labels go to the Zebra ZD421 from now on", "s1");
+    await m.add("answer", "label printer model updated in the spooler config, driver installed", "s1");
+    await chatter(m, 10);
+    expect(await search(m, "which label printer model does the spooler drive?")).toContain(request);
+  });
+
+  test("a request followed by an answer on something else is not lifted", async () => {
+    const m = testMemory();
+    await chatter(m, 0);
+    const request = await m.add("prompt", "chore(warehouse): labels go to the Zebra ZD421 from now on", "s1");
+    await m.add("answer", "the barcode font is embedded now, the printer no longer substitutes it", "s1");
+    await chatter(m, 10);
+    expect(await search(m, "which label printer model does the spooler drive?")).not.toContain(request);
+  });
+});
