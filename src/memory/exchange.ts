@@ -25,8 +25,8 @@ import type { EventHit, Hit, Unit } from "./units.ts";
  * Counted in event ids, so events of another session written in between count too (the window narrows).
  */
 export const REPLY_WINDOW = 4;
-/** The share of a word's weight a reply holds when only its prompt says the word. */
-export const CONTEXT = 0.5;
+/** The share of a word's weight a reply holds when only its prompt says the word: most of it (the exchange is about the prompt's subject), never all (the reply does not say it). */
+export const CONTEXT = 0.75;
 
 /** What says something back: the assistant's answer, a record. */
 const STATEMENTS: ReadonlySet<string> = new Set(["answer", "decision", "note", "correction"]);

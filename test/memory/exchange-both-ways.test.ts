@@ -69,3 +69,17 @@ describe("a prompt that says the value is read with its reply", () => {
     expect(await search(m, "which label printer model does the spooler drive?")).not.toContain(request);
   });
 });
+
+describe("a reply holds its prompt's words at three quarters of their weight", () => {
+  test("an answer naming one common word of the question is found when its prompt names two rare ones", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 8; i++) await m.add("answer", `label template ${i} prints the barcode too small on receipts`, `r${i}`);
+    await chatter(m, 0);
+    await m.add("note", "provider contract review is due in spring; the checkout page shows mail options", "n1");
+    await m.add("note", "customers asked for tracking links; the courier portal has them per parcel", "n2");
+    await m.add("prompt", "customers say shipping notices land in junk folders, any idea why?", "s1");
+    const answer = await m.add("answer", "Outgoing receipts now leave through the Mailgun eu endpoint with DKIM set.", "s1");
+    await chatter(m, 10);
+    expect(await search(m, "which provider delivers shipping receipts to customers by mail after checkout?")).toContain(answer);
+  });
+});
