@@ -5,10 +5,12 @@
  * notices". The two speak of the same thing when they share a word of the query and two or more
  * words besides (the old tool's name, the setting's name): what the query found in the earlier
  * statement is what the later one changed. It is shown with the earlier one, right above it; so
- * is one that passes on its own but holds less of the query than the statement it changes.
+ * is one that passes on its own but holds less of the query than the statement it changes. The
+ * earlier statement's words are read with its bracketed asides: "(public share link)" after "packs
+ * hosted on the team drive" names what a later "download links now point at the bucket" changes.
  */
 import { mayChange, withoutCommitType } from "./change-cues.ts";
-import { labelOf, statementOf, tokenKeys, withoutKindLabel } from "./classify.ts";
+import { keysWithAsides, labelOf, statementOf, tokenKeys, withoutKindLabel } from "./classify.ts";
 import { ABOVE, units } from "./conflicts.ts";
 import { familyKey } from "./morphology.ts";
 import type { QueryGroup } from "./query.ts";
@@ -59,7 +61,7 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
     const same = olders.filter((older) => {
       let theirs = keysOf.get(older);
       if (!theirs) {
-        theirs = tokenKeys(lineBody(older.text));
+        theirs = keysWithAsides(lineBody(older.text));
         keysOf.set(older, theirs);
       }
       const seen = theirs;

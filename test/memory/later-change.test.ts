@@ -42,6 +42,13 @@ test("the change is shown above the statement it changes, found through what the
   await changeShownAbove(m, await history(m));
 });
 
+test("the earlier statement's bracketed aside counts among the words they share", async () => {
+  const m = testMemory();
+  await chatter(m);
+  const old = await m.add("note", "release artifacts get uploaded to the team drive (shared download folder), creds in the ci vault", "s2");
+  await changeShownAbove(m, old, "done. release downloads moved to the github package registry now; the shared folder is deleted");
+});
+
 test.each([
   [
     "a change that shares only the question's word with it is not pulled in",
