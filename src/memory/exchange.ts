@@ -8,16 +8,20 @@
  * record, command or error among the hits that follows, within REPLY_WINDOW events of its session,
  * a prompt among the hits holding query words the reply lacks, holds those words too, at CONTEXT of
  * their weight (what a passage borrows from its neighbours in passage retrieval: it is said about
- * them, not in them). The other way round, a prompt that says the value ("enforce 11h rest between
- * shifts") holds, at CONTEXT, the query words of the answer or record that replies to it ("added
- * the rest-gap check"); output does not lend its words to a prompt. Either must match a word of the
- * query itself: a prompt does not lend its words to whatever follows it, nor a reply to whatever
- * came before.
+ * them, not in them). A note or decision right after an answer ("decision: store credit only after
+ * day 30" after "refund() now issues a voucher past the return window") is the record of what the
+ * answer worked out, and holds its words the same way (not after an answer leaving the matter open:
+ * open-matter.ts). The other way round, a prompt that says the
+ * value ("labels go to the Zebra ZD421 from now on") holds, at CONTEXT, the query words of the
+ * answer or record that replies to it ("label printer model updated in the spooler config"); output does not lend its words to a
+ * prompt. Either must match a word of the query itself: a prompt does not lend its words to
+ * whatever follows it, nor a reply to whatever came before. Each lends what it holds on its own.
  */
 import type { EventRow } from "./events.ts";
+import { readsOpen } from "./open-matter.ts";
 import { eventWords } from "./query.ts";
-import { isStopWord } from "./stopwords.ts";
 import type { TextScore } from "./rank.ts";
+import { isStopWord } from "./stopwords.ts";
 import type { EventHit, Hit, Unit } from "./units.ts";
 
 /**
@@ -30,6 +34,8 @@ export const CONTEXT = 0.75;
 
 /** What says something back: the assistant's answer, a record. */
 const STATEMENTS: ReadonlySet<string> = new Set(["answer", "decision", "note", "correction"]);
+/** Records: a note or decision written after an answer sets down what the answer worked out, and is read with it as with a prompt. */
+const RECORDS: ReadonlySet<string> = new Set(["note", "decision"]);
 /** What may reply to a prompt: a statement, or the output of what was run for it. */
 const REPLIES: ReadonlySet<string> = new Set([...STATEMENTS, "command", "error"]);
 /** What opens an exchange: the user's words (a prompt, or a correction, which the user says too). */
@@ -60,16 +66,18 @@ export function withPromptWords(own: TextScore, prompt: TextScore, groups: numbe
   return { ...own, score: raw * scale(own.matched + CONTEXT * added.length, held), matched: own.matched + added.length, held };
 }
 
-/** Replies among the hits read with their prompts (withPromptWords); scores and matches changed in place. */
+/** Replies among the hits read with their prompts (withPromptWords), a record with the answer before it too; each with what the other holds on its own. Scores and matches changed in place. */
 export function readRepliesWithPrompts(hits: Hit[], groups: number, opens: (u: Unit) => boolean): void {
   const events = hits.filter((h): h is EventHit => h.type === "event");
   const prompts = events.filter((h) => OPENERS.has(h.row.kind) && opens(h.unit));
-  if (prompts.length === 0) return;
+  const answers = events.filter((h) => h.row.kind === "answer" && opens(h.unit) && !readsOpen(h.row.content));
+  if (prompts.length === 0 && answers.length === 0) return;
+  const own = new Map(events.map((h) => [h, h.unit.match]));
   for (const h of events) {
     if (!REPLIES.has(h.row.kind)) continue;
-    const p = promptOf(h.row, prompts);
+    const p = promptOf(h.row, RECORDS.has(h.row.kind) ? [...prompts, ...answers] : prompts);
     if (!p) continue;
-    const match = withPromptWords(h.unit.match, p.unit.match, groups);
+    const match = withPromptWords(h.unit.match, own.get(p)!, groups);
     if (match === h.unit.match) continue;
     h.unit.score *= match.score / h.unit.match.score;
     h.unit.match = match;

@@ -6,8 +6,9 @@
  * words besides (the old tool's name, the setting's name): what the query found in the earlier
  * statement is what the later one changed. It is shown with the earlier one, right above it; so
  * is one that passes on its own but holds less of the query than the statement it changes. The
- * earlier statement's words are read with its bracketed asides: "(public share link)" after "packs
- * hosted on the team drive" names what a later "download links now point at the bucket" changes.
+ * earlier statement's words are read with its bracketed asides: "(shared download folder)" after
+ * "artifacts go to the team drive" names what a later "downloads moved to the registry; the shared
+ * folder is deleted" changes.
  */
 import { mayChange, withoutCommitType } from "./change-cues.ts";
 import { keysWithAsides, labelOf, statementOf, tokenKeys, withoutKindLabel } from "./classify.ts";

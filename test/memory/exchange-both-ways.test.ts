@@ -83,3 +83,15 @@ describe("a reply holds its prompt's words at three quarters of their weight", (
     expect(await search(m, "which provider delivers shipping receipts to customers by mail after checkout?")).toContain(answer);
   });
 });
+
+describe("a record after an answer is read with it", () => {
+  test("a note setting down what the answer worked out is found by the answer's words", async () => {
+    const m = testMemory();
+    await chatter(m, 0);
+    await m.add("prompt", "the depot sent their rules for failed courier visits, put them in", "s1");
+    await m.add("answer", "pickup_fee() now adds a charge line when the courier reports a missed pickup; tests green.", "s1");
+    const note = await m.add("note", "policy: a second visit for the same job is billed at 4 EUR", "s1");
+    await chatter(m, 10);
+    expect(await search(m, "what is charged when a pickup job is missed?")).toContain(note);
+  });
+});
