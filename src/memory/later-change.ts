@@ -5,7 +5,9 @@
  * notices". The two speak of the same thing when they share a word of the query and two or more
  * words besides (the old tool's name, the setting's name): what the query found in the earlier
  * statement is what the later one changed. It is shown with the earlier one, right above it; so
- * is one that passes on its own but holds less of the query than the statement it changes. The
+ * is one that passes on its own but holds less of the query than the statement it changes. A
+ * later change holding as much of the query as the earlier statement (holdsAsMuchAsked) speaks of
+ * the same thing without sharing other words. The
  * earlier statement's words are read with its bracketed asides: "(shared download folder)" after
  * "artifacts go to the team drive" names what a later "downloads moved to the registry; the shared
  * folder is deleted" changes.
@@ -74,7 +76,7 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
       laterSection ??= sectionOf(h.row.content);
       const more = shared + (laterSection !== null && laterSection === sectionOf(lineBody(older.text)) ? 1 : 0);
       // A number of the same unit changed ("min 24 px" and "raised to 40 px") is the same attribute: one word more.
-      return more >= SHARED || (more >= 1 && swapsValue(h.row.content, older.text));
+      return more >= SHARED || (more >= 1 && swapsValue(h.row.content, older.text)) || holdsAsMuchAsked(h.unit, older);
     });
     if (same.length === 0) continue;
     if (h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;
@@ -82,6 +84,19 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
   }
   keepAbove(out);
   return out;
+}
+
+/**
+ * Whether a later statement holds what the query found in an earlier one: two or more of the
+ * query's words the earlier holds, and all of them or as much of the query's weight. A change
+ * saying as much of the question ("switched the invoice PDFs over to the new renderer") is about
+ * what the earlier one said of it ("invoice PDFs are rendered with the old one"), whatever other
+ * words each uses.
+ */
+export function holdsAsMuchAsked(later: Unit, older: Unit): boolean {
+  let common = 0;
+  for (const g of older.match.groups.keys()) if (later.match.groups.has(g)) common++;
+  return common >= 2 && (common === older.match.groups.size || later.match.held >= older.match.held);
 }
 
 /** The label or Conventional Commits scope a text opens with ("print: ...", "fix(print): ..."); not a kind label ("note: ..."). */

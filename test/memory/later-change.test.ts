@@ -4,8 +4,9 @@
  * words besides (the old tool's name). One that shares only the question's word is not pulled in.
  * Histories written for these tests.
  */
-import { afterAll, expect, test } from "bun:test";
-import { swapsValue } from "../../src/memory/later-change.ts";
+import { afterAll, describe, expect, test } from "bun:test";
+import { holdsAsMuchAsked, swapsValue } from "../../src/memory/later-change.ts";
+import type { Unit } from "../../src/memory/units.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { hitIds, type TestMemory, testMemory } from "./helpers.ts";
 
@@ -47,6 +48,109 @@ test("the earlier statement's bracketed aside counts among the words they share"
   await chatter(m);
   const old = await m.add("note", "release artifacts get uploaded to the team drive (shared download folder), creds in the ci vault", "s2");
   await changeShownAbove(m, old, "done. release downloads moved to the github package registry now; the shared folder is deleted");
+});
+
+describe("a later change holding as much of the question as the earlier statement", () => {
+  const unit = (groups: [number, number][], held: number) =>
+    ({ match: { groups: new Map(groups), held, matched: groups.length, score: 1, total: 10, forms: new Map() } }) as unknown as Unit;
+  test("all of the earlier one's query words, two or more, or as much of their weight with two in common", () => {
+    const earlier = unit(
+      [
+        [0, 3],
+        [1, 2],
+      ],
+      5,
+    );
+    expect(
+      holdsAsMuchAsked(
+        unit(
+          [
+            [0, 3],
+            [1, 2],
+            [2, 1],
+          ],
+          4,
+        ),
+        earlier,
+      ),
+    ).toBe(true);
+    expect(
+      holdsAsMuchAsked(
+        unit(
+          [
+            [0, 3],
+            [1, 2],
+          ],
+          5,
+        ),
+        earlier,
+      ),
+    ).toBe(true);
+    const wider = unit(
+      [
+        [0, 3],
+        [1, 2],
+        [3, 4],
+      ],
+      9,
+    );
+    expect(
+      holdsAsMuchAsked(
+        unit(
+          [
+            [0, 3],
+            [1, 2],
+          ],
+          9,
+        ),
+        wider,
+      ),
+    ).toBe(true);
+    expect(
+      holdsAsMuchAsked(
+        unit(
+          [
+            [0, 3],
+            [1, 2],
+          ],
+          5,
+        ),
+        wider,
+      ),
+    ).toBe(false);
+  });
+  test("one word in common is not enough", () => {
+    expect(
+      holdsAsMuchAsked(
+        unit(
+          [
+            [0, 3],
+            [2, 5],
+          ],
+          8,
+        ),
+        unit([[0, 3]], 3),
+      ),
+    ).toBe(false);
+    expect(
+      holdsAsMuchAsked(
+        unit(
+          [
+            [0, 3],
+            [2, 5],
+          ],
+          8,
+        ),
+        unit(
+          [
+            [0, 3],
+            [1, 2],
+          ],
+          5,
+        ),
+      ),
+    ).toBe(false);
+  });
 });
 
 test.each([
