@@ -23,6 +23,7 @@ import type { WeightedGroup } from "./candidates.ts";
 import { aboutQuery } from "./holds-now.ts";
 import { DERIVED_WEIGHT, familyKey } from "./morphology.ts";
 import { passiveParticiple } from "./passive-verb.ts";
+import { asksPlace, namesPlace } from "./place.ts";
 import type { QueryGroup } from "./query.ts";
 import type { TextScore } from "./rank.ts";
 import { foldText, wordsOf } from "./stem.ts";
@@ -101,6 +102,8 @@ export type GateContext = {
   counted: Set<number>;
   /** "what time", "time of day": a time of day asked for (answer-type.ts asksClockTime). */
   clock: boolean;
+  /** "where ...": a place asked for (place.ts). */
+  place: boolean;
   /** "who ...": a person asked for; the known groups of the question's verb ("who approves ..."), which a text naming no one may hold instead. */
   person: { verb: Set<number> } | null;
   /** The known groups of the question's verb in the passive (passive-verb.ts), with their weight: left out of what a hit must hold. */
@@ -167,6 +170,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     scoring,
     passive,
     person: asksPerson(query) ? { verb: verbGroups(query, scoring) } : null,
+    place: asksPlace(query),
     clock: asksClockTime(query),
     knownWeight,
     asked,
@@ -256,7 +260,9 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
  * (answer-type.ts asksPerson): a text naming no one (namesSomeone) and not holding the question's
  * verb is about another side of the subject; one naming someone and holding the question's most
  * specific word passes at RECORD_SHARE, the person being typed evidence as a value is. A question
- * asking what time of day (asksClockTime) is answered only by a text saying one.
+ * asking what time of day (asksClockTime) is answered only by a text saying one. A "where"
+ * question (place.ts) is answered by a text naming a place (a path, a URL, a remote) that holds
+ * RECORD_SHARE of the known words.
  */
 export const relevant: Gate = (context) => (u) => {
   const { groups, scoring, knownWeight, asked, rare, quantity, counted } = context;
@@ -269,6 +275,8 @@ export const relevant: Gate = (context) => (u) => {
   const { held, matched } = heldFor(u, context);
   // A person said with the question's most specific word is typed evidence, as a value is for a quantity.
   if (context.person && held >= RECORD_SHARE * knownWeight && holdsRarest(u, scoring) && namesSomeone(u.text)) return true;
+  // A place said with a quarter of the question's words is typed evidence for a "where" question, as a person is for "who".
+  if (context.place && held >= RECORD_SHARE * knownWeight && namesPlace(u.text)) return true;
   return (
     (held >= MIN_SHARE * knownWeight &&
       (quantity ||

@@ -33,7 +33,7 @@ describe("the output after a prompt is its reply", () => {
       "s1",
     );
     await chatter(m, 10);
-    expect(await search(m, "where does the spooler keep its queue on the warehouse laptop?")).toContain(trace);
+    expect(await search(m, "which file holds the spooler queue on the warehouse laptop?")).toContain(trace);
   });
 
   test("the same output in another session is not lifted", async () => {
@@ -46,7 +46,7 @@ describe("the output after a prompt is its reply", () => {
       "s2",
     );
     await chatter(m, 10);
-    expect(await search(m, "where does the spooler keep its queue on the warehouse laptop?")).not.toContain(trace);
+    expect(await search(m, "which file holds the spooler queue on the warehouse laptop?")).not.toContain(trace);
   });
 });
 
