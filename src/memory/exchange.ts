@@ -10,12 +10,13 @@
  * their weight (what a passage borrows from its neighbours in passage retrieval: it is said about
  * them, not in them). A note or decision right after an answer ("decision: store credit only after
  * day 30" after "refund() now issues a voucher past the return window") is the record of what the
- * answer worked out, and holds its words the same way (not after an answer leaving the matter open:
- * open-matter.ts). The other way round, a prompt that says the
- * value ("labels go to the Zebra ZD421 from now on") holds, at CONTEXT, the query words of the
- * answer or record that replies to it ("label printer model updated in the spooler config"); output does not lend its words to a
- * prompt. Either must match a word of the query itself: a prompt does not lend its words to
- * whatever follows it, nor a reply to whatever came before. Each lends what it holds on its own.
+ * answer worked out, and holds its words the same way (not after an answer leaving the matter
+ * open: open-matter.ts). The other way round, a prompt that says the value ("labels go to the
+ * Zebra ZD421 from now on") holds, at CONTEXT, the query words of the answer or record replying to
+ * it ("label printer model updated in the spooler config") when the two share a word; output does
+ * not lend its words to a prompt. Either must match a word of the query itself: a prompt does not
+ * lend its words to whatever follows it, nor a reply to whatever came before. Each lends what it
+ * holds on its own.
  */
 import type { EventRow } from "./events.ts";
 import { readsOpen } from "./open-matter.ts";
@@ -66,21 +67,34 @@ export function withPromptWords(own: TextScore, prompt: TextScore, groups: numbe
   return { ...own, score: raw * scale(own.matched + CONTEXT * added.length, held), matched: own.matched + added.length, held };
 }
 
-/** Replies among the hits read with their prompts (withPromptWords), a record with the answer before it too; each with what the other holds on its own. Scores and matches changed in place. */
+/**
+ * The exchanges among the hits read both ways: replies with their prompts, then prompts with the
+ * replies that pass the gate so read (`lends`), each event lending the words it holds on its own.
+ */
+export function readExchanges(hits: Hit[], groups: number, opens: (u: Unit) => boolean, lends: (u: Unit) => boolean): void {
+  const events = eventHits(hits);
+  const own = new Map(events.map((h) => [h, h.unit.match]));
+  repliesWithPrompts(events, own, groups, opens);
+  promptsWithReplies(events, own, groups, lends);
+}
+
+const eventHits = (hits: Hit[]) => hits.filter((h): h is EventHit => h.type === "event");
+
+/** Replies among the hits read with their prompts (withPromptWords), a record with the answer before it too. Scores and matches changed in place. */
 export function readRepliesWithPrompts(hits: Hit[], groups: number, opens: (u: Unit) => boolean): void {
-  const events = hits.filter((h): h is EventHit => h.type === "event");
+  const events = eventHits(hits);
+  repliesWithPrompts(events, new Map(events.map((h) => [h, h.unit.match])), groups, opens);
+}
+
+function repliesWithPrompts(events: EventHit[], own: Map<EventHit, TextScore>, groups: number, opens: (u: Unit) => boolean): void {
   const prompts = events.filter((h) => OPENERS.has(h.row.kind) && opens(h.unit));
   const answers = events.filter((h) => h.row.kind === "answer" && opens(h.unit) && !readsOpen(h.row.content));
   if (prompts.length === 0 && answers.length === 0) return;
-  const own = new Map(events.map((h) => [h, h.unit.match]));
   for (const h of events) {
     if (!REPLIES.has(h.row.kind)) continue;
     const p = promptOf(h.row, RECORDS.has(h.row.kind) ? [...prompts, ...answers] : prompts);
     if (!p) continue;
-    const match = withPromptWords(h.unit.match, own.get(p)!, groups);
-    if (match === h.unit.match) continue;
-    h.unit.score *= match.score / h.unit.match.score;
-    h.unit.match = match;
+    lend(h, own.get(p)!, groups);
   }
 }
 
@@ -102,17 +116,21 @@ function sayAlike(a: EventRow, b: EventRow): boolean {
 }
 
 /** Prompts among the hits read with the statement replying to them (withPromptWords the other way round); scores and matches changed in place. */
-export function readPromptsWithReplies(hits: Hit[], groups: number, lends: (u: Unit) => boolean): void {
-  const events = hits.filter((h): h is EventHit => h.type === "event");
+function promptsWithReplies(events: EventHit[], own: Map<EventHit, TextScore>, groups: number, lends: (u: Unit) => boolean): void {
   const replies = events.filter((h) => STATEMENTS.has(h.row.kind) && lends(h.unit));
   if (replies.length === 0) return;
   for (const h of events) {
     if (!OPENERS.has(h.row.kind)) continue;
     const r = replyOf(h.row, replies);
     if (!r || !sayAlike(h.row, r.row)) continue;
-    const match = withPromptWords(h.unit.match, r.unit.match, groups);
-    if (match === h.unit.match) continue;
-    h.unit.score *= match.score / h.unit.match.score;
-    h.unit.match = match;
+    lend(h, own.get(r)!, groups);
   }
+}
+
+/** A hit read with what its neighbour in the exchange holds (withPromptWords): its score and match changed in place. */
+function lend(h: EventHit, from: TextScore, groups: number): void {
+  const match = withPromptWords(h.unit.match, from, groups);
+  if (match === h.unit.match) return;
+  h.unit.score *= match.score / h.unit.match.score;
+  h.unit.match = match;
 }

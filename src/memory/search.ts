@@ -17,7 +17,7 @@ import { candidates, type WeightedGroup } from "./candidates.ts";
 import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
-import { readPromptsWithReplies, readRepliesWithPrompts } from "./exchange.ts";
+import { readExchanges } from "./exchange.ts";
 import { lineEvent } from "./extractive.ts";
 import { type Gate, gateContext, heldByValue, heldFor, holdsRareWord, MIN_SHARE, relevant } from "./gate.ts";
 import { aboutQuery, changeFirst, laterRecordFirst } from "./holds-now.ts";
@@ -279,9 +279,8 @@ export function rankedHits(
   // What opens an exchange: a prompt that passes the gate, or one holding a rare word of the query
   // in its own form ("what OS versions are people on"): the rare word names the subject.
   const passes = gate(context);
-  readRepliesWithPrompts(hits, scoring.length, (u) => passes(u) || holdsRareWord(u.match, context.rare));
   // ... and a prompt that says the value with the answer or record replying to it, when that passes the gate.
-  readPromptsWithReplies(hits, scoring.length, passes);
+  readExchanges(hits, scoring.length, (u) => passes(u) || holdsRareWord(u.match, context.rare), passes);
   resolveReplacements(deps, projectId, hits, scoring);
   const partners = new Map<Unit, readonly number[]>();
   // Units' matches are settled from here on: each is judged once.
