@@ -28,6 +28,7 @@ import type { QueryGroup } from "./query.ts";
 import type { TextScore } from "./rank.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { isStopWord } from "./stopwords.ts";
+import { lineBody } from "./summary-line.ts";
 import type { Unit } from "./units.ts";
 import { holdsQuantity, holdsValueFor } from "./value-kinds.ts";
 
@@ -102,6 +103,8 @@ export type GateContext = {
   counted: Set<number>;
   /** "what time", "time of day": a time of day asked for (answer-type.ts asksClockTime). */
   clock: boolean;
+  /** "how many ... can / may": what is allowed asked for, which a limit answers (statesLimit). */
+  limit: boolean;
   /** "where ...": a place asked for (place.ts). */
   place: boolean;
   /** "who ...": a person asked for; the known groups of the question's verb ("who approves ..."), which a text naming no one may hold instead. */
@@ -171,6 +174,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     passive,
     person: asksPerson(query) ? { verb: verbGroups(query, scoring) } : null,
     place: asksPlace(query),
+    limit: asksLimit(query),
     clock: asksClockTime(query),
     knownWeight,
     asked,
@@ -249,7 +253,9 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
  * three of the query's words (one made mostly of words never heard is likely about something
  * never said). A "how many" question is about what it counts: a hit holds that word (countedWords),
  * when the memory knows it; of several ("how many gunicorn workers"), the one that narrows what is
- * counted most, the rarest here (a count of the project's other workers answers nothing). An
+ * counted most, the rarest here (a count of the project's other workers answers nothing); asked what
+ * is allowed ("how many rows can a batch hold"), a limit said of the question's most specific word
+ * ("cap each batch at 500 lines") answers in its own words. An
  * agent's answer stating a fact (units.ts statedAnswer) about the most specific query word it holds
  * (narrowestHeld), its subject said first as a record's is, and holding a second query word, passes
  * at CLAIM_SHARE: "Thumbnails are made by imgproxy from the original image" answers "which worker
@@ -269,7 +275,13 @@ export const relevant: Gate = (context) => (u) => {
   if (quantity && !holdsQuantity(u.text)) return false;
   if (context.often !== null && !holdsValueFor(context.often, u.text)) return false;
   if (context.required.length > 0 && !context.required.some((w) => holdsValueFor(w, u.text))) return false;
-  if (counted.size > 0 && ![...counted].some((g) => u.match.groups.has(g))) return false;
+  // A limit said of the question's most specific word answers "how many ... can" in its own words ("max 500 lines per batch" for "how many rows").
+  if (
+    counted.size > 0 &&
+    ![...counted].some((g) => u.match.groups.has(g)) &&
+    !(context.limit && statesLimit(u.text) && holdsRarest(u, scoring))
+  )
+    return false;
   if (context.clock && !holdsClockTime(u.text)) return false;
   if (context.person && ![...context.person.verb].some((g) => u.match.groups.has(g)) && !namesSomeone(u.text)) return false;
   const { held, matched } = heldFor(u, context);
@@ -291,3 +303,8 @@ export const relevant: Gate = (context) => (u) => {
       aboutQuery(u, narrowestHeld(u, scoring)))
   );
 };
+
+/** A "how many" question asking what is allowed: "can", "may", "allowed" after it. */
+const asksLimit = (query: string) => /^\s*how\s+(?:many|much)\b.*\b(?:can|may|allowed)\b/i.test(query);
+/** A limit stated: a maximum, a cap, "at most", "up to". */
+const statesLimit = (text: string) => /\b(?:max(?:imum)?|caps?|capped|limits?|at most|up to)\b/i.test(lineBody(text));

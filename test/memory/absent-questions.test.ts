@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { countedWords, countPattern, holdsCount } from "../../src/memory/answer-type.ts";
 import { readsOpen } from "../../src/memory/open-matter.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { hitIds, PROJECT, testMemory } from "./helpers.ts";
+import { hitIds, PROJECT, type TestMemory, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -101,6 +101,33 @@ describe("what a 'how many' question counts", () => {
     // A statement of the count is found, first.
     const answer = await m.add("decision", "decision: the atlas holds 256 tiles, one page", "s3");
     expect((await hitIds(m, asked))[0]).toBe(answer);
+  });
+});
+
+describe("a 'how many' question counted in other words", () => {
+  async function history(m: TestMemory) {
+    for (let i = 0; i < 8; i++) {
+      await m.add("prompt", `the import of statement ${i} skipped some rows, check the csv`, "s1");
+      await m.add("answer", `Statement ${i}: two rows had a stray quote; fixed the parser and reran.`, "s1");
+      await m.add("prompt", `the invoice pdf batch for client ${i} has the wrong address`, "s1");
+    }
+  }
+
+  test("a count said of the question's most specific word answers, in its own words", async () => {
+    const m = testMemory();
+    await history(m);
+    const answer = await m.add("prompt", "feat(remittance): cap each remittance batch at 500 lines, the bank rejects bigger files", "s2");
+    for (let i = 8; i < 12; i++) await m.add("prompt", `the import of statement ${i} skipped some rows, check the csv`, "s3");
+    expect(await hitIds(m, "how many rows can one remittance batch hold?")).toContain(answer);
+  });
+
+  test("a count in other words without that word is no answer", async () => {
+    const m = testMemory();
+    await history(m);
+    const other = await m.add("prompt", "feat(export): cap each export batch at 500 lines, the viewer chokes on bigger files", "s2");
+    for (let i = 8; i < 12; i++) await m.add("prompt", `the import of statement ${i} skipped some rows, check the csv`, "s3");
+    await m.add("note", "remittance files go to the bank at noon", "s3");
+    expect(await hitIds(m, "how many rows can one remittance batch hold?")).not.toContain(other);
   });
 });
 
