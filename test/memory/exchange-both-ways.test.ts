@@ -23,30 +23,26 @@ async function chatter(m: TestMemory, from: number) {
 }
 
 describe("the output after a prompt is its reply", () => {
-  test("an error printed after a prompt naming the subject is found by the prompt's words", async () => {
+  /** A crash reported in session s1 and its trace printed in `traceSession`; whether the trace is found by the prompt's words. */
+  async function traceFound(traceSession: string): Promise<boolean> {
     const m = testMemory();
     await chatter(m, 0);
     await m.add("prompt", "spooler on the warehouse laptop crashes at start, trace below", "s1");
     const trace = await m.add(
       "error",
       "Error: cannot open queue directory\n  caused by: reading C:\\ProgramData\\Spoolr\\queue.db: access denied",
-      "s1",
+      traceSession,
     );
     await chatter(m, 10);
-    expect(await search(m, "which file holds the spooler queue on the warehouse laptop?")).toContain(trace);
+    return (await search(m, "which file holds the spooler queue on the warehouse laptop?")).includes(trace);
+  }
+
+  test("an error printed after a prompt naming the subject is found by the prompt's words", async () => {
+    expect(await traceFound("s1")).toBe(true);
   });
 
   test("the same output in another session is not lifted", async () => {
-    const m = testMemory();
-    await chatter(m, 0);
-    await m.add("prompt", "spooler on the warehouse laptop crashes at start, trace below", "s1");
-    const trace = await m.add(
-      "error",
-      "Error: cannot open queue directory\n  caused by: reading C:\\ProgramData\\Spoolr\\queue.db: access denied",
-      "s2",
-    );
-    await chatter(m, 10);
-    expect(await search(m, "which file holds the spooler queue on the warehouse laptop?")).not.toContain(trace);
+    expect(await traceFound("s2")).toBe(false);
   });
 });
 

@@ -51,105 +51,31 @@ test("the earlier statement's bracketed aside counts among the words they share"
 });
 
 describe("a later change holding as much of the question as the earlier statement", () => {
-  const unit = (groups: [number, number][], held: number) =>
-    ({ match: { groups: new Map(groups), held, matched: groups.length, score: 1, total: 10, forms: new Map() } }) as unknown as Unit;
+  /** A unit holding the query groups given as {group: weight}, `held` of the query's weight. */
+  const unit = (groups: Record<number, number>, held: number) =>
+    ({
+      match: {
+        groups: new Map(Object.entries(groups).map(([g, w]) => [Number(g), w])),
+        held,
+        matched: Object.keys(groups).length,
+        score: 1,
+        total: 10,
+        forms: new Map(),
+      },
+    }) as unknown as Unit;
+
   test("all of the earlier one's query words, two or more, or as much of their weight with two in common", () => {
-    const earlier = unit(
-      [
-        [0, 3],
-        [1, 2],
-      ],
-      5,
-    );
-    expect(
-      holdsAsMuchAsked(
-        unit(
-          [
-            [0, 3],
-            [1, 2],
-            [2, 1],
-          ],
-          4,
-        ),
-        earlier,
-      ),
-    ).toBe(true);
-    expect(
-      holdsAsMuchAsked(
-        unit(
-          [
-            [0, 3],
-            [1, 2],
-          ],
-          5,
-        ),
-        earlier,
-      ),
-    ).toBe(true);
-    const wider = unit(
-      [
-        [0, 3],
-        [1, 2],
-        [3, 4],
-      ],
-      9,
-    );
-    expect(
-      holdsAsMuchAsked(
-        unit(
-          [
-            [0, 3],
-            [1, 2],
-          ],
-          9,
-        ),
-        wider,
-      ),
-    ).toBe(true);
-    expect(
-      holdsAsMuchAsked(
-        unit(
-          [
-            [0, 3],
-            [1, 2],
-          ],
-          5,
-        ),
-        wider,
-      ),
-    ).toBe(false);
+    const earlier = unit({ 0: 3, 1: 2 }, 5);
+    expect(holdsAsMuchAsked(unit({ 0: 3, 1: 2, 2: 1 }, 4), earlier)).toBe(true);
+    expect(holdsAsMuchAsked(unit({ 0: 3, 1: 2 }, 5), earlier)).toBe(true);
+    const wider = unit({ 0: 3, 1: 2, 3: 4 }, 9);
+    expect(holdsAsMuchAsked(unit({ 0: 3, 1: 2 }, 9), wider)).toBe(true);
+    expect(holdsAsMuchAsked(unit({ 0: 3, 1: 2 }, 5), wider)).toBe(false);
   });
+
   test("one word in common is not enough", () => {
-    expect(
-      holdsAsMuchAsked(
-        unit(
-          [
-            [0, 3],
-            [2, 5],
-          ],
-          8,
-        ),
-        unit([[0, 3]], 3),
-      ),
-    ).toBe(false);
-    expect(
-      holdsAsMuchAsked(
-        unit(
-          [
-            [0, 3],
-            [2, 5],
-          ],
-          8,
-        ),
-        unit(
-          [
-            [0, 3],
-            [1, 2],
-          ],
-          5,
-        ),
-      ),
-    ).toBe(false);
+    expect(holdsAsMuchAsked(unit({ 0: 3, 2: 5 }, 8), unit({ 0: 3 }, 3))).toBe(false);
+    expect(holdsAsMuchAsked(unit({ 0: 3, 2: 5 }, 8), unit({ 0: 3, 1: 2 }, 5))).toBe(false);
   });
 });
 
