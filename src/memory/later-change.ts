@@ -7,10 +7,9 @@
  * statement is what the later one changed. It is shown with the earlier one, right above it; so
  * is one that passes on its own but holds less of the query than the statement it changes. A
  * later change holding as much of the query as the earlier statement (holdsAsMuchAsked) speaks of
- * the same thing without sharing other words. The
- * earlier statement's words are read with its bracketed asides: "(shared download folder)" after
- * "artifacts go to the team drive" names what a later "downloads moved to the registry; the shared
- * folder is deleted" changes.
+ * the same thing without sharing other words. The earlier statement's words are read with its
+ * bracketed asides: "(shared download folder)" after "artifacts go to the team drive" names what a
+ * later "downloads moved to the registry; the shared folder is deleted" changes.
  */
 import { mayChange, withoutCommitType } from "./change-cues.ts";
 import { keysWithAsides, labelOf, statementOf, tokenKeys, withoutKindLabel } from "./classify.ts";
