@@ -24,7 +24,8 @@ describe("a place", () => {
       "copy to C:\\Kiln\\Profiles\\ first",
     ])
       expect(namesPlace(t)).toBe(true);
-    for (const t of ["edited kiln.ts and profile.rs", "bumped to 2.4.1", "cooling at 1/2 speed", "and/or the glaze"]) expect(namesPlace(t)).toBe(false);
+    for (const t of ["edited kiln.ts and profile.rs", "bumped to 2.4.1", "cooling at 1/2 speed", "and/or the glaze"])
+      expect(namesPlace(t)).toBe(false);
   });
 
   test("'where' asks for a place; other questions do not", () => {
