@@ -10,9 +10,11 @@ export const asksPlace = (query: string) => /^\s*where\b/i.test(query);
 
 /**
  * A URL or remote (`s3://bucket/x`, `https://host/path`, `git@host:group/repo.git`), a path of two
- * or more parts (`/srv/app/data`, `~/notes/x`, `./build/out`, `C:\Users\x`).
+ * or more parts (`/srv/app/data`, `~/notes/x`, `./build/out`, `C:\Users\x`). What comes before the
+ * part that decides is bounded or starts at a word's edge: a long run of word characters is read
+ * once, not again from each of its characters.
  */
-const PLACE = /[a-z][a-z0-9+.-]*:\/\/\S+|\b[\w.-]+@[\w.-]+:[\w./-]+|(?<![\w.])(?:~|\.{1,2})?\/[\w@.+-]+\/[\w@.+/-]*|\b[a-z]:\\[^\s\\]+\\/i;
+const PLACE = /\b[a-z][a-z0-9+.-]{0,15}:\/\/\S|\b[\w.-]{1,64}@[\w.-]{1,253}:[\w./-]|(?<![\w.])(?:~|\.{1,2})?\/[\w@.+-]+\/[\w@.+/-]*|\b[a-z]:\\[^\s\\]{1,255}\\/i;
 
 /** Whether a text names a place (PLACE). */
 export const namesPlace = (text: string) => PLACE.test(lineBody(text));

@@ -28,6 +28,11 @@ describe("a place", () => {
       expect(namesPlace(t)).toBe(false);
   });
 
+  // Read again from each character, a run this long takes minutes; read once, a few milliseconds.
+  test("a long run of word characters, dots or dashes is read in time", () => {
+    for (const run of ["a".repeat(400_000), "a.".repeat(200_000), "ab-".repeat(130_000)]) expect(namesPlace(run)).toBe(false);
+  }, 2_000);
+
   test("'where' asks for a place; other questions do not", () => {
     expect(asksPlace("where do the firing logs end up?")).toBe(true);
     expect(asksPlace("which kiln fires cone 6?")).toBe(false);
