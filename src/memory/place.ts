@@ -14,7 +14,8 @@ export const asksPlace = (query: string) => /^\s*where\b/i.test(query);
  * part that decides is bounded or starts at a word's edge: a long run of word characters is read
  * once, not again from each of its characters.
  */
-const PLACE = /\b[a-z][a-z0-9+.-]{0,15}:\/\/\S|\b[\w.-]{1,64}@[\w.-]{1,253}:[\w./-]|(?<![\w.])(?:~|\.{1,2})?\/[\w@.+-]+\/[\w@.+/-]*|\b[a-z]:\\[^\s\\]{1,255}\\/i;
+const PLACE =
+  /\b[a-z][a-z0-9+.-]{0,15}:\/\/\S|\b[\w.-]{1,64}@[\w.-]{1,253}:[\w./-]|(?<![\w.])(?:~|\.{1,2})?\/[\w@.+-]+\/[\w@.+/-]*|\b[a-z]:\\[^\s\\]{1,255}\\/i;
 
 /** Whether a text names a place (PLACE). */
 export const namesPlace = (text: string) => PLACE.test(lineBody(text));
