@@ -90,9 +90,10 @@ function repliesWithPrompts(events: EventHit[], own: Map<EventHit, TextScore>, g
   const prompts = events.filter((h) => OPENERS.has(h.row.kind) && opens(h.unit));
   const answers = events.filter((h) => h.row.kind === "answer" && opens(h.unit) && !readsOpen(h.row.content));
   if (prompts.length === 0 && answers.length === 0) return;
+  const recordOpeners = [...prompts, ...answers];
   for (const h of events) {
     if (!REPLIES.has(h.row.kind)) continue;
-    const p = promptOf(h.row, RECORDS.has(h.row.kind) ? [...prompts, ...answers] : prompts);
+    const p = promptOf(h.row, RECORDS.has(h.row.kind) ? recordOpeners : prompts);
     if (!p) continue;
     lend(h, own.get(p)!, groups);
   }
