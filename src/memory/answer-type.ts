@@ -123,6 +123,18 @@ export function quantityFocus(query: string): string[] {
 }
 
 /**
+ * What a version asked for is of: the word right before "version" or "release" in a quantity
+ * question ("julia" in "which julia release is the env running", "mysql" in "what mysql version
+ * is installed on prod"). In an English noun compound the modifier names what the head is of, so
+ * the version answers only when said of that word, however rare the question's other words are.
+ */
+export function versionOf(query: string): string[] {
+  if (!asksQuantity(query)) return [];
+  const words = wordsOf(foldText(query));
+  return words.filter((w, i) => i + 1 < words.length && /^(?:versions?|releases?)$/.test(words[i + 1]!) && !isStopWord(w));
+}
+
+/**
  * "how often" and "how frequently" ask for a frequency, but their word is a stop word, no word of
  * the query: the word a text holding a frequency (a period, "nightly", "every ...") stands for.
  * Null for other questions.

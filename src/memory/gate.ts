@@ -18,6 +18,7 @@ import {
   namesSomeone,
   quantityFocus,
   requiredValues,
+  versionOf,
 } from "./answer-type.ts";
 import type { WeightedGroup } from "./candidates.ts";
 import { aboutQuery } from "./holds-now.ts";
@@ -159,10 +160,12 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     const word = focusWords.get(familyKey(g.word));
     if (word !== undefined) focus.set(g.group, { idf: g.idf, word });
   }
-  // What the value must be said of: the rarest of the other words ("which compiler version": compiler).
+  // What the value must be said of: the rarest of the other words ("which compiler version is
+  // the build on": compiler), or what the version is of ("which julia release is the env on": julia).
   const others = scoring.filter((g) => !focus.has(g.group));
   const rarest = Math.min(...others.map((g) => g.df));
-  const anchor = new Set(others.filter((g) => g.df === rarest).map((g) => g.group));
+  const of = new Set(versionOf(query).map(familyKey));
+  const anchor = new Set(others.filter((g) => g.df === rarest || of.has(familyKey(g.word))).map((g) => g.group));
   const verb = passiveParticiple(query);
   const passive = new Map(
     verb === null ? [] : scoring.filter((g) => familyKey(g.word) === familyKey(verb)).map((g) => [g.group, g.idf] as const),

@@ -5,7 +5,7 @@
  * holdsValueFor; search.ts: the gate). Histories written for these tests.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { frequencyFocus, quantityFocus } from "../../src/memory/answer-type.ts";
+import { frequencyFocus, quantityFocus, versionOf } from "../../src/memory/answer-type.ts";
 import { holdsValueFor } from "../../src/memory/value-kinds.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { hitIds, PROJECT, type TestMemory, testMemory } from "./helpers.ts";
@@ -93,6 +93,28 @@ describe("a release named by its tool is a version", () => {
     const found = await hitIds(m, "which deno release do we build with");
     expect(found).toContain(pin);
     expect(found).not.toContain(named);
+  });
+});
+
+describe("a version is said of what the question names it of", () => {
+  test("the word right before 'version' or 'release' is what it is of", () => {
+    expect(versionOf("which zig release does the box run")).toEqual(["zig"]);
+    expect(versionOf("what postgres version is prod on")).toEqual(["postgres"]);
+    expect(versionOf("where does the version come from")).toEqual([]);
+    expect(versionOf("what release notes template do we use")).toEqual([]);
+  });
+
+  test("a tool's version answers though the question's rarest word is another", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 25; i++) {
+      await m.add("prompt", `test for module ${i} fails, can you run it again`, "s1");
+      await m.add("answer", `Ran module ${i} again; ${i % 3 === 0 ? "the zig allocator leak" : "the flaky timeout"} is fixed.`, "s1");
+    }
+    await m.add("prompt", "cut the release notes for the docs site", "s1");
+    await m.add("note", "build box was rebooted after the kernel update", "s1");
+    await m.add("prompt", "the build box fan is loud", "s1");
+    const pin = await m.add("command", "$ zig version\n0.13.0", "s2");
+    expect(await hitIds(m, "which zig release does the box run")).toContain(pin);
   });
 });
 
