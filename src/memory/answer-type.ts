@@ -66,8 +66,12 @@ export function numericHead(query: string): string | null {
   }
   // In the phrase, the numeric noun is what is asked when it is the phrase's head: its last noun,
   // at the end or before the question's verb ("what wind speed closes the marina"); one modifying
-  // a noun after it is not ("what date format": a format; "what temperature effect": an effect).
-  return phrase.find((w, i) => isNumericNoun(w) && !verb(w) && (i === phrase.length - 1 || finiteVerb(phrase[i + 1]!))) ?? null;
+  // a noun after it is not ("what date format": a format; "what temperature effect": an effect),
+  // nor one after the verb ("which topic carries temperature updates": a topic).
+  const verbAt = phrase.findIndex((w, i) => i > 0 && finiteVerb(w) && !isNumericNoun(w));
+  const subject = verbAt === -1 ? phrase : phrase.slice(0, verbAt);
+  const head = subject.at(-1);
+  return head !== undefined && isNumericNoun(head) && !verb(head) ? head : null;
 }
 
 /**

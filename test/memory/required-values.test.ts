@@ -32,6 +32,10 @@ describe("the numeric noun a question asks about", () => {
     expect(asksQuantity("which cache entries count as stale")).toBe(false);
     expect(numericHead("what is the count of cache entries")).toBe("count");
     expect(numericHead("which broker does the mqtt client use")).toBeNull();
+    // A numeric noun after the question's verb is its object, not what is asked: a channel is.
+    expect(numericHead("which channel streams live temperature updates to the dashboard")).toBeNull();
+    expect(requiredValues("which channel streams live temperature updates to the dashboard")).toEqual([]);
+    expect(numericHead("what wind speed closes the marina")).toBe("speed");
     expect(asksQuantity("what interval do we use on the mqtt socket")).toBe(true);
     expect(asksQuantity("who picked the interval for the mqtt socket")).toBe(false);
   });
