@@ -262,9 +262,18 @@ function opensSentence(body: string, at: number): boolean {
   return i + 1 < at && /[.!?]/.test(body[i]!) && /\s/.test(body[i + 1]!);
 }
 
-/** "what time", "at what time", "time of day": a clock time asked for (Li and Roth's NUM:date class, a time of day). */
-export const asksClockTime = (query: string) =>
-  /\b(?:what|which)\s+time\b(?!\s+(?:zone|window|limit|frame|budget|range))|\btime\s+of\s+(?:the\s+)?day\b/i.test(query);
+/**
+ * "what time", "at what time", "time of day": a clock time asked for (Li and Roth's NUM:date class,
+ * a time of day). "time" followed by a noun modifies it ("what time zone", "what time resolution"):
+ * what is asked is that noun; the question's verb or a stop word follows a "time" asked for.
+ */
+export function asksClockTime(query: string): boolean {
+  if (/\btime\s+of\s+(?:the\s+)?day\b/i.test(query)) return true;
+  const words = wordsOf(foldText(query));
+  return words.some(
+    (w, i) => w === "time" && /^(?:what|which)$/.test(words[i - 1] ?? "") && (i + 1 === words.length || isStopWord(words[i + 1]!)),
+  );
+}
 
 /**
  * A time of day: a clock time (06:30, 6.30, 6am, 18h), a part of the day (noon, midnight,

@@ -16,6 +16,10 @@ describe("a time of day", () => {
     expect(asksClockTime("what time of day are invoices mailed")).toBe(true);
     expect(asksClockTime("What time do the reminders go out?")).toBe(true);
     expect(asksClockTime("what time zone are dates stored in")).toBe(false);
+    // "time" before any noun modifies it: a resolution, a step, a window is asked for, not a time of day.
+    expect(asksClockTime("what time resolution does the simulation take its input in")).toBe(false);
+    expect(asksClockTime("which time step does the solver use")).toBe(false);
+    expect(asksClockTime("what time is the nightly export")).toBe(true);
     expect(asksClockTime("how much time does the backup take")).toBe(false);
   });
 
