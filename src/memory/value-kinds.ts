@@ -69,6 +69,9 @@ const UNIT_NAMED = new RegExp(
 /** A period: one said with its unit (PERIOD), or a number set on a name that ends in its unit (UNIT_NAMED). */
 const PERIOD_VALUE = { test: (text: string) => PERIOD.test(text) || UNIT_NAMED.test(text) };
 
+/** A span of years, "1991-2020", "2019 to 2023" (four-digit years of the 1800s to the 2000s). */
+const YEAR_SPAN = /(?<![\p{L}\p{N}.])(?:1[89]|20)\d\d\s?(?:-|–|to)\s?(?:1[89]|20)\d\d(?![\p{L}\p{N}.])/u;
+
 /** Units of speed besides a unit per unit: the knot (BIPM SI Brochure, 8th ed., Table 8), miles and kilometres per hour. */
 const SPEED = "kn|kts?|knots?|mph|kph|km/h";
 
@@ -88,6 +91,12 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: { test(text: string): boolean
       `${shape(TIME).source}|${HYPHENATED_PERIOD}|\\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|every|once|twice)\\b|\\b(?:an?|per)\\s+(?:second|minute|hour|day|night|week|month|year)\\b`,
       "iu",
     ),
+    required: true,
+  },
+  // A period is also said by its bounds: "the baseline period is 1991-2020".
+  {
+    focus: /^periods?$/,
+    value: { test: (text: string) => PERIOD_VALUE.test(text) || YEAR_SPAN.test(text) },
     required: true,
   },
   {

@@ -70,6 +70,14 @@ describe("the numeric noun a question asks about", () => {
     expect(holdsValueFor("far", "the depot has 12 bays")).toBe(false);
   });
 
+  test("a period is also said by its bounds, a span of years; 'how long' is not answered by one", () => {
+    expect(holdsValueFor("period", "the baseline period is 1991-2020 for every chart")).toBe(true);
+    expect(holdsValueFor("periods", "averages over 2001 to 2015")).toBe(true);
+    expect(holdsValueFor("period", "build 2019.2020 shipped")).toBe(false);
+    expect(holdsValueFor("period", "ports 8080-8090 are open")).toBe(false);
+    expect(holdsValueFor("long", "the baseline period is 1991-2020")).toBe(false);
+  });
+
   test("a number hyphenated to a short unit of time is a period, and answers how often", () => {
     for (const t of ["the sensor logs on a 15-min interval", "a 30-sec poll of the queue", "kept in a 24-hr buffer", "a 2-wk sprint"]) {
       expect(holdsValueFor("long", t)).toBe(true);
