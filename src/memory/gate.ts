@@ -21,6 +21,7 @@ import {
   versionOf,
 } from "./answer-type.ts";
 import type { WeightedGroup } from "./candidates.ts";
+import { asksEnvName, namesEnvName } from "./env-name.ts";
 import { aboutQuery } from "./holds-now.ts";
 import { DERIVED_WEIGHT, familyKey } from "./morphology.ts";
 import { passiveParticiple } from "./passive-verb.ts";
@@ -108,6 +109,8 @@ export type GateContext = {
   limit: boolean;
   /** "where ...": a place asked for (place.ts). */
   place: boolean;
+  /** "which env var ...": an environment variable's name asked for (env-name.ts). */
+  envName: boolean;
   /** "who ...": a person asked for; the known groups of the question's verb ("who approves ..."), which a text naming no one may hold instead. */
   person: { verb: Set<number> } | null;
   /** The known groups of the question's verb in the passive (passive-verb.ts), with their weight: left out of what a hit must hold. */
@@ -177,6 +180,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     passive,
     person: asksPerson(query) ? { verb: verbGroups(query, scoring) } : null,
     place: asksPlace(query),
+    envName: asksEnvName(query),
     limit: asksLimit(query),
     clock: asksClockTime(query),
     knownWeight,
@@ -271,7 +275,8 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
  * specific word passes at RECORD_SHARE, the person being typed evidence as a value is. A question
  * asking what time of day (asksClockTime) is answered only by a text saying one. A "where"
  * question (place.ts) is answered by a text naming a place (a path, a URL, a remote) that holds
- * RECORD_SHARE of the known words.
+ * RECORD_SHARE of the known words; a "which env var" question (env-name.ts), by a text naming an
+ * environment variable (`RELAY_HOST`) that holds as much.
  */
 export const relevant: Gate = (context) => (u) => {
   const { groups, scoring, knownWeight, asked, rare, quantity, counted } = context;
@@ -292,6 +297,8 @@ export const relevant: Gate = (context) => (u) => {
   if (context.person && held >= RECORD_SHARE * knownWeight && holdsRarest(u, scoring) && namesSomeone(u.text)) return true;
   // A place said with a quarter of the question's words is typed evidence for a "where" question, as a person is for "who".
   if (context.place && held >= RECORD_SHARE * knownWeight && namesPlace(u.text)) return true;
+  // So is an environment variable's name for "which env var".
+  if (context.envName && held >= RECORD_SHARE * knownWeight && namesEnvName(u.text)) return true;
   return (
     (held >= MIN_SHARE * knownWeight &&
       (quantity ||
