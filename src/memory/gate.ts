@@ -97,6 +97,8 @@ export type GateContext = {
   required: string[];
   /** The known groups of the word naming the quantity a quantity question asks for (quantityFocus), with that word. */
   focus: Map<number, { idf: number; word: string }>;
+  /** The words naming the quantity asked for (quantityFocus), known to the memory or not. */
+  focusWords: string[];
   /** The rarest known groups besides the focus: a value answers the focus only in a text holding one of them. */
   anchor: Set<number>;
   /** "how often": the weight of a typical word of the query, held by a text holding a frequency said of the anchor (its word is a stop word, no group). */
@@ -203,6 +205,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
       weight: typical,
     },
     focus,
+    focusWords: [...focusWords.values()],
     anchor,
     frequency: often === null ? null : { weight: typical, word: often },
   };
@@ -212,6 +215,15 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
 export function heldByValue(u: Unit, g: number, { focus, anchor, quantity }: GateContext): boolean {
   const f = focus.get(g);
   return f !== undefined && quantity && [...anchor].some((a) => u.match.groups.has(a)) && holdsValueFor(f.word, u.text);
+}
+
+/**
+ * Whether a unit holds a value of the kind a quantity question asks for (holdsValueFor), said of
+ * its anchor: typed evidence, whether or not the memory knows the word naming the quantity ("what
+ * scala version": a build log saying "scala 2.13.14", not one saying only "scala").
+ */
+export function holdsAskedValue(u: Unit, { quantity, focusWords, anchor }: GateContext): boolean {
+  return quantity && [...anchor].some((a) => u.match.groups.has(a)) && focusWords.some((w) => holdsValueFor(w, u.text));
 }
 
 /**

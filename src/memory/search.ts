@@ -19,7 +19,7 @@ import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
 import { readExchanges } from "./exchange.ts";
 import { lineEvent } from "./extractive.ts";
-import { type Gate, gateContext, heldByValue, heldFor, holdsRareWord, MIN_SHARE, relevant } from "./gate.ts";
+import { type Gate, gateContext, heldByValue, heldFor, holdsAskedValue, holdsRareWord, MIN_SHARE, relevant } from "./gate.ts";
 import { aboutQuery, changeFirst, laterRecordFirst } from "./holds-now.ts";
 import { keepAbove, laterChanges } from "./later-change.ts";
 import { laterSettingFirst } from "./later-setting.ts";
@@ -48,6 +48,12 @@ const MAX_GROUPS = 8;
  * often is chatter around the subject, the record is what was said about it.
  */
 const ABOUT = 1.5;
+/**
+ * How much more a text holding a value of the kind a quantity question asks for, said of its
+ * subject (gate.ts holdsAskedValue), weighs than its words alone say: the version in a build log
+ * answers "which scala version"; the compile errors around it name scala as often and answer nothing.
+ */
+const VALUE = 2;
 function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[], manner: boolean): EventHit[] {
   const now = deps.now();
   const hits: EventHit[] = [];
@@ -275,6 +281,8 @@ export function rankedHits(
   // A record about one of the query's words is the memory's statement on it: above chatter that names the word as often.
   for (const u of units(hits)) if (u.record && aboutQuery(u, groups)) u.score *= ABOUT;
   const context = gateContext(query, groups, scoring);
+  // A value of the kind a quantity question asks for, said of its subject, is typed evidence: above chatter naming the subject as often.
+  for (const u of units(hits)) if (holdsAskedValue(u, context)) u.score *= VALUE;
   // A reply is read with the prompt it replies to, when that prompt holds enough of the query itself.
   // What opens an exchange: a prompt that passes the gate, or one holding a rare word of the query
   // in its own form ("what OS versions are people on"): the rare word names the subject.

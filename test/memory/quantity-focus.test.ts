@@ -118,6 +118,19 @@ describe("a version is said of what the question names it of", () => {
   });
 });
 
+describe("a value of the kind asked for ranks above chatter naming the subject", () => {
+  test("the version in a tool's output ranks above the build errors around it", async () => {
+    const m = testMemory();
+    const types = ["u8", "i32", "bool", "f64", "usize", "void", "anyerror", "comptime_int"];
+    const parts = ["parser", "lexer", "codegen", "linker", "allocator", "printer", "scheduler", "resolver"];
+    for (let i = 0; i < 8; i++)
+      await m.add("error", `error: src/${parts[i]}.zig:${i + 3}:5: expected type '${types[i]}' in the ${parts[i]} build step`, "s1");
+    for (let i = 0; i < 12; i++) await m.add("prompt", `the theme colour on page ${i} is off`, "s1");
+    const out = await m.add("command", '$ zig env | grep -i ver\n  "zig_ver": "0.13.0",', "s2");
+    expect(await hitIds(m, "what zig version does the build step use?")).toContain(out);
+  });
+});
+
 describe("'how often' asks for a frequency", () => {
   test("its word is a stop word: the frequency stands for it", () => {
     expect(frequencyFocus("how often does the backup run")).toBe("often");
