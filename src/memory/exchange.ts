@@ -43,7 +43,7 @@ const REPLIES: ReadonlySet<string> = new Set([...STATEMENTS, "command", "error"]
 const OPENERS: ReadonlySet<string> = new Set(["prompt", "correction"]);
 
 /** The prompt a reply answers, among the event hits: the nearest one before it in its session, within REPLY_WINDOW events. */
-function promptOf(reply: EventRow, prompts: EventHit[]): EventHit | undefined {
+export function promptOf(reply: EventRow, prompts: EventHit[]): EventHit | undefined {
   let best: EventHit | undefined;
   for (const p of prompts) {
     if (p.row.session_id !== reply.session_id || p.row.id >= reply.id || reply.id - p.row.id > REPLY_WINDOW) continue;

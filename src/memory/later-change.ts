@@ -9,15 +9,18 @@
  * later change holding as much of the query as the earlier statement (holdsAsMuchAsked) speaks of
  * the same thing without sharing other words. The earlier statement's words are read with its
  * bracketed asides: "(shared download folder)" after "artifacts go to the team drive" names what a
- * later "downloads moved to the registry; the shared folder is deleted" changes.
+ * later "downloads moved to the registry; the shared folder is deleted" changes. An answer taking
+ * on a requested change ("use X instead, can you swap it?" "Sure, I'll rewrite it with X") is a
+ * change, and the request with it.
  */
 import { mayChange, withoutCommitType } from "./change-cues.ts";
 import { keysWithAsides, labelOf, statementOf, tokenKeys, withoutKindLabel } from "./classify.ts";
 import { ABOVE, units } from "./conflicts.ts";
+import { promptOf } from "./exchange.ts";
 import { familyKey } from "./morphology.ts";
 import type { QueryGroup } from "./query.ts";
 import { lineBody } from "./summary-line.ts";
-import type { Hit, Unit } from "./units.ts";
+import type { EventHit, Hit, Unit } from "./units.ts";
 import { NUMBER } from "./value-kinds.ts";
 
 /** Words besides the query's that the later and the earlier statement share, at least. */
@@ -54,10 +57,13 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
     );
     if (olders.length > 0) (found ? alone : thin).push([h, olders]);
   }
+  const prompts = hits.filter((h): h is EventHit => h.type === "event" && h.row.kind === "prompt");
   // Of those found on their own, the best few are read (a search holds dozens; what is shown is the top).
   alone.sort((a, b) => b[0].unit.score - a[0].unit.score);
   for (const [h, olders] of [...thin, ...alone.slice(0, ALONE)]) {
-    if (h.row.kind !== "correction" && !mayChange(h.row.content)) continue;
+    // An answer carrying out a requested change ("use X instead, can you swap it?" "Sure, ...") is the change.
+    const carried = carriesChange(h, prompts);
+    if (!carried && h.row.kind !== "correction" && !mayChange(h.row.content)) continue;
     const own = [...tokenKeys(h.row.content)].filter((k) => !asked.has(k));
     let laterSection: string | null | undefined;
     const same = olders.filter((older) => {
@@ -78,8 +84,11 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
       return more >= SHARED || (more >= 1 && swapsValue(h.row.content, older.text)) || holdsAsMuchAsked(h.unit, older);
     });
     if (same.length === 0) continue;
-    if (h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;
+    if (!carried && h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;
     out.set(h.unit, same);
+    // So is the request it carries out, said by the user: shown above what it changes with the answer.
+    const request = carried ? promptOf(h.row, prompts) : undefined;
+    if (request && request.row.id > Math.max(...same.map((o) => o.order))) out.set(request.unit, same);
   }
   keepAbove(out);
   return out;
@@ -128,4 +137,16 @@ export function swapsValue(later: string, earlier: string): boolean {
 /** Each later change right above the earlier statements it changes (again after the other reorderings of a search). */
 export function keepAbove(changes: Map<Unit, Unit[]>): void {
   for (const [later, olders] of changes) later.score = Math.max(later.score, ...olders.map((o) => o.score * ABOVE));
+}
+
+/**
+ * Whether an answer replies to a prompt among the hits that asks for a change ("legal says no to
+ * the old library, use X instead, can you swap it?"): the answer carries it out ("Sure. I'll
+ * rewrite the renderer with X"), in words that need no cue of change of their own. A request alone
+ * changes nothing (classify.ts); the answer taking it on does.
+ */
+function carriesChange(h: EventHit, prompts: EventHit[]): boolean {
+  if (h.row.kind !== "answer") return false;
+  const p = promptOf(h.row, prompts);
+  return p !== undefined && mayChange(p.row.content);
 }

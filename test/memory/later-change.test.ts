@@ -157,3 +157,49 @@ test("the same commit scope or label ('feat(print): ...' and 'fix(print): ...') 
   expect(found).toContain(later);
   expect(found.indexOf(later)).toBeLessThan(found.indexOf(old));
 });
+
+describe("an answer taking on a requested change", () => {
+  async function renderHistory(m: TestMemory): Promise<string> {
+    for (let i = 0; i < 14; i++) {
+      await m.add("prompt", `invoice ${i} shows the wrong total, can you look`, "s1");
+      await m.add("answer", `Invoice ${i} rounded before summing; fixed the total.`, "s1");
+    }
+    await m.add("prompt", "how do the invoices get made? the office wants a new logo", "s2");
+    return m.add(
+      "answer",
+      "Invoice PDFs are generated with PdfKit from `InvoiceRenderer`; the logo is a file at assets/invoice/logo.png.",
+      "s2",
+    );
+  }
+
+  test("the answer and the request it takes on are shown above what they change", async () => {
+    const m = testMemory();
+    const old = await renderHistory(m);
+    for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s3");
+    const request = await m.add(
+      "prompt",
+      "legal says the licence of that pdf thing is a no go. use Typst instead, can you swap it for the invoices?",
+      "s4",
+    );
+    const answer = await m.add(
+      "answer",
+      "Sure. I'll rewrite InvoiceRenderer to emit a template and render it with Typst; the logo stays a one-line change.",
+      "s4",
+    );
+    const found = await hitIds(m, "which library renders the invoice pdfs?");
+    expect(found.indexOf(answer)).toBeGreaterThanOrEqual(0);
+    expect(found.indexOf(request)).toBeGreaterThanOrEqual(0);
+    expect(found.indexOf(answer)).toBeLessThan(found.indexOf(old));
+    expect(found.indexOf(request)).toBeLessThan(found.indexOf(old));
+  });
+
+  test("an answer after a prompt asking no change changes nothing", async () => {
+    const m = testMemory();
+    const old = await renderHistory(m);
+    await m.add("prompt", "the pdf for the invoices looks blurry on print, can you check?", "s4");
+    const answer = await m.add("answer", "Sure. InvoiceRenderer embeds the logo at 72 dpi; the pdf itself is vector.", "s4");
+    const found = await hitIds(m, "which library renders the invoice pdfs?");
+    expect(found.indexOf(old)).toBeGreaterThanOrEqual(0);
+    if (found.includes(answer)) expect(found.indexOf(old)).toBeLessThan(found.indexOf(answer));
+  });
+});
