@@ -3,8 +3,9 @@
  * query to pass the gate itself: "notice mail goes via Postmark now ... Mailgun client deleted"
  * after "patron notices go out through Mailgun", asked "which email provider delivers the patron
  * notices". The two speak of the same thing when they share a word of the query and two or more
- * words besides (the old tool's name, the setting's name): what the query found in the earlier
- * statement is what the later one changed. It is shown with the earlier one, right above it; so
+ * words besides (the old tool's name, the setting's name), or a word of the query and a number
+ * of the same unit set to another value ("shifts are 12 h" and "shift length now 10 h"): what the
+ * query found in the earlier statement is what the later one changed. It is shown with the earlier one, right above it; so
  * is one that passes on its own but holds less of the query than the statement it changes. A
  * later change holding as much of the query as the earlier statement (holdsAsMuchAsked) speaks of
  * the same thing without sharing other words. The earlier statement's words are read with its
@@ -80,8 +81,8 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
       // The same label or commit scope ("print: ..." and "fix(print): ...") names the part of the project both speak of: one word more.
       laterSection ??= sectionOf(h.row.content);
       const more = shared + (laterSection !== null && laterSection === sectionOf(lineBody(older.text)) ? 1 : 0);
-      // A number of the same unit changed ("min 24 px" and "raised to 40 px") is the same attribute: one word more.
-      return more >= SHARED || (more >= 1 && swapsValue(h.row.content, older.text)) || holdsAsMuchAsked(h.unit, older);
+      // A number of the same unit changed ("min 24 px" and "raised to 40 px") said with the question's word they share is the same attribute.
+      return more >= SHARED || swapsValue(h.row.content, older.text) || holdsAsMuchAsked(h.unit, older);
     });
     if (same.length === 0) continue;
     if (!carried && h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;

@@ -203,3 +203,18 @@ describe("an answer taking on a requested change", () => {
     if (found.includes(answer)) expect(found.indexOf(old)).toBeLessThan(found.indexOf(answer));
   });
 });
+
+test("a change setting another value in the same unit needs no word besides the question's", async () => {
+  const m = testMemory();
+  for (let i = 0; i < 14; i++) {
+    await m.add("prompt", `snapshot ${i} of the wiki failed to mount, can you look`, "s1");
+    await m.add("answer", `Snapshot ${i} had a stale lock file; removed it and it mounts.`, "s1");
+  }
+  for (let i = 0; i < 6; i++) await m.add("prompt", `the backup host ${i} is low on disk`, "s1");
+  const old = await m.add("note", "note: the backup host keeps each snapshot 30 d, then the janitor prunes it", "s2");
+  for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s3");
+  const change = await m.add("prompt", "fix(snapshots): retention now 14 d per the new storage policy", "s4");
+  const found = await hitIds(m, "how long does the backup host keep one snapshot?");
+  expect(found.indexOf(change)).toBeGreaterThanOrEqual(0);
+  expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
+});
