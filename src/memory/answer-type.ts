@@ -276,11 +276,12 @@ export function asksClockTime(query: string): boolean {
 }
 
 /**
- * A time of day: a clock time (06:30, 6.30, 6am, 18h), a part of the day (noon, midnight,
- * morning, evening, night), or a cron schedule's minute and hour fields ("30 6 * * *").
+ * A time of day: a clock time (06:30, 6.30, 6am, 18h; 0700, ISO 8601's basic format, with its
+ * leading zero: a four-digit number without one reads as a year or a port as often), a part of the
+ * day (noon, midnight, morning, evening, night), or a cron schedule's minute and hour fields ("30 6 * * *").
  */
 const CLOCK =
-  /(?<![\p{L}\p{N}_.:])(?:[01]?\d|2[0-3])[:.h][0-5]\d(?![\p{N}]|[.:]\d)|(?<![\p{L}\p{N}_])(?:1[0-2]|0?[1-9])\s?(?:am|pm|a\.m\.|p\.m\.)(?![\p{L}])|\b(?:noon|midday|midnight|mornings?|afternoons?|evenings?|nights?|nightly|o'clock)\b|(?<![\p{L}\p{N}])[\d*/,-]+\s+[\d*/,-]+\s+[\d*/,?-]+\s+[\d*/,-]+\s+[\d*/,?a-z-]+/iu;
+  /(?<![\p{L}\p{N}_.:])(?:[01]?\d|2[0-3])[:.h][0-5]\d(?![\p{N}]|[.:]\d)|(?<![\p{L}\p{N}_.:-])0\d[0-5]\d(?![\p{L}\p{N}_-]|[.:]\d)|(?<![\p{L}\p{N}_])(?:1[0-2]|0?[1-9])\s?(?:am|pm|a\.m\.|p\.m\.)(?![\p{L}])|\b(?:noon|midday|midnight|mornings?|afternoons?|evenings?|nights?|nightly|o'clock)\b|(?<![\p{L}\p{N}])[\d*/,-]+\s+[\d*/,-]+\s+[\d*/,?-]+\s+[\d*/,-]+\s+[\d*/,?a-z-]+/iu;
 
 /** Whether a text says a time of day (CLOCK). */
 export const holdsClockTime = (text: string) => CLOCK.test(lineBody(text));

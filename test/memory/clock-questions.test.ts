@@ -25,6 +25,10 @@ describe("a time of day", () => {
 
   test("said as a clock time, a part of the day or a cron schedule", () => {
     expect(holdsClockTime("backups run at 02:30 every day")).toBe(true);
+    // ISO 8601's basic format with its leading zero; a four-digit number without one is a year or a port as often.
+    expect(holdsClockTime("the gate opens 0630, closes at dusk")).toBe(true);
+    expect(holdsClockTime("built in 2019, port 8080")).toBe(false);
+    expect(holdsClockTime("ticket 0042-b")).toBe(false);
     expect(holdsClockTime("invoices go out at 6pm")).toBe(true);
     expect(holdsClockTime("the mailer runs nightly")).toBe(true);
     expect(holdsClockTime("schedule: 30 2 * * *")).toBe(true);
