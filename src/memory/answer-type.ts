@@ -285,3 +285,12 @@ const CLOCK =
 
 /** Whether a text says a time of day (CLOCK). */
 export const holdsClockTime = (text: string) => CLOCK.test(lineBody(text));
+
+/** "when ...": the question's first word asks for a time (Li and Roth's NUM:date class). */
+export const asksWhen = (query: string) => /^\s*when\b/i.test(query);
+
+/** The days of the week, in English, singular or plural ("on Sundays"). */
+const WEEKDAY = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b/i;
+
+/** Whether a text says when: a time of day (holdsClockTime) or a day of the week. */
+export const holdsWhen = (text: string) => holdsClockTime(text) || WEEKDAY.test(lineBody(text));

@@ -10,11 +10,13 @@ import {
   asksClockTime,
   asksPerson,
   asksQuantity,
+  asksWhen,
   countedWords,
   countPattern,
   frequencyFocus,
   holdsClockTime,
   holdsCount,
+  holdsWhen,
   namesSomeone,
   quantityFocus,
   requiredValues,
@@ -287,7 +289,8 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
  * specific word passes at RECORD_SHARE, the person being typed evidence as a value is. A question
  * asking what time of day (asksClockTime) is answered only by a text saying one. A "where"
  * question (place.ts) is answered by a text naming a place (a path, a URL, a remote) that holds
- * RECORD_SHARE of the known words; a "which env var" question (env-name.ts), by a text naming an
+ * RECORD_SHARE of the known words; a "when" or "what time" question, by a text saying a time of
+ * day or a day of the week (holdsWhen) that holds as much; a "which env var" question (env-name.ts), by a text naming an
  * environment variable (`RELAY_HOST`) that holds as much.
  */
 export const relevant: Gate = (context) => (u) => {
@@ -309,6 +312,8 @@ export const relevant: Gate = (context) => (u) => {
   if (context.person && held >= RECORD_SHARE * knownWeight && holdsRarest(u, scoring) && namesSomeone(u.text)) return true;
   // A place said with a quarter of the question's words is typed evidence for a "where" question, as a person is for "who".
   if (context.place && held >= RECORD_SHARE * knownWeight && namesPlace(u.text)) return true;
+  // A time of day or a day of the week said with a quarter of its words answers "when" or "what time", as a place answers "where".
+  if ((context.clock || asksWhen(context.query)) && held >= RECORD_SHARE * knownWeight && holdsWhen(u.text)) return true;
   // So is an environment variable's name for "which env var".
   if (context.envName && held >= RECORD_SHARE * knownWeight && namesEnvName(u.text)) return true;
   return (

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { asksClockTime, holdsClockTime } from "../../src/memory/answer-type.ts";
 import { cleanupTempDirs } from "../helpers.ts";
-import { hitIds, testMemory } from "./helpers.ts";
+import { hitIds, type TestMemory, testMemory } from "./helpers.ts";
 
 afterAll(cleanupTempDirs);
 
@@ -47,4 +47,26 @@ test("a statement about the job that says no time of day does not answer when it
   expect(await hitIds(m, "at what time does the backup job run")).not.toContain(where);
   const when = await m.add("note", "backup job runs at 02:30, after the db dump", "s3");
   expect(await hitIds(m, "at what time does the backup job run")).toContain(when);
+});
+
+describe("'when' and 'what time' are answered by a time said with part of the question", () => {
+  async function digestHistory(): Promise<TestMemory> {
+    const m = testMemory();
+    for (let i = 0; i < 30; i++) await m.add("prompt", `the theme colour on page ${i} is off`, "s1");
+    for (let i = 0; i < 3; i++) await m.add("prompt", `the digest for team ${i} has a broken link`, "s1");
+    await m.add("answer", "Rebuilt the docker image; the base layer was stale.", "s1");
+    return m;
+  }
+
+  test("a day and a time of day with the question's subject answer 'when'", async () => {
+    const m = await digestHistory();
+    const answer = await m.add("answer", "DigestBuilder runs from cron, Sundays 18:00 local, four weeks ahead.", "s2");
+    expect(await hitIds(m, "when does the digest get rebuilt?")).toContain(answer);
+  });
+
+  test("the same text without a time does not", async () => {
+    const m = await digestHistory();
+    const answer = await m.add("answer", "DigestBuilder runs from cron, a few weeks ahead.", "s2");
+    expect(await hitIds(m, "when does the digest get rebuilt?")).not.toContain(answer);
+  });
 });
