@@ -32,7 +32,7 @@ const QUANTITY = new RegExp(
  * of what a thing costs (price, cost, fee, amount).
  */
 const NUMERIC_NOUN =
-  /^(?:counts?|dates?|distances?|lengths?|percent(?:age)?s?|speeds?|temperatures?|sizes?|weights?|periods?|durations?|intervals?|lifetimes?|money|prices?|costs?|fees?|amounts?)$/;
+  /^(?:counts?|dates?|distances?|lengths?|percent(?:age)?s?|speeds?|temperatures?|sizes?|weights?|periods?|durations?|intervals?|lifetimes?|money|prices?|costs?|fees?|amounts?|ports?)$/;
 
 /** Whether a word is one of the numeric nouns (NUMERIC_NOUN). */
 export const isNumericNoun = (word: string) => NUMERIC_NOUN.test(word);
@@ -108,6 +108,14 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: { test(text: string): boolean
     focus: /^(?:versions?|releases?)$/,
     value: /(?<![\p{L}\p{N}_.])v?\d+(?:\.\d+)+[\p{L}\p{N}]*|(?<![\p{L}\p{N}_])v\d+(?![\p{L}\p{N}])|\b(?:latest|lts)\b/iu,
     required: false,
+  },
+  // A port: after a host and a colon ("db:5432", "10.0.0.5:9000"), named ("port 8080", "PORT default is 3000"),
+  // or after a socket's verbs (POSIX bind and listen: "listens on 8085", "bound to 9000", "exposes 3000").
+  {
+    focus: /^ports?$/,
+    value:
+      /[\p{L}\p{N}\]._-]:\d{2,5}(?![\p{N}])|\bports?\b(?:\W{1,3}[\p{L}]+){0,3}\W{0,3}\d{2,5}(?![\p{N}])|\b(?:listen(?:s|ing)?|binds?|binding|bound|expose[sd]?)\s+(?:(?:on|to)\s+)?\d{2,5}(?![\p{N}])/iu,
+    required: true,
   },
   { focus: /^(?:big|large|small|sizes?)$/, value: new RegExp(`${NUMBER}\\s?x\\s?\\d+|${shape(SIZE).source}`, "iu"), required: false },
   { focus: /^distances?$/, value: shape(LENGTH), required: true },

@@ -70,6 +70,20 @@ describe("the numeric noun a question asks about", () => {
     expect(holdsValueFor("far", "the depot has 12 bays")).toBe(false);
   });
 
+  test("a port asked for is a number said as a port: after a host and a colon, named, or after bind or listen", () => {
+    expect(numericHead("what port does the api bind to on staging")).toBe("port");
+    expect(requiredValues("what port does the api bind to on staging")).toEqual(["port"]);
+    for (const t of [
+      "the api listens on 8085 in staging",
+      "DATABASE_URL=postgres://db:5432/app",
+      "PORT default is now 4100",
+      "bound to 9000",
+    ])
+      expect(holdsValueFor("port", t)).toBe(true);
+    for (const t of ["the port is configurable", "retry 3 times on port errors", "built in 2019", "v1.2:3"])
+      expect(holdsValueFor("port", t)).toBe(false);
+  });
+
   test("a period is also said by its bounds, a span of years; 'how long' is not answered by one", () => {
     expect(holdsValueFor("period", "the baseline period is 1991-2020 for every chart")).toBe(true);
     expect(holdsValueFor("periods", "averages over 2001 to 2015")).toBe(true);
