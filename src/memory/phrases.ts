@@ -114,8 +114,12 @@ export function phraseForms(folded: string, maxWords = 40): PhraseForm[] {
       }
       // Two words in a row fused, the first whole or clipped (its shortest clippings: "mem" for memory).
       const next = words[i + 1];
-      // A verb and its particle are written as one word as often as two ("log in": login, "set up": setup).
-      if (next !== undefined && PARTICLES.has(next)) add(first + next, [{ word: first, weight: FUSED_WEIGHT }]);
+      // A verb and its particle are written as one word as often as two ("log in": login, "set up": setup),
+      // the verb in its base form ("backed up": backup, "logged in": login).
+      if (next !== undefined && PARTICLES.has(next)) {
+        add(first + next, [{ word: first, weight: FUSED_WEIGHT }]);
+        add(porterStem(first) + next, [{ word: first, weight: FUSED_WEIGHT }]);
+      }
       if (next === undefined || !isWord(next)) continue;
       add(first + next, [
         { word: first, weight: FUSED_WEIGHT },

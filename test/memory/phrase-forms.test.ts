@@ -68,6 +68,12 @@ describe("phrase shapes", () => {
     expect(shapes("what is in the box")).not.toContain("isin");
   });
 
+  test("an inflected verb fuses with its particle in its base form", () => {
+    expect(shapes("how is the wiki backed up")).toContain("backup");
+    expect(shapes("who logged in last")).toContain("login");
+    expect(shapes("why was the job timed out")).toContain("timeout");
+  });
+
   test("a query in words finds the note in initials, a digit-for-'to' shape or a fused word", async () => {
     const m = testMemory();
     await chatter(m);
