@@ -72,6 +72,17 @@ const PERIOD_VALUE = { test: (text: string) => PERIOD.test(text) || UNIT_NAMED.t
 /** A span of years, "1991-2020", "2019 to 2023" (four-digit years of the 1800s to the 2000s). */
 const YEAR_SPAN = /(?<![\p{L}\p{N}.])(?:1[89]|20)\d\d\s?(?:-|–|to)\s?(?:1[89]|20)\d\d(?![\p{L}\p{N}.])/u;
 
+/**
+ * A port: after a host and a colon ("db:5432", "10.0.0.5:9000"), named ("port 8080", "PORT default
+ * is 3000"), or after a socket's verbs (POSIX bind and listen: "listens on 8085", "bound to 9000",
+ * "exposes 3000"); or a number of two to five digits in a text that says "port" ("moved to 9464,
+ * the registered port for exporters").
+ */
+const PORT_SHAPE =
+  /[\p{L}\p{N}\]._-]:\d{2,5}(?![\p{N}])|\bports?\b(?:\W{1,3}[\p{L}]+){0,3}\W{0,3}\d{2,5}(?![\p{N}])|\b(?:listen(?:s|ing)?|binds?|binding|bound|expose[sd]?)\s+(?:(?:on|to)\s+)?\d{2,5}(?![\p{N}])/iu;
+const PORT_WORD = /\bports?\b/i;
+const PORT_NUMBER = /(?<![\p{L}\p{N}_.:-])\d{2,5}(?![\p{L}\p{N}_]|[.:]\d)/u;
+
 /** Units of speed besides a unit per unit: the knot (BIPM SI Brochure, 8th ed., Table 8), miles and kilometres per hour. */
 const SPEED = "kn|kts?|knots?|mph|kph|km/h";
 
@@ -109,12 +120,10 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: { test(text: string): boolean
     value: /(?<![\p{L}\p{N}_.])v?\d+(?:\.\d+)+[\p{L}\p{N}]*|(?<![\p{L}\p{N}_])v\d+(?![\p{L}\p{N}])|\b(?:latest|lts)\b/iu,
     required: false,
   },
-  // A port: after a host and a colon ("db:5432", "10.0.0.5:9000"), named ("port 8080", "PORT default is 3000"),
-  // or after a socket's verbs (POSIX bind and listen: "listens on 8085", "bound to 9000", "exposes 3000").
+  // A port (PORT_SHAPE).
   {
     focus: /^ports?$/,
-    value:
-      /[\p{L}\p{N}\]._-]:\d{2,5}(?![\p{N}])|\bports?\b(?:\W{1,3}[\p{L}]+){0,3}\W{0,3}\d{2,5}(?![\p{N}])|\b(?:listen(?:s|ing)?|binds?|binding|bound|expose[sd]?)\s+(?:(?:on|to)\s+)?\d{2,5}(?![\p{N}])/iu,
+    value: { test: (text: string) => PORT_SHAPE.test(text) || (PORT_WORD.test(text) && PORT_NUMBER.test(text)) },
     required: true,
   },
   { focus: /^(?:big|large|small|sizes?)$/, value: new RegExp(`${NUMBER}\\s?x\\s?\\d+|${shape(SIZE).source}`, "iu"), required: false },
