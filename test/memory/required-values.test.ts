@@ -78,6 +78,7 @@ describe("the numeric noun a question asks about", () => {
       "DATABASE_URL=postgres://db:5432/app",
       "PORT default is now 4100",
       "bound to 9000",
+      "the exporter moved to 9464, the registered port for exporters",
     ])
       expect(holdsValueFor("port", t)).toBe(true);
     for (const t of ["the port is configurable", "retry 3 times on port errors", "built in 2019", "v1.2:3"])
