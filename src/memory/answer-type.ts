@@ -128,7 +128,7 @@ export function quantityFocus(query: string): string[] {
 
 /**
  * What a version asked for is of: the word right before "version" or "release" in a quantity
- * question ("julia" in "which julia release is the env running", "mysql" in "what mysql version
+ * question ("zig" in "which zig release does the box run", "postgres" in "what postgres version
  * is installed on prod"). In an English noun compound the modifier names what the head is of, so
  * the version answers only when said of that word, however rare the question's other words are.
  */
@@ -276,7 +276,7 @@ export function asksClockTime(query: string): boolean {
 }
 
 /**
- * A time of day: a clock time (06:30, 6.30, 6am, 18h; 0700, ISO 8601's basic format, with its
+ * A time of day: a clock time (06:30, 6.30, 6am, 18h; 0630, ISO 8601's basic format, with its
  * leading zero: a four-digit number without one reads as a year or a port as often), a part of the
  * day (noon, midnight, morning, evening, night), or a cron schedule's minute and hour fields ("30 6 * * *").
  */
@@ -289,7 +289,7 @@ export const holdsClockTime = (text: string) => CLOCK.test(lineBody(text));
 /** "when ...": the question's first word asks for a time (Li and Roth's NUM:date class). */
 export const asksWhen = (query: string) => /^\s*when\b/i.test(query);
 
-/** The days of the week, in English, singular or plural ("on Sundays"). */
+/** The days of the week, in English, singular or plural ("on Fridays"). */
 const WEEKDAY = /\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b/i;
 
 /** Whether a text says when: a time of day (holdsClockTime) or a day of the week. */

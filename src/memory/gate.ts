@@ -168,7 +168,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     if (word !== undefined) focus.set(g.group, { idf: g.idf, word });
   }
   // What the value must be said of: the rarest of the other words ("which compiler version is
-  // the build on": compiler), or what the version is of ("which julia release is the env on": julia).
+  // the build on": compiler), or what the version is of ("which zig release does the box run": zig).
   const others = scoring.filter((g) => !focus.has(g.group));
   const rarest = Math.min(...others.map((g) => g.df));
   const of = new Set(versionOf(query).map(familyKey));
@@ -222,7 +222,7 @@ export function heldByValue(u: Unit, g: number, { focus, anchor, quantity }: Gat
 /**
  * Whether a unit holds a value of the kind a quantity question asks for (holdsValueFor), said of
  * its anchor: typed evidence, whether or not the memory knows the word naming the quantity ("what
- * scala version": a build log saying "scala 2.13.14", not one saying only "scala").
+ * zig version": a tool's output saying "zig 0.13.0", not a build error saying only "zig").
  */
 export function holdsAskedValue(u: Unit, { quantity, focusWords, anchor }: GateContext): boolean {
   return quantity && [...anchor].some((a) => u.match.groups.has(a)) && focusWords.some((w) => holdsValueFor(w, u.text));

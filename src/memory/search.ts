@@ -51,7 +51,7 @@ const ABOUT = 1.5;
 /**
  * How much more a text holding a value of the kind a quantity question asks for, said of its
  * subject (gate.ts holdsAskedValue), weighs than its words alone say: the version in a build log
- * answers "which scala version"; the compile errors around it name scala as often and answer nothing.
+ * answers "what zig version does the build step use"; the build errors around it name zig as often and answer nothing.
  */
 const VALUE = 2;
 function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[], manner: boolean): EventHit[] {

@@ -74,9 +74,9 @@ const YEAR_SPAN = /(?<![\p{L}\p{N}.])(?:1[89]|20)\d\d\s?(?:-|–|to)\s?(?:1[89]|
 
 /**
  * A port: after a host and a colon ("db:5432", "10.0.0.5:9000"), named ("port 8080", "PORT default
- * is 3000"), or after a socket's verbs (POSIX bind and listen: "listens on 8085", "bound to 9000",
- * "exposes 3000"); or a number of two to five digits in a text that says "port" ("moved to 9464,
- * the registered port for exporters").
+ * is 3000"), or after a socket's verbs (POSIX bind and listen: "listens on 9090", "bound to 9000",
+ * "exposes 3000"); or a number of two to five digits in a text that says "port" ("moved the metrics
+ * listener to 9102, a port nothing else uses").
  */
 const PORT_SHAPE =
   /[\p{L}\p{N}\]._-]:\d{2,5}(?![\p{N}])|\bports?\b(?:\W{1,3}[\p{L}]+){0,3}\W{0,3}\d{2,5}(?![\p{N}])|\b(?:listen(?:s|ing)?|binds?|binding|bound|expose[sd]?)\s+(?:(?:on|to)\s+)?\d{2,5}(?![\p{N}])/iu;

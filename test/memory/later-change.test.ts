@@ -178,7 +178,7 @@ describe("an answer taking on a requested change", () => {
     for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s3");
     const request = await m.add(
       "prompt",
-      "legal says the licence of that pdf thing is a no go. use Typst instead, can you swap it for the invoices?",
+      "the client wants that pdf thing gone. use Typst instead, can you swap it for the invoices?",
       "s4",
     );
     const answer = await m.add(

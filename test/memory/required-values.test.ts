@@ -74,11 +74,11 @@ describe("the numeric noun a question asks about", () => {
     expect(numericHead("what port does the api bind to on staging")).toBe("port");
     expect(requiredValues("what port does the api bind to on staging")).toEqual(["port"]);
     for (const t of [
-      "the api listens on 8085 in staging",
+      "the api listens on 9090 on the test box",
       "DATABASE_URL=postgres://db:5432/app",
-      "PORT default is now 4100",
+      "PORT defaults to 3100 from now on",
       "bound to 9000",
-      "the exporter moved to 9464, the registered port for exporters",
+      "moved the metrics listener to 9102, a port nothing else uses",
     ])
       expect(holdsValueFor("port", t)).toBe(true);
     for (const t of ["the port is configurable", "retry 3 times on port errors", "built in 2019", "v1.2:3"])
