@@ -5,7 +5,9 @@
  * no-warning-comments rule, eslint.org/docs/latest/rules/no-warning-comments) says the subject came
  * up and was not settled. A hit ranked below it holding only some of those words speaks of
  * something else that shares a word (the budget of another thing, the owner of another job), and
- * is left out; hits holding them all stay, the open matter first among them.
+ * is left out; hits holding them all stay, the open matter first among them. A statement that the
+ * matter is unsettled ("retention: not decided yet") holding all the known words but one opens it
+ * the same way: below it, what holds fewer of them than it does is left out.
  */
 import { units } from "./conflicts.ts";
 import { isStopWord } from "./stopwords.ts";
@@ -58,7 +60,10 @@ export const readsOpen = (text: string) => {
  */
 export function belowOpenMatter(hits: Hit[], known: number): Hit[] {
   if (known < 2) return hits;
-  const whole = (u: Unit) => u.match.matched >= known;
+  let need = known;
+  const whole = (u: Unit) => u.match.matched >= need;
+  // A statement that the matter is unsettled holding all the known words but one opens it too; below it, what holds fewer is left out.
+  const unsettledOpener = (u: Unit) => u.match.matched >= Math.max(2, known - 1) && saysUnsettled(lineBody(u.text));
   let open = false;
   const kept: Hit[] = [];
   const later: Hit[] = [];
@@ -73,6 +78,10 @@ export function belowOpenMatter(hits: Hit[], known: number): Hit[] {
     }
     kept.push(h);
     if (own.some((u) => whole(u) && readsOpen(u.text))) open = true;
+    else if (!open && own.some(unsettledOpener)) {
+      open = true;
+      need = Math.min(...own.filter(unsettledOpener).map((u) => u.match.matched));
+    }
   }
   const replacing = new Set(units(kept).flatMap((u) => (u.replacedBy === null ? [] : [u.replacedBy])));
   const back = new Set(later.filter((h) => h.type === "event" && replacing.has(h.row.id)));

@@ -222,6 +222,24 @@ describe("a matter said to be unsettled", () => {
     // Asked about the part alone, it is found.
     expect(await hitIds(m, "how often are export archives written")).toContain(part);
   });
+
+  test("one saying it is undecided that holds all the question's words but one opens it too", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 10; i++) {
+      await m.add("prompt", `the nightly export ${i} looks slow, can you check`, "s1");
+      await m.add("answer", `Export ${i} finished, nothing odd.`, "s1");
+    }
+    await m.add("prompt", "the tier list in the wiki is stale", "s1");
+    const undecided = await m.add(
+      "note",
+      "note: old export archives pile up in the bucket; where they should end up is still undecided",
+      "s2",
+    );
+    const part = await m.add("answer", "The archives are copied to the cold bucket every 6 hours.", "s2");
+    const got = await hitIds(m, "which storage tier holds old export archives");
+    expect(got[0]).toBe(undecided);
+    expect(got).not.toContain(part);
+  });
 });
 
 describe("a thin summary line far below the best hit", () => {
