@@ -109,6 +109,8 @@ export type GateContext = {
   counted: Set<number>;
   /** "what time", "time of day": a time of day asked for (answer-type.ts asksClockTime). */
   clock: boolean;
+  /** "when ..." or "what time ...": a time of day or a day of the week answers (answer-type.ts holdsWhen). */
+  when: boolean;
   /** "how many ... can / may": what is allowed asked for, which a limit answers (statesLimit). */
   limit: boolean;
   /** "where ...": a place asked for (place.ts). */
@@ -187,6 +189,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     envName: asksEnvName(query),
     limit: asksLimit(query),
     clock: asksClockTime(query),
+    when: asksClockTime(query) || asksWhen(query),
     knownWeight,
     asked,
     rare,
@@ -290,8 +293,8 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
  * asking what time of day (asksClockTime) is answered only by a text saying one. A "where"
  * question (place.ts) is answered by a text naming a place (a path, a URL, a remote) that holds
  * RECORD_SHARE of the known words; a "when" or "what time" question, by a text saying a time of
- * day or a day of the week (holdsWhen) that holds as much; a "which env var" question (env-name.ts), by a text naming an
- * environment variable (`RELAY_HOST`) that holds as much.
+ * day or a day of the week (holdsWhen) that holds as much; a "which env var" question
+ * (env-name.ts), by a text naming an environment variable (`RELAY_HOST`) that holds as much.
  */
 export const relevant: Gate = (context) => (u) => {
   const { groups, scoring, knownWeight, asked, rare, quantity, counted } = context;
@@ -313,7 +316,7 @@ export const relevant: Gate = (context) => (u) => {
   // A place said with a quarter of the question's words is typed evidence for a "where" question, as a person is for "who".
   if (context.place && held >= RECORD_SHARE * knownWeight && namesPlace(u.text)) return true;
   // A time of day or a day of the week said with a quarter of its words answers "when" or "what time", as a place answers "where".
-  if ((context.clock || asksWhen(context.query)) && held >= RECORD_SHARE * knownWeight && holdsWhen(u.text)) return true;
+  if (context.when && held >= RECORD_SHARE * knownWeight && holdsWhen(u.text)) return true;
   // So is an environment variable's name for "which env var".
   if (context.envName && held >= RECORD_SHARE * knownWeight && namesEnvName(u.text)) return true;
   return (

@@ -4,15 +4,15 @@
  * after "patron notices go out through Mailgun", asked "which email provider delivers the patron
  * notices". The two speak of the same thing when they share a word of the query and two or more
  * words besides (the old tool's name, the setting's name), or a word of the query and a number
- * of the same unit set to another value ("snapshots are kept 30 d" and "retention now 14 d"): what the
- * query found in the earlier statement is what the later one changed. It is shown with the earlier one, right above it; so
- * is one that passes on its own but holds less of the query than the statement it changes. A
- * later change holding as much of the query as the earlier statement (holdsAsMuchAsked) speaks of
- * the same thing without sharing other words. The earlier statement's words are read with its
- * bracketed asides: "(shared download folder)" after "artifacts go to the team drive" names what a
- * later "downloads moved to the registry; the shared folder is deleted" changes. An answer taking
- * on a requested change ("charts in Vega instead please?" "Sure, porting them to Vega") is a
- * change, and the request with it.
+ * of the same unit set to another value ("snapshots are kept 30 d" and "retention now 14 d"):
+ * what the query found in the earlier statement is what the later one changed. It is shown with
+ * the earlier one, right above it; so is one that passes on its own but holds less of the query
+ * than the statement it changes. A later change holding as much of the query as the earlier
+ * statement (holdsAsMuchAsked) speaks of the same thing without sharing other words. The earlier
+ * statement's words are read with its bracketed asides: "(shared download folder)" after
+ * "artifacts go to the team drive" names what a later "downloads moved to the registry; the shared
+ * folder is deleted" changes. An answer taking on a requested change ("charts in Vega instead
+ * please?" "Sure, porting them to Vega") is a change, and the request with it.
  */
 import { mayChange, withoutCommitType } from "./change-cues.ts";
 import { keysWithAsides, labelOf, statementOf, tokenKeys, withoutKindLabel } from "./classify.ts";
@@ -142,8 +142,9 @@ export function keepAbove(changes: Map<Unit, Unit[]>): void {
 
 /**
  * Whether an answer replies to a prompt among the hits that asks for a change ("can the charts
- * use Vega instead?"): the answer carries it out ("Sure, porting the dashboard charts to Vega"), in words that need no cue of change of their own. A request alone
- * changes nothing (classify.ts); the answer taking it on does.
+ * use Vega instead?"): the answer carries it out ("Sure, porting the dashboard charts to Vega"),
+ * in words that need no cue of change of their own. A request alone changes nothing
+ * (classify.ts); the answer taking it on does.
  */
 function carriesChange(h: EventHit, prompts: EventHit[]): boolean {
   if (h.row.kind !== "answer") return false;

@@ -50,8 +50,9 @@ const MAX_GROUPS = 8;
 const ABOUT = 1.5;
 /**
  * How much more a text holding a value of the kind a quantity question asks for, said of its
- * subject (gate.ts holdsAskedValue), weighs than its words alone say: the version in a build log
- * answers "what zig version does the build step use"; the build errors around it name zig as often and answer nothing.
+ * subject (gate.ts holdsAskedValue), weighs than its words alone say: the version in a tool's
+ * output answers "what zig version does the build step use"; the build errors around it name
+ * zig as often and answer nothing.
  */
 const VALUE = 2;
 function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[], manner: boolean): EventHit[] {
