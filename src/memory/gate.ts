@@ -175,6 +175,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
   const rarest = Math.min(...others.map((g) => g.df));
   const of = new Set(versionOf(query).map(familyKey));
   const anchor = new Set(others.filter((g) => g.df === rarest || of.has(familyKey(g.word))).map((g) => g.group));
+  const clock = asksClockTime(query);
   const verb = passiveParticiple(query);
   const passive = new Map(
     verb === null ? [] : scoring.filter((g) => familyKey(g.word) === familyKey(verb)).map((g) => [g.group, g.idf] as const),
@@ -188,8 +189,8 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     place: asksPlace(query),
     envName: asksEnvName(query),
     limit: asksLimit(query),
-    clock: asksClockTime(query),
-    when: asksClockTime(query) || asksWhen(query),
+    clock,
+    when: clock || asksWhen(query),
     knownWeight,
     asked,
     rare,
@@ -313,12 +314,9 @@ export const relevant: Gate = (context) => (u) => {
   const { held, matched } = heldFor(u, context);
   // A person said with the question's most specific word is typed evidence, as a value is for a quantity.
   if (context.person && held >= RECORD_SHARE * knownWeight && holdsRarest(u, scoring) && namesSomeone(u.text)) return true;
-  // A place said with a quarter of the question's words is typed evidence for a "where" question, as a person is for "who".
-  if (context.place && held >= RECORD_SHARE * knownWeight && namesPlace(u.text)) return true;
-  // A time of day or a day of the week said with a quarter of its words answers "when" or "what time", as a place answers "where".
-  if (context.when && held >= RECORD_SHARE * knownWeight && holdsWhen(u.text)) return true;
-  // So is an environment variable's name for "which env var".
-  if (context.envName && held >= RECORD_SHARE * knownWeight && namesEnvName(u.text)) return true;
+  // Said with a quarter of the question's words, what the question asks for is typed evidence, as a person is for "who":
+  // a place for "where", a time of day or a day of the week for "when" or "what time", a variable's name for "which env var".
+  if (held >= RECORD_SHARE * knownWeight && holdsAskedType(u.text, context)) return true;
   return (
     (held >= MIN_SHARE * knownWeight &&
       (quantity ||
@@ -333,6 +331,10 @@ export const relevant: Gate = (context) => (u) => {
       aboutQuery(u, narrowestHeld(u, scoring)))
   );
 };
+
+/** Whether a text says what a "where", "when" / "what time" or "which env var" question asks for. */
+const holdsAskedType = (text: string, { place, when, envName }: GateContext) =>
+  (place && namesPlace(text)) || (when && holdsWhen(text)) || (envName && namesEnvName(text));
 
 /** A "how many" question asking what is allowed: "can", "may", "allowed" after it. */
 const asksLimit = (query: string) => /^\s*how\s+(?:many|much)\b.*\b(?:can|may|allowed)\b/i.test(query);

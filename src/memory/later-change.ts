@@ -63,7 +63,8 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
   alone.sort((a, b) => b[0].unit.score - a[0].unit.score);
   for (const [h, olders] of [...thin, ...alone.slice(0, ALONE)]) {
     // An answer carrying out a requested change ("charts in Vega instead please?" "Sure, ...") is the change.
-    const carried = carriesChange(h, prompts);
+    const request = requestCarried(h, prompts);
+    const carried = request !== undefined;
     if (!carried && h.row.kind !== "correction" && !mayChange(h.row.content)) continue;
     const own = [...tokenKeys(h.row.content)].filter((k) => !asked.has(k));
     let laterSection: string | null | undefined;
@@ -88,7 +89,6 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
     if (!carried && h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;
     out.set(h.unit, same);
     // So is the request it carries out, said by the user: shown above what it changes with the answer.
-    const request = carried ? promptOf(h.row, prompts) : undefined;
     if (request && request.row.id > Math.max(...same.map((o) => o.order))) out.set(request.unit, same);
   }
   keepAbove(out);
@@ -141,13 +141,13 @@ export function keepAbove(changes: Map<Unit, Unit[]>): void {
 }
 
 /**
- * Whether an answer replies to a prompt among the hits that asks for a change ("can the charts
+ * The prompt among the hits an answer replies to, when it asks for a change ("can the charts
  * use Vega instead?"): the answer carries it out ("Sure, porting the dashboard charts to Vega"),
  * in words that need no cue of change of their own. A request alone changes nothing
  * (classify.ts); the answer taking it on does.
  */
-function carriesChange(h: EventHit, prompts: EventHit[]): boolean {
-  if (h.row.kind !== "answer") return false;
+function requestCarried(h: EventHit, prompts: EventHit[]): EventHit | undefined {
+  if (h.row.kind !== "answer") return undefined;
   const p = promptOf(h.row, prompts);
-  return p !== undefined && mayChange(p.row.content);
+  return p !== undefined && mayChange(p.row.content) ? p : undefined;
 }
