@@ -132,15 +132,21 @@ function narrowestHeld(u: Unit, scoring: WeightedGroup[]): WeightedGroup[] {
   return best ? [best] : [];
 }
 
-/** The groups of the first word after "who" and its auxiliaries ("who has to approve ...": approve). */
+/**
+ * The groups of the first word after "who" and its auxiliaries ("who has to approve ...": approve).
+ * "who is the X" has no verb: what follows a form of "be" is the person's role, which a text
+ * naming no one holds as often.
+ */
 function verbGroups(query: string, scoring: WeightedGroup[]): Set<number> {
-  const verb = wordsOf(foldText(query))
-    .slice(1)
-    .find((w) => !isStopWord(w));
+  const words = wordsOf(foldText(query)).slice(1);
+  if (COPULA.test(words[0] ?? "")) return new Set();
+  const verb = words.find((w) => !isStopWord(w));
   if (verb === undefined) return new Set();
   const key = familyKey(verb);
   return new Set(scoring.filter((g) => g.forms.some((f) => familyKey(f.word) === key)).map((g) => g.group));
 }
+
+const COPULA = /^(?:is|are|was|were|s|be|been)$/;
 
 /** Whether a unit holds the query's word fewest rows hold (its most specific word). */
 function holdsRarest(u: Unit, scoring: WeightedGroup[]): boolean {

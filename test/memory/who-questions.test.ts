@@ -50,6 +50,16 @@ describe("who-questions in a search", () => {
     expect(await hitIds(m, "where does the csv exporter write its files")).toContain(note);
   });
 
+  test("'who is the X' has no verb: a statement holding the role X but naming no one is left out", async () => {
+    const m = testMemory();
+    await history(m);
+    const role = await m.add("note", "exporter maintainer rota: still to be agreed, the share stays read-only till then", "s3");
+    const named = await m.add("note", "the exporter maintainer from march is Dana", "s3");
+    const found = await hitIds(m, "who is the exporter's maintainer?");
+    expect(found).toContain(named);
+    expect(found).not.toContain(role);
+  });
+
   test("a statement naming the person answers, and so does one holding the question's verb with a name in lower case", async () => {
     const m = testMemory();
     await history(m);
