@@ -159,3 +159,23 @@ export function recencyWeight(ts: number, now: number): number {
   const ageDays = Math.max(0, now - ts) / DAY;
   return 0.97 + 0.03 * Math.exp(-ageDays / 60);
 }
+
+/**
+ * Among the hits that answer, the newest counts up to this many times more than the oldest (and
+ * those between by their place in time). Later statements say how things are now more often than
+ * earlier ones do, and an earlier one is still shown above a later one it matches three times as
+ * well: recency breaks ties, it does not trump.
+ */
+export const NEWER_SPREAD = 2;
+
+/**
+ * Each item's weight by its place among the items in time (`at`: its time): 1 for the oldest,
+ * 1 + NEWER_SPREAD for the newest, those between by how many distinct times lie before theirs.
+ * Items said at the same time weigh the same.
+ */
+export function newerWeights<T>(items: readonly T[], at: (t: T) => number): Map<T, number> {
+  const times = [...new Set(items.map(at))].sort((a, b) => a - b);
+  const place = new Map(times.map((t, i) => [t, i]));
+  const last = Math.max(1, times.length - 1);
+  return new Map(items.map((t) => [t, 1 + (NEWER_SPREAD * place.get(at(t))!) / last]));
+}

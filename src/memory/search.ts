@@ -26,7 +26,7 @@ import { laterSettingFirst } from "./later-setting.ts";
 import { belowOpenMatter } from "./open-matter.ts";
 import { withoutOrphans } from "./orphans.ts";
 import { type QueryGroup, queryGroups } from "./query.ts";
-import { lineWeight, recencyWeight, textScore } from "./rank.ts";
+import { lineWeight, newerWeights, recencyWeight, textScore } from "./rank.ts";
 import { aboveRejected } from "./rejected-first.ts";
 import { remembered } from "./remember.ts";
 import { foldText, wordsOf } from "./stem.ts";
@@ -247,6 +247,13 @@ function summaryGroups(groups: QueryGroup[], looked: WeightedGroup[]): QueryGrou
   return groups.filter((g) => chosen.includes(g.group));
 }
 
+/** When each hit's statement was said: an event's time; a summary's, its best line's event's (its own when that names none). */
+function timesShown(deps: MemoryDeps, hits: Hit[]): Map<Hit, number> {
+  const lineEvents = hits.flatMap((h) => (h.type === "summary" && h.lines[0]?.event != null ? [h.lines[0].event] : []));
+  const ts = new Map(eventsById(deps, lineEvents).map((r) => [r.id, r.ts]));
+  return new Map(hits.map((h) => [h, h.type === "event" ? h.row.ts : (ts.get(h.lines[0]?.event ?? -1) ?? h.row.created_at)]));
+}
+
 /** A query's groups, kept for the next time (a pure function of the text; shared, never changed): a recall and the search after it ask with the same prompt. */
 const keptGroups = remembered<QueryGroup[]>(1000);
 
@@ -312,7 +319,11 @@ export function rankedHits(
   // What the reorderings above lifted, a later change stays right above (later-change.ts).
   keepAbove(later);
   for (const h of kept) if (h.type === "summary") h.score = Math.max(...h.lines.map((l) => l.score));
-  kept.sort((a, b) => hitScore(b) - hitScore(a) || hitOrder(b) - hitOrder(a));
+  // Recency breaks near ties among them (rank.ts newerWeights).
+  const shownAt = timesShown(deps, kept);
+  const newer = newerWeights(kept, (h) => shownAt.get(h)!);
+  const ranked = (h: Hit) => hitScore(h) * newer.get(h)!;
+  kept.sort((a, b) => ranked(b) - ranked(a) || hitOrder(b) - hitOrder(a));
   const heldOf = (u: Unit) => heldFor(u, context).held;
   return withoutOrphans(
     dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight, heldOf),

@@ -11,11 +11,11 @@ import { type Hit, hitScore, keepLines, type Unit } from "./units.ts";
 export const THIN_MARGIN = 0.5;
 
 /**
- * The hits (best first), less summary lines holding less than `enough` of the query's weight far
+ * The hits (in their order), less summary lines holding less than `enough` of the query's weight far
  * below the best hit. `held`: what a line holds of the query (its words' weight, and what the gate
  * counts besides: a value standing for a word, search.ts).
  */
 export function dropThinLines(hits: Hit[], enough: number, held: (line: Unit) => number = (l) => l.match.held): Hit[] {
-  const best = hits[0] ? hitScore(hits[0]) : 0;
+  const best = Math.max(0, ...hits.map(hitScore));
   return hits.filter((h) => h.type === "event" || keepLines(h, (l) => held(l) >= enough || l.score >= THIN_MARGIN * best));
 }
