@@ -161,21 +161,30 @@ export function recencyWeight(ts: number, now: number): number {
 }
 
 /**
- * Among the hits that answer, the newest counts up to this many times more than the oldest (and
+ * Among the hits that answer, the newest counts 1 + this many times as much as the oldest (and
  * those between by their place in time). Later statements say how things are now more often than
  * earlier ones do, and an earlier one is still shown above a later one it matches three times as
  * well: recency breaks ties, it does not trump.
  */
 export const NEWER_SPREAD = 2;
 
+/** Times this close (one after another) are one sitting, said at the same time: an hour. */
+export const SAME_SITTING = 3_600_000;
+
 /**
  * Each item's weight by its place among the items in time (`at`: its time): 1 for the oldest,
- * 1 + NEWER_SPREAD for the newest, those between by how many distinct times lie before theirs.
- * Items said at the same time weigh the same.
+ * 1 + NEWER_SPREAD for the newest, those between by how many sittings lie before theirs. Items said
+ * in one sitting (times less than SAME_SITTING apart, one after another) weigh the same: a correction
+ * and the answer acting on it a minute later are of one time.
  */
 export function newerWeights<T>(items: readonly T[], at: (t: T) => number): Map<T, number> {
   const times = [...new Set(items.map(at))].sort((a, b) => a - b);
-  const place = new Map(times.map((t, i) => [t, i]));
-  const last = Math.max(1, times.length - 1);
+  const place = new Map<number, number>();
+  let n = 0;
+  times.forEach((t, i) => {
+    if (i > 0 && t - times[i - 1]! > SAME_SITTING) n++;
+    place.set(t, n);
+  });
+  const last = Math.max(1, n);
   return new Map(items.map((t) => [t, 1 + (NEWER_SPREAD * place.get(at(t))!) / last]));
 }

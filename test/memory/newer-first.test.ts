@@ -13,12 +13,19 @@ afterAll(cleanupTempDirs);
 const DAY = 86_400_000;
 
 describe("newer weights", () => {
-  test("1 for the oldest time, 1 + NEWER_SPREAD for the newest, the same for the same time", () => {
-    const w = newerWeights(["a", "b", "c", "d"], (x) => ({ a: 10, b: 30, c: 30, d: 50 })[x]!);
+  test("1 for the oldest sitting, 1 + NEWER_SPREAD for the newest, the same within one sitting", () => {
+    const HOUR = 3_600_000;
+    const w = newerWeights(["a", "b", "c", "d"], (x) => ({ a: 0, b: 2 * HOUR, c: 2 * HOUR + 10, d: 5 * HOUR })[x]!);
     expect(w.get("a")).toBe(1);
     expect(w.get("b")).toBe(w.get("c")!);
     expect(w.get("b")).toBe(1 + NEWER_SPREAD / 2);
     expect(w.get("d")).toBe(1 + NEWER_SPREAD);
+    // One after another, less than an hour apart each: one sitting, however long it lasts.
+    const chain = newerWeights(
+      [0, 40, 80, 120].map((m) => m * 60_000),
+      (t) => t,
+    );
+    expect(new Set(chain.values())).toEqual(new Set([1]));
     expect(newerWeights(["x"], () => 5).get("x")).toBe(1);
   });
 });
