@@ -7,19 +7,27 @@
  * of the same unit set to another value ("snapshots are kept 30 d" and "retention now 14 d"):
  * what the query found in the earlier statement is what the later one changed. It is shown with
  * the earlier one, right above it; so is one that passes on its own but holds less of the query
- * than the statement it changes. A later change holding as much of the query as the earlier
+ * than the statement it changes. One too thin to pass is tied to the earlier statement by the
+ * words they share only when one of them is rare in the project (gate.ts isRare: the old tool's
+ * name, a setting's key), not everyday words of the project ("site", "job", "mesh") that any two
+ * of its statements may share. A later change holding as much of the query as the earlier
  * statement (holdsAsMuchAsked) speaks of the same thing without sharing other words. The earlier
  * statement's words are read with its bracketed asides: "(shared download folder)" after
  * "artifacts go to the team drive" names what a later "downloads moved to the registry; the shared
  * folder is deleted" changes. An answer taking on a requested change ("charts in Vega instead
  * please?" "Sure, porting them to Vega") is a change, and the request with it.
  */
+
+import { candidates } from "./candidates.ts";
 import { mayChange, withoutCommitType } from "./change-cues.ts";
 import { keysWithAsides, labelOf, statementOf, tokenKeys, withoutKindLabel } from "./classify.ts";
 import { ABOVE, units } from "./conflicts.ts";
+import type { MemoryDeps } from "./deps.ts";
 import { promptOf } from "./exchange.ts";
-import { familyKey } from "./morphology.ts";
+import { isRare } from "./gate.ts";
+import { familyKey, wordForms } from "./morphology.ts";
 import type { QueryGroup } from "./query.ts";
+import { foldText, wordsOf } from "./stem.ts";
 import { lineBody } from "./summary-line.ts";
 import type { EventHit, Hit, Unit } from "./units.ts";
 import { NUMBER } from "./value-kinds.ts";
@@ -32,9 +40,43 @@ const SHOWN = 5;
 const ALONE = 8;
 /** ... and at most this share of the later one's words besides the query's: past it, the later one says the same again. */
 const REPEAT = 0.5;
+/** Rows a word's count is read from (a rare word's whole count; a common one's estimated, candidates.ts). */
+const RARE_LOOKUP = 50;
+
+/** Whether any of a text's words (family keys it holds) is rare in the project (gate.ts isRare). */
+export type HoldsRare = (text: string, keys: readonly string[]) => boolean;
+
+/** HoldsRare over a project's events, each word looked up once per search. */
+export function rareInProject(deps: MemoryDeps, projectId: number, single: boolean): HoldsRare {
+  const rare = new Map<string, boolean>();
+  return (text, keys) => {
+    const unknown = keys.filter((k) => !rare.has(k));
+    if (unknown.length > 0) {
+      // Looked up by the words as written: a family key is a stem the index would stem again.
+      const written = new Map<string, string>();
+      for (const w of wordsOf(foldText(text.slice(0, 2000)))) if (!written.has(familyKey(w))) written.set(familyKey(w), w);
+      const query = unknown.map((word, group) => ({ group, word, forms: wordForms(written.get(word) ?? word) }));
+      const { groups } = candidates(deps.db, "events", query, {
+        projectId,
+        single,
+        keep: 0,
+        perTerm: RARE_LOOKUP,
+        maxGroups: query.length,
+      });
+      for (const k of unknown) rare.set(k, false);
+      for (const g of groups) rare.set(g.word, isRare(g));
+    }
+    return keys.some((k) => rare.get(k) === true);
+  };
+}
 
 /** The later statements shown, each with the earlier ones it changes (its score raised above theirs). */
-export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: QueryGroup[]): Map<Unit, Unit[]> {
+export function laterChanges(
+  hits: Hit[],
+  passes: (u: Unit) => boolean,
+  groups: QueryGroup[],
+  holdsRare: HoldsRare = () => true,
+): Map<Unit, Unit[]> {
   const out = new Map<Unit, Unit[]>();
   const earlier = units(hits).filter((u) => u.event !== null && u.replacedBy === null && (u.claim || u.record) && passes(u));
   if (earlier.length === 0) return out;
@@ -68,6 +110,7 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
     if (!carried && h.row.kind !== "correction" && !mayChange(h.row.content)) continue;
     const own = [...tokenKeys(h.row.content)].filter((k) => !asked.has(k));
     let laterSection: string | null | undefined;
+    const thin = !passes(h.unit);
     const same = olders.filter((older) => {
       let theirs = keysOf.get(older);
       if (!theirs) {
@@ -75,15 +118,18 @@ export function laterChanges(hits: Hit[], passes: (u: Unit) => boolean, groups: 
         keysOf.set(older, theirs);
       }
       const seen = theirs;
-      const shared = own.filter((k) => seen.has(k)).length;
+      const common = own.filter((k) => seen.has(k));
+      const shared = common.length;
       // Most of its words said before: the same chatter again ("adjusted the X page, spacing is fine now"), not a change.
       if (shared > REPEAT * own.length) return false;
-      if (shared >= SHARED) return true;
+      // Too thin to pass, it is tied by its words only through a rare one.
+      const tied = () => !thin || holdsRare(h.row.content, common);
+      if (shared >= SHARED && tied()) return true;
       // The same label or commit scope ("print: ..." and "fix(print): ...") names the part of the project both speak of: one word more.
       laterSection ??= sectionOf(h.row.content);
       const more = shared + (laterSection !== null && laterSection === sectionOf(lineBody(older.text)) ? 1 : 0);
       // A number of the same unit changed ("min 24 px" and "raised to 40 px") said with the question's word they share is the same attribute.
-      return more >= SHARED || swapsValue(h.row.content, older.text) || holdsAsMuchAsked(h.unit, older);
+      return (more >= SHARED && tied()) || swapsValue(h.row.content, older.text) || holdsAsMuchAsked(h.unit, older);
     });
     if (same.length === 0) continue;
     if (!carried && h.row.kind !== "correction" && !statementOf(h.row.content, h.row.kind).changes) continue;

@@ -21,7 +21,7 @@ import { readExchanges } from "./exchange.ts";
 import { lineEvent } from "./extractive.ts";
 import { type Gate, gateContext, heldByValue, heldFor, holdsAskedValue, holdsRareWord, MIN_SHARE, relevant } from "./gate.ts";
 import { aboutQuery, changeFirst, laterRecordFirst } from "./holds-now.ts";
-import { keepAbove, laterChanges } from "./later-change.ts";
+import { keepAbove, laterChanges, rareInProject } from "./later-change.ts";
 import { laterSettingFirst } from "./later-setting.ts";
 import { belowOpenMatter } from "./open-matter.ts";
 import { withoutOrphans } from "./orphans.ts";
@@ -308,7 +308,7 @@ export function rankedHits(
     judged.set(u, v);
     return v;
   };
-  const later = laterChanges(hits, settled, groups);
+  const later = laterChanges(hits, settled, groups, rareInProject(deps, projectId, single));
   const kept = prune(hits, later.size === 0 ? settled : (u) => settled(u) || later.has(u), partners);
   // What holds now first, among the hits that answer.
   laterRecordFirst(kept, groups, context.rare);

@@ -218,3 +218,15 @@ test("a change setting another value in the same unit needs no word besides the 
   expect(found.indexOf(change)).toBeGreaterThanOrEqual(0);
   expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
 });
+
+test("a thin change tied to the statement only by the project's everyday words is not pulled in", async () => {
+  const m = testMemory();
+  await chatter(m);
+  const old = await m.add("note", "release artifacts get uploaded to Artifactory once the nightly build is green", "s2");
+  for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s4");
+  // It shares "release" with the question and "nightly", "build", "green" with the note: words of most of the history.
+  const other = await m.add("answer", "done. the nightly build now tags a release at 3am instead of midnight, only when green", "s5");
+  const found = await hitIds(m, "where are release artifacts stored");
+  expect(found).toContain(old);
+  expect(found).not.toContain(other);
+});
