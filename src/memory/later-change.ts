@@ -29,6 +29,7 @@ import { familyKey, wordForms } from "./morphology.ts";
 import type { QueryGroup } from "./query.ts";
 import { foldText, wordsOf } from "./stem.ts";
 import { lineBody } from "./summary-line.ts";
+import { timeUnitName } from "./unit-symbols.ts";
 import type { EventHit, Hit, Unit } from "./units.ts";
 import { NUMBER } from "./value-kinds.ts";
 
@@ -160,10 +161,16 @@ const sectionOf = (text: string) => labelOf(withoutCommitType(withoutKindLabel(t
 /** A number (value-kinds.ts's shape) with its unit ("24 px", "300 rows", "15%"). */
 const QUANTITY = new RegExp(`(${NUMBER})\\s?(%|[\\p{L}°]{1,12})(?![\\p{L}\\p{N}])`, "gu");
 
+/** One unit however written: a time unit's symbol by its name, a plural by its singular ("45 min" and "30 minutes", "2 h" and "3 hours"). */
+function unitKey(written: string): string {
+  const unit = timeUnitName(written) ?? written.toLowerCase();
+  return unit.length > 3 && unit.endsWith("s") ? unit.slice(0, -1) : unit;
+}
+
 function quantities(text: string): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   for (const m of text.slice(0, 2000).matchAll(QUANTITY)) {
-    const unit = m[2]!.toLowerCase();
+    const unit = unitKey(m[2]!);
     const set = out.get(unit) ?? new Set<string>();
     set.add(m[1]!);
     out.set(unit, set);

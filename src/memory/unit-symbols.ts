@@ -25,6 +25,9 @@ export const symbolName = (word: string): string | undefined => (word.length > 1
  */
 const AMOUNT = /(?<![\p{L}\p{N}.])\d+(?:\.\d+)?[^\S\r\n]?(ms|sec|min|hrs?|[shd])(?![\p{L}\p{N}])/gu;
 
+/** The name of a unit of time written by its symbol, one letter too (a number's unit: "24h", "90 d"). */
+export const timeUnitName = (symbol: string): string | undefined => NAMES[symbol.toLowerCase()];
+
 /** Whether a text may hold an amount of time in symbols (a digit before one of the symbols' letters). */
 export const MAYBE_AMOUNT = /\d[^\S\r\n]?[mshd]/;
 

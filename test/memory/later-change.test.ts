@@ -142,6 +142,10 @@ test("a number of the same unit set to another value counts as a word they share
   expect(swapsValue("raised the minimum to 40 px", "drag handles min 24 px")).toBe(true);
   expect(swapsValue("raised the minimum to 40 rows", "drag handles min 24 px")).toBe(false);
   expect(swapsValue("still 24 px, checked", "drag handles min 24 px")).toBe(false);
+  // One unit however written: a symbol or a name, singular or plural.
+  expect(swapsValue("slots go to 45 min from april", "public slots are 30 minutes")).toBe(true);
+  expect(swapsValue("the window is 12h now", "the window is 24 hours")).toBe(true);
+  expect(swapsValue("still 30 mins", "public slots are 30 minutes")).toBe(false);
 });
 
 test("the same commit scope or label ('feat(print): ...' and 'fix(print): ...') counts as a word they share", async () => {
