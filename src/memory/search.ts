@@ -17,7 +17,7 @@ import { candidates, type WeightedGroup } from "./candidates.ts";
 import { ABOVE, resolveReplacements, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { eventsById } from "./events.ts";
-import { readExchanges } from "./exchange.ts";
+import { REPLY_WINDOW, readExchanges } from "./exchange.ts";
 import { lineEvent } from "./extractive.ts";
 import { type Gate, gateContext, heldByValue, heldFor, holdsAskedValue, holdsRareWord, MIN_SHARE, relevant } from "./gate.ts";
 import { aboutQuery, changeFirst, laterRecordFirst } from "./holds-now.ts";
@@ -55,6 +55,13 @@ const ABOUT = 1.5;
  * zig as often and answer nothing.
  */
 const VALUE = 2;
+/**
+ * A hit ranked below this share of the best hit (by its score with recency, as shown) is left
+ * out: an order of magnitude below what the memory found for the question, it is a guess beside
+ * it (most often a statement about a neighbouring property of the subject). Not when it is part
+ * of an exchange with a hit above (exchange.ts: the prompt that says the value, read with its reply).
+ */
+const GUESS = 0.1;
 function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[], manner: boolean): EventHit[] {
   const now = deps.now();
   const hits: EventHit[] = [];
@@ -247,6 +254,11 @@ function summaryGroups(groups: QueryGroup[], looked: WeightedGroup[]): QueryGrou
   return groups.filter((g) => chosen.includes(g.group));
 }
 
+/** Whether an event hit is near one of `hits` in its session (REPLY_WINDOW events): one exchange, a prompt and its reply. */
+const exchangedWith = (h: Hit, hits: Hit[]) =>
+  h.type === "event" &&
+  hits.some((o) => o.type === "event" && o.row.session_id === h.row.session_id && Math.abs(o.row.id - h.row.id) <= REPLY_WINDOW);
+
 /** When each hit's statement was said: an event's time; a summary's, its best line's event's (its own when that names none). */
 function timesShown(deps: MemoryDeps, hits: Hit[]): Map<Hit, number> {
   const lineEvents = hits.flatMap((h) => (h.type === "summary" && h.lines[0]?.event != null ? [h.lines[0].event] : []));
@@ -324,9 +336,14 @@ export function rankedHits(
   const newer = newerWeights(kept, (h) => shownAt.get(h)!);
   const ranked = (h: Hit) => hitScore(h) * newer.get(h)!;
   kept.sort((a, b) => ranked(b) - ranked(a) || hitOrder(b) - hitOrder(a));
+  // An order of magnitude below the best, a hit is a guess beside what the memory found, unless
+  // it is part of an exchange with a hit above that (a prompt saying the value, its reply).
+  const best = kept.length === 0 ? 0 : ranked(kept[0]!);
+  const above = kept.filter((h, i) => i === 0 || ranked(h) >= GUESS * best);
+  const shown = kept.filter((h) => above.includes(h) || exchangedWith(h, above));
   const heldOf = (u: Unit) => heldFor(u, context).held;
   return withoutOrphans(
-    dropThinLines(belowOpenMatter(kept, context.scoring.length), MIN_SHARE * context.knownWeight, heldOf),
+    dropThinLines(belowOpenMatter(shown, context.scoring.length), MIN_SHARE * context.knownWeight, heldOf),
     partners,
   ).slice(0, limit);
 }

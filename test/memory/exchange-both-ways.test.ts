@@ -71,8 +71,10 @@ describe("a reply holds its prompt's words at three quarters of their weight", (
     const m = testMemory();
     for (let i = 0; i < 8; i++) await m.add("answer", `label template ${i} prints the barcode too small on receipts`, `r${i}`);
     await chatter(m, 0);
-    await m.add("note", "provider contract review is due in spring; the checkout page shows mail options", "n1");
-    await m.add("note", "customers asked for tracking links; the courier portal has them per parcel", "n2");
+    // Chatter making the question's other words known (not a record about them: one would rank ten times above the reply).
+    await m.add("prompt", "provider contract review is due in spring, put it in the calendar", "n1");
+    await m.add("prompt", "the checkout page shows mail options twice", "n3");
+    await m.add("prompt", "customers asked for tracking links; the courier portal has them per parcel", "n2");
     await m.add("prompt", "customers say shipping notices land in junk folders, any idea why?", "s1");
     const answer = await m.add("answer", "Outgoing receipts now leave through the Mailgun eu endpoint with DKIM set.", "s1");
     await chatter(m, 10);
