@@ -1,6 +1,6 @@
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { openDatabase } from "../../src/db/open.ts";
 import { createEngine } from "../../src/engine.ts";
 import { cleanupTempDirs, noisyLog, tempDir, testConfig } from "../helpers.ts";
 
@@ -37,7 +37,8 @@ describe("retrieval accounting in the engine", () => {
     expect(r.hits.some((h) => h.sourceId === other.sourceId)).toBe(true);
     await engine.stats({});
     await engine.close();
-    const db = new Database(path, { readonly: true });
+    // The project's own opening (a busy timeout): the last connection's checkpoint on close may still hold the file.
+    const db = openDatabase(path, { readonly: true });
     try {
       const of = (id: string) =>
         db
