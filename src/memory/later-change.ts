@@ -25,9 +25,8 @@ import { ABOVE, units } from "./conflicts.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { promptOf } from "./exchange.ts";
 import { isRare } from "./gate.ts";
-import { familyKey, wordForms } from "./morphology.ts";
-import type { QueryGroup } from "./query.ts";
-import { foldText, wordsOf } from "./stem.ts";
+import { familyKey } from "./morphology.ts";
+import { keyGroups, type QueryGroup } from "./query.ts";
 import { lineBody } from "./summary-line.ts";
 import { timeUnitName } from "./unit-symbols.ts";
 import type { EventHit, Hit, Unit } from "./units.ts";
@@ -53,10 +52,7 @@ export function rareInProject(deps: MemoryDeps, projectId: number, single: boole
   return (text, keys) => {
     const unknown = keys.filter((k) => !rare.has(k));
     if (unknown.length > 0) {
-      // Looked up by the words as written: a family key is a stem the index would stem again.
-      const written = new Map<string, string>();
-      for (const w of wordsOf(foldText(text.slice(0, 2000)))) if (!written.has(familyKey(w))) written.set(familyKey(w), w);
-      const query = unknown.map((word, group) => ({ group, word, forms: wordForms(written.get(word) ?? word) }));
+      const query = keyGroups(text, unknown);
       const { groups } = candidates(deps.db, "events", query, {
         projectId,
         single,

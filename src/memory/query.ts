@@ -17,6 +17,20 @@ import { isStopWord } from "./stopwords.ts";
 /** One query word: the forms a text may hold it in (the word's own first), and its place in the query. */
 export type QueryGroup = { group: number; word: string; forms: Form[] };
 
+/**
+ * Groups for family keys a text holds (its own words, to look up how often the project says
+ * them), each looked up by the word as the text writes it: a family key is a stem ("tsvect" for
+ * "tsvector"), and the index would stem it again to something else.
+ */
+export function keyGroups(text: string, keys: readonly string[]): QueryGroup[] {
+  const written = new Map<string, string>();
+  for (const w of wordsOf(foldText(text.slice(0, 2000)))) {
+    const k = familyKey(w);
+    if (!written.has(k)) written.set(k, w);
+  }
+  return keys.map((word, group) => ({ group, word, forms: wordForms(written.get(word) ?? word) }));
+}
+
 const MAX_QUERY_CHARS = 4000;
 /** Query words whose runs are shaped into phrases (phrases.ts) at most. */
 const MAX_PHRASE_WORDS = 40;

@@ -340,7 +340,8 @@ export function rankedHits(
   // it is part of an exchange with a hit above that (a prompt saying the value, its reply).
   const best = kept.length === 0 ? 0 : ranked(kept[0]!);
   const above = kept.filter((h, i) => i === 0 || ranked(h) >= GUESS * best);
-  const shown = kept.filter((h) => above.includes(h) || exchangedWith(h, above));
+  const passed = new Set(above);
+  const shown = kept.filter((h) => passed.has(h) || exchangedWith(h, above));
   const heldOf = (u: Unit) => heldFor(u, context).held;
   return withoutOrphans(
     dropThinLines(belowOpenMatter(shown, context.scoring.length), MIN_SHARE * context.knownWeight, heldOf),

@@ -28,8 +28,7 @@ import {
 import { compare, otherSubjects, type Weigh } from "./compare-statements.ts";
 import type { MemoryDeps } from "./deps.ts";
 import { EVENT_COLUMNS, type EventRow, eventsById } from "./events.ts";
-import { familyKey, wordForms } from "./morphology.ts";
-import { foldText, wordsOf } from "./stem.ts";
+import { keyGroups } from "./query.ts";
 import type { EventKind } from "./types.ts";
 
 /** What may replace an older statement: the user's statements and corrections, notes and decisions (not the assistant's answers). */
@@ -100,14 +99,7 @@ export function findReplaced(deps: MemoryDeps, event: EventRow): number[] {
     .flatMap((k) => (valueLike(k) ? (k.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 1) : [k]))
     .filter((w, i, all) => w.length > 1 && all.indexOf(w) === i)
     .slice(0, LOOKUP_WORDS * 2);
-  // Looked up by the words as written: a family key is a stem ("tsvect" for "tsvector"), and the
-  // index stems a key again to something else.
-  const written = new Map<string, string>();
-  for (const w of wordsOf(foldText(event.content.slice(0, 2000)))) {
-    const k = familyKey(w);
-    if (!written.has(k)) written.set(k, w);
-  }
-  const query = words.map((word, group) => ({ group, word, forms: wordForms(written.get(word) ?? word) }));
+  const query = keyGroups(event.content, words);
   // The older statements holding the words, best first.
   const lookup = (q: typeof query, maxGroups: number) =>
     candidates(deps.db, "events", q, {
