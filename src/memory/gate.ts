@@ -39,6 +39,12 @@ import { holdsQuantity, holdsValueFor } from "./value-kinds.ts";
 /** A hit holds at least this share of the weight of the query's words the memory holds. */
 export const MIN_SHARE = 0.4;
 /**
+ * A hit holding two or more of the query's words is no one-word guess: this share will do. The
+ * question's other words are often said otherwise in it ("which queue do the nightly exports go
+ * to" and "exports now run nightly from a rabbitmq consumer").
+ */
+export const LOOSE_SHARE = 0.3;
+/**
  * A record about one of the query's words (aboutQuery) is the memory's statement on it: a quarter
  * of the known words' weight will do (a paraphrased question shares one word of three or four
  * with the record that answers it).
@@ -268,11 +274,12 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
 
 /**
  * What the query asks: the weights of its words the memory holds; a hit holding less than
- * MIN_SHARE of them is a guess. A word no event or summary of the project holds says nothing about
- * which hit is better (a paraphrase: the memory says it otherwise), but a query mostly unknown to
- * the memory is likely about something it never heard of: counting each unknown word as a typical
- * one of the query, a hit holding less than MIN_SHARE of that must hold a rare word (isRare, in its
- * own form: holdsRareWord), or every one of two or more words it knows; and when more than two of
+ * MIN_SHARE of them is a guess, or less than LOOSE_SHARE when it holds two or more of them. A
+ * word no event or summary of the project holds says nothing about which hit is better (a
+ * paraphrase: the memory says it otherwise), but a query mostly unknown to the memory is likely
+ * about something it never heard of: counting each unknown word as a typical one of the query,
+ * a hit holding less than that share of it must hold a rare word (isRare, in its own form:
+ * holdsRareWord), or every one of two or more words it knows; and when more than two of
  * every three of the query's words are unknown (MOSTLY_UNKNOWN), one rare word is not enough
  * either: the question is likely about something never said, and what the memory holds of it is
  * the neighbourhood (the tool's other settings, the service's other parts), not the answer. A question asking for a quantity ("how long ...",
@@ -318,15 +325,16 @@ export const relevant: Gate = (context) => (u) => {
   if (context.clock && !holdsClockTime(u.text)) return false;
   if (context.person && ![...context.person.verb].some((g) => u.match.groups.has(g)) && !namesSomeone(u.text)) return false;
   const { held, matched } = heldFor(u, context);
+  const share = matched >= 2 ? LOOSE_SHARE : MIN_SHARE;
   // A person said with the question's most specific word is typed evidence, as a value is for a quantity.
   if (context.person && held >= RECORD_SHARE * knownWeight && holdsRarest(u, scoring) && namesSomeone(u.text)) return true;
   // Said with a quarter of the question's words, what the question asks for is typed evidence, as a person is for "who":
   // a place for "where", a time of day or a day of the week for "when" or "what time", a variable's name for "which env var".
   if (held >= RECORD_SHARE * knownWeight && holdsAskedType(u.text, context)) return true;
   return (
-    (held >= MIN_SHARE * knownWeight &&
+    (held >= share * knownWeight &&
       (quantity ||
-        held >= MIN_SHARE * asked ||
+        held >= share * asked ||
         (MOSTLY_UNKNOWN * scoring.length >= groups.length && holdsRareWord(u.match, rare)) ||
         holdsAllKnown({ ...u.match, matched }, scoring.length))) ||
     (u.record && held >= RECORD_SHARE * knownWeight && MOSTLY_UNKNOWN * scoring.length >= groups.length && aboutQuery(u, groups)) ||

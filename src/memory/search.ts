@@ -57,11 +57,11 @@ const ABOUT = 1.5;
 const VALUE = 2;
 /**
  * A hit ranked below this share of the best hit (by its score with recency, as shown) is left
- * out: an order of magnitude below what the memory found for the question, it is a guess beside
+ * out: four times below what the memory found for the question, it is a guess beside
  * it (most often a statement about a neighbouring property of the subject). Not when it is part
  * of an exchange with a hit above (exchange.ts: the prompt that says the value, read with its reply).
  */
-const GUESS = 0.1;
+const GUESS = 0.25;
 function eventHits(deps: MemoryDeps, projectId: number, ids: number[], groups: WeightedGroup[], manner: boolean): EventHit[] {
   const now = deps.now();
   const hits: EventHit[] = [];
@@ -336,7 +336,7 @@ export function rankedHits(
   const newer = newerWeights(kept, (h) => shownAt.get(h)!);
   const ranked = (h: Hit) => hitScore(h) * newer.get(h)!;
   kept.sort((a, b) => ranked(b) - ranked(a) || hitOrder(b) - hitOrder(a));
-  // An order of magnitude below the best, a hit is a guess beside what the memory found, unless
+  // Four times below the best, a hit is a guess beside what the memory found, unless
   // it is part of an exchange with a hit above that (a prompt saying the value, its reply).
   const best = kept.length === 0 ? 0 : ranked(kept[0]!);
   const above = kept.filter((h, i) => i === 0 || ranked(h) >= GUESS * best);

@@ -82,10 +82,10 @@ describe("a record about the question's subject", () => {
   test("a record about one of three known words with a quarter of their weight passes; chatter holding as much does not", async () => {
     const m = testMemory();
     await chatter(m);
-    // "blurry" and "album" are known words neither holds: "thumbnails" is about a third of the weight.
+    // "album" and "settings" are known words neither holds, nor any event holding "thumbnails": it is about a third of the weight.
     const note = await m.add("note", "thumbnails: made by a sharp worker right after the original lands, webp only", "s2");
     const answer = await m.add("answer", "Thumbnails are made by a sharp worker once the original lands.", "s2");
-    const hits = await search(m, "blurry album thumbnails");
+    const hits = await search(m, "profile upload settings thumbnails");
     expect(hits).toContain(note);
     expect(hits).not.toContain(answer);
   });
