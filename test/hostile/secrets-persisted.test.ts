@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { openDatabase } from "../../src/db/open.ts";
 import { createEngine } from "../../src/engine.ts";
 import { CLI_CALLS } from "../../src/store/next-calls.ts";
 import { BUN, cleanupTempDirs, databaseFileTexts, noisyLog, ROOT, rng, runCli, tempDir, testConfig, testSeed } from "../helpers.ts";
@@ -35,8 +36,7 @@ function inFiles(db: string, secrets: readonly string[]): string[] {
 function rowsOf(db: string, sql: string): Record<string, unknown>[] {
   const out = runCli(["--db", db, "stats", "--json"]); // a reader first, as a user would (and it must not fail)
   expect(out.code).toBe(0);
-  const { Database } = require("bun:sqlite") as typeof import("bun:sqlite");
-  const d = new Database(db, { readonly: true });
+  const d = openDatabase(db, { readonly: true });
   try {
     return d.query(sql).all() as Record<string, unknown>[];
   } finally {

@@ -2,9 +2,9 @@
  * A search the model makes in real pi is logged with pi's session id (the page's session filter and
  * `stats --session` find it), on Bun and on Node.
  */
-import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { openDatabase } from "../../../src/db/open.ts";
 import { cleanupTempDirs, tempDir } from "../../helpers.ts";
 import { agentDir, RUNTIMES, runPi, writeScript } from "./harness.ts";
 
@@ -26,7 +26,7 @@ describe("retrievals in pi carry the session", () => {
       const dir = agentDir();
       const run = runPi({ runtime, script, prompt: "go", agentDir: dir, cwd: tempDir("pi-cwd-"), sessionDir: tempDir("pi-sess-") });
       expect(run.code).toBe(0);
-      const db = new Database(join(dir, "sidecar.db"), { readonly: true });
+      const db = openDatabase(join(dir, "sidecar.db"), { readonly: true });
       const captured = db.query<{ session: string | null }, []>("SELECT DISTINCT session FROM sources").all();
       const searched = db.query<{ kind: string; session: string | null }, []>("SELECT kind, session FROM retrievals").all();
       db.close();
