@@ -53,8 +53,9 @@ export const RECORD_SHARE = 0.25;
 /**
  * An agent's answer stating a fact about the most specific of the query's words it holds (the
  * one fewest rows hold), and holding another of them, is the nearest thing to a record: what was
- * found and said about that subject. Between a record's share and the guess's line: CLAIM_SHARE
- * of the known words will do.
+ * found and said about that subject. CLAIM_SHARE of the known words will do, as for any hit
+ * holding two of them (LOOSE_SHARE), and however many of the question's words the memory never
+ * heard: those are said otherwise in it.
  */
 export const CLAIM_SHARE = 0.3;
 /** A query with more than this many words for each word the memory knows is mostly unknown to it. */
