@@ -10,11 +10,16 @@
  * than the statement it changes. One too thin to pass is tied to the earlier statement by the
  * words they share only when one of them is rare in the project (gate.ts isRare: the old tool's
  * name, a setting's key), not everyday words of the project ("site", "job", "mesh") that any two
- * of its statements may share. A later change holding as much of the query as the earlier
- * statement (holdsAsMuchAsked) speaks of the same thing without sharing other words. The earlier
- * statement's words are read with its bracketed asides: "(shared download folder)" after
- * "artifacts go to the team drive" names what a later "downloads moved to the registry; the shared
- * folder is deleted" changes. An answer taking on a requested change ("charts in Vega instead
+ * of its statements may share. One holding only other words of the query than the earlier
+ * statement ("uploads are stored in the package registry now; the Artifactory account and its
+ * libs-release repo are closed" after "release artifacts get uploaded to Artifactory (repo
+ * libs-release)", asked "where are release artifacts stored") is tied by two or more shared words
+ * each rare in the project; one sharing a word of the query, by one such word it rejects ("done:
+ * the release job pushes to the package registry, dropped Artifactory"). A later change holding as
+ * much of the query as the earlier statement (holdsAsMuchAsked) speaks of the same thing without
+ * sharing other words. The earlier statement's words are read with its bracketed asides:
+ * "(shared download folder)" after "artifacts go to the team drive" names what a later "downloads
+ * moved to the registry; the shared folder is deleted" changes. An answer taking on a requested change ("charts in Vega instead
  * please?" "Sure, porting them to Vega") is a change, and the request with it.
  */
 
@@ -42,6 +47,15 @@ const ALONE = 8;
 const REPEAT = 0.5;
 /** Rows a word's count is read from (a rare word's whole count; a common one's estimated, candidates.ts). */
 const RARE_LOOKUP = 50;
+
+/** Of the given words (family keys) of a hit, those it rejects (classify.ts: "dropped X", "X is gone", "Y instead of X"). */
+function rejectedOf(h: EventHit, keys: readonly string[]): string[] {
+  const said = statementOf(h.row.content, h.row.kind);
+  return keys.filter((k) => said.rejectedWords.has(k) || said.rejected.has(k));
+}
+
+/** Whether two hits hold a word of the query in common. */
+const sharesAsked = (a: Unit, b: Unit) => [...a.match.groups.keys()].some((g) => b.match.groups.has(g));
 
 /** Whether any of a text's words (family keys it holds) is rare in the project (gate.ts isRare). */
 export type HoldsRare = (text: string, keys: readonly string[]) => boolean;
@@ -81,8 +95,8 @@ export function laterChanges(
   const keysOf = new Map<Unit, ReadonlySet<string>>();
   // A statement found on its own is lifted only above the best earlier ones (what is shown first).
   const best = [...earlier].sort((a, b) => b.score - a.score).slice(0, SHOWN);
-  // The cheap tests first: an earlier passing statement holding a query word this one holds (for
-  // one that passes on its own: one of the best, above it).
+  // The cheap tests first: an earlier passing statement (for one too thin to pass: any; for one that
+  // passes on its own: one of the best, above it, holding a query word this one holds).
   const thin: [Hit & { type: "event" }, Unit[]][] = [];
   const alone: [Hit & { type: "event" }, Unit[]][] = [];
   for (const h of hits) {
@@ -92,8 +106,7 @@ export function laterChanges(
     // Found on its own, it changes something only as a statement: a record, a claim or an agent's report of what it did.
     if (found && !(later.claim || later.record || h.row.kind === "answer")) continue;
     const olders = (found ? best : earlier).filter(
-      (o) =>
-        o.order < later.order && (!found || o.score > later.score) && [...later.match.groups.keys()].some((g) => o.match.groups.has(g)),
+      (o) => o.order < later.order && (!found || (o.score > later.score && sharesAsked(later, o))),
     );
     if (olders.length > 0) (found ? alone : thin).push([h, olders]);
   }
@@ -119,9 +132,15 @@ export function laterChanges(
       const shared = common.length;
       // Most of its words said before: the same chatter again ("adjusted the X page, spacing is fine now"), not a change.
       if (shared > REPEAT * own.length) return false;
+      // Holding none of the query's words the earlier one holds, it is tied only by two or more words each
+      // rare in the project: the old tool's name and its repository ("Artifactory", "libs-release").
+      if (!sharesAsked(h.unit, older)) return common.filter((k) => holdsRare(h.row.content, [k])).length >= SHARED;
       // Too thin to pass, it is tied by its words only through a rare one.
       const tied = () => !thin || holdsRare(h.row.content, common);
       if (shared >= SHARED && tied()) return true;
+      // One word they share, rare in the project, that the later one says is gone ("dropped Artifactory") names what it changes.
+      const gone = rejectedOf(h, common);
+      if (gone.length > 0 && holdsRare(h.row.content, gone)) return true;
       // The same label or commit scope ("print: ..." and "fix(print): ...") names the part of the project both speak of: one word more.
       laterSection ??= sectionOf(h.row.content);
       const more = shared + (laterSection !== null && laterSection === sectionOf(lineBody(older.text)) ? 1 : 0);
