@@ -235,27 +235,31 @@ test("a thin change tied to the statement only by the project's everyday words i
   expect(found).not.toContain(other);
 });
 
+/** The history, a few prompts, then the agent's answer `text` (never linked at write time): its id, the note's, the hits for `query`. */
+async function answerAfter(text: string, query: string) {
+  const m = testMemory();
+  const old = await history(m);
+  for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s4");
+  const change = await m.add("answer", text, "s5");
+  return { old, change, found: await hitIds(m, query) };
+}
+
 describe("a change holding only other words of the question than the statement it changes", () => {
-  /** The history, a few prompts, then the agent's answer `text` (never linked at write time); its id, the note's, the hits. */
-  const withChange = async (text: string) => {
-    const m = testMemory();
-    const old = await history(m);
-    for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s4");
-    const change = await m.add("answer", text, "s5");
-    return { old, change, found: await hitIds(m, "where are the release artifacts of a build stored") };
-  };
+  const ask = "where are the release artifacts of a build stored";
 
   test("is shown above it when they share two words each rare in the project", async () => {
-    const { old, change, found } = await withChange(
+    const { old, change, found } = await answerAfter(
       "done. uploads are stored in the GitHub package registry from now on with a fresh token; the Artifactory account is closed and its creds are deleted from the vault",
+      ask,
     );
     expect(found).toContain(change);
     expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
   });
 
   test("is not pulled in by one rare word they share", async () => {
-    const { old, change, found } = await withChange(
+    const { old, change, found } = await answerAfter(
       "done. builds are stored in the GitHub package registry from now on with a fresh token; Artifactory stays for the docs site",
+      ask,
     );
     expect(found).toContain(old);
     expect(found).not.toContain(change);
@@ -263,23 +267,21 @@ describe("a change holding only other words of the question than the statement i
 });
 
 describe("a change sharing one word with the statement besides the question's", () => {
-  const shownWith = async (text: string) => {
-    const m = testMemory();
-    const old = await history(m);
-    for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s4");
-    const change = await m.add("answer", text, "s5");
-    return { old, change, found: await hitIds(m, "where are release artifacts stored") };
-  };
+  const ask = "where are release artifacts stored";
 
   test("is shown above it when it says that word, rare in the project, is gone", async () => {
-    const { old, change, found } = await shownWith("done. the release job pushes to the GitHub package registry; dropped Artifactory");
+    const { old, change, found } = await answerAfter(
+      "done. the release job pushes to the GitHub package registry; dropped Artifactory",
+      ask,
+    );
     expect(found).toContain(change);
     expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
   });
 
   test("is not pulled in when it keeps that word", async () => {
-    const { old, change, found } = await shownWith(
+    const { old, change, found } = await answerAfter(
       "done. the release job pushes to the GitHub package registry; Artifactory stays for the docs",
+      ask,
     );
     expect(found).toContain(old);
     expect(found).not.toContain(change);
