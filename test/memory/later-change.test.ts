@@ -244,46 +244,40 @@ async function answerAfter(text: string, query: string) {
   return { old, change, found: await hitIds(m, query) };
 }
 
-describe("a change holding only other words of the question than the statement it changes", () => {
-  const ask = "where are the release artifacts of a build stored";
+/** Questions asked of the history: one holding other words than the note's besides "release artifacts", and the note's own. */
+const OTHER_WORDS = "where are the release artifacts of a build stored";
+const NOTE_WORDS = "where are release artifacts stored";
 
-  test("is shown above it when they share two words each rare in the project", async () => {
-    const { old, change, found } = await answerAfter(
-      "done. uploads are stored in the GitHub package registry from now on with a fresh token; the Artifactory account is closed and its creds are deleted from the vault",
-      ask,
-    );
-    expect(found).toContain(change);
-    expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
-  });
-
-  test("is not pulled in by one rare word they share", async () => {
-    const { old, change, found } = await answerAfter(
-      "done. builds are stored in the GitHub package registry from now on with a fresh token; Artifactory stays for the docs site",
-      ask,
-    );
-    expect(found).toContain(old);
-    expect(found).not.toContain(change);
-  });
+test.each([
+  [
+    "a change holding only other words of the question is shown above the statement when they share two words each rare in the project",
+    "done. uploads are stored in the GitHub package registry from now on with a fresh token; the Artifactory account is closed and its creds are deleted from the vault",
+    OTHER_WORDS,
+  ],
+  [
+    "a change sharing one word besides the question's is shown above the statement when it says that word, rare in the project, is gone",
+    "done. the release job pushes to the GitHub package registry; dropped Artifactory",
+    NOTE_WORDS,
+  ],
+])("%s", async (_, text, ask) => {
+  const { old, change, found } = await answerAfter(text, ask);
+  expect(found).toContain(change);
+  expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
 });
 
-describe("a change sharing one word with the statement besides the question's", () => {
-  const ask = "where are release artifacts stored";
-
-  test("is shown above it when it says that word, rare in the project, is gone", async () => {
-    const { old, change, found } = await answerAfter(
-      "done. the release job pushes to the GitHub package registry; dropped Artifactory",
-      ask,
-    );
-    expect(found).toContain(change);
-    expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
-  });
-
-  test("is not pulled in when it keeps that word", async () => {
-    const { old, change, found } = await answerAfter(
-      "done. the release job pushes to the GitHub package registry; Artifactory stays for the docs",
-      ask,
-    );
-    expect(found).toContain(old);
-    expect(found).not.toContain(change);
-  });
+test.each([
+  [
+    "a change holding only other words of the question is not pulled in by one rare word they share",
+    "done. builds are stored in the GitHub package registry from now on with a fresh token; Artifactory stays for the docs site",
+    OTHER_WORDS,
+  ],
+  [
+    "a change sharing one word besides the question's is not pulled in when it keeps that word",
+    "done. the release job pushes to the GitHub package registry; Artifactory stays for the docs",
+    NOTE_WORDS,
+  ],
+])("%s", async (_, text, ask) => {
+  const { old, change, found } = await answerAfter(text, ask);
+  expect(found).toContain(old);
+  expect(found).not.toContain(change);
 });
