@@ -11,16 +11,17 @@
  * words they share only when one of them is rare in the project (gate.ts isRare: the old tool's
  * name, a setting's key), not everyday words of the project ("site", "job", "mesh") that any two
  * of its statements may share. One holding only other words of the query than the earlier
- * statement ("uploads are stored in the package registry now; the Artifactory account and its
- * libs-release repo are closed" after "release artifacts get uploaded to Artifactory (repo
- * libs-release)", asked "where are release artifacts stored") is tied by two or more shared words
- * each rare in the project; one sharing a word of the query, by one such word it rejects ("done:
- * the release job pushes to the package registry, dropped Artifactory"). A later change holding as
- * much of the query as the earlier statement (holdsAsMuchAsked) speaks of the same thing without
- * sharing other words. The earlier statement's words are read with its bracketed asides:
- * "(shared download folder)" after "artifacts go to the team drive" names what a later "downloads
- * moved to the registry; the shared folder is deleted" changes. An answer taking on a requested change ("charts in Vega instead
- * please?" "Sure, porting them to Vega") is a change, and the request with it.
+ * statement ("uploads are stored in the package registry now; the Artifactory account is closed
+ * and its creds deleted from the vault" after "release artifacts get uploaded to Artifactory, creds
+ * in the ci vault", asked "where are the release artifacts of a build stored") is tied by two or
+ * more shared words each rare in the project; one sharing a word of the query, also by one such
+ * word it says is gone ("the release job pushes to the package registry; dropped Artifactory"). A
+ * later change holding as much of the query as the earlier statement (holdsAsMuchAsked) speaks of
+ * the same thing without sharing other words. The earlier statement's words are read with its
+ * bracketed asides: "(shared download folder)" after "artifacts go to the team drive" names what a
+ * later "downloads moved to the registry; the shared folder is deleted" changes. An answer taking
+ * on a requested change ("charts in Vega instead please?" "Sure, porting them to Vega") is a
+ * change, and the request with it.
  */
 
 import { candidates } from "./candidates.ts";
@@ -133,7 +134,7 @@ export function laterChanges(
       // Most of its words said before: the same chatter again ("adjusted the X page, spacing is fine now"), not a change.
       if (shared > REPEAT * own.length) return false;
       // Holding none of the query's words the earlier one holds, it is tied only by two or more words each
-      // rare in the project: the old tool's name and its repository ("Artifactory", "libs-release").
+      // rare in the project: the old tool's name and where its key was kept ("Artifactory", "vault").
       if (!sharesAsked(h.unit, older)) return common.filter((k) => holdsRare(h.row.content, [k])).length >= SHARED;
       // Too thin to pass, it is tied by its words only through a rare one.
       const tied = () => !thin || holdsRare(h.row.content, common);
