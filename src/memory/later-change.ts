@@ -58,11 +58,11 @@ function rejectedOf(h: EventHit, keys: readonly string[]): string[] {
 /** Whether two hits hold a word of the query in common. */
 const sharesAsked = (a: Unit, b: Unit) => [...a.match.groups.keys()].some((g) => b.match.groups.has(g));
 
-/** Whether any of a text's words (family keys it holds) is rare in the project (gate.ts isRare). */
-export type HoldsRare = (text: string, keys: readonly string[]) => boolean;
+/** Of a text's words (family keys it holds), those rare in the project (gate.ts isRare). */
+export type RareOf = (text: string, keys: readonly string[]) => string[];
 
-/** HoldsRare over a project's events, each word looked up once per search. */
-export function rareInProject(deps: MemoryDeps, projectId: number, single: boolean): HoldsRare {
+/** RareOf over a project's events, each word looked up once per search (the unknown ones of a call in one lookup). */
+export function rareInProject(deps: MemoryDeps, projectId: number, single: boolean): RareOf {
   const rare = new Map<string, boolean>();
   return (text, keys) => {
     const unknown = keys.filter((k) => !rare.has(k));
@@ -78,7 +78,7 @@ export function rareInProject(deps: MemoryDeps, projectId: number, single: boole
       for (const k of unknown) rare.set(k, false);
       for (const g of groups) rare.set(g.word, isRare(g));
     }
-    return keys.some((k) => rare.get(k) === true);
+    return keys.filter((k) => rare.get(k) === true);
   };
 }
 
@@ -87,7 +87,7 @@ export function laterChanges(
   hits: Hit[],
   passes: (u: Unit) => boolean,
   groups: QueryGroup[],
-  holdsRare: HoldsRare = () => true,
+  rareOf: RareOf = (_, keys) => [...keys],
 ): Map<Unit, Unit[]> {
   const out = new Map<Unit, Unit[]>();
   const earlier = units(hits).filter((u) => u.event !== null && u.replacedBy === null && (u.claim || u.record) && passes(u));
@@ -135,13 +135,13 @@ export function laterChanges(
       if (shared > REPEAT * own.length) return false;
       // Holding none of the query's words the earlier one holds, it is tied only by two or more words each
       // rare in the project: the old tool's name and where its key was kept ("Artifactory", "vault").
-      if (!sharesAsked(h.unit, older)) return common.filter((k) => holdsRare(h.row.content, [k])).length >= SHARED;
+      if (!sharesAsked(h.unit, older)) return rareOf(h.row.content, common).length >= SHARED;
       // Too thin to pass, it is tied by its words only through a rare one.
-      const tied = () => !thin || holdsRare(h.row.content, common);
+      const tied = () => !thin || rareOf(h.row.content, common).length > 0;
       if (shared >= SHARED && tied()) return true;
       // One word they share, rare in the project, that the later one says is gone ("dropped Artifactory") names what it changes.
       const gone = rejectedOf(h, common);
-      if (gone.length > 0 && holdsRare(h.row.content, gone)) return true;
+      if (gone.length > 0 && rareOf(h.row.content, gone).length > 0) return true;
       // The same label or commit scope ("print: ..." and "fix(print): ...") names the part of the project both speak of: one word more.
       laterSection ??= sectionOf(h.row.content);
       const more = shared + (laterSection !== null && laterSection === sectionOf(lineBody(older.text)) ? 1 : 0);
