@@ -139,6 +139,22 @@ export function versionOf(query: string): string[] {
 }
 
 /**
+ * The words naming what a version asked for is of, however many: the noun compound right before
+ * "version" or "release", back to the first stop word ("mongo server" in "which mongo server
+ * version is the club database on", "php" in "which php version does the production server run").
+ * A version is a number of something: a text naming none of those words gives another thing's
+ * ("mysql 8.0.36" on the same server).
+ */
+export function versionCompound(query: string): string[] {
+  if (!asksQuantity(query)) return [];
+  const words = wordsOf(foldText(query));
+  const at = words.findIndex((w) => /^(?:versions?|releases?)$/.test(w));
+  const out: string[] = [];
+  for (let i = at - 1; i >= 0 && !isStopWord(words[i]!); i--) out.push(words[i]!);
+  return out.reverse();
+}
+
+/**
  * "how often" and "how frequently" ask for a frequency, but their word is a stop word, no word of
  * the query: the word a text holding a frequency (a period, "nightly", "every ...") stands for.
  * Null for other questions.

@@ -20,6 +20,7 @@ import {
   namesSomeone,
   quantityFocus,
   requiredValues,
+  versionCompound,
   versionOf,
 } from "./answer-type.ts";
 import type { WeightedGroup } from "./candidates.ts";
@@ -116,6 +117,8 @@ export type GateContext = {
   counted: Set<number>;
   /** "what time", "time of day": a time of day asked for (answer-type.ts asksClockTime). */
   clock: boolean;
+  /** The known groups of what a version asked for is of (answer-type.ts versionCompound): a text holding none of them says another thing's version. */
+  versioned: Set<number>;
   /** "when ..." or "what time ...": a time of day or a day of the week answers (answer-type.ts holdsWhen). */
   when: boolean;
   /** "how many ... can / may": what is allowed asked for, which a limit answers (statesLimit). */
@@ -188,6 +191,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
   const rarest = Math.min(...others.map((g) => g.df));
   const of = new Set(versionOf(query).map(familyKey));
   const anchor = new Set(others.filter((g) => g.df === rarest || of.has(familyKey(g.word))).map((g) => g.group));
+  const compound = new Set(versionCompound(query).map(familyKey));
   const clock = asksClockTime(query);
   const verb = passiveParticiple(query);
   const passive = new Map(
@@ -203,6 +207,7 @@ export function gateContext(query: string, groups: QueryGroup[], scoring: Weight
     envName: asksEnvName(query),
     limit: asksLimit(query),
     clock,
+    versioned: new Set(scoring.filter((g) => compound.has(familyKey(g.word))).map((g) => g.group)),
     when: clock || asksWhen(query),
     knownWeight,
     asked,
@@ -305,7 +310,8 @@ export function heldFor(u: Unit, context: GateContext): { held: number; matched:
  * (answer-type.ts asksPerson): a text naming no one (namesSomeone) and not holding the question's
  * verb is about another side of the subject; one naming someone and holding the question's most
  * specific word passes at RECORD_SHARE, the person being typed evidence as a value is. A question
- * asking what time of day (asksClockTime) is answered only by a text saying one. A "where"
+ * asking what time of day (asksClockTime) is answered only by a text saying one; one asking a
+ * version, only by a text naming what the version is of (versionCompound), when the memory knows it. A "where"
  * question (place.ts) is answered by a text naming a place (a path, a URL, a remote) that holds
  * RECORD_SHARE of the known words; a "when" or "what time" question, by a text saying a time of
  * day or a day of the week (holdsWhen) that holds as much; a "which env var" question
@@ -324,6 +330,7 @@ export const relevant: Gate = (context) => (u) => {
   )
     return false;
   if (context.clock && !holdsClockTime(u.text)) return false;
+  if (context.versioned.size > 0 && ![...context.versioned].some((g) => u.match.groups.has(g))) return false;
   if (context.person && ![...context.person.verb].some((g) => u.match.groups.has(g)) && !namesSomeone(u.text)) return false;
   const { held, matched } = heldFor(u, context);
   const share = matched >= 2 ? LOOSE_SHARE : MIN_SHARE;

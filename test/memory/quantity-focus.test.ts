@@ -5,7 +5,7 @@
  * holdsValueFor; search.ts: the gate). Histories written for these tests.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { frequencyFocus, quantityFocus, versionOf } from "../../src/memory/answer-type.ts";
+import { frequencyFocus, quantityFocus, versionCompound, versionOf } from "../../src/memory/answer-type.ts";
 import { holdsValueFor } from "../../src/memory/value-kinds.ts";
 import { cleanupTempDirs } from "../helpers.ts";
 import { hitIds, PROJECT, type TestMemory, testMemory } from "./helpers.ts";
@@ -102,6 +102,30 @@ describe("a version is said of what the question names it of", () => {
     expect(versionOf("what postgres version is prod on")).toEqual(["postgres"]);
     expect(versionOf("where does the version come from")).toEqual([]);
     expect(versionOf("what release notes template do we use")).toEqual([]);
+  });
+
+  test("what it is of is the whole noun compound before 'version' or 'release'", () => {
+    expect(versionCompound("which mongo server version is the club database on")).toEqual(["mongo", "server"]);
+    expect(versionCompound("which php version does the production server run")).toEqual(["php"]);
+    expect(versionCompound("where does the version come from")).toEqual([]);
+    expect(versionCompound("which host runs the api")).toEqual([]);
+  });
+
+  test("another thing's version on the same server is no answer; the thing's own is", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 12; i++) {
+      await m.add("prompt", `the production server ran out of disk again on day ${i}, can you check`, "s1");
+      await m.add(
+        "answer",
+        `Cleared old logs on the production server (day ${i}); ${i % 4 === 0 ? "php-fpm restarted fine" : "disk at 61%"}.`,
+        "s1",
+      );
+    }
+    const other = await m.add("command", "$ ssh prod-server 'mysql --version'\nmysql  Ver 8.0.36 for Linux on x86_64 (Ubuntu)", "s2");
+    const asked = "which php version does the production server run";
+    expect(await hitIds(m, asked)).not.toContain(other);
+    const own = await m.add("command", "$ ssh prod-server 'php -v'\nPHP 8.2.12 (cli) (built: Oct 24 2024)", "s3");
+    expect(await hitIds(m, asked)).toContain(own);
   });
 
   test("a tool's version answers though the question's rarest word is another", async () => {
