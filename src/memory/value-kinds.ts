@@ -75,13 +75,20 @@ const YEAR_SPAN = /(?<![\p{L}\p{N}.])(?:1[89]|20)\d\d\s?(?:-|–|to)\s?(?:1[89]|
 /**
  * A port: after a host and a colon ("db:5432", "10.0.0.5:9000"), named ("port 8080", "PORT default
  * is 3000"), or after a socket's verbs (POSIX bind and listen: "listens on 9090", "bound to 9000",
- * "exposes 3000"); or a number of two to five digits in a text that says "port" ("moved the metrics
- * listener to 9102, a port nothing else uses").
+ * "exposes 3000"), or a container's port is mapped or forwarded to ("docker pg mapped to 5433"), or
+ * written after a colon with no host ("dev api on :8041"); or a number of two to five digits in a
+ * text that says "port" ("moved the metrics listener to 9102, a port nothing else uses").
  */
 const PORT_SHAPE =
-  /[\p{L}\p{N}\]._-]:\d{2,5}(?![\p{N}])|\bports?\b(?:\W{1,3}[\p{L}]+){0,3}\W{0,3}\d{2,5}(?![\p{N}])|\b(?:listen(?:s|ing)?|binds?|binding|bound|expose[sd]?)\s+(?:(?:on|to)\s+)?\d{2,5}(?![\p{N}])/iu;
+  /[\p{L}\p{N}\]._-]:\d{2,5}(?![\p{N}])|\bports?\b(?:\W{1,3}[\p{L}]+){0,3}\W{0,3}\d{2,5}(?![\p{N}])|\b(?:listen(?:s|ing)?|binds?|binding|bound|expose[sd]?|(?:mapp(?:ed|ing)|maps?|forward(?:ed|s|ing)?)(?=\s+to\b))\s+(?:(?:on|to)\s+)?\d{2,5}(?![\p{N}])|(?:^|\s)(?:on\s+)?:\d{2,5}(?![\p{N}])/iu;
 const PORT_WORD = /\bports?\b/i;
 const PORT_NUMBER = /(?<![\p{L}\p{N}_.:-])\d{2,5}(?![\p{L}\p{N}_]|[.:]\d)/u;
+
+/**
+ * A frequency said with its unit: the hertz and its multiples (SI derived unit of frequency, BIPM SI
+ * Brochure, 9th ed., Table 4), revolutions per minute, or a count per unit of time ("4/min", "2 per hour").
+ */
+const FREQUENCY = `${NUMBER}\\s?(?:[kmg]?hz|rpm)(?![\\p{L}\\p{N}])|${NUMBER}\\s?(?:/|per\\s)\\s?(?:s|secs?|seconds?|min|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?)(?![\\p{L}\\p{N}])`;
 
 /** Units of speed besides a unit per unit: the knot (BIPM SI Brochure, 8th ed., Table 8), miles and kilometres per hour. */
 const SPEED = "kn|kts?|knots?|mph|kph|km/h";
@@ -99,7 +106,7 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: { test(text: string): boolean
   {
     focus: /^(?:often|frequently)$/,
     value: new RegExp(
-      `${shape(TIME).source}|${HYPHENATED_PERIOD}|\\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|every|once|twice)\\b|\\b(?:an?|per)\\s+(?:second|minute|hour|day|night|week|month|year)\\b`,
+      `${shape(TIME).source}|${HYPHENATED_PERIOD}|${FREQUENCY}|\\b(?:hourly|daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|every|once|twice)\\b|\\b(?:an?|per)\\s+(?:second|minute|hour|day|night|week|month|year)\\b`,
       "iu",
     ),
     required: true,

@@ -85,6 +85,27 @@ describe("the numeric noun a question asks about", () => {
       expect(holdsValueFor("port", t)).toBe(false);
   });
 
+  test("a port is also a number a container's port is mapped or forwarded to, or written ':8041' with no host", () => {
+    for (const t of [
+      "dev db: docker pg mapped to 5433 since the host has its own",
+      "ssh forwards to 8443 on the box",
+      "dev api on :8041 from now on",
+    ])
+      expect(holdsValueFor("port", t)).toBe(true);
+    for (const t of ["the old map goes to 2019 only", "a 3:4 ratio", "the ratio:2 flag"]) expect(holdsValueFor("port", t)).toBe(false);
+  });
+
+  test("a frequency said with its unit (hertz, rpm, a count per unit of time) answers how often", () => {
+    for (const t of [
+      "the tracking loop ticks at 10 Hz now",
+      "the fan spins at 1200 rpm",
+      "the poller runs 4/min",
+      "sends 2 per hour at most",
+    ])
+      expect(holdsValueFor("often", t)).toBe(true);
+    for (const t of ["the pdf is 10 hzx wide", "an ohz module", "4/5 tests pass"]) expect(holdsValueFor("often", t)).toBe(false);
+  });
+
   test("a period is also said by its bounds, a span of years; 'how long' is not answered by one", () => {
     expect(holdsValueFor("period", "the baseline period is 1991-2020 for every chart")).toBe(true);
     expect(holdsValueFor("periods", "averages over 2001 to 2015")).toBe(true);
