@@ -55,8 +55,12 @@ function rejectedOf(h: EventHit, keys: readonly string[]): string[] {
   return keys.filter((k) => said.rejectedWords.has(k) || said.rejected.has(k));
 }
 
-/** Whether two hits hold a word of the query in common. */
-const sharesAsked = (a: Unit, b: Unit) => [...a.match.groups.keys()].some((g) => b.match.groups.has(g));
+/** Of the query's groups, whether a unit holds one by a value of its kind rather than its word ("listens on :8080" for "port"; gate.ts heldByValue). */
+export type HeldByValue = (u: Unit, group: number) => boolean;
+
+/** Whether two hits hold a word of the query in common, the word naming the quantity asked for also held by a value of its kind. */
+const sharesAsked = (a: Unit, b: Unit, byValue: HeldByValue) =>
+  [...a.match.groups.keys()].some((g) => b.match.groups.has(g) || byValue(b, g)) || [...b.match.groups.keys()].some((g) => byValue(a, g));
 
 /** Of a text's words (family keys it holds), those rare in the project (gate.ts isRare). */
 export type RareOf = (text: string, keys: readonly string[]) => string[];
@@ -88,6 +92,7 @@ export function laterChanges(
   passes: (u: Unit) => boolean,
   groups: QueryGroup[],
   rareOf: RareOf = (_, keys) => [...keys],
+  byValue: HeldByValue = () => false,
 ): Map<Unit, Unit[]> {
   const out = new Map<Unit, Unit[]>();
   const earlier = units(hits).filter((u) => u.event !== null && u.replacedBy === null && (u.claim || u.record) && passes(u));
@@ -107,7 +112,7 @@ export function laterChanges(
     // Found on its own, it changes something only as a statement: a record, a claim or an agent's report of what it did.
     if (found && !(later.claim || later.record || h.row.kind === "answer")) continue;
     const olders = (found ? best : earlier).filter(
-      (o) => o.order < later.order && (!found || (o.score > later.score && sharesAsked(later, o))),
+      (o) => o.order < later.order && (!found || (o.score > later.score && sharesAsked(later, o, byValue))),
     );
     if (olders.length > 0) (found ? alone : thin).push([h, olders]);
   }
@@ -135,7 +140,7 @@ export function laterChanges(
       if (shared > REPEAT * own.length) return false;
       // Holding none of the query's words the earlier one holds, it is tied only by two or more words each
       // rare in the project: the old tool's name and where its key was kept ("Artifactory", "vault").
-      if (!sharesAsked(h.unit, older)) return rareOf(h.row.content, common).length >= SHARED;
+      if (!sharesAsked(h.unit, older, byValue)) return rareOf(h.row.content, common).length >= SHARED;
       // Too thin to pass, it is tied by its words only through a rare one.
       const tied = () => !thin || rareOf(h.row.content, common).length > 0;
       if (shared >= SHARED && tied()) return true;

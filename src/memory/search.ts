@@ -320,7 +320,8 @@ export function rankedHits(
     judged.set(u, v);
     return v;
   };
-  const later = laterChanges(hits, settled, groups, rareInProject(deps, projectId, single));
+  // The word naming the quantity asked for is held by a value of its kind too ("listens on 8080" holds "port").
+  const later = laterChanges(hits, settled, groups, rareInProject(deps, projectId, single), (u, g) => heldByValue(u, g, context));
   const kept = prune(hits, later.size === 0 ? settled : (u) => settled(u) || later.has(u), partners);
   // What holds now first, among the hits that answer.
   laterRecordFirst(kept, groups, context.rare);

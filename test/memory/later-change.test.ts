@@ -281,3 +281,20 @@ test.each([
   expect(found).toContain(old);
   expect(found).not.toContain(change);
 });
+
+test("a change naming the quantity asked for ties to a statement that holds it only by its value", async () => {
+  const m = testMemory();
+  for (let i = 0; i < 14; i++) {
+    await m.add("prompt", `the sync job ${i} timed out again, can you check the logs`, "s1");
+    await m.add("answer", `Sync ${i} hit a slow query; added an index and reran it.`, "s1");
+    if (i % 4 === 0) await m.add("command", `$ curl -s localhost:8080/health\n{"status":"ok","job":${i}}`, "s1");
+  }
+  const old = await m.add("answer", "Done. main.go wires the router and middleware; the web server listens on 8080 by default.", "s2");
+  for (let i = 0; i < 4; i++) await m.add("prompt", `bump the changelog for ${i}`, "s3");
+  // Too thin to pass alone ("port" is all it holds of the question), it shares with the statement "listen" (rare) and "8080" (not).
+  const change = await m.add("prompt", "fix(config): move listen port to 8420, 8080 clashes with the printer admin page", "s4");
+  const found = await hitIds(m, "what port is the web server bound to?");
+  expect(found).toContain(old);
+  expect(found).toContain(change);
+  expect(found.indexOf(change)).toBeLessThan(found.indexOf(old));
+});
