@@ -140,7 +140,7 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: { test(text: string): boolean
   {
     focus: /^(?:fast|speeds?)$/,
     value: new RegExp(
-      `${NUMBER}\\s?(?:(?:\\p{L}+\\s?)?(?:/\\s?\\p{L}+|per\\b)|[kmg]?bps|rps|qps|fps|hz|(?:${SPEED})(?![\\p{L}\\p{N}]))`,
+      `(?:${NUMBER}|\\b(?:${NUMBER_WORDS}))\\s?(?:(?:\\p{L}+\\s?)?(?:/\\s?\\p{L}+|per\\b)|[kmg]?bps|rps|qps|fps|hz|(?:${SPEED})(?![\\p{L}\\p{N}]))`,
       "iu",
     ),
     required: true,

@@ -51,6 +51,9 @@ describe("the numeric noun a question asks about", () => {
     expect(holdsValueFor("speed", "closed above 25 knots")).toBe(true);
     expect(holdsValueFor("speed", "gusts of 25 kt")).toBe(true);
     expect(holdsValueFor("speed", "capped at 200 requests per second")).toBe(true);
+    // A rate said with a number word: "one request per second".
+    expect(holdsValueFor("fast", "the geocoder is throttled to one request per second")).toBe(true);
+    expect(holdsValueFor("fast", "one of the requests timed out")).toBe(false);
   });
 
   test("a period said in words or hyphenated is a period; 'how far' takes a distance in time too", () => {
