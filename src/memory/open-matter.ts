@@ -7,7 +7,10 @@
  * something else that shares a word (the budget of another thing, the owner of another job), and
  * is left out; hits holding them all stay, the open matter first among them. A statement that the
  * matter is unsettled ("retention: not decided yet") holding all the known words but one opens it
- * the same way: below it, what holds fewer of them than it does is left out.
+ * the same way: below it, what holds fewer of them than it does is left out. A question is answered
+ * after it is asked: what was said after a question on the whole matter (its reply, a later decision
+ * in other words) stays; a TODO or an unsettled statement stays open until a statement on the
+ * whole question settles it.
  */
 import { units } from "./conflicts.ts";
 import { isStopWord } from "./stopwords.ts";
@@ -46,6 +49,9 @@ const UNSETTLED_ADJECTIVE = /\b(?:undecided|unresolved|unclear|unknown)\b(?:[ \t
 const saysUnsettled = (body: string): boolean =>
   UNSETTLED.test(body) || [...body.matchAll(UNSETTLED_ADJECTIVE)].some((m) => m[1] === undefined || isStopWord(m[1].toLowerCase()));
 
+/** Whether a text asks: a question mark, or begun as a question (ASKS). */
+const asks = (body: string) => body.includes("?") || ASKS.test(body);
+
 /** Whether a statement reads as an open matter: a question (with its mark, or begun as one: ASKS), work marked as still to do, or a matter said to be unsettled (UNSETTLED). */
 export const readsOpen = (text: string) => {
   const body = lineBody(text);
@@ -65,20 +71,25 @@ export function belowOpenMatter(hits: Hit[], known: number): Hit[] {
   // A statement that the matter is unsettled holding all the known words but one opens it too; below it, what holds fewer is left out.
   const unsettledOpener = (u: Unit) => u.match.matched >= Math.max(2, known - 1) && saysUnsettled(lineBody(u.text));
   let open = false;
+  // When the matter was opened by a question: what was said after it may answer it.
+  let askedAt = Number.POSITIVE_INFINITY;
   const kept: Hit[] = [];
   const later: Hit[] = [];
   for (const h of hits) {
     const own = units([h]);
     if (open) {
-      if (h.type === "event" && !whole(h.unit)) {
+      if (h.type === "event" && !whole(h.unit) && h.row.id < askedAt) {
         later.push(h);
         continue;
       }
       if (h.type === "summary" && !keepLines(h, whole)) continue;
     }
     kept.push(h);
-    if (own.some((u) => whole(u) && readsOpen(u.text))) open = true;
-    else if (!open && own.some(unsettledOpener)) {
+    const openers = own.filter((u) => whole(u) && readsOpen(u.text));
+    if (openers.length > 0) {
+      if (!open) askedAt = Math.min(...openers.filter((u) => asks(lineBody(u.text))).map((u) => u.event ?? Number.POSITIVE_INFINITY));
+      open = true;
+    } else if (!open && own.some(unsettledOpener)) {
       open = true;
       need = Math.min(...own.filter(unsettledOpener).map((u) => u.match.matched));
     }

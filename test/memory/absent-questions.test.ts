@@ -2,8 +2,8 @@
  * Questions about something never said, whose words the project does use: a search answers
  * them with nothing that states a fact about something else. A "how many" question is about what
  * it counts (answer-type.ts countedWords), narrowed by its rarest word; below an open matter on the whole question (a question
- * or a TODO holding all its words) a statement holding only part of them is left out
- * (open-matter.ts). Histories written for these tests.
+ * or a TODO holding all its words) a statement holding only part of them is left out, unless it
+ * was said after the question (open-matter.ts). Histories written for these tests.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { countedWords, countPattern, holdsCount } from "../../src/memory/answer-type.ts";
@@ -175,6 +175,26 @@ describe("an open matter on the whole question", () => {
     expect(await hitIds(m, "when is the cdn cache purged")).toContain(part);
     const answer = await m.add("decision", "decision: the docs are served by the fastly cdn from now on", "s3");
     expect((await hitIds(m, asked))[0]).toBe(answer);
+  });
+});
+
+describe("a question on the whole matter", () => {
+  test("what is said after it may answer it in part of its words; what was said before it is left out", async () => {
+    const m = testMemory();
+    for (let i = 0; i < 10; i++) {
+      await m.add("prompt", `please fix the broken link on docs page ${i}`, "s1");
+      await m.add("answer", `Fixed the link on docs page ${i}.`, "s1");
+    }
+    const before = await m.add("note", "note: cloudflare was the cdn for the status site", "s1");
+    const asked = await m.add("prompt", "which cdn serves the docs site?", "s2");
+    for (let i = 0; i < 3; i++) await m.add("prompt", `bump the changelog for ${i}`, "s3");
+    const after = await m.add("note", "note: fastly is the cdn for the site now", "s4");
+    const got = await hitIds(m, "which cdn serves the docs site");
+    expect(got[0]).toBe(asked);
+    expect(got).toContain(after);
+    expect(got).not.toContain(before);
+    // Asked about what it holds, the statement said before the question is found.
+    expect(await hitIds(m, "which cdn does the status site use")).toContain(before);
   });
 });
 
