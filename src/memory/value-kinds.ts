@@ -90,6 +90,9 @@ const PORT_NUMBER = /(?<![\p{L}\p{N}_.:-])\d{2,5}(?![\p{L}\p{N}_]|[.:]\d)/u;
  */
 const FREQUENCY = `${NUMBER}\\s?(?:[kmg]?hz|rpm)(?![\\p{L}\\p{N}])|${NUMBER}\\s?(?:/|per\\s)\\s?(?:s|secs?|seconds?|min|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?)(?![\\p{L}\\p{N}])`;
 
+/** "every" and a number of some unit: an interval in any unit ("every 1200 miles", "every three releases"). */
+const EVERY_COUNT = new RegExp(`\\bevery\\s+(?:${NUMBER}|\\b(?:${NUMBER_WORDS}))\\s?\\p{L}+`, "iu");
+
 /** Units of speed besides a unit per unit: the knot (BIPM SI Brochure, 8th ed., Table 8), miles and kilometres per hour. */
 const SPEED = "kn|kts?|knots?|mph|kph|km/h";
 
@@ -115,6 +118,12 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: { test(text: string): boolean
   {
     focus: /^periods?$/,
     value: { test: (text: string) => PERIOD_VALUE.test(text) || YEAR_SPAN.test(text) },
+    required: true,
+  },
+  // An interval is also said in another unit than time: "brake blocks every 1200 miles", "a check every 500 cycles".
+  {
+    focus: /^intervals?$/,
+    value: { test: (text: string) => PERIOD_VALUE.test(text) || EVERY_COUNT.test(text) },
     required: true,
   },
   {

@@ -98,6 +98,14 @@ describe("the numeric noun a question asks about", () => {
     for (const t of ["the old map goes to 2019 only", "a 3:4 ratio", "the ratio:2 flag"]) expect(holdsValueFor("port", t)).toBe(false);
   });
 
+  test("an interval is also said as 'every' and a number of another unit than time", () => {
+    for (const t of ["brake blocks every 1200 miles, not calendar", "a full check every three releases"])
+      expect(holdsValueFor("interval", t)).toBe(true);
+    // Not a period for "how long", and "every" with no number is no interval's value.
+    expect(holdsValueFor("long", "brake blocks every 1200 miles")).toBe(false);
+    expect(holdsValueFor("interval", "every car gets new blocks")).toBe(false);
+  });
+
   test("a frequency said with its unit (hertz, rpm, a count per unit of time) answers how often", () => {
     for (const t of [
       "the tracking loop ticks at 10 Hz now",
