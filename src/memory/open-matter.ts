@@ -8,9 +8,10 @@
  * is left out; hits holding them all stay, the open matter first among them. A statement that the
  * matter is unsettled ("retention: not decided yet") holding all the known words but one opens it
  * the same way: below it, what holds fewer of them than it does is left out. A question is answered
- * after it is asked: what was said after a question on the whole matter (its reply, a later decision
- * in other words) stays; a TODO or an unsettled statement stays open until a statement on the
- * whole question settles it.
+ * after it is asked: when the first open matter among the hits is a question, an event said after
+ * it (its reply, a later decision in other words) stays; a summary's lines below it still hold the
+ * whole question, and a TODO or an unsettled statement stays open until a statement on the whole
+ * question settles it.
  */
 import { units } from "./conflicts.ts";
 import { isStopWord } from "./stopwords.ts";

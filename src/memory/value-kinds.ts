@@ -75,12 +75,12 @@ const YEAR_SPAN = /(?<![\p{L}\p{N}.])(?:1[89]|20)\d\d\s?(?:-|–|to)\s?(?:1[89]|
 /**
  * A port: after a host and a colon ("db:5432", "10.0.0.5:9000"), named ("port 8080", "PORT default
  * is 3000"), or after a socket's verbs (POSIX bind and listen: "listens on 9090", "bound to 9000",
- * "exposes 3000"), or a container's port is mapped or forwarded to ("docker pg mapped to 5433"), or
- * written after a colon with no host ("dev api on :8041"); or a number of two to five digits in a
+ * "exposes 3000"), four or five digits a container's port is mapped or forwarded to ("docker pg
+ * mapped to 5433") or written after a colon with no host ("dev api on :8041"); or a number of two to five digits in a
  * text that says "port" ("moved the metrics listener to 9102, a port nothing else uses").
  */
 const PORT_SHAPE =
-  /[\p{L}\p{N}\]._-]:\d{2,5}(?![\p{N}])|\bports?\b(?:\W{1,3}[\p{L}]+){0,3}\W{0,3}\d{2,5}(?![\p{N}])|\b(?:listen(?:s|ing)?|binds?|binding|bound|expose[sd]?|(?:mapp(?:ed|ing)|maps?|forward(?:ed|s|ing)?)(?=\s+to\b))\s+(?:(?:on|to)\s+)?\d{2,5}(?![\p{N}])|(?:^|\s)(?:on\s+)?:\d{2,5}(?![\p{N}])/iu;
+  /[\p{L}\p{N}\]._-]:\d{2,5}(?![\p{N}])|\bports?\b(?:\W{1,3}[\p{L}]+){0,3}\W{0,3}\d{2,5}(?![\p{N}])|\b(?:listen(?:s|ing)?|binds?|binding|bound|expose[sd]?)\s+(?:(?:on|to)\s+)?\d{2,5}(?![\p{N}])|\b(?:mapp(?:ed|ing)|forward(?:ed|ing))\s+to\s+\d{4,5}(?![\p{N}])|(?:^|\s):\d{4,5}(?![\p{N}])/iu;
 const PORT_WORD = /\bports?\b/i;
 const PORT_NUMBER = /(?<![\p{L}\p{N}_.:-])\d{2,5}(?![\p{L}\p{N}_]|[.:]\d)/u;
 
@@ -91,7 +91,7 @@ const PORT_NUMBER = /(?<![\p{L}\p{N}_.:-])\d{2,5}(?![\p{L}\p{N}_]|[.:]\d)/u;
 const FREQUENCY = `${NUMBER}\\s?(?:[kmg]?hz|rpm)(?![\\p{L}\\p{N}])|${NUMBER}\\s?(?:/|per\\s)\\s?(?:s|secs?|seconds?|min|mins?|minutes?|h|hrs?|hours?|days?|nights?|weeks?|months?|years?)(?![\\p{L}\\p{N}])`;
 
 /** "every" and a number of some unit: an interval in any unit ("every 1200 miles", "every three releases"). */
-const EVERY_COUNT = new RegExp(`\\bevery\\s+(?:${NUMBER}|\\b(?:${NUMBER_WORDS}))\\s?\\p{L}+`, "iu");
+const EVERY_COUNT = new RegExp(`\\bevery\\s+(?:${NUMBER}|\\b(?:${NUMBER_WORDS.replace(/^one\|/, "")})\\b)\\s?\\p{L}+`, "iu");
 
 /** Units of speed besides a unit per unit: the knot (BIPM SI Brochure, 8th ed., Table 8), miles and kilometres per hour. */
 const SPEED = "kn|kts?|knots?|mph|kph|km/h";
@@ -127,7 +127,7 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: { test(text: string): boolean
     required: true,
   },
   {
-    focus: /^(?:long|old|soon|periods?|durations?|intervals?|lifetimes?)$/,
+    focus: /^(?:long|old|soon|durations?|lifetimes?)$/,
     value: PERIOD_VALUE,
     required: true,
   },
@@ -149,7 +149,7 @@ const VALUE: ReadonlyArray<{ focus: RegExp; value: { test(text: string): boolean
   {
     focus: /^(?:fast|speeds?)$/,
     value: new RegExp(
-      `(?:${NUMBER}|\\b(?:${NUMBER_WORDS}))\\s?(?:(?:\\p{L}+\\s?)?(?:/\\s?\\p{L}+|per\\b)|[kmg]?bps|rps|qps|fps|hz|(?:${SPEED})(?![\\p{L}\\p{N}]))`,
+      `(?:${NUMBER}|\\b(?:${NUMBER_WORDS})\\b)\\s?(?:(?:\\p{L}+\\s?)?(?:/\\s?\\p{L}+|per\\b)|[kmg]?bps|rps|qps|fps|hz|(?:${SPEED})(?![\\p{L}\\p{N}]))`,
       "iu",
     ),
     required: true,

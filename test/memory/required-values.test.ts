@@ -54,6 +54,7 @@ describe("the numeric noun a question asks about", () => {
     // A rate said with a number word: "one request per second".
     expect(holdsValueFor("fast", "the geocoder is throttled to one request per second")).toBe(true);
     expect(holdsValueFor("fast", "one of the requests timed out")).toBe(false);
+    expect(holdsValueFor("fast", "a tenant per database")).toBe(false);
   });
 
   test("a period said in words or hyphenated is a period; 'how far' takes a distance in time too", () => {
@@ -91,11 +92,18 @@ describe("the numeric noun a question asks about", () => {
   test("a port is also a number a container's port is mapped or forwarded to, or written ':8041' with no host", () => {
     for (const t of [
       "dev db: docker pg mapped to 5433 since the host has its own",
-      "ssh forwards to 8443 on the box",
+      "ssh port forwarded to 8443 on the box",
       "dev api on :8041 from now on",
     ])
       expect(holdsValueFor("port", t)).toBe(true);
-    for (const t of ["the old map goes to 2019 only", "a 3:4 ratio", "the ratio:2 flag"]) expect(holdsValueFor("port", t)).toBe(false);
+    for (const t of [
+      "the old map goes to 2019 only",
+      "we move forward to 2025",
+      "maps to 404 page",
+      "forwarded to 12 recipients",
+      "starts at :30 past",
+    ])
+      expect(holdsValueFor("port", t)).toBe(false);
   });
 
   test("an interval is also said as 'every' and a number of another unit than time", () => {
@@ -104,6 +112,9 @@ describe("the numeric noun a question asks about", () => {
     // Not a period for "how long", and "every" with no number is no interval's value.
     expect(holdsValueFor("long", "brake blocks every 1200 miles")).toBe(false);
     expect(holdsValueFor("interval", "every car gets new blocks")).toBe(false);
+    // A number word is a whole word: "every tenant" is no "every ten ...", and "every one of" counts nothing.
+    expect(holdsValueFor("interval", "every tenant gets a check")).toBe(false);
+    expect(holdsValueFor("interval", "every one of the hosts")).toBe(false);
   });
 
   test("a frequency said with its unit (hertz, rpm, a count per unit of time) answers how often", () => {
@@ -111,7 +122,7 @@ describe("the numeric noun a question asks about", () => {
       "the tracking loop ticks at 10 Hz now",
       "the fan spins at 1200 rpm",
       "the poller runs 4/min",
-      "sends 2 per hour at most",
+      "sends 3 per min at most",
     ])
       expect(holdsValueFor("often", t)).toBe(true);
     for (const t of ["the pdf is 10 hzx wide", "an ohz module", "4/5 tests pass"]) expect(holdsValueFor("often", t)).toBe(false);
