@@ -135,8 +135,11 @@ export function quantityFocus(query: string): string[] {
 export function versionOf(query: string): string[] {
   if (!asksQuantity(query)) return [];
   const words = wordsOf(foldText(query));
-  return words.filter((w, i) => i + 1 < words.length && /^(?:versions?|releases?)$/.test(words[i + 1]!) && !isStopWord(w));
+  return words.filter((w, i) => i + 1 < words.length && VERSION_WORD.test(words[i + 1]!) && !isStopWord(w));
 }
+
+/** The words a question names a version by. */
+const VERSION_WORD = /^(?:versions?|releases?)$/;
 
 /**
  * The words naming what a version asked for is of, however many: the noun compound right before
@@ -148,7 +151,7 @@ export function versionOf(query: string): string[] {
 export function versionCompound(query: string): string[] {
   if (!asksQuantity(query)) return [];
   const words = wordsOf(foldText(query));
-  const at = words.findIndex((w) => /^(?:versions?|releases?)$/.test(w));
+  const at = words.findIndex((w) => VERSION_WORD.test(w));
   const out: string[] = [];
   for (let i = at - 1; i >= 0 && !isStopWord(words[i]!); i--) out.push(words[i]!);
   return out.reverse();
